@@ -1,0 +1,111 @@
+import { fillTemplate } from '../templates.js';
+import { UsageError } from '../errors.js';
+import { MAX_SERVERS } from '../lab/ports.js';
+
+export const DEFAULT_TICK_MS = 200;
+export const PRODUCTION_TICK_MS = 2000;
+export const FOUR_LETTER_WORDS = ['srvr', 'stat', 'ruok', 'mntr', 'conf', 'cons', 'wchs', 'wchp', 'wchc'] as const;
+
+export interface PeerAddress {
+  readonly host: string;
+  readonly quorumPort: number;
+  readonly electionPort: number;
+}
+
+export interface ServerConfig {
+  readonly id: number;
+  readonly name: string;
+  readonly tickMs: number;
+  readonly dataDir: string;
+  readonly clientPort: number;
+  readonly clientPortAddress: string;
+  /** Lab-local: unlimited connections from one address (every contender is 127.0.0.1). Production: ZooKeeper's 60. */
+  readonly maxClientCnxns: number;
+  readonly maxSessionTimeoutMs: number;
+  /** Every member as this server should reach it (itself included); may point at link proxies. */
+  readonly peers: ReadonlyMap<number, PeerAddress>;
+}
+
+/** initLimit and syncLimit in ticks, scaled so their wall time stays sensible at any tick. */
+export function limitsFor(tickMs: number): { initLimit: number; syncLimit: number } {
+  return { initLimit: Math.max(10, Math.ceil(4000 / tickMs)), syncLimit: Math.max(5, Math.ceil(2000 / tickMs)) };
+}
+
+export function serverName(id: number): string {
+  return `zk${id}`;
+}
+
+export function renderZooCfg(template: string, cfg: ServerConfig): string {
+  const { initLimit, syncLimit } = limitsFor(cfg.tickMs);
+  const serverLines = cfg.peers.size <= 1
+    ? '# (standalone: a single server has no peers)'
+    : [...cfg.peers.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([id, p]) => `server.${id}=${p.host}:${p.quorumPort}:${p.electionPort}`)
+        .join('\n');
+  return fillTemplate(template, {
+    name: cfg.name,
+    id: cfg.id,
+    tickTime: cfg.tickMs,
+    initLimit,
+    syncLimit,
+    minSessionTimeout: 2 * cfg.tickMs,
+    maxSessionTimeout: cfg.maxSessionTimeoutMs,
+    dataDir: cfg.dataDir,
+    clientPort: cfg.clientPort,
+    clientPortAddress: cfg.clientPortAddress,
+    maxClientCnxns: cfg.maxClientCnxns,
+    serverLines,
+  });
+}
+
+export function validateServerCount(n: unknown): number {
+  const num = typeof n === 'number' ? n : Number(n);
+  if (!Number.isInteger(num) || num < 1 || num > MAX_SERVERS) {
+    throw new UsageError(`--servers must be a whole number from 1 to ${MAX_SERVERS}, got ${JSON.stringify(n)}`, 'try --servers 3 (an odd count tolerates (n-1)/2 failures)');
+  }
+  return num;
+}
+
+export function validateTick(t: unknown): number {
+  const num = typeof t === 'number' ? t : Number(t);
+  if (!Number.isInteger(num) || num < 20 || num > 10_000) {
+    throw new UsageError(`--tick must be a whole number of milliseconds from 20 to 10000, got ${JSON.stringify(t)}`, `the lab default is ${DEFAULT_TICK_MS}; ZooKeeper's own is ${PRODUCTION_TICK_MS}`);
+  }
+  return num;
+}
+
+/** A warning for even ensembles, or undefined. */
+export function evenCountWarning(n: number): string | undefined {
+  return n % 2 === 0 && n > 0
+    ? `warning: ${n} servers tolerate no more failures than ${n - 1}; a quorum needs ${n / 2 + 1}, so add or remove one`
+    : undefined;
+}
+
+/** Peers for a lab on one machine, all on loopback, every server reached directly. */
+export function loopbackPeers(ports: readonly { id: number; quorumPort: number; electionPort: number }[]): Map<number, PeerAddress> {
+  return new Map(ports.map((p) => [p.id, { host: '127.0.0.1', quorumPort: p.quorumPort, electionPort: p.electionPort }]));
+}
+
+/** Configs for real hosts: one per host, ZooKeeper's standard ports, client port bound to that host's address. */
+export function productionConfigs(hosts: readonly string[], tickMs: number, dataDir = '/var/lib/zookeeper'): ServerConfig[] {
+  if (hosts.length > MAX_SERVERS) {
+    throw new UsageError(`--hosts lists ${hosts.length} hosts; zklab generates at most ${MAX_SERVERS}`, 'list fewer hosts');
+  }
+  const bad = hosts.find((h) => !/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(h));
+  if (bad !== undefined) throw new UsageError(`--hosts: "${bad}" is not a host name or address`, 'give comma-separated names such as zk1.example.com,zk2.example.com,zk3.example.com');
+  const dup = hosts.find((h, i) => hosts.indexOf(h) !== i);
+  if (dup !== undefined) throw new UsageError(`--hosts lists ${dup} twice`, 'give each host once');
+  const peers = new Map(hosts.map((h, i) => [i + 1, { host: h, quorumPort: 2888, electionPort: 3888 }]));
+  return hosts.map((host, i) => ({
+    id: i + 1,
+    name: host,
+    tickMs,
+    dataDir,
+    clientPort: 2181,
+    clientPortAddress: host,
+    maxClientCnxns: 60,
+    maxSessionTimeoutMs: 20 * tickMs,
+    peers,
+  }));
+}

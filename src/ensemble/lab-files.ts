@@ -1,0 +1,50 @@
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EnvironmentError } from '../errors.js';
+import type { LabPaths } from '../lab/paths.js';
+import type { ServerRecord } from '../lab/state.js';
+import { readTemplate, TEMPLATES_DIR } from '../templates.js';
+import { loopbackPeers, renderZooCfg, type PeerAddress } from './config.js';
+
+/** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */
+export function ensureWritableLab(paths: LabPaths): void {
+  try {
+    mkdirSync(paths.root, { recursive: true });
+    accessSync(paths.root, constants.W_OK);
+  } catch (e) {
+    throw new EnvironmentError(`the lab directory ${paths.root} is not writable (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'choose another with --lab DIR or ZKLAB_LAB, or fix its permissions', { cause: e });
+  }
+}
+
+/**
+ * Writes every server's zoo.cfg and myid, plus the logging configs.
+ * `peersFor(id)` says how server `id` reaches each member; by default every member directly on loopback.
+ */
+export function writeServerFiles(
+  paths: LabPaths,
+  servers: readonly ServerRecord[],
+  tickMs: number,
+  peersFor: (id: number) => ReadonlyMap<number, PeerAddress> = () => loopbackPeers(servers),
+): void {
+  const template = readTemplate('zoo.cfg');
+  mkdirSync(paths.confDir, { recursive: true });
+  for (const f of ['log4j.properties', 'logback.xml']) copyFileSync(join(TEMPLATES_DIR, f), join(paths.confDir, f));
+  for (const s of servers) {
+    mkdirSync(paths.serverConfDir(s.name), { recursive: true });
+    mkdirSync(paths.serverDataDir(s.name), { recursive: true });
+    const cfg = renderZooCfg(template, {
+      id: s.id,
+      name: s.name,
+      tickMs,
+      dataDir: paths.serverDataDir(s.name),
+      clientPort: s.clientPort,
+      clientPortAddress: '127.0.0.1',
+      maxClientCnxns: 0,
+      maxSessionTimeoutMs: Math.max(20 * tickMs, 60_000),
+      peers: servers.length === 1 ? new Map() : peersFor(s.id),
+    });
+    writeFileSync(paths.serverConfig(s.name), cfg);
+    const myid = join(paths.serverDataDir(s.name), 'myid');
+    if (!existsSync(myid)) writeFileSync(myid, `${s.id}\n`);
+  }
+}

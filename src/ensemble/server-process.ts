@@ -1,0 +1,39 @@
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import type { JvmLaunch } from './jvm.js';
+import { serverJvmArgs } from './jvm.js';
+
+/**
+ * Starts one ZooKeeper JVM in its own process group, detached from this CLI, its output appended to logFile.
+ * The lab records the pid and owns the process from here on (`down` stops it).
+ */
+export function launchServer(launch: JvmLaunch, logFile: string): number {
+  mkdirSync(dirname(logFile), { recursive: true });
+  const fd = openSync(logFile, 'a');
+  try {
+    const child = spawn(launch.java, serverJvmArgs(launch), {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, JVMFLAGS: '' },
+    });
+    if (child.pid === undefined) throw new Error(`could not start ${launch.java}`);
+    child.on('error', () => undefined);
+    child.unref();
+    return child.pid;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `lines` lines of a log, for error messages. */
+export function tailFile(file: string, lines = 15, maxBytes = 64 * 1024): string {
+  try {
+    const size = statSync(file).size;
+    const buf = readFileSync(file);
+    const text = buf.subarray(Math.max(0, size - maxBytes)).toString('utf8');
+    return text.split('\n').filter((l) => l.length > 0).slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

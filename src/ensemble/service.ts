@@ -1,0 +1,270 @@
+import { rmSync, existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { LabPaths } from '../lab/paths.js';
+import { withLabLock } from '../lab/lock.js';
+import { choosePorts, takenPorts } from '../lab/ports.js';
+import { findMarked, isOurs, isStopped, signal, stopProcesses, waitForExit } from '../lab/procs.js';
+import { readState, requireState, writeState, type LabState, type ServerRecord } from '../lab/state.js';
+import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from './config.js';
+import { findJava, findZooKeeper } from './discover.js';
+import { probeSrvr, type ServerMode } from './fourlw.js';
+import { ensureWritableLab, writeServerFiles } from './lab-files.js';
+import { waitForQuorum } from './quorum.js';
+import { launchServer } from './server-process.js';
+import { recordLabEvent } from '../lab/events.js';
+
+export const DEFAULT_SERVERS = 3;
+export const QUORUM_TIMEOUT_MS = 45_000;
+
+export type UpProgress =
+  | { readonly kind: 'starting'; readonly servers: readonly string[]; readonly repair: boolean }
+  | { readonly kind: 'mode'; readonly server: string; readonly mode: ServerMode };
+
+export interface UpOptions {
+  readonly servers?: number;
+  readonly tickMs?: number;
+  readonly basePort?: number;
+  readonly zkHome?: string;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: UpProgress) => void;
+  readonly quorumTimeoutMs?: number;
+}
+
+export interface ServerStatus {
+  readonly id: number;
+  readonly name: string;
+  readonly clientPort: number;
+  readonly pid: number | null;
+  readonly alive: boolean;
+  readonly paused: boolean;
+  /** What the server itself says; 'paused' when its JVM is stopped, 'down' when its process is gone. */
+  readonly mode: ServerMode | 'paused';
+  readonly zxid: string | null;
+  readonly connections: number | null;
+  readonly znodes: number | null;
+}
+
+export interface EnsembleStatus {
+  readonly lab: string;
+  readonly tickMs: number;
+  readonly servers: readonly ServerStatus[];
+  readonly leader: string | null;
+  readonly serving: number;
+  readonly quorum: boolean;
+}
+
+export interface UpResult {
+  readonly outcome: 'started' | 'already-up' | 'repaired';
+  readonly status: EnsembleStatus;
+}
+
+function liveServers(paths: LabPaths, state: LabState): ServerRecord[] {
+  return state.servers.filter((s) => isOurs(s.pid, paths.markers));
+}
+
+/** Validates what can be validated without touching the lab; throws UsageError/EnvironmentError. */
+function validateUp(opts: UpOptions) {
+  const servers = opts.servers === undefined ? undefined : validateServerCount(opts.servers);
+  const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
+  const java = findJava();
+  const zk = findZooKeeper(opts.zkHome);
+  return { servers, tickMs, java, zk };
+}
+
+/** Starts the ensemble, or repairs the servers that died, or reports that it is already up. */
+export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise<UpResult> {
+  const v = validateUp(opts);
+  const existing = readState(paths);
+  if (existing && existing.servers.length > 0) {
+    const live = liveServers(paths, existing);
+    const differs = (v.servers !== undefined && v.servers !== existing.servers.length) || (v.tickMs !== undefined && v.tickMs !== existing.tickMs) || (opts.basePort !== undefined && opts.basePort !== existing.basePort);
+    if (live.length > 0 && differs) {
+      throw new UsageError(`the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`, 'run `zklab ensemble down` first to change its shape');
+    }
+    if (!differs || live.length > 0) {
+      if (live.length === existing.servers.length) return { outcome: 'already-up', status: await ensembleStatus(paths) };
+      return withLabLock(paths, () => repair(paths, existing, v, opts));
+    }
+  }
+  ensureWritableLab(paths);
+  return withLabLock(paths, async () => {
+    // A previous lab of another shape (all of it dead): start afresh.
+    for (const dir of [paths.confDir, paths.dataDir]) rmSync(dir, { recursive: true, force: true });
+    const count = v.servers ?? existing?.servers.length ?? DEFAULT_SERVERS;
+    const tickMs = v.tickMs ?? DEFAULT_TICK_MS;
+    const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
+    const state: LabState = {
+      version: 1,
+      createdAt: new Date().toISOString(),
+      tickMs,
+      basePort: base,
+      zkHome: v.zk.home,
+      servers: plan.map((p) => ({ ...p, name: serverName(p.id) })),
+      contenders: existing?.contenders ?? [],
+      nextContender: existing?.nextContender ?? 1,
+    };
+    writeServerFiles(paths, state.servers, tickMs);
+    await startAndWait(paths, state, state.servers, v, opts);
+    recordLabEvent(paths, { event: 'ensemble-up', servers: state.servers.length });
+    return { outcome: 'started', status: await ensembleStatus(paths) };
+  });
+}
+
+async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof validateUp>, opts: UpOptions): Promise<UpResult> {
+  const dead = state.servers.filter((s) => !isOurs(s.pid, paths.markers));
+  const taken = await takenPorts(dead.flatMap((s) => [s.clientPort, s.quorumPort, s.electionPort]));
+  if (taken.length > 0) {
+    throw new UsageError(`cannot restart ${dead.map((s) => s.name).join(', ')}: port ${taken.join(', ')} is now used by another program`, 'stop that program, or run `zklab ensemble down` and `up` to plan new ports');
+  }
+  writeServerFiles(paths, state.servers, state.tickMs);
+  await startAndWait(paths, state, dead, v, opts, true);
+  recordLabEvent(paths, { event: 'ensemble-repaired', servers: dead.map((s) => s.name) });
+  return { outcome: 'repaired', status: await ensembleStatus(paths) };
+}
+
+/** Launches `toStart`, records their pids at once (so a crash of this CLI leaves them findable), waits for quorum. */
+async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly ServerRecord[], v: ReturnType<typeof validateUp>, opts: UpOptions, repairing = false): Promise<void> {
+  opts.onProgress?.({ kind: 'starting', servers: toStart.map((s) => s.name), repair: repairing });
+  try {
+    for (const s of toStart) {
+      s.pid = launchServer(
+        { java: v.java.bin, zk: v.zk, configFile: paths.serverConfig(s.name), confDir: paths.confDir, logDir: paths.logDir, markers: [paths.jvmMarker, `-Dzklab.server=${s.name}`] },
+        paths.serverLog(s.name),
+      );
+    }
+    writeState(paths, state);
+    await waitForQuorum(paths, state.servers, {
+      timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
+      signal: opts.signal,
+      onMode: (server, mode) => opts.onProgress?.({ kind: 'mode', server, mode }),
+    });
+  } catch (e) {
+    // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.
+    await stopProcesses(toStart.map((s) => s.pid).filter((p): p is number => p !== undefined), 'SIGKILL');
+    for (const s of toStart) delete s.pid;
+    writeState(paths, state);
+    throw e;
+  }
+}
+
+export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
+  const state = requireState(paths);
+  const servers = await Promise.all(state.servers.map(async (s): Promise<ServerStatus> => {
+    const alive = isOurs(s.pid, paths.markers);
+    const paused = alive && isStopped(s.pid!);
+    const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
+    return {
+      id: s.id,
+      name: s.name,
+      clientPort: s.clientPort,
+      pid: alive ? s.pid! : null,
+      alive,
+      paused,
+      mode: paused ? 'paused' : probe.mode,
+      zxid: 'zxid' in probe ? probe.zxid ?? null : null,
+      connections: 'connections' in probe ? probe.connections ?? null : null,
+      znodes: 'nodeCount' in probe ? probe.nodeCount ?? null : null,
+    };
+  }));
+  const leader = servers.find((s) => s.mode === 'leader' || s.mode === 'standalone')?.name ?? null;
+  const serving = servers.filter((s) => ['leader', 'follower', 'observer', 'standalone'].includes(s.mode)).length;
+  return { lab: paths.root, tickMs: state.tickMs, servers, leader, serving, quorum: leader !== null };
+}
+
+export interface DownResult {
+  readonly stopped: number;
+  readonly purged: boolean;
+}
+
+/**
+ * Stops everything the lab started (servers, and any process carrying the lab's marker: contenders, link daemon,
+ * orphans of a crashed CLI) and waits for them to exit. `purge` also deletes data, logs and state.
+ */
+export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; beforeServers?: () => Promise<void> } = {}): Promise<DownResult> {
+  if (!existsSync(paths.root) || !readState(paths)) {
+    if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root)) rmSync(paths.root, { recursive: true, force: true });
+    return { stopped: 0, purged: Boolean(opts.purge) };
+  }
+  return withLabLock(paths, async () => {
+    await opts.beforeServers?.();
+    const state = readState(paths)!;
+    const pids = new Set(findMarked(paths.markers));
+    for (const s of state.servers) if (isOurs(s.pid, paths.markers)) pids.add(s.pid!);
+    // SIGKILL: a lab's servers hold nothing worth a graceful shutdown, and ZooKeeper has synced its log already.
+    await stopProcesses([...pids], 'SIGKILL');
+    for (const s of state.servers) delete s.pid;
+    if (opts.purge) {
+      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir]) rmSync(dir, { recursive: true, force: true });
+      rmSync(paths.stateFile, { force: true });
+    } else {
+      writeState(paths, state);
+      recordLabEvent(paths, { event: 'ensemble-down' });
+    }
+    return { stopped: pids.size, purged: Boolean(opts.purge) };
+  });
+}
+
+export function resolveServer(state: LabState, name: string): ServerRecord {
+  const s = state.servers.find((x) => x.name === name || String(x.id) === name);
+  if (!s) {
+    throw new UsageError(`there is no server "${name}" in this lab`, `servers are ${state.servers.map((x) => x.name).join(', ')}`);
+  }
+  return s;
+}
+
+/** Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again. */
+export async function restartServers(paths: LabPaths, target: string, opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {}): Promise<EnsembleStatus> {
+  const state = requireState(paths);
+  const targets = target === 'all' ? state.servers : [resolveServer(state, target)];
+  const v = validateUp({ zkHome: opts.zkHome });
+  return withLabLock(paths, async () => {
+    await stopProcesses(targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)), 'SIGKILL');
+    writeServerFiles(paths, state.servers, state.tickMs);
+    await startAndWait(paths, state, targets, v, opts, true);
+    recordLabEvent(paths, { event: 'server-restarted', servers: targets.map((s) => s.name) });
+    return ensembleStatus(paths);
+  });
+}
+
+function requireLive(paths: LabPaths, s: ServerRecord): number {
+  if (!isOurs(s.pid, paths.markers)) {
+    throw new UsageError(`${s.name} is not running`, 'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`');
+  }
+  return s.pid!;
+}
+
+export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<{ server: string; pid: number }> {
+  const state = requireState(paths);
+  const s = resolveServer(state, name);
+  const pid = requireLive(paths, s);
+  return withLabLock(paths, async () => {
+    signal(pid, 'SIGCONT');
+    signal(pid, sig);
+    const left = await waitForExit([pid], sig === 'SIGKILL' ? 5000 : 10_000);
+    if (left.length > 0) signal(pid, 'SIGKILL');
+    await waitForExit([pid], 5000);
+    recordLabEvent(paths, { event: 'server-killed', server: s.name, signal: sig });
+    return { server: s.name, pid };
+  });
+}
+
+/** The server whose own srvr says it leads. */
+export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
+  const state = requireState(paths);
+  const status = await ensembleStatus(paths);
+  const leader = status.servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
+  if (!leader) throw new UsageError('no server reports itself as leader right now', 'check `zklab ensemble status`; the ensemble may be electing or without quorum');
+  return resolveServer(state, leader.name);
+}
+
+export async function pauseServer(paths: LabPaths, name: string, pause: boolean): Promise<{ server: string; pid: number }> {
+  const state = requireState(paths);
+  const s = resolveServer(state, name);
+  const pid = requireLive(paths, s);
+  if (pause === isStopped(pid)) {
+    throw new UsageError(`${s.name} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do');
+  }
+  signal(pid, pause ? 'SIGSTOP' : 'SIGCONT');
+  recordLabEvent(paths, { event: pause ? 'server-paused' : 'server-resumed', server: s.name });
+  return { server: s.name, pid };
+}

@@ -1,0 +1,36 @@
+import { resolve, join } from 'node:path';
+
+export const DEFAULT_LAB_DIR = '.zklab';
+export const JVM_MARKER_PREFIX = '-Dzklab.lab=';
+export const NODE_MARKER_PREFIX = '--zklab-lab=';
+
+/** Every file a lab keeps, relative to one directory. */
+export class LabPaths {
+  readonly root: string;
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+  get stateFile(): string { return join(this.root, 'lab.json'); }
+  get lockFile(): string { return join(this.root, 'lab.lock'); }
+  get confDir(): string { return join(this.root, 'conf'); }
+  get dataDir(): string { return join(this.root, 'data'); }
+  get logDir(): string { return join(this.root, 'logs'); }
+  get eventsDir(): string { return join(this.root, 'events'); }
+  get labEventsFile(): string { return join(this.root, 'events', 'lab.jsonl'); }
+  get controlSocket(): string { return join(this.root, 'net.sock'); }
+  serverConfDir(name: string): string { return join(this.confDir, name); }
+  serverConfig(name: string): string { return join(this.confDir, name, 'zoo.cfg'); }
+  serverDataDir(name: string): string { return join(this.dataDir, name); }
+  serverLog(name: string): string { return join(this.logDir, `${name}.log`); }
+  contenderLog(id: string): string { return join(this.logDir, `${id}.log`); }
+  contenderEvents(id: string): string { return join(this.eventsDir, `${id}.jsonl`); }
+  /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */
+  get jvmMarker(): string { return `${JVM_MARKER_PREFIX}${this.root}`; }
+  /** The same for node processes (contenders, the link daemon). */
+  get nodeMarker(): string { return `${NODE_MARKER_PREFIX}${this.root}`; }
+  get markers(): readonly string[] { return [this.jvmMarker, this.nodeMarker]; }
+}
+
+export function resolveLabDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  return resolve(cwd, flag ?? env.ZKLAB_LAB ?? DEFAULT_LAB_DIR);
+}

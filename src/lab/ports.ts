@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
+import { EnvironmentError, UsageError } from '../errors.js';
+
+export const MAX_SERVERS = 9;
+/** Ports a lab reserves: client, quorum and election per server, then room for the link proxies. */
+export const BLOCK_SIZE = 200;
+const RANGE_START = 10_000;
+const RANGE_END = 32_000; // below Linux's ephemeral range (32768+), so client sockets never squat on lab ports
+
+export interface ServerPorts {
+  readonly id: number;
+  readonly clientPort: number;
+  readonly quorumPort: number;
+  readonly electionPort: number;
+}
+
+/** Server i (1-based) gets base+i-1 for clients, base+10+i-1 for quorum, base+20+i-1 for election. */
+export function planServerPorts(base: number, servers: number): ServerPorts[] {
+  return Array.from({ length: servers }, (_, i) => ({
+    id: i + 1,
+    clientPort: base + i,
+    quorumPort: base + 10 + i,
+    electionPort: base + 20 + i,
+  }));
+}
+
+export function allPorts(plan: readonly ServerPorts[]): number[] {
+  return plan.flatMap((p) => [p.clientPort, p.quorumPort, p.electionPort]);
+}
+
+/** A lab's preferred block comes from a hash of its directory, so two labs start from different blocks. */
+export function preferredBase(labRoot: string): number {
+  const slots = Math.floor((RANGE_END - RANGE_START) / BLOCK_SIZE);
+  const h = createHash('sha256').update(labRoot).digest().readUInt32BE(0);
+  return RANGE_START + (h % slots) * BLOCK_SIZE;
+}
+
+export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host, exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+export async function takenPorts(ports: readonly number[]): Promise<number[]> {
+  const results = await Promise.all(ports.map(async (p) => ((await isPortFree(p)) ? undefined : p)));
+  return results.filter((p): p is number => p !== undefined);
+}
+
+export function validateBasePort(base: number, servers: number): void {
+  if (!Number.isInteger(base) || base < 1024 || base + BLOCK_SIZE > 65_535) {
+    throw new UsageError(`--base-port ${base} is out of range`, `choose a port from 1024 to ${65_535 - BLOCK_SIZE}; zklab uses ${BLOCK_SIZE} ports from there for ${servers} servers and their links`);
+  }
+}
+
+/**
+ * Chooses a free block. With an explicit base, that block or an error naming the taken port;
+ * otherwise the lab's preferred block, or the next free one.
+ */
+export async function choosePorts(labRoot: string, servers: number, explicitBase?: number): Promise<{ base: number; plan: ServerPorts[] }> {
+  if (explicitBase !== undefined) {
+    validateBasePort(explicitBase, servers);
+    const plan = planServerPorts(explicitBase, servers);
+    const taken = await takenPorts(allPorts(plan));
+    if (taken.length > 0) {
+      throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use`, `choose another --base-port, or omit it and zklab picks a free block`);
+    }
+    return { base: explicitBase, plan };
+  }
+  const slots = Math.floor((RANGE_END - RANGE_START) / BLOCK_SIZE);
+  const first = preferredBase(labRoot);
+  for (let i = 0; i < slots; i++) {
+    const base = RANGE_START + ((first - RANGE_START + i * BLOCK_SIZE) % (slots * BLOCK_SIZE));
+    const plan = planServerPorts(base, servers);
+    if ((await takenPorts(allPorts(plan))).length === 0) return { base, plan };
+  }
+  throw new EnvironmentError(`no free block of ports between ${RANGE_START} and ${RANGE_END}`, 'stop other labs (`zklab ensemble down`) or pass --base-port');
+}

@@ -1,0 +1,90 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The command line of a live process as an argument list, or undefined when it is gone (or a zombie). */
+export function cmdlineOf(pid: number): string[] | undefined {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (raw.length === 0) return undefined; // zombie or kernel thread
+    return raw.split('\0').filter((s) => s.length > 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when pid is alive and one of its arguments is one of `markers` (guards against pid reuse after a reboot). */
+export function isOurs(pid: number | undefined, markers: readonly string[]): boolean {
+  if (!pid || pid <= 0) return false;
+  const args = cmdlineOf(pid);
+  return args !== undefined && args.some((a) => markers.includes(a));
+}
+
+/** 'R', 'S', 'T' (stopped), 'Z'… from /proc/pid/stat, or undefined if gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isStopped(pid: number): boolean {
+  const s = processState(pid);
+  return s === 'T' || s === 't';
+}
+
+/** Every live process with an argument equal to one of `markers` (or, with prefix, starting with one). */
+export function findMarked(markers: readonly string[], prefix = false): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    const args = cmdlineOf(pid);
+    if (args?.some((a) => markers.some((m) => (prefix ? a.startsWith(m) : a === m)))) pids.push(pid);
+  }
+  return pids;
+}
+
+export function signal(pid: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function gone(pid: number): boolean {
+  const s = processState(pid);
+  return s === undefined || s === 'Z';
+}
+
+/** Waits until every pid has exited (or is a zombie awaiting its parent). Returns the ones still alive at the deadline. */
+export async function waitForExit(pids: readonly number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter((p) => !gone(p));
+  while (alive.length > 0 && Date.now() < deadline) {
+    await sleep(20);
+    alive = alive.filter((p) => !gone(p));
+  }
+  return alive;
+}
+
+/**
+ * Stops processes: SIGCONT first (a paused process cannot act on SIGTERM), then `first`,
+ * then SIGKILL for whatever is still there after graceMs. Resolves when all are gone.
+ */
+export async function stopProcesses(pids: readonly number[], first: NodeJS.Signals = 'SIGTERM', graceMs = 3000): Promise<void> {
+  const live = pids.filter((p) => !gone(p));
+  if (live.length === 0) return;
+  for (const pid of live) {
+    signal(pid, 'SIGCONT');
+    signal(pid, first);
+  }
+  const stubborn = first === 'SIGKILL' ? live : await waitForExit(live, graceMs);
+  for (const pid of stubborn) signal(pid, 'SIGKILL');
+  const left = await waitForExit(stubborn, 5000);
+  if (left.length > 0) throw new Error(`processes ${left.join(', ')} did not exit after SIGKILL`);
+}
