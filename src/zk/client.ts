@@ -1,0 +1,210 @@
+import { EventEmitter } from 'node:events';
+import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { toZkError, ZkError, isCode } from './errors.js';
+import { loadNative, type NativeStat, type NativeWatcher, type NativeZooKeeper } from './native.js';
+import type { CreateMode, SessionState, Stat, Watcher, WatchType, ZkPort } from './port.js';
+
+export interface ConnectOptions {
+  /** "host:port,host:port" */
+  readonly connect: string;
+  readonly sessionTimeoutMs: number;
+  /** Reject if no session is established within this many ms (the client keeps no retry loop of its own after that). */
+  readonly connectTimeoutMs?: number;
+}
+
+function toStat(s: NativeStat): Stat {
+  return {
+    czxid: s.czxid,
+    mzxid: s.mzxid,
+    version: s.version,
+    cversion: s.cversion,
+    numChildren: s.numChildren,
+    dataLength: s.dataLength,
+    ctime: s.ctime instanceof Date ? s.ctime.getTime() : Number(s.ctime),
+    ephemeralOwner: normalizeSessionId(String(s.ephemeralOwner)),
+  };
+}
+
+/** A ZooKeeper session on the native C client, with typed errors and explicit session states. */
+export class ZkClient implements ZkPort {
+  private readonly native: NativeZooKeeper;
+  private readonly events = new EventEmitter();
+  private current: SessionState = 'connecting';
+  private closed = false;
+  private session: string | null = null;
+
+  private constructor(native: NativeZooKeeper) {
+    this.native = native;
+  }
+
+  static connect(opts: ConnectOptions): Promise<ZkClient> {
+    const { constants } = loadNative();
+    const Native = loadNative();
+    const native = new Native({
+      connect: opts.connect,
+      timeout: opts.sessionTimeoutMs,
+      debug_level: constants.ZOO_LOG_LEVEL_ERROR,
+      host_order_deterministic: false,
+      data_as_buffer: true,
+      // The addon closes the handle as "expired" after this many empty reads in a row; under a blackholed link
+      // that would fake an expiry the servers never decided. Set high: expiry is the servers' call.
+      response_counter_limit: 100_000,
+    });
+    const client = new ZkClient(native);
+    native.on('connect', () => client.transition('connected'));
+    native.on('connecting', () => client.transition('connecting'));
+    native.on('close', () => {
+      client.closed = true;
+      client.transition('expired');
+    });
+    native.init({});
+    return new Promise((resolve, reject) => {
+      const timer = opts.connectTimeoutMs
+        ? setTimeout(() => {
+            off();
+            void client.close();
+            reject(new ZkError('CONNECTIONLOSS', -4, 'connect', undefined, `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`));
+          }, opts.connectTimeoutMs)
+        : undefined;
+      const off = client.onState((s) => {
+        if (s === 'connected') {
+          clearTimeout(timer);
+          off();
+          resolve(client);
+        } else if (s === 'expired') {
+          clearTimeout(timer);
+          off();
+          reject(new ZkError('SESSIONEXPIRED', -112, 'connect', undefined, 'session closed before it was established'));
+        }
+      });
+    });
+  }
+
+  private transition(s: SessionState): void {
+    if (s === 'connected') {
+      try {
+        this.session = normalizeSessionId(String(this.native.client_id));
+      } catch {
+        // keep the last known id
+      }
+    }
+    this.current = s;
+    this.events.emit('state', s);
+  }
+
+  get sessionId(): string | null {
+    return this.session;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get negotiatedTimeoutMs(): number {
+    if (this.closed) return 0;
+    return this.native.timeout;
+  }
+
+  onState(listener: (s: SessionState) => void): () => void {
+    this.events.on('state', listener);
+    return () => this.events.off('state', listener);
+  }
+
+  private watcher(w: Watcher | undefined): NativeWatcher | undefined {
+    if (!w) return undefined;
+    const c = loadNative().constants;
+    return (type, _state, path) => {
+      const t: WatchType =
+        type === c.ZOO_CREATED_EVENT ? 'created'
+        : type === c.ZOO_DELETED_EVENT ? 'deleted'
+        : type === c.ZOO_CHANGED_EVENT ? 'changed'
+        : type === c.ZOO_CHILD_EVENT ? 'children'
+        : 'notwatching';
+      w({ type: t, path });
+    };
+  }
+
+  /** Runs a native call unless the handle is gone (using a closed handle crashes the process). */
+  private async call<T>(op: string, path: string | undefined, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new ZkError('CLOSED', -116, op, path, 'the session is closed');
+    try {
+      return await fn();
+    } catch (e) {
+      throw toZkError(e, op, path);
+    }
+  }
+
+  create(path: string, data: string | Buffer, mode: CreateMode, ttlMs?: number): Promise<string> {
+    const c = loadNative().constants;
+    const flags = {
+      persistent: c.ZOO_PERSISTENT,
+      ephemeral: c.ZOO_EPHEMERAL,
+      'ephemeral-sequential': c.ZOO_EPHEMERAL_SEQUENTIAL,
+      'persistent-sequential': c.ZOO_PERSISTENT_SEQUENTIAL,
+      'persistent-ttl': c.ZOO_PERSISTENT_WITH_TTL,
+    }[mode];
+    return this.call('create', path, () => (ttlMs ? this.native.create(path, data, flags, ttlMs) : this.native.create(path, data, flags)));
+  }
+
+  async exists(path: string, watcher?: Watcher): Promise<Stat | null> {
+    const w = this.watcher(watcher);
+    try {
+      const s = await this.call('exists', path, () => (w ? this.native.w_exists(path, w) : this.native.exists(path, false)));
+      return s ? toStat(s) : null;
+    } catch (e) {
+      if (isCode(e, 'NONODE')) return null;
+      throw e;
+    }
+  }
+
+  async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
+    const w = this.watcher(watcher);
+    const [stat, data] = await this.call('getData', path, () => (w ? this.native.w_get(path, w) : this.native.get(path, false)));
+    return { data: data ?? Buffer.alloc(0), stat: toStat(stat) };
+  }
+
+  async getChildren(path: string, watcher?: Watcher): Promise<string[]> {
+    const w = this.watcher(watcher);
+    const [children] = await this.call('getChildren', path, () => (w ? this.native.w_get_children2(path, w) : this.native.get_children2(path, false)));
+    return children;
+  }
+
+  async setData(path: string, data: string | Buffer, version = -1): Promise<Stat> {
+    return toStat(await this.call('setData', path, () => this.native.set(path, data, version)));
+  }
+
+  delete(path: string, version = -1): Promise<void> {
+    return this.call('delete', path, () => this.native.delete_(path, version));
+  }
+
+  sync(path: string): Promise<void> {
+    return this.call('sync', path, () => this.native.sync(path));
+  }
+
+  async mkdirp(path: string): Promise<void> {
+    const parts = path.split('/').filter(Boolean);
+    let p = '';
+    for (const part of parts) {
+      p += `/${part}`;
+      try {
+        await this.create(p, '', 'persistent');
+      } catch (e) {
+        if (!isCode(e, 'NODEEXISTS')) throw e;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      this.native.on('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.native.close();
+    });
+    this.transition('expired');
+  }
+}
