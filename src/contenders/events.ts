@@ -25,6 +25,8 @@ export type ContenderEventName =
   | 'paused'
   /** Reconnected with the session intact. */
   | 'resumed'
+  /** Connection lost while running with --on-disconnect ignore: it keeps acting as before (unsafe on purpose). */
+  | 'disconnected'
   /** The session expired: every ephemeral znode of it is gone. */
   | 'expired'
   /** Leadership given up on purpose or lost; fields: reason, token. */

@@ -4,7 +4,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
 import { findMarked, isOurs, isStopped, signal, stopProcesses, waitForExit } from '../lab/procs.js';
-import { readState, requireState, writeState, type LabState, type ServerRecord } from '../lab/state.js';
+import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
@@ -148,7 +148,7 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
 }
 
 export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
-  const state = requireState(paths);
+  const state = requireEnsemble(paths);
   const servers = await Promise.all(state.servers.map(async (s): Promise<ServerStatus> => {
     const alive = isOurs(s.pid, paths.markers);
     const paused = alive && isStopped(s.pid!);
@@ -214,7 +214,7 @@ export function resolveServer(state: LabState, name: string): ServerRecord {
 
 /** Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again. */
 export async function restartServers(paths: LabPaths, target: string, opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {}): Promise<EnsembleStatus> {
-  const state = requireState(paths);
+  const state = requireEnsemble(paths);
   const targets = target === 'all' ? state.servers : [resolveServer(state, target)];
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
@@ -234,7 +234,7 @@ function requireLive(paths: LabPaths, s: ServerRecord): number {
 }
 
 export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<{ server: string; pid: number }> {
-  const state = requireState(paths);
+  const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
   return withLabLock(paths, async () => {
@@ -250,7 +250,7 @@ export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' |
 
 /** The server whose own srvr says it leads. */
 export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
-  const state = requireState(paths);
+  const state = requireEnsemble(paths);
   const status = await ensembleStatus(paths);
   const leader = status.servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
   if (!leader) throw new UsageError('no server reports itself as leader right now', 'check `zklab ensemble status`; the ensemble may be electing or without quorum');
@@ -258,7 +258,7 @@ export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
 }
 
 export async function pauseServer(paths: LabPaths, name: string, pause: boolean): Promise<{ server: string; pid: number }> {
-  const state = requireState(paths);
+  const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
   if (pause === isStopped(pid)) {

@@ -24,6 +24,10 @@ export interface ContenderRecord {
   stoppedAt?: number;
 }
 
+export function emptyState(): LabState {
+  return { version: 1, createdAt: new Date().toISOString(), tickMs: 0, basePort: 0, zkHome: '', servers: [], contenders: [], nextContender: 1 };
+}
+
 export interface LabState {
   version: 1;
   createdAt: string;
@@ -34,6 +38,8 @@ export interface LabState {
   contenders: ContenderRecord[];
   /** Contender ids keep counting up across spawns and stops. */
   nextContender: number;
+  /** Set when contenders were pointed at an ensemble outside the lab with --connect. */
+  externalConnect?: string;
 }
 
 export function readState(paths: LabPaths): LabState | undefined {
@@ -60,8 +66,22 @@ export function serverByName(state: LabState, name: string): ServerRecord | unde
 /** The lab's state, or a UsageError telling the user to create one. Never creates anything. */
 export function requireState(paths: LabPaths): LabState {
   const state = readState(paths);
-  if (!state || state.servers.length === 0) {
+  if (!state || (state.servers.length === 0 && state.contenders.length === 0)) {
     throw new UsageError(`there is no lab at ${paths.root}`, 'start one with `zklab ensemble up` (or point at yours with --lab DIR / ZKLAB_LAB)');
   }
   return state;
+}
+
+/** The lab's state when it has an ensemble of its own; a UsageError otherwise. */
+export function requireEnsemble(paths: LabPaths): LabState {
+  const state = requireState(paths);
+  if (state.servers.length === 0) {
+    throw new UsageError(`the lab at ${paths.root} has no ensemble of its own (its contenders use --connect ${state.externalConnect ?? ''})`.trim(), 'start one with `zklab ensemble up`');
+  }
+  return state;
+}
+
+/** Where observers and contenders reach the ensemble directly. */
+export function directConnectString(state: LabState): string {
+  return state.servers.length > 0 ? state.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',') : state.externalConnect ?? '';
 }

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The zklab shim: run main(argv) and map what it throws to an exit code. All logic lives in src/.
+import { main } from '../dist/cli/main.js';
+import { formatError } from '../dist/errors.js';
+
+const argv = process.argv.slice(2);
+const verbose = argv.includes('--verbose');
+const controller = new AbortController();
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    if (interrupted) process.exit(130); // a second Ctrl-C: leave now
+    interrupted = true;
+    controller.abort(new Error(`interrupted by ${sig}`));
+  });
+}
+
+try {
+  await main(argv, controller.signal);
+} catch (err) {
+  if (interrupted) {
+    process.stderr.write('zklab: interrupted; what this command started has been stopped\n');
+    process.exitCode = 130;
+  } else {
+    const { text, exitCode } = formatError(err, verbose);
+    process.stderr.write(text + '\n');
+    process.exitCode = exitCode;
+  }
+}

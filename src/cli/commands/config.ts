@@ -1,0 +1,37 @@
+import type { Argv, CommandModule } from 'yargs';
+import { generateConfigs } from '../../ensemble/generate.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+
+interface GenerateArgs extends GlobalArgs {
+  servers?: number;
+  out: string;
+  tick?: number;
+  hosts?: string;
+  'base-port'?: number;
+}
+
+export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'config <command>',
+    describe: 'Generate ZooKeeper configuration files',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command<GenerateArgs>({
+          command: 'generate',
+          describe: 'Write one zoo.cfg and myid per server (a local lab, or real hosts with --hosts)',
+          builder: (b) =>
+            b
+              .option('servers', { alias: 'n', type: 'number', describe: 'number of servers (default 3, or the number of --hosts)' })
+              .option('out', { type: 'string', demandOption: true, describe: 'directory to write into' })
+              .option('tick', { type: 'number', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
+              .option('hosts', { type: 'string', describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)' })
+              .option('base-port', { type: 'number', describe: 'first port for a local lab (default 2181)' }) as Argv<GenerateArgs>,
+          handler: (a) => {
+            const written = generateConfigs({ servers: a.servers, out: a.out, tickMs: a.tick, hosts: a.hosts, basePort: a['base-port'] });
+            for (const w of written) ctx.out(`${w.server}: ${w.files.join(', ')}${w.note ? `  (${w.note})` : ''}`);
+          },
+        })
+        .demandCommand(1, 'name a config command: generate'),
+    handler: () => undefined,
+  };
+}

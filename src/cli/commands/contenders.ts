@@ -1,0 +1,111 @@
+import chalk from 'chalk';
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
+import { parseSpawnRequest } from '../../contenders/options.js';
+import { listContenders, spawnContenders, stopContenders, type ContenderInfo } from '../../contenders/service.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { labPaths } from '../context.js';
+import { table } from '../table.js';
+
+interface SpawnArgs extends GlobalArgs {
+  count: unknown;
+  recipe?: string;
+  'session-timeout'?: number;
+  path?: string;
+  priority?: string;
+  site?: string;
+  policy?: string;
+  'takeover-ms'?: number;
+  'on-disconnect'?: string;
+  connect?: string;
+  json?: boolean;
+}
+
+function colourState(s: ContenderInfo['state']): string {
+  if (s === 'leader') return chalk.green.bold('leader');
+  if (s === 'follower') return chalk.cyan(s);
+  if (s === 'paused') return chalk.yellow(s);
+  if (s === 'dead' || s === 'expired') return chalk.red(s);
+  return s;
+}
+
+export function contendersJson(list: readonly ContenderInfo[]): unknown {
+  return {
+    contenders: list.map((c) => ({
+      id: c.id,
+      pid: c.pid,
+      alive: c.alive,
+      recipe: c.recipe,
+      state: c.state,
+      znode: c.znode,
+      sessionId: c.session ? `0x${c.session}` : null,
+      watching: c.watching,
+      token: c.token,
+      priority: c.priority,
+      site: c.site,
+    })),
+  };
+}
+
+export function renderContenders(list: readonly ContenderInfo[]): string {
+  if (list.length === 0) return 'no contenders yet: `zklab contenders spawn 5`';
+  return table(
+    ['id', 'pid', 'alive', 'recipe', 'state', 'znode', 'session', 'watching'],
+    list.map((c) => [c.id, c.pid === null ? '-' : String(c.pid), c.alive ? 'yes' : chalk.red('no'), c.recipe, colourState(c.state), c.znode ?? '-', c.session ? `0x${c.session}` : '-', c.watching ?? '-']),
+  );
+}
+
+export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'contenders <command>',
+    describe: 'Spawn, list and stop election contender processes',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command<SpawnArgs>({
+          command: 'spawn <count>',
+          describe: 'Start <count> contender processes running a leader-election recipe',
+          builder: (b) =>
+            b
+              .positional('count', { type: 'string', describe: 'how many, 1 to 200' })
+              .option('recipe', { type: 'string', describe: 'predecessor (default), herd, single-file or priority' })
+              .option('session-timeout', { type: 'number', describe: 'ms (default 2000)' })
+              .option('path', { type: 'string', describe: 'election path (default /election)' })
+              .option('priority', { type: 'string', describe: 'priority recipe: one number per contender, e.g. 5,3,1' })
+              .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
+              .option('policy', { type: 'string', describe: 'priority recipe: priority (default), site, first or round-robin' })
+              .option('takeover-ms', { type: 'number', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
+              .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
+              .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
+              .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
+          handler: async (a) => {
+            const req = parseSpawnRequest({ count: a.count, recipe: a.recipe, sessionTimeout: a['session-timeout'], path: a.path, priority: a.priority, site: a.site, policy: a.policy, takeoverMs: a['takeover-ms'], onDisconnect: a['on-disconnect'], connect: a.connect });
+            const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
+            if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
+            else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(listContenders(labPaths(a)))}`);
+          },
+        })
+        .command<GlobalArgs & { json?: boolean }>({
+          command: 'list',
+          describe: 'Each contender: pid, state, znode, session, what it watches',
+          builder: (b) => b.option('json', { type: 'boolean', default: false }),
+          handler: (a) => {
+            const list = listContenders(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(contendersJson(list), null, 2) : renderContenders(list));
+          },
+        })
+        .command<GlobalArgs & { ids?: string[]; all: boolean }>({
+          command: 'stop [ids..]',
+          describe: 'Stop contenders cleanly (their sessions close at once)',
+          builder: (b) => b.positional('ids', { type: 'string', array: true }).option('all', { type: 'boolean', default: false }),
+          handler: async (a) => {
+            const ids = a.ids ?? [];
+            if (!a.all && ids.length === 0) throw new UsageError('name the contenders to stop, or --all', 'e.g. `zklab contenders stop c2 c3`');
+            if (a.all && ids.length > 0) throw new UsageError('give contender ids or --all, not both', 'e.g. `zklab contenders stop --all`');
+            const stopped = await stopContenders(labPaths(a), a.all ? 'all' : ids);
+            ctx.out(stopped.length === 0 ? 'no running contender to stop' : `stopped ${stopped.join(', ')}`);
+          },
+        })
+        .demandCommand(1, 'name a contenders command: spawn, list or stop'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,89 @@
+import type { Argv, CommandModule } from 'yargs';
+import { evenCountWarning, validateServerCount } from '../../ensemble/config.js';
+import { ensembleDown, ensembleStatus, ensembleUp, restartServers, type UpProgress } from '../../ensemble/service.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { labPaths } from '../context.js';
+import { connectString, renderStatus, statusJson } from '../ensemble-view.js';
+
+interface UpArgs extends GlobalArgs {
+  servers?: number;
+  tick?: number;
+  'base-port'?: number;
+  json?: boolean;
+}
+
+function progressPrinter(ctx: CommandContext) {
+  return (p: UpProgress) => {
+    if (p.kind === 'starting') ctx.err(`${p.repair ? 'restarting' : 'starting'} ${p.servers.join(', ')} …`);
+    else if (p.mode !== 'down') ctx.err(`  ${p.server}: ${p.mode}`);
+  };
+}
+
+export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'ensemble <command>',
+    describe: 'Start, inspect, restart and stop the lab\'s ZooKeeper ensemble',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command<UpArgs>({
+          command: 'up',
+          describe: 'Start an ensemble (or repair the servers of one that died) and wait for quorum',
+          builder: (b) =>
+            b
+              .option('servers', { alias: 'n', type: 'number', describe: 'number of servers, 1 to 9 (default 3)' })
+              .option('tick', { type: 'number', describe: 'tickTime in ms (default 200)' })
+              .option('base-port', { type: 'number', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
+              .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
+          handler: async (a) => {
+            if (a.servers !== undefined) {
+              const warning = evenCountWarning(validateServerCount(a.servers));
+              if (warning) ctx.err(warning);
+            }
+            const paths = labPaths(a);
+            const started = Date.now();
+            const result = await ensembleUp(paths, { servers: a.servers, tickMs: a.tick, basePort: a['base-port'], zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
+            if (a.json) {
+              ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
+              return;
+            }
+            const took = ((Date.now() - started) / 1000).toFixed(1);
+            const headline = {
+              started: `ensemble up in ${took} s (lab ${paths.root})`,
+              repaired: `ensemble repaired in ${took} s`,
+              'already-up': 'the ensemble is already up',
+            }[result.outcome];
+            ctx.out(`${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\nnext: \`zklab contenders spawn 5\`, \`zklab ensemble status\`, \`zklab kill zk-leader\`, \`zklab ensemble down\``);
+          },
+        })
+        .command<GlobalArgs & { json?: boolean }>({
+          command: 'status',
+          describe: 'Ask every server for its mode, zxid and connections',
+          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => {
+            const status = await ensembleStatus(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(statusJson(status), null, 2) : renderStatus(status));
+          },
+        })
+        .command<GlobalArgs & { purge?: boolean }>({
+          command: 'down',
+          describe: 'Stop every process of the lab and wait for them to exit',
+          builder: (b) => b.option('purge', { type: 'boolean', default: false, describe: 'also delete data, logs and state' }),
+          handler: async (a) => {
+            const paths = labPaths(a);
+            const r = await ensembleDown(paths, { purge: a.purge });
+            ctx.out(r.stopped === 0 ? `nothing was running in ${paths.root}${r.purged ? '; purged' : ''}` : `stopped ${r.stopped} process${r.stopped === 1 ? '' : 'es'}${r.purged ? ' and purged the lab' : ''}`);
+          },
+        })
+        .command<GlobalArgs & { target: string }>({
+          command: 'restart <target>',
+          describe: 'Restart one server (zkN) or all of them, keeping their data',
+          builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: 'zkN or all' }),
+          handler: async (a) => {
+            const status = await restartServers(labPaths(a), a.target, { signal: ctx.signal, onProgress: progressPrinter(ctx), zkHome: a['zk-home'] });
+            ctx.out(renderStatus(status));
+          },
+        })
+        .demandCommand(1, 'name an ensemble command: up, status, down or restart'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The contender process: one recipe, one session at a time, events to its JSON-lines log.
+ * SIGTERM / SIGINT close the session cleanly (ephemeral znodes vanish at once); SIGKILL leaves it to expire.
+ */
+import { existsSync } from 'node:fs';
+import { createRecipe } from '../recipes/index.js';
+import type { Recipe } from '../recipes/types.js';
+import { ZkClient } from '../zk/client.js';
+import { decodeChildConfig } from './child-config.js';
+import { EventLogWriter } from './event-log.js';
+
+const cfg = decodeChildConfig(process.argv);
+const log = new EventLogWriter(cfg.eventsFile, cfg.id);
+let recipe: Recipe | undefined;
+
+const io = {
+  connect: () => ZkClient.connect({ connect: cfg.connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
+  log: (event: Parameters<EventLogWriter['write']>[0], fields?: Readonly<Record<string, unknown>>) => log.write(event, recipe?.session ?? null, recipe?.znode ?? null, fields),
+};
+
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  try {
+    await recipe?.stop();
+  } finally {
+    process.exit(code);
+  }
+}
+process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGINT', () => void shutdown(0));
+process.on('uncaughtException', (e) => {
+  log.write('error', recipe?.session ?? null, recipe?.znode ?? null, { message: e.stack ?? e.message });
+  void shutdown(1);
+});
+
+// A contender never outlives its lab: when the lab's state is purged, it leaves.
+const labWatch = setInterval(() => {
+  if (!existsSync(`${cfg.labRoot}/lab.json`)) void shutdown(0);
+}, 2000);
+labWatch.unref();
+
+recipe = createRecipe(cfg, io, cfg.memberData);
+log.write('started', null, null, { recipe: cfg.recipe, path: cfg.path, sessionTimeoutMs: cfg.sessionTimeoutMs, onDisconnect: cfg.onDisconnect, connect: cfg.connect });
+await recipe.start();

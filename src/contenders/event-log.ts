@@ -1,0 +1,28 @@
+import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseEventLines, type ContenderEvent, type ContenderEventName, type LabEvent } from './events.js';
+
+/** Appends a contender's events synchronously: a line is on disk before the next step, even if SIGKILL follows. */
+export class EventLogWriter {
+  constructor(
+    private readonly file: string,
+    private readonly id: string,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+
+  write(event: ContenderEventName, session: string | null, znode: string | null, fields: Readonly<Record<string, unknown>> = {}): void {
+    const line: ContenderEvent = { t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields };
+    appendFileSync(this.file, JSON.stringify(line) + '\n');
+  }
+}
+
+export function readEventFile(file: string): ContenderEvent[] {
+  if (!existsSync(file)) return [];
+  return parseEventLines(readFileSync(file, 'utf8'));
+}
+
+export function readLabEvents(file: string): LabEvent[] {
+  if (!existsSync(file)) return [];
+  return parseEventLines(readFileSync(file, 'utf8')) as unknown as LabEvent[];
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { CONTENDER_STATES, SIGNALS, type KillSignal } from './types.js';
+import { duration, strict } from './zod-helpers.js';
+
+const target = z.string().min(1);
+
+const signal = z.unknown().transform((value, ctx): KillSignal => {
+  const name = typeof value === 'string' ? value.toUpperCase().replace(/^(SIG)?/, 'SIG') : '';
+  if ((SIGNALS as readonly string[]).includes(name)) return name as KillSignal;
+  ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a signal (use KILL, TERM or INT)` });
+  return z.NEVER;
+});
+
+/** `kill: c1` is short for `kill: { target: c1 }`. */
+const targetOrObject = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? { target: v } : v), schema);
+
+const waitFields = {
+  leader: z.boolean().optional(),
+  leaderIs: target.optional(),
+  joined: z.number().int().min(1).optional(),
+  serving: target.optional(),
+  notServing: target.optional(),
+  timeout: duration('a wait needs a timeout so a stuck drill fails instead of hanging: add timeout: 10s'),
+};
+
+const partitionFields = {
+  isolate: target.optional(),
+  split: z.array(z.array(target).min(1)).min(2).optional(),
+};
+
+const delayFields = { target, ms: duration('add ms: 300'), jitter: duration().optional() };
+
+const expectFields = {
+  newLeaderWithin: duration().optional(),
+  noLeaderChange: duration().optional(),
+  leaderIs: target.optional(),
+  leaderIsNot: target.optional(),
+  notificationsPerDeath: strict({ max: z.number().int().min(0) }).optional(),
+  state: z.record(z.string(), z.enum(CONTENDER_STATES)).optional(),
+};
+
+const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
+
+/** The value schema of every step kind: a step is a one-key mapping `<kind>: <value>`. */
+export const STEP_SCHEMAS = {
+  wait: strict(waitFields),
+  kill: targetOrObject(strict({ target, signal: signal.optional() })),
+  pause: target,
+  resume: target,
+  partition: strict(partitionFields),
+  heal: target,
+  delay: strict(delayFields),
+  spawn: z.number().int().min(1).max(100),
+  stop: target,
+  restart: target,
+  sleep: duration(),
+  expect: strict(expectFields),
+  repeat: strict(repeatFields),
+} as const;
+
+export type StepSchemaKind = keyof typeof STEP_SCHEMAS;
+export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepSchemaKind[];
+
+/** Fields that live inside a step's value, to explain a field written next to the kind instead of inside it. */
+export const STEP_FIELDS: Partial<Record<StepSchemaKind, readonly string[]>> = {
+  wait: Object.keys(waitFields),
+  kill: ['target', 'signal'],
+  partition: Object.keys(partitionFields),
+  delay: Object.keys(delayFields),
+  expect: Object.keys(expectFields),
+  repeat: Object.keys(repeatFields),
+};
+
+export type StepValue<K extends StepSchemaKind> = z.output<(typeof STEP_SCHEMAS)[K]>;

@@ -1,0 +1,66 @@
+/**
+ * What a drill step can point at. `leader` is the contender that leads when the step runs, `zk-leader` the
+ * ZooKeeper server that leads the quorum then; the runner resolves both at that moment. Concrete names are
+ * zk1..zkN (servers, 1-based, matching the ensemble's sids) and c1..cM (contenders, in spawn order).
+ */
+export type TargetKind = 'leader' | 'zk-leader' | 'all' | 'contender' | 'server';
+
+const CONTENDER = /^c([1-9]\d*)$/;
+const SERVER = /^zk([1-9]\d*)$/;
+
+export function targetKind(name: string): TargetKind | undefined {
+  if (name === 'leader' || name === 'zk-leader' || name === 'all') return name;
+  if (CONTENDER.test(name)) return 'contender';
+  if (SERVER.test(name)) return 'server';
+  return undefined;
+}
+
+/** How many servers and contenders exist at a step (spawn steps add contenders as the drill goes). */
+export interface TargetScope {
+  readonly servers: number;
+  readonly contenders: number;
+}
+
+function range(prefix: string, n: number): string {
+  if (n === 0) return `no ${prefix === 'c' ? 'contenders' : 'servers'}`;
+  return n === 1 ? `${prefix}1` : `${prefix}1..${prefix}${n}`;
+}
+
+function kindList(kinds: readonly TargetKind[], scope: TargetScope): string {
+  return kinds
+    .map((k) => (k === 'contender' ? range('c', scope.contenders) : k === 'server' ? range('zk', scope.servers) : k))
+    .join(', ');
+}
+
+/**
+ * Null when `name` is one of `allowed` and exists in `scope`; otherwise an error text in the
+ * "what is wrong (what to do)" form.
+ */
+export function checkTarget(name: string, allowed: readonly TargetKind[], scope: TargetScope): string | null {
+  const use = `(use ${kindList(allowed, scope)})`;
+  const kind = targetKind(name);
+  if (kind === undefined) return `${JSON.stringify(name)} is not a target ${use}`;
+  if (!allowed.includes(kind)) {
+    const what = kind === 'contender' ? 'a contender' : kind === 'server' ? 'a server' : `"${kind}"`;
+    return `${what} is not allowed here ${use}`;
+  }
+  const n = Number((CONTENDER.exec(name) ?? SERVER.exec(name))?.[1] ?? 0);
+  if (kind === 'contender' && n > scope.contenders) {
+    return `${name} does not exist: the drill has ${scope.contenders} contender(s) at this step ${use}`;
+  }
+  if (kind === 'server' && n > scope.servers) {
+    return `${name} does not exist: the ensemble has ${scope.servers} server(s) ${use}`;
+  }
+  if (kind === 'leader' && scope.contenders === 0) return `there are no contenders to lead ${use}`;
+  return null;
+}
+
+/** Ids c1..cN. */
+export function contenderIds(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `c${i + 1}`);
+}
+
+/** Ids zk1..zkN. */
+export function serverIds(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `zk${i + 1}`);
+}

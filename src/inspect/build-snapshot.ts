@@ -1,0 +1,129 @@
+import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { detectLayout, leaderPath } from './leader.js';
+import { findProblems } from './problems.js';
+import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
+import { DEFAULT_MAX_EVENTS, latestEvents } from './snapshot-events.js';
+import type { ContenderInput, RawZnode, ServerInput, SnapshotInput } from './snapshot-input.js';
+import { childWatchCount, claimedChildWatches, compareLabels, mergeDataWatches } from './watches.js';
+import { baseName, compareSiblings, decodeEphemeralOwner, parentPath, parseSequence, sessionLabel, shortData } from './znode-facts.js';
+import type { ZnodeOwner } from './znode-facts.js';
+
+/** Merges the raw facts of one moment into the Snapshot every view renders. Pure. */
+export function buildSnapshot(input: SnapshotInput): Snapshot {
+  const root = input.path.length > 1 ? input.path.replace(/\/+$/, '') : input.path;
+  const under = (p: string): boolean => p === root || p.startsWith(root === '/' ? '/' : `${root}/`);
+  const byPath = new Map(input.znodes.filter((z) => under(z.path)).map((z) => [z.path, z] as const));
+  const paths = new Set(byPath.keys());
+  const exists = paths.has(root);
+  const layout = detectLayout(root, paths);
+  const leaderAt = leaderPath(root, layout, paths);
+
+  const bySession = sessionOwners(input.contenders);
+  const label = (session: string): string => bySession.get(session)?.id ?? sessionLabel(session);
+  const dataWatches = mergeDataWatches(input.servers);
+  const childClaims = claimedChildWatches(input.contenders);
+
+  const nodes = exists
+    ? treeOrder(root, paths).map(({ path, depth }): SnapshotNode => {
+        const z = byPath.get(path)!;
+        const owner = decodeEphemeralOwner(z.stat.ephemeralOwner);
+        const contender = owner.kind === 'ephemeral' ? bySession.get(owner.session) : undefined;
+        const isLeader = path === leaderAt;
+        // The root row shows where the election lives; below it the last segment says enough.
+        const name = depth === 0 ? path : baseName(path);
+        return {
+          name,
+          path,
+          depth,
+          sequence: depth === 0 ? null : parseSequence(name),
+          czxid: z.stat.czxid,
+          sessionId: owner.kind === 'ephemeral' ? sessionLabel(owner.session) : null,
+          ephemeral: owner.kind === 'ephemeral',
+          contender: contender?.id ?? null,
+          pid: contender?.pid ?? null,
+          recipe: contender?.recipe ?? null,
+          leader: isLeader,
+          state: nodeState(owner, contender, isLeader),
+          ageMs: Math.max(0, input.takenAt - z.stat.ctime),
+          ttlRemainingMs: ttlRemaining(z, owner, input.takenAt),
+          data: shortData(z.data),
+          watchers: [...new Set([...(dataWatches.get(path) ?? [])].map(label))].sort(compareLabels),
+          childWatchers: [...(childClaims.get(path) ?? [])].sort(compareLabels),
+        };
+      })
+    : [];
+
+  const partitions = input.partitions ?? [];
+  const servers = input.servers.map((s) => toServer(s, partitions));
+  return {
+    path: root,
+    takenAt: input.takenAt,
+    exists,
+    layout,
+    nodes,
+    servers,
+    events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),
+    partitions,
+    problems: findProblems({ path: root, exists, layout, nodes, contenders: input.contenders, servers }),
+  };
+}
+
+/** Session → contender, over past sessions too; a current session wins over someone's past one. */
+function sessionOwners(contenders: readonly ContenderInput[]): Map<string, ContenderInput> {
+  const out = new Map<string, ContenderInput>();
+  for (const c of contenders) for (const s of c.pastSessionIds ?? []) out.set(normalizeSessionId(s), c);
+  for (const c of contenders) if (c.sessionId) out.set(normalizeSessionId(c.sessionId), c);
+  return out;
+}
+
+function nodeState(owner: ZnodeOwner, contender: ContenderInput | undefined, isLeader: boolean): NodeState {
+  if (owner.kind !== 'ephemeral') return 'unknown';
+  if (!contender) return isLeader ? 'leader' : 'unknown';
+  const current = contender.sessionId === null ? null : normalizeSessionId(contender.sessionId);
+  if (!contender.alive || current !== owner.session || contender.state === 'expired' || contender.state === 'stopped') {
+    return 'expired';
+  }
+  if (contender.paused || contender.state === 'paused') return 'paused';
+  return isLeader ? 'leader' : 'follower';
+}
+
+function ttlRemaining(z: RawZnode, owner: ZnodeOwner, now: number): number | null {
+  if (owner.kind !== 'ttl') return null;
+  return (z.stat.mtime ?? z.stat.ctime) + owner.ttlMs - now;
+}
+
+/** Depth-first from the root, siblings in election order. A znode whose parent is missing hangs off its nearest listed ancestor. */
+function treeOrder(root: string, paths: ReadonlySet<string>): { path: string; depth: number }[] {
+  const children = new Map<string, string[]>();
+  for (const p of paths) {
+    if (p === root) continue;
+    let parent = parentPath(p);
+    while (!paths.has(parent) && parent !== root && parent !== '/') parent = parentPath(parent);
+    const list = children.get(parent);
+    if (list) list.push(p);
+    else children.set(parent, [p]);
+  }
+  const rootDepth = root === '/' ? 0 : root.split('/').length - 1;
+  const out: { path: string; depth: number }[] = [];
+  const visit = (p: string): void => {
+    out.push({ path: p, depth: p === root ? 0 : p.split('/').length - 1 - rootDepth });
+    const kids = children.get(p) ?? [];
+    kids.sort((a, b) => compareSiblings(baseName(a), baseName(b)));
+    for (const k of kids) visit(k);
+  };
+  visit(root);
+  return out;
+}
+
+function toServer(s: ServerInput, partitions: readonly SnapshotPartition[]): SnapshotServer {
+  const touching = partitions.filter((p) => p.from === s.name || p.to === s.name);
+  return {
+    name: s.name,
+    mode: s.paused ? 'paused' : s.srvr.mode,
+    zxid: s.srvr.zxid ?? null,
+    connections: s.srvr.connections ?? null,
+    partitioned: touching.some((p) => p.fault === 'partition' || p.fault === 'reject'),
+    delayMs: Math.max(0, ...touching.map((p) => (p.fault === 'delay' ? (p.delayMs ?? 0) : 0))),
+    childWatches: childWatchCount(s),
+  };
+}

@@ -1,0 +1,55 @@
+import { normalizeSessionId } from '../ensemble/fourlw.js';
+import type { ElectionLayout, SnapshotNode, SnapshotServer } from './snapshot.js';
+import type { ContenderInput } from './snapshot-input.js';
+
+export interface ProblemFacts {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly layout: ElectionLayout;
+  readonly nodes: readonly SnapshotNode[];
+  readonly contenders: readonly ContenderInput[];
+  readonly servers: readonly SnapshotServer[];
+}
+
+function ownerLabel(n: SnapshotNode): string {
+  return n.contender ?? n.sessionId ?? 'no session';
+}
+
+/** Where the contenders' beliefs and ZooKeeper's facts disagree, or the election cannot progress. */
+export function findProblems(f: ProblemFacts): string[] {
+  const out: string[] = [];
+  if (!f.exists) out.push(`${f.path} does not exist`);
+
+  if (f.servers.length > 0 && !f.servers.some((s) => s.mode === 'leader' || s.mode === 'standalone')) {
+    out.push('no server reports Mode leader or standalone: the ensemble has no quorum');
+  }
+
+  const leader = f.nodes.find((n) => n.leader);
+  const leaderOwner = leader?.contender ? f.contenders.find((c) => c.id === leader.contender) : undefined;
+  if (leader && leaderOwner && !leaderOwner.alive) {
+    out.push(`${leaderOwner.id} owns the leader znode ${leader.name} but its process is gone: nobody leads until session ${leader.sessionId} expires`);
+  }
+
+  const leaderSession = leader?.sessionId ? normalizeSessionId(leader.sessionId) : null;
+  for (const c of f.contenders) {
+    if (!c.alive || c.state !== 'leader') continue;
+    if (c.sessionId !== null && normalizeSessionId(c.sessionId) === leaderSession) continue;
+    const fact = leader ? `the leader znode ${leader.name} belongs to ${ownerLabel(leader)}` : 'there is no leader znode';
+    out.push(`${c.id} believes it leads, but ${fact}`);
+  }
+
+  if (f.layout === 'sequential') {
+    // Two znodes of one session: a create whose reply was lost and was retried without looking for its GUID.
+    const bySession = new Map<string, SnapshotNode[]>();
+    for (const n of f.nodes) {
+      if (n.depth !== 1 || !n.sessionId) continue;
+      const owned = bySession.get(n.sessionId);
+      if (owned) owned.push(n);
+      else bySession.set(n.sessionId, [n]);
+    }
+    for (const [session, owned] of bySession) {
+      if (owned.length > 1) out.push(`${owned[0]!.contender ?? session} owns ${owned.length} znodes under ${f.path}`);
+    }
+  }
+  return out;
+}

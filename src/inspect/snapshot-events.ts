@@ -1,0 +1,42 @@
+import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { SnapshotEvent } from './snapshot.js';
+import { baseName, sessionLabel } from './znode-facts.js';
+
+export const DEFAULT_MAX_EVENTS = 50;
+
+const CONTENDER_HEADER_FIELDS = new Set(['t', 'id', 'pid', 'session', 'znode', 'event']);
+const LAB_HEADER_FIELDS = new Set(['t', 'source', 'event']);
+
+function isLabEvent(e: ContenderEvent | LabEvent): e is LabEvent {
+  return e.source === 'lab';
+}
+
+function formatValue(v: unknown): string {
+  // Long znode paths shrink to their last segment, which is what tells contenders' znodes apart.
+  if (typeof v === 'string') return v.startsWith('/') && v.length > 24 ? baseName(v) : v;
+  return JSON.stringify(v) ?? String(v);
+}
+
+function detailOf(e: Readonly<Record<string, unknown>>, skip: ReadonlySet<string>): string[] {
+  return Object.entries(e)
+    .filter(([k, v]) => !skip.has(k) && v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${formatValue(v)}`);
+}
+
+export function toSnapshotEvent(e: ContenderEvent | LabEvent): SnapshotEvent {
+  if (isLabEvent(e)) return { t: e.t, who: 'lab', event: e.event, detail: detailOf(e, LAB_HEADER_FIELDS).join(' ') };
+  const head: string[] = [];
+  // The own znode and session repeat on every line; show them where they are the news.
+  if (e.event === 'joined' && e.znode) head.push(`znode=${baseName(e.znode)}`);
+  if (e.event === 'connected' && e.session) head.push(`session=${sessionLabel(e.session)}`);
+  return { t: e.t, who: e.id, event: e.event, detail: [...head, ...detailOf(e, CONTENDER_HEADER_FIELDS)].join(' ') };
+}
+
+/** The latest max events, oldest first. */
+export function latestEvents(events: readonly (ContenderEvent | LabEvent)[], max = DEFAULT_MAX_EVENTS): SnapshotEvent[] {
+  if (max <= 0) return [];
+  return [...events]
+    .sort((a, b) => a.t - b.t)
+    .slice(-max)
+    .map(toSnapshotEvent);
+}

@@ -1,0 +1,69 @@
+import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { Srvr } from '../ensemble/fourlw.js';
+import type { SnapshotPartition } from './snapshot.js';
+
+/** The raw facts the inspect data source collects; buildSnapshot turns them into a Snapshot. */
+
+export interface RawZnodeStat {
+  readonly czxid: number;
+  /** Wall-clock ms. */
+  readonly ctime: number;
+  /** Wall-clock ms of the last change; TTL expiry counts from it (ctime when absent). */
+  readonly mtime?: number;
+  /** Hex, with or without 0x; '0' for persistent. TTL and container znodes carry their extended-type markers. */
+  readonly ephemeralOwner: string;
+  readonly dataLength: number;
+}
+
+export interface RawZnode {
+  readonly path: string;
+  readonly stat: RawZnodeStat;
+  /** The data decoded as UTF-8. */
+  readonly data: string;
+}
+
+/** What the contender's event log says it claims (see summarizeContenderEvents). */
+export type ClaimedState = 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'unknown';
+
+export interface ContenderInput {
+  readonly id: string;
+  readonly pid: number | null;
+  /** The process exists. */
+  readonly alive: boolean;
+  /** The lab stopped it (SIGSTOP): it cannot report this itself. */
+  readonly paused?: boolean;
+  readonly recipe: string | null;
+  /** Current session, hex with or without 0x. */
+  readonly sessionId: string | null;
+  /** Earlier sessions of the same contender, so its lingering znodes are still attributed to it. */
+  readonly pastSessionIds?: readonly string[];
+  readonly state: ClaimedState;
+  /** Paths it holds an armed child watch on, by its own `watching` / `notified` events. */
+  readonly childWatches?: readonly string[];
+}
+
+export interface ServerInput {
+  readonly name: string;
+  readonly srvr: Srvr;
+  /** The lab stopped the JVM (SIGSTOP); srvr then times out. */
+  readonly paused?: boolean;
+  readonly mntr?: ReadonlyMap<string, string | number>;
+  /** parseWchp: path → session ids. */
+  readonly wchp?: ReadonlyMap<string, readonly string[]>;
+  /** parseWchc: session id → paths; the same watches seen the other way round. */
+  readonly wchc?: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface SnapshotInput {
+  /** The election path, e.g. "/election". */
+  readonly path: string;
+  readonly takenAt: number;
+  /** The election path itself and every znode below it, in any order. */
+  readonly znodes: readonly RawZnode[];
+  readonly contenders: readonly ContenderInput[];
+  readonly servers: readonly ServerInput[];
+  readonly partitions?: readonly SnapshotPartition[];
+  /** Contender and lab events in any order; the latest maxEvents are kept. */
+  readonly events?: readonly (ContenderEvent | LabEvent)[];
+  readonly maxEvents?: number;
+}

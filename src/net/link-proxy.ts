@@ -1,0 +1,140 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { formatHostPort } from './initial-message.js';
+import { ProxiedConnection, type ConnectionHost } from './link-connection.js';
+import { resetSocket } from './link-pump.js';
+import { NO_FAULT, type LinkFault, type LinkKind } from './link-types.js';
+
+export interface LinkProxyOptions {
+  readonly kind: LinkKind;
+  readonly targetHost: string;
+  readonly targetPort: number;
+  /** 0 (the default) lets the system choose; `start()` resolves the bound port. */
+  readonly listenPort?: number;
+  readonly listenHost?: string;
+  /** Election links: the address the target should connect back to (the reverse link's proxy). */
+  readonly advertise?: { readonly host: string; readonly port: number };
+  readonly fault?: Partial<LinkFault>;
+  /** Source of jitter, uniform in [0, 1); replaceable for tests. */
+  readonly random?: () => number;
+}
+
+export interface LinkStats {
+  /** Connections accepted since start, rejected ones included. */
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly open: number;
+  /** Bytes delivered to the target (from → to) and back to the connecting side. */
+  readonly bytesToTarget: number;
+  readonly bytesFromTarget: number;
+  /** Bytes received but not yet delivered (delayed, or held by a blackhole). */
+  readonly heldBytes: number;
+}
+
+/**
+ * A TCP proxy for one directed link (from → to): listens on loopback and forwards every accepted connection to
+ * the target. Its fault applies at once to existing and new connections:
+ * - pass: bytes flow, after `delayMs` plus uniform jitter in [0, jitterMs) per chunk, order kept per direction;
+ * - blackhole: silence. Sockets stay open, nothing (data, FIN or RST) crosses, new connections are accepted and
+ *   left silent. What was sent meanwhile is held and delivered in order when healed, as TCP retransmission does
+ *   after a real partition; past 1 MiB per direction the proxy stops reading, so the sender's TCP window closes.
+ * - reject: existing connections are reset (RST) and new ones reset as soon as accepted.
+ */
+export class LinkProxy {
+  readonly kind: LinkKind;
+  private readonly server: Server;
+  private readonly connections = new Set<ProxiedConnection>();
+  private readonly host: ConnectionHost;
+  private currentFault: LinkFault;
+  private boundPort: number | undefined;
+  private counts = { accepted: 0, rejected: 0, bytesToTarget: 0, bytesFromTarget: 0 };
+  private whenIdle: (() => void) | undefined;
+
+  constructor(private readonly options: LinkProxyOptions) {
+    this.kind = options.kind;
+    this.currentFault = { ...NO_FAULT, ...options.fault };
+    const advertise =
+      options.kind === 'election' && options.advertise ? formatHostPort(options.advertise.host, options.advertise.port) : undefined;
+    const counts = this.counts;
+    const self = this;
+    this.host = {
+      targetHost: options.targetHost,
+      targetPort: options.targetPort,
+      advertise,
+      get fault() {
+        return self.currentFault;
+      },
+      random: options.random ?? Math.random,
+      countToTarget: (n) => (counts.bytesToTarget += n),
+      countFromTarget: (n) => (counts.bytesFromTarget += n),
+      closed: (conn) => {
+        this.connections.delete(conn);
+        if (this.connections.size === 0) this.whenIdle?.();
+      },
+    };
+    this.server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
+  }
+
+  /** Starts listening; resolves the bound port. */
+  start(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen({ host: this.options.listenHost ?? '127.0.0.1', port: this.options.listenPort ?? 0 }, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        if (address === null || typeof address === 'string') return reject(new Error('link proxy bound to a non-TCP address'));
+        this.boundPort = address.port;
+        resolve(address.port);
+      });
+    });
+  }
+
+  /** The bound port (after `start()`). */
+  get port(): number {
+    if (this.boundPort === undefined) throw new Error('link proxy not started');
+    return this.boundPort;
+  }
+
+  get fault(): LinkFault {
+    return this.currentFault;
+  }
+
+  /** Changes the fault; fields left out keep their value. Applies to open connections at once. */
+  setFault(change: Partial<LinkFault>): void {
+    const next = { ...this.currentFault, ...change };
+    const f = this.currentFault;
+    if (next.mode === f.mode && next.delayMs === f.delayMs && next.jitterMs === f.jitterMs) return;
+    this.currentFault = next;
+    for (const conn of [...this.connections]) conn.applyFault();
+  }
+
+  stats(): LinkStats {
+    let heldBytes = 0;
+    for (const conn of this.connections) heldBytes += conn.heldBytes;
+    return { ...this.counts, open: this.connections.size, heldBytes };
+  }
+
+  /** Closes the listener and every connection; resolves when all are closed. */
+  async stop(): Promise<void> {
+    const closed = new Promise<void>((resolve) => {
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+    });
+    const idle = new Promise<void>((resolve) => {
+      if (this.connections.size === 0) return resolve();
+      this.whenIdle = resolve;
+    });
+    for (const conn of [...this.connections]) conn.destroy();
+    await Promise.all([closed, idle]);
+  }
+
+  private accept(socket: Socket): void {
+    this.counts.accepted++;
+    if (this.currentFault.mode === 'reject') {
+      this.counts.rejected++;
+      socket.on('error', () => {});
+      resetSocket(socket);
+      return;
+    }
+    this.connections.add(new ProxiedConnection(socket, this.host));
+  }
+}

@@ -1,0 +1,220 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ACT_INTERVAL_MS } from '../contenders/events.js';
+import { isCode, ZkError } from '../zk/errors.js';
+import type { SessionState, ZkPort } from '../zk/port.js';
+import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
+
+/** Thrown inside a recipe step to abandon it because the session ended; the expiry handler takes over. */
+class SessionGone extends Error {}
+
+/**
+ * What every election recipe shares: the session lifecycle (connected / connecting = paused / expired = rejoin),
+ * one evaluation at a time, retries on connection loss, and leadership with a fencing token, periodic `act`
+ * heartbeats and stall detection (a SIGSTOPped leader must not act on waking before it re-checks).
+ */
+export abstract class ElectionRecipe implements Recipe {
+  protected zk!: ZkPort;
+  protected ownNode: string | null = null;
+  private leadingToken: number | null = null;
+  private acting = false;
+  private actTimer: NodeJS.Timeout | undefined;
+  private lastTick = 0;
+  private stopping = false;
+  private running = false;
+  private rerun = false;
+  private disconnected = false;
+  private unsubscribe: (() => void) | undefined;
+  private followingAs: string | null = null;
+
+  constructor(
+    protected readonly opts: RecipeOptions,
+    protected readonly io: RecipeIO,
+  ) {}
+
+  get session(): string | null {
+    return this.zk?.sessionId ?? null;
+  }
+
+  get znode(): string | null {
+    return this.ownNode;
+  }
+
+  get isLeader(): boolean {
+    return this.leadingToken !== null;
+  }
+
+  /** Creates this contender's znode(s) in the current session. */
+  protected abstract join(): Promise<void>;
+  /** Decides leader or follower from ZooKeeper's state and sets the watches that will call `schedule` again. */
+  protected abstract evaluate(): Promise<void>;
+  /** Called when leadership ends for any reason, before the event is logged (priority: delete leader/current). */
+  protected async onLeadershipEnd(_reason: string): Promise<void> {}
+
+  async start(): Promise<void> {
+    await this.newSession();
+  }
+
+  private async newSession(): Promise<void> {
+    for (let attempt = 1; !this.stopping; attempt++) {
+      try {
+        this.zk = await this.io.connect();
+        break;
+      } catch (e) {
+        this.io.log('retry', { op: 'connect', message: (e as Error).message, attempt });
+        await sleep(Math.min(2000, 100 * attempt));
+      }
+    }
+    if (this.stopping) return;
+    this.disconnected = false;
+    this.followingAs = null;
+    this.unsubscribe = this.zk.onState((s) => this.onState(s));
+    this.io.log('connected', { timeoutMs: this.zk.negotiatedTimeoutMs });
+    await this.step('join', () => this.join());
+    this.schedule();
+  }
+
+  /** Runs `evaluate` now, or once more after the running one: never two at a time. */
+  protected schedule(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    this.running = true;
+    void (async () => {
+      do {
+        this.rerun = false;
+        await this.step('evaluate', () => this.evaluate());
+      } while (this.rerun && !this.stopping);
+      this.running = false;
+    })();
+  }
+
+  /** Runs a step; on connection loss waits for the session to come back and retries; gives up when the session ends. */
+  private async step(name: string, fn: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; !this.stopping; attempt++) {
+      try {
+        await fn();
+        return;
+      } catch (e) {
+        if (e instanceof SessionGone || isCode(e, 'SESSIONEXPIRED', 'CLOSED') || this.zk.state === 'expired') return;
+        const retryable = e instanceof ZkError && e.retryable;
+        this.io.log(retryable ? 'retry' : 'error', { op: name, message: (e as Error).message, attempt });
+        if (retryable) await this.connectedAgain();
+        else await sleep(Math.min(2000, 100 * attempt));
+      }
+    }
+  }
+
+  /** Resolves when the session is connected (again); throws SessionGone if it expires instead. */
+  protected async connectedAgain(): Promise<void> {
+    while (!this.stopping) {
+      if (this.zk.state === 'connected') return;
+      if (this.zk.state === 'expired') throw new SessionGone();
+      await new Promise<void>((resolve) => {
+        const off = this.zk.onState(() => {
+          off();
+          resolve();
+        });
+      });
+    }
+    throw new SessionGone();
+  }
+
+  private onState(s: SessionState): void {
+    if (this.stopping) return;
+    if (s === 'connecting') {
+      this.disconnected = true;
+      if (this.opts.onDisconnect === 'ignore') {
+        this.io.log('disconnected', { wasLeader: this.isLeader });
+        return;
+      }
+      this.io.log('paused', { reason: 'disconnected', wasLeader: this.isLeader });
+      this.stopActing();
+    } else if (s === 'connected' && this.disconnected) {
+      this.disconnected = false;
+      this.io.log('resumed');
+      // The session survived; whether this contender still leads is decided afresh (own znode, owner, order).
+      this.schedule();
+    } else if (s === 'expired') {
+      this.unsubscribe?.();
+      this.io.log('expired');
+      if (this.isLeader) void this.endLeadership('resigned', 'expired');
+      this.ownNode = null;
+      void this.newSession();
+    }
+  }
+
+  /** Checks that `path` still exists and belongs to this session; otherwise the contender has lost its place. */
+  protected async ownsNode(path: string): Promise<import('../zk/port.js').Stat | null> {
+    const stat = await this.zk.exists(path);
+    return stat && stat.ephemeralOwner === this.zk.sessionId ? stat : null;
+  }
+
+  /** Claims (or confirms) leadership with a fencing token; starts acting unless paused by a disconnect. */
+  protected claim(token: number): void {
+    if (this.disconnected && this.opts.onDisconnect === 'pause') return;
+    if (this.leadingToken === token && this.acting) return;
+    this.leadingToken = token;
+    this.followingAs = null;
+    this.io.log('leader', { token });
+    this.startActing();
+  }
+
+  /** Records that this contender follows; ends leadership first if it had it. */
+  protected async follow(fields: Readonly<Record<string, unknown>>): Promise<void> {
+    if (this.isLeader) await this.endLeadership('resigned', 'lost');
+    const key = JSON.stringify(fields);
+    if (this.followingAs === key) return;
+    this.followingAs = key;
+    this.io.log('follower', fields);
+  }
+
+  protected async endLeadership(event: 'resigned' | 'paused', reason: string): Promise<void> {
+    const token = this.leadingToken;
+    if (token === null) return;
+    this.stopActing();
+    this.leadingToken = null;
+    await this.onLeadershipEnd(reason).catch(() => undefined);
+    this.io.log(event, { reason, token, wasLeader: true });
+  }
+
+  private startActing(): void {
+    this.acting = true;
+    this.lastTick = Date.now();
+    this.actTimer ??= setInterval(() => this.tick(), ACT_INTERVAL_MS);
+    this.io.log('act', { token: this.leadingToken });
+  }
+
+  private stopActing(): void {
+    this.acting = false;
+    clearInterval(this.actTimer);
+    this.actTimer = undefined;
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    const gap = now - this.lastTick;
+    this.lastTick = now;
+    if (!this.acting || this.leadingToken === null) return;
+    // A gap far beyond the interval means this process was frozen (SIGSTOP) or starved: the session may have
+    // expired meanwhile and someone else may lead. Stop before acting, then re-check with ZooKeeper.
+    if (this.opts.onDisconnect === 'pause' && gap > Math.max(1000, this.opts.sessionTimeoutMs / 3)) {
+      this.stopActing();
+      this.io.log('paused', { reason: 'stalled', gapMs: gap, wasLeader: true });
+      this.leadingToken = null;
+      this.schedule();
+      return;
+    }
+    this.io.log('act', { token: this.leadingToken });
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await this.endLeadership('resigned', 'stopped');
+    this.unsubscribe?.();
+    await this.zk?.close();
+    this.io.log('stopped');
+  }
+}

@@ -1,0 +1,19 @@
+import { HerdElection } from './herd.js';
+import { PredecessorElection } from './predecessor.js';
+import { PriorityElection } from './priority.js';
+import { SingleFileElection } from './single-file.js';
+import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
+
+/** memberData is what the contender stores in its znode(s): {id, pid, recipe, priority, site} as JSON. */
+export function createRecipe(opts: RecipeOptions, io: RecipeIO, memberData: string): Recipe {
+  switch (opts.recipe) {
+    case 'predecessor':
+      return new PredecessorElection(opts, io, memberData);
+    case 'herd':
+      return new HerdElection(opts, io, memberData);
+    case 'single-file':
+      return new SingleFileElection(opts, io, memberData);
+    case 'priority':
+      return new PriorityElection(opts, io, memberData);
+  }
+}

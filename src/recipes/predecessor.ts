@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { isCode } from '../zk/errors.js';
+import { ElectionRecipe } from './base.js';
+import { basename, findByGuid, predecessorOf } from './sequence.js';
+import type { RecipeIO, RecipeOptions } from './types.js';
+
+/**
+ * The ZooKeeper recipe: an EPHEMERAL_SEQUENTIAL "<guid>-n_" znode each; the lowest sequence leads; everyone else
+ * watches only the znode just before its own, so one death wakes one contender (no herd).
+ */
+export class PredecessorElection extends ElectionRecipe {
+  private guid = randomUUID();
+  /** The predecessor whose exists-watch is armed, so a re-evaluation does not stack a second watch on it. */
+  private watched: string | null = null;
+
+  constructor(opts: RecipeOptions, io: RecipeIO, private readonly memberData: string) {
+    super(opts, io);
+  }
+
+  protected async join(): Promise<void> {
+    this.guid = randomUUID();
+    this.watched = null;
+    await this.zk.mkdirp(this.opts.path);
+    this.ownNode = await this.createOwnNode();
+    this.io.log('joined', { znode: this.ownNode });
+  }
+
+  /** Creates the znode; after a connection loss, looks for the GUID before creating again (the reply may be lost). */
+  private async createOwnNode(): Promise<string> {
+    for (;;) {
+      try {
+        return await this.zk.create(`${this.opts.path}/${this.guid}-n_`, this.memberData, 'ephemeral-sequential');
+      } catch (e) {
+        if (!isCode(e, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT')) throw e;
+        this.io.log('retry', { op: 'create', message: (e as Error).message });
+        await this.connectedAgain();
+        const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
+        if (mine) return `${this.opts.path}/${mine}`;
+      }
+    }
+  }
+
+  protected async evaluate(): Promise<void> {
+    if (!this.ownNode) return;
+    const children = await this.zk.getChildren(this.opts.path);
+    const pred = predecessorOf(children, basename(this.ownNode));
+    if (pred === undefined) {
+      // Our znode is gone while the session lives (deleted by someone): take a new place at the end.
+      await this.lostPlace();
+      return;
+    }
+    if (pred === null) {
+      const stat = await this.ownsNode(this.ownNode);
+      if (!stat) {
+        await this.lostPlace();
+        return;
+      }
+      this.claim(stat.czxid);
+      return;
+    }
+    await this.waitFor(`${this.opts.path}/${pred}`);
+  }
+
+  /** Follows `predecessor`: watches it (or its parent, in the herd variant) and re-evaluates when it changes. */
+  protected async waitFor(predecessor: string): Promise<void> {
+    if (this.watched === predecessor) return;
+    const stat = await this.zk.exists(predecessor, (ev) => {
+      if (this.watched === predecessor) this.watched = null;
+      this.io.log('notified', { path: ev.path, type: ev.type });
+      this.schedule();
+    });
+    if (!stat) {
+      // Gone between the listing and the watch: the watch stays armed for a re-creation we will never see; look again.
+      this.schedule();
+      return;
+    }
+    this.watched = predecessor;
+    this.io.log('watching', { path: predecessor, kind: 'exists' });
+    await this.follow({ predecessor });
+  }
+
+  private async lostPlace(): Promise<void> {
+    if (this.isLeader) await this.endLeadership('resigned', 'znode-gone');
+    this.io.log('error', { message: `own znode ${this.ownNode} is gone while the session lives; joining again` });
+    await this.join();
+    this.schedule();
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Sequence numbers of sequential znodes: ZooKeeper appends 10 digits to the requested name. Ordering by that
+ * suffix (not by the whole name) lets zklab share a path with other libraries' elections, e.g. Curator's
+ * "_c_<guid>-latch-0000000003".
+ */
+export function sequenceOf(name: string): number | null {
+  const m = /(\d{10})$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/** Children with a sequence suffix, lowest first; names without one are left out. */
+export function sortBySequence(children: readonly string[]): string[] {
+  return children
+    .filter((c) => sequenceOf(c) !== null)
+    .sort((a, b) => sequenceOf(a)! - sequenceOf(b)! || a.localeCompare(b));
+}
+
+/** The child immediately before `mine` in sequence order, null when `mine` is first, undefined when absent. */
+export function predecessorOf(children: readonly string[], mine: string): string | null | undefined {
+  const sorted = sortBySequence(children);
+  const i = sorted.indexOf(mine);
+  if (i < 0) return undefined;
+  return i === 0 ? null : sorted[i - 1]!;
+}
+
+/** The child created by this contender, recognised by the GUID in its name (after a create whose reply was lost). */
+export function findByGuid(children: readonly string[], guid: string): string | undefined {
+  return children.find((c) => c.startsWith(`${guid}-`));
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

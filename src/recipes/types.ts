@@ -1,0 +1,43 @@
+import type { ContenderEventName } from '../contenders/events.js';
+import type { ZkPort } from '../zk/port.js';
+
+export const RECIPES = ['predecessor', 'herd', 'single-file', 'priority'] as const;
+export type RecipeName = (typeof RECIPES)[number];
+
+export const POLICIES = ['priority', 'site', 'first', 'round-robin'] as const;
+export type ElectorPolicy = (typeof POLICIES)[number];
+
+/** pause: stop acting as leader on a disconnect (safe). ignore: keep acting (unsafe on purpose, for split-brain drills). */
+export type OnDisconnect = 'pause' | 'ignore';
+
+export interface RecipeOptions {
+  readonly id: string;
+  readonly recipe: RecipeName;
+  readonly path: string;
+  readonly sessionTimeoutMs: number;
+  readonly onDisconnect: OnDisconnect;
+  readonly priority?: number;
+  readonly site?: string;
+  readonly policy?: ElectorPolicy;
+  /** priority recipe: how long the takeover work between PROGRESS and READY takes. */
+  readonly takeoverMs?: number;
+  /** priority recipe: how long the elector waits for READY before excluding the candidate. */
+  readonly watchdogMs?: number;
+}
+
+/** What a recipe needs from the process around it. */
+export interface RecipeIO {
+  /** A new session (first start, or after expiry). */
+  connect(): Promise<ZkPort>;
+  /** Appends an event; the runtime adds time, id, pid, and the session and znode the recipe reports. */
+  log(event: ContenderEventName, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+export interface Recipe {
+  /** The session and own znode, for the event log. */
+  readonly session: string | null;
+  readonly znode: string | null;
+  start(): Promise<void>;
+  /** Gives up leadership and closes the session cleanly (ephemeral znodes go at once). */
+  stop(): Promise<void>;
+}
