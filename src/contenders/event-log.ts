@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { appendFileSync, readFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseEventLines, type ContenderEvent, type ContenderEventName, type LabEvent } from './events.js';
+import { ensureDir } from '../lab/fs.js';
 
 /** Appends a contender's events synchronously: a line is on disk before the next step, even if SIGKILL follows. */
 export class EventLogWriter {
@@ -8,7 +9,7 @@ export class EventLogWriter {
     private readonly file: string,
     private readonly id: string,
   ) {
-    mkdirSync(dirname(file), { recursive: true });
+    ensureDir(dirname(file));
   }
 
   write(event: ContenderEventName, session: string | null, znode: string | null, fields: Readonly<Record<string, unknown>> = {}): void {

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,7 @@ import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from './event-log.js';
 import type { SpawnRequest } from './options.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
+import { ensureDir } from '../lab/fs.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
 
@@ -41,7 +42,7 @@ async function ensureReachable(state: LabState): Promise<void> {
 }
 
 function launchContender(paths: LabPaths, cfg: ChildConfig): number {
-  mkdirSync(paths.logDir, { recursive: true });
+  ensureDir(paths.logDir);
   const fd = openSync(paths.contenderLog(cfg.id), 'a');
   try {
     const child = spawn(process.execPath, ['--max-old-space-size=64', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)], {
@@ -88,7 +89,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     throw new UsageError(`there is no ensemble in ${paths.root} to contend on`, 'start one with `zklab ensemble up`, or point at another with --connect HOST:PORT,…');
   }
   if (existing && !req.connect) await ensureReachable(existing);
-  mkdirSync(paths.root, { recursive: true });
+  ensureDir(paths.root);
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
     if (req.connect) state.externalConnect = req.connect;

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { planServerPorts, validateBasePort } from '../lab/ports.js';
 import { readTemplate } from '../templates.js';
 import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig } from './config.js';
+import { ensureDir } from '../lab/fs.js';
 
 export interface GenerateOptions {
   readonly servers?: number;
@@ -57,12 +58,12 @@ export function generateConfigs(opts: GenerateOptions): Written[] {
   const rendered = configs.map((c) => ({ c, text: renderZooCfg(template, c) }));
   return rendered.map(({ c, text }) => {
     const dir = join(out, c.name);
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     const cfg = join(dir, 'zoo.cfg');
     writeFileSync(cfg, text);
     // ZooKeeper reads myid from dataDir: locally that is inside the output; on a real host the operator copies it there.
     const myidDir = dataDirOnHost ? dir : c.dataDir;
-    mkdirSync(myidDir, { recursive: true });
+    ensureDir(myidDir);
     const myid = join(myidDir, 'myid');
     writeFileSync(myid, `${c.id}\n`);
     return { server: c.name, files: [cfg, myid], note: dataDirOnHost ? `copy myid to ${c.dataDir}/myid on ${c.name}` : undefined };

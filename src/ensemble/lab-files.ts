@@ -1,15 +1,16 @@
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { ServerRecord } from '../lab/state.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
 import { loopbackPeers, renderZooCfg, type PeerAddress } from './config.js';
+import { ensureDir } from '../lab/fs.js';
 
 /** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */
 export function ensureWritableLab(paths: LabPaths): void {
   try {
-    mkdirSync(paths.root, { recursive: true });
+    ensureDir(paths.root);
     accessSync(paths.root, constants.W_OK);
   } catch (e) {
     throw new EnvironmentError(`the lab directory ${paths.root} is not writable (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'choose another with --lab DIR or ZKLAB_LAB, or fix its permissions', { cause: e });
@@ -27,11 +28,11 @@ export function writeServerFiles(
   peersFor: (id: number) => ReadonlyMap<number, PeerAddress> = () => loopbackPeers(servers),
 ): void {
   const template = readTemplate('zoo.cfg');
-  mkdirSync(paths.confDir, { recursive: true });
+  ensureDir(paths.confDir);
   for (const f of ['log4j.properties', 'logback.xml']) copyFileSync(join(TEMPLATES_DIR, f), join(paths.confDir, f));
   for (const s of servers) {
-    mkdirSync(paths.serverConfDir(s.name), { recursive: true });
-    mkdirSync(paths.serverDataDir(s.name), { recursive: true });
+    ensureDir(paths.serverConfDir(s.name));
+    ensureDir(paths.serverDataDir(s.name));
     const cfg = renderZooCfg(template, {
       id: s.id,
       name: s.name,

@@ -86,13 +86,14 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       return withLabLock(paths, () => repair(paths, existing, v, opts));
     }
   }
+  const count = v.servers ?? existing?.servers.length ?? DEFAULT_SERVERS;
+  const tickMs = v.tickMs ?? DEFAULT_TICK_MS;
+  // Ports are checked before anything is written, so a taken port leaves no trace.
+  const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   ensureWritableLab(paths);
   return withLabLock(paths, async () => {
     // A previous lab of another shape (all of it dead): start afresh.
     for (const dir of [paths.confDir, paths.dataDir]) rmSync(dir, { recursive: true, force: true });
-    const count = v.servers ?? existing?.servers.length ?? DEFAULT_SERVERS;
-    const tickMs = v.tickMs ?? DEFAULT_TICK_MS;
-    const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
     const state: LabState = {
       version: 1,
       createdAt: new Date().toISOString(),

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from './paths.js';
+import { ensureDir } from './fs.js';
 
 function holder(paths: LabPaths): number | undefined {
   try {
@@ -26,7 +27,7 @@ function alive(pid: number): boolean {
  * A lock left by a dead process is taken over.
  */
 export async function withLabLock<T>(paths: LabPaths, fn: () => Promise<T>, waitMs = 30_000): Promise<T> {
-  mkdirSync(paths.root, { recursive: true });
+  ensureDir(paths.root);
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {

@@ -56,9 +56,19 @@ export function signal(pid: number, sig: NodeJS.Signals): boolean {
   }
 }
 
+/**
+ * Gone, or a zombie whose threads have all exited. A killed JVM's main thread turns zombie while its other threads
+ * are still tearing down and holding its sockets; only when they are gone are its ports free again.
+ */
 function gone(pid: number): boolean {
   const s = processState(pid);
-  return s === undefined || s === 'Z';
+  if (s === undefined) return true;
+  if (s !== 'Z') return false;
+  try {
+    return readdirSync(`/proc/${pid}/task`).length <= 1;
+  } catch {
+    return true;
+  }
 }
 
 /** Waits until every pid has exited (or is a zombie awaiting its parent). Returns the ones still alive at the deadline. */

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
 import type { LabPaths } from './paths.js';
+import { ensureDir } from './fs.js';
 
 export interface ServerRecord {
   readonly id: number;
@@ -53,7 +54,7 @@ export function readState(paths: LabPaths): LabState | undefined {
 
 /** Writes through a temporary file and a rename, so a crash never leaves half a state file. */
 export function writeState(paths: LabPaths, state: LabState): void {
-  mkdirSync(dirname(paths.stateFile), { recursive: true });
+  ensureDir(dirname(paths.stateFile));
   const tmp = `${paths.stateFile}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
   renameSync(tmp, paths.stateFile);

@@ -38,6 +38,7 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
     handler: async (a) => {
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
+      if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown kill target "${a.target}"`, `targets: ${TARGETS}`);
       requireState(paths);
       switch (a.target) {
         case 'server': {
@@ -73,6 +74,7 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
       y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string' }) as Argv<TargetArgs>,
     handler: async (a) => {
       const paths = labPaths(a);
+      if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
       requireState(paths);
       switch (a.target) {
         case 'server':

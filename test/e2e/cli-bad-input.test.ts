@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { zklab } from '../helpers/cli.js';
+import { tempDir } from '../helpers/paths.js';
+
+/** Bad input without a lab: one line saying what is wrong (plus a hint), exit 2, and no lab directory created. */
+async function expectUsage(args: string[], message: RegExp, env?: NodeJS.ProcessEnv) {
+  const dir = tempDir();
+  const lab = `${dir}/lab`;
+  const r = await zklab(args, { lab, env });
+  expect(r.exitCode, r.stderr).toBe(2);
+  expect(r.stderr.split('\n')[0]).toMatch(/^zklab: /);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/\n\s+at /); // no stack without --verbose
+  expect(existsSync(lab)).toBe(false);
+}
+
+describe('bad input, no lab', () => {
+  it.each([['0'], ['-1'], ['abc'], ['10']])('ensemble up --servers %s', async (n) => {
+    await expectUsage(['ensemble', 'up', '--servers', n], /--servers must be a whole number from 1 to 9/);
+  });
+
+  it('status, kill and logs with no lab', async () => {
+    await expectUsage(['ensemble', 'status'], /there is no lab at/);
+    await expectUsage(['kill', 'server', 'zk1'], /there is no lab at/);
+    await expectUsage(['kill', 'zk-leader'], /there is no lab at/);
+    await expectUsage(['kill', 'leader'], /there is no lab at/);
+    await expectUsage(['contenders', 'list'], /there is no lab at/);
+    await expectUsage(['logs', 'zk1'], /there is no lab at/);
+  });
+
+  it('missing ZooKeeper and missing Java', async () => {
+    await expectUsage(['ensemble', 'up'], /ZOOKEEPER_HOME points at \/nonexistent/, { ZOOKEEPER_HOME: '/nonexistent' });
+    await expectUsage(['ensemble', 'up'], /JAVA_HOME=\/nonexistent has no bin\/java/, { JAVA_HOME: '/nonexistent' });
+    await expectUsage(['ensemble', 'up'], /Java was not found/, { PATH: '/nonexistent', JAVA_HOME: '' });
+  });
+
+  it('an unwritable lab directory', async () => {
+    const r = await zklab(['ensemble', 'up', '--lab', '/proc/zklab-lab']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/lab directory \/proc\/zklab-lab is not writable/);
+  });
+
+  it('a taken port', async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      // The block starting at the taken port: its first port is zk1's client port.
+      await expectUsage(['ensemble', 'up', '--base-port', String(port)], new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+    } finally {
+      srv.close();
+    }
+  });
+
+  it('contender spawn: bad counts, recipes, policies and lists; no ensemble', async () => {
+    for (const n of ['0', '-3', 'abc', '201']) await expectUsage(['contenders', 'spawn', n], /the contender count must be a whole number from 1 to 200/);
+    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'paxos'], /unknown recipe "paxos"/);
+    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'priority', '--policy', 'loudest'], /unknown policy "loudest"/);
+    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'priority', '--priority', '5,3'], /--priority lists 2 values for 3 contenders/);
+    await expectUsage(['contenders', 'spawn', '3'], /there is no ensemble in .* to contend on/);
+  });
+
+  it('unknown commands, options and kill targets', async () => {
+    await expectUsage(['ensembel', 'up'], /Unknown argument|Did you mean/);
+    await expectUsage(['ensemble', 'up', '--serverz', '3'], /Unknown argument/);
+    await expectUsage(['kill', 'everything'], /unknown kill target "everything"/);
+    await expectUsage(['kill', 'server', 'zk1', '--signal', 'HUP'], /--signal must be KILL or TERM/);
+  });
+
+  it('config generate: bad counts and hosts write nothing', async () => {
+    const dir = tempDir();
+    const r = await zklab(['config', 'generate', '--servers', '0', '--out', `${dir}/out`]);
+    expect(r.exitCode).toBe(2);
+    expect(existsSync(`${dir}/out`)).toBe(false);
+    const h = await zklab(['config', 'generate', '--servers', '2', '--hosts', 'a,b,c', '--out', `${dir}/out`]);
+    expect(h.exitCode).toBe(2);
+    expect(h.stderr).toMatch(/does not match the 3 hosts/);
+    expect(existsSync(`${dir}/out`)).toBe(false);
+  });
+});
+
+describe('config generate', () => {
+  it('writes one zoo.cfg and myid per server for a local lab', async () => {
+    const dir = tempDir();
+    const r = await zklab(['config', 'generate', '--servers', '3', '--out', dir, '--base-port', '31000']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const n of [1, 2, 3]) {
+      expect(existsSync(`${dir}/zk${n}/zoo.cfg`)).toBe(true);
+      expect(existsSync(`${dir}/zk${n}/data/myid`)).toBe(true);
+    }
+  });
+
+  it('writes configs for real hosts with the standard ports', async () => {
+    const dir = tempDir();
+    const r = await zklab(['config', 'generate', '--hosts', 'zk-a.example,zk-b.example,zk-c.example', '--out', dir]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const cfg = readFileSync(`${dir}/zk-b.example/zoo.cfg`, 'utf8');
+    expect(cfg).toMatch(/^clientPort=2181$/m);
+    expect(cfg).toMatch(/^tickTime=2000$/m);
+    expect(cfg).toMatch(/^server\.3=zk-c\.example:2888:3888$/m);
+    expect(readFileSync(`${dir}/zk-b.example/myid`, 'utf8').trim()).toBe('2');
+  });
+});

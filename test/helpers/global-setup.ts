@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
+import { testRootPrefix } from './paths.js';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+
+export function setup(): void {
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js'))) {
+    throw new Error('dist/ is missing: run `npm test` (it builds first) or `npm run build`');
+  }
+  // Set before the workers start, so they inherit it.
+  process.env.ZKLAB_TEST_RUN = randomBytes(4).toString('hex');
+}
+
+/** Every process this run's labs started must be gone by now; anything left is a defect, reported and then stopped. */
+export async function teardown(): Promise<void> {
+  const prefix = testRootPrefix();
+  const left = findMarked([`${JVM_MARKER_PREFIX}${prefix}`, `${NODE_MARKER_PREFIX}${prefix}`], true);
+  if (left.length > 0) {
+    await stopProcesses(left, 'SIGKILL');
+    throw new Error(`tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`);
+  }
+}

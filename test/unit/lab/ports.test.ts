@@ -1,0 +1,55 @@
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { allPorts, BLOCK_SIZE, choosePorts, planServerPorts, preferredBase } from '../../../src/lab/ports.js';
+import { EnvironmentError, UsageError } from '../../../src/errors.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function occupy(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    servers.push(s);
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve());
+  });
+}
+
+describe('port planning', () => {
+  it('gives every server distinct client, quorum and election ports within one block', () => {
+    const plan = planServerPorts(30000, 9);
+    const ports = allPorts(plan);
+    expect(new Set(ports).size).toBe(27);
+    expect(Math.max(...ports) - 30000).toBeLessThan(BLOCK_SIZE);
+    expect(plan[0]).toEqual({ id: 1, clientPort: 30000, quorumPort: 30010, electionPort: 30020 });
+  });
+
+  it('starts two labs in two directories from different blocks', () => {
+    expect(preferredBase('/home/a/.zklab')).not.toBe(preferredBase('/home/b/.zklab'));
+    expect(preferredBase('/home/a/.zklab') % BLOCK_SIZE).toBe(0);
+    expect(preferredBase('/x')).toBe(preferredBase('/x'));
+  });
+
+  it('moves to the next free block when the preferred one is taken', async () => {
+    const lab = '/tmp/ports-test-lab';
+    const first = preferredBase(lab);
+    await occupy(first + 10);
+    const { base } = await choosePorts(lab, 3);
+    expect(base).not.toBe(first);
+  });
+
+  it('names the taken port when an explicit base collides', async () => {
+    const lab = '/tmp/ports-test-lab-2';
+    const { base } = await choosePorts(lab, 3);
+    await occupy(base + 1);
+    await expect(choosePorts(lab, 3, base)).rejects.toThrow(EnvironmentError);
+    await expect(choosePorts(lab, 3, base)).rejects.toThrow(String(base + 1));
+  });
+
+  it('rejects a base port out of range', async () => {
+    await expect(choosePorts('/x', 3, 80)).rejects.toThrow(UsageError);
+    await expect(choosePorts('/x', 3, 65500)).rejects.toThrow(UsageError);
+  });
+});
