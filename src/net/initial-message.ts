@@ -85,3 +85,29 @@ export function encodeInitialMessage(protocolVersion: bigint, sid: bigint, addre
   address.copy(out, HEADER_BYTES);
   return out;
 }
+
+/**
+ * Rewrites the InitialMessage at the start of a stream fed chunk by chunk. `feed` returns undefined while the
+ * message is incomplete, then the bytes to forward (rewritten message plus whatever followed it in the chunk);
+ * after that the stream is no longer its business. A malformed start is forwarded untouched.
+ */
+export class InitialMessageRewriter {
+  private buffered: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly advertise: string) {}
+
+  feed(chunk: Buffer): Buffer | undefined {
+    const buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    try {
+      const msg = parseInitialMessage(buffered, this.advertise);
+      if (!msg.complete) {
+        this.buffered = buffered;
+        return undefined;
+      }
+      return msg.consumed === buffered.length ? msg.rewritten : Buffer.concat([msg.rewritten, buffered.subarray(msg.consumed)]);
+    } catch (err) {
+      if (err instanceof MalformedInitialMessageError) return buffered; // the target refuses such a peer itself
+      throw err;
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { MalformedInitialMessageError, parseInitialMessage } from './initial-message.js';
+import { InitialMessageRewriter } from './initial-message.js';
 import { Pump, resetSocket, type PumpHost } from './link-pump.js';
 
 export interface ConnectionHost extends PumpHost {
@@ -21,7 +21,8 @@ export class ProxiedConnection {
   private upstream: Socket | undefined;
   private readonly toTarget: Pump;
   private fromTarget: Pump | undefined;
-  private initialBytes: Buffer | undefined;
+  /** Until the first InitialMessage has gone through (election links with an address to advertise). */
+  private rewriter: InitialMessageRewriter | undefined;
   private clientClosed = false;
   private upstreamClosed = false;
   private done = false;
@@ -32,8 +33,8 @@ export class ProxiedConnection {
   ) {
     client.setNoDelay(true);
     this.toTarget = new Pump(client, host, (n) => host.countToTarget(n));
-    if (host.advertise !== undefined) this.initialBytes = Buffer.alloc(0); // until the InitialMessage is rewritten
-    client.on('data', (chunk: Buffer) => (this.initialBytes ? this.readInitial(chunk) : this.toTarget.push(chunk)));
+    if (host.advertise !== undefined) this.rewriter = new InitialMessageRewriter(host.advertise);
+    client.on('data', (chunk: Buffer) => (this.rewriter ? this.rewrite(this.rewriter, chunk) : this.toTarget.push(chunk)));
     client.on('end', () => this.onClientEnd());
     client.on('error', () => {}); // the 'close' that follows carries hadError
     client.on('close', (hadError) => this.onClientClose(hadError));
@@ -91,21 +92,10 @@ export class ProxiedConnection {
     this.toTarget.attach(upstream);
   }
 
-  private readInitial(chunk: Buffer): void {
-    const buffered = Buffer.concat([this.initialBytes ?? Buffer.alloc(0), chunk]);
-    let out: Buffer;
-    try {
-      const msg = parseInitialMessage(buffered, this.host.advertise ?? '');
-      if (!msg.complete) {
-        this.initialBytes = buffered;
-        return;
-      }
-      out = msg.consumed === buffered.length ? msg.rewritten : Buffer.concat([msg.rewritten, buffered.subarray(msg.consumed)]);
-    } catch (err) {
-      if (!(err instanceof MalformedInitialMessageError)) throw err;
-      out = buffered; // not ours to judge: the target closes such a connection itself
-    }
-    this.initialBytes = undefined;
+  private rewrite(rewriter: InitialMessageRewriter, chunk: Buffer): void {
+    const out = rewriter.feed(chunk);
+    if (out === undefined) return;
+    this.rewriter = undefined;
     this.toTarget.push(out);
   }
 

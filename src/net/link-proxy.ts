@@ -37,6 +37,12 @@ export interface LinkStats {
  * - blackhole: silence. Sockets stay open, nothing (data, FIN or RST) crosses, new connections are accepted and
  *   left silent. What was sent meanwhile is held and delivered in order when healed, as TCP retransmission does
  *   after a real partition; past 1 MiB per direction the proxy stops reading, so the sender's TCP window closes.
+ *   A connection accepted during the blackhole reaches the target only when healed, and not at all if its client
+ *   gives up first (a connect abandoned during a partition never reached the other side either).
+ *   Why hold rather than discard: a TCP stream cannot lose bytes in the middle, so discarding would force a reset
+ *   of every connection that lost some once healed, turning a short blip into the reset fault a partition must
+ *   not be. Holding keeps a blip invisible, as on a real network, and a long partition still ends the way
+ *   ZooKeeper ends it: its own timeouts close the sockets, and the stale bytes then meet closed sockets.
  * - reject: existing connections are reset (RST) and new ones reset as soon as accepted.
  */
 export class LinkProxy {

@@ -69,6 +69,8 @@ export class Pump {
     this.heldBytes = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
+    // Keep reading (and dropping) so the source's own FIN or RST is still noticed.
+    if (this.src.isPaused() && !this.src.destroyed) this.src.resume();
   }
 
   /** Delivers whatever is due; called on every change of fault, on timers and when the destination drains. */

@@ -5,9 +5,19 @@ import { NO_FAULT, type CutMode, type LinkFault, type LinkRef } from './link-typ
  * Members are names such as `zk1` or `c3`; a link is cut when some rule separates its two ends.
  */
 
-export type PartitionRule =
-  | { readonly type: 'isolate'; readonly member: string; readonly mode: CutMode }
-  | { readonly type: 'split'; readonly groups: readonly (readonly string[])[]; readonly mode: CutMode };
+export interface IsolateRule {
+  readonly type: 'isolate';
+  readonly member: string;
+  readonly mode: CutMode;
+}
+
+export interface SplitRule {
+  readonly type: 'split';
+  readonly groups: readonly (readonly string[])[];
+  readonly mode: CutMode;
+}
+
+export type PartitionRule = IsolateRule | SplitRule;
 
 /** Latency added to every link touching `member` (both directions of each connection). */
 export interface MemberDelay {
@@ -18,11 +28,11 @@ export interface MemberDelay {
 
 export const MAX_DELAY_MS = 60_000;
 
-export function isolate(member: string, mode: CutMode = 'blackhole'): PartitionRule {
+export function isolate(member: string, mode: CutMode = 'blackhole'): IsolateRule {
   return { type: 'isolate', member, mode };
 }
 
-export function split(groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): PartitionRule {
+export function split(groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): SplitRule {
   return { type: 'split', groups, mode };
 }
 
@@ -31,7 +41,7 @@ export function delay(member: string, delayMs: number, jitterMs = 0): MemberDela
 }
 
 /** The groups of a split, the implicit one (every member not named) last when it is not empty. */
-export function splitGroups(rule: Extract<PartitionRule, { type: 'split' }>, members: readonly string[]): string[][] {
+export function splitGroups(rule: SplitRule, members: readonly string[]): string[][] {
   const named = new Set(rule.groups.flat());
   const rest = members.filter((m) => !named.has(m));
   const groups = rule.groups.map((g) => [...g]);

@@ -96,3 +96,12 @@ export async function stays(cond: () => boolean, ms: number, what: string): Prom
   }
   if (!cond()) throw new Error(`no longer true: ${what}`);
 }
+
+/** waitFor for conditions that need I/O to evaluate. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}

@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
+import { LabPaths } from '../lab/paths.js';
+import { PACKAGE_ROOT } from '../templates.js';
+import { lineSplitter, type ErrorResponse, type NetRequest, type NetResponse, type ResponseFor } from './protocol.js';
+
+/** The compiled daemon entry. */
+export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');
+
+/** sun_path holds 108 bytes on Linux, the last one a NUL. */
+export const MAX_UNIX_SOCKET_PATH = 107;
+
+const NOT_RUNNING_HINT = 'the lab network daemon is not running: `zklab ensemble up` starts it again';
+
+interface Pending {
+  resolve(res: NetResponse): void;
+  reject(err: Error): void;
+}
+
+/** A connection to a lab's link daemon. Requests are answered in the order they are sent. */
+export class NetControl {
+  private readonly pending: Pending[] = [];
+  private closedError: Error | undefined;
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly socketPath: string,
+  ) {
+    socket.on(
+      'data',
+      lineSplitter(
+        (line) => {
+          let res: NetResponse;
+          try {
+            res = JSON.parse(line) as NetResponse;
+          } catch {
+            return this.fail(new ProcessError(`the link daemon on ${socketPath} answered with something that is not JSON`));
+          }
+          this.pending.shift()?.resolve(res);
+        },
+        () => this.fail(new ProcessError(`the link daemon on ${socketPath} sent an oversized line`)),
+      ),
+    );
+    socket.on('error', (err) => this.fail(new ProcessError(`lost the link daemon on ${socketPath}: ${err.message}`, NOT_RUNNING_HINT, { cause: err })));
+    socket.on('close', () => this.fail(new ProcessError(`the link daemon on ${socketPath} closed the connection`, NOT_RUNNING_HINT)));
+  }
+
+  static connect(socketPath: string, timeoutMs = 2000): Promise<NetControl> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(socketPath);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new ProcessError(`the link daemon on ${socketPath} did not accept a connection within ${timeoutMs} ms`, NOT_RUNNING_HINT));
+      }, timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        socket.removeAllListeners('error');
+        resolve(new NetControl(socket, socketPath));
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(new ProcessError(`cannot reach the link daemon on ${socketPath} (${err.code ?? err.message})`, NOT_RUNNING_HINT, { cause: err }));
+      });
+    });
+  }
+
+  /** Sends one request; resolves its success response, rejects with UsageError (refused) or ProcessError. */
+  request<R extends NetRequest>(req: R, timeoutMs = 10_000): Promise<ResponseFor<R>> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.fail(new ProcessError(`the link daemon did not answer '${req.op}' within ${timeoutMs} ms`, `see its log in the lab's logs/net.log`));
+      }, timeoutMs);
+      this.pending.push({
+        resolve: (res) => {
+          clearTimeout(timer);
+          if (res.ok) resolve(res as ResponseFor<R>);
+          else reject(responseError(req, res));
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      });
+      this.socket.write(`${JSON.stringify(req)}\n`);
+    });
+  }
+
+  close(): void {
+    this.fail(new ProcessError('the link daemon connection is closed'));
+  }
+
+  /** Ends the connection and fails every request still waiting (all later answers would be out of step). */
+  private fail(err: Error): void {
+    this.closedError ??= err;
+    this.socket.destroy();
+    for (const p of this.pending.splice(0)) p.reject(this.closedError);
+  }
+}
+
+function responseError(req: NetRequest, res: ErrorResponse): Error {
+  const message = `the link daemon refused '${req.op}': ${res.error}`;
+  return res.invalid ? new UsageError(message) : new ProcessError(message, 'see the lab log logs/net.log');
+}
+
+/** Pings the lab's daemon; undefined when none answers. */
+export async function pingDaemon(labRoot: string, timeoutMs = 1000): Promise<ResponseFor<{ op: 'ping' }> | undefined> {
+  let ctl: NetControl | undefined;
+  try {
+    ctl = await NetControl.connect(new LabPaths(labRoot).controlSocket, timeoutMs);
+    return await ctl.request({ op: 'ping' }, timeoutMs);
+  } catch {
+    return undefined;
+  } finally {
+    ctl?.close();
+  }
+}
+
+/**
+ * Starts the lab's link daemon detached (its own process group, output to `<lab>/logs/net.log`) and waits until
+ * it answers a ping. When one already answers, returns its pid instead of starting another.
+ */
+export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<{ pid: number; alreadyRunning: boolean }> {
+  const paths = new LabPaths(labRoot);
+  if (Buffer.byteLength(paths.controlSocket) > MAX_UNIX_SOCKET_PATH) {
+    throw new EnvironmentError(
+      `the lab's control socket path is too long for a unix socket (${Buffer.byteLength(paths.controlSocket)} > ${MAX_UNIX_SOCKET_PATH} bytes): ${paths.controlSocket}`,
+      'use a lab directory with a shorter path (--lab DIR or ZKLAB_LAB)',
+    );
+  }
+  const running = await pingDaemon(paths.root);
+  if (running) return { pid: running.pid, alreadyRunning: true };
+
+  mkdirSync(paths.logDir, { recursive: true });
+  const logFile = join(paths.logDir, 'net.log');
+  const out = openSync(logFile, 'a');
+  let exited: string | undefined;
+  let pid: number | undefined;
+  try {
+    const child = spawn(process.execPath, [DAEMON_SCRIPT, '--lab-root', paths.root, paths.nodeMarker], {
+      cwd: paths.root,
+      detached: true,
+      stdio: ['ignore', out, out],
+    });
+    child.once('error', (err) => (exited = err.message));
+    child.once('exit', (code, signal) => (exited = `exited with ${signal ?? `code ${code}`}`));
+    child.unref();
+    pid = child.pid;
+  } finally {
+    closeSync(out);
+  }
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pong = await pingDaemon(paths.root, 500);
+    if (pong) return { pid: pong.pid, alreadyRunning: false };
+    if (exited !== undefined || pid === undefined || Date.now() > deadline) {
+      if (pid !== undefined && exited === undefined) killQuietly(pid);
+      const why = exited ?? `did not answer within ${timeoutMs} ms`;
+      throw new ProcessError(`the lab network daemon ${why}`, `its log ends with:\n${tail(logFile)}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function tail(file: string, lines = 10): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,134 @@
+import { existsSync, statSync, unlinkSync } from 'node:fs';
+import { connect } from 'node:net';
+import { LabPaths } from '../lab/paths.js';
+import { serveControl, type ControlServer } from './control-server.js';
+import { LinkTable } from './link-table.js';
+import { describeRule } from './partition.js';
+import type { NetOp, NetRequest, NetResponses } from './protocol.js';
+
+/**
+ * The lab's link daemon: holds every link proxy of one lab and obeys requests on `<lab>/net.sock`.
+ * Run as `node dist/net/daemon.js --lab-root DIR --zklab-lab=DIR` (the second argument marks the process as the
+ * lab's). It exits on `shutdown`, SIGTERM or SIGINT, and by itself when the lab directory disappears or its
+ * socket is removed or taken over by another daemon: nobody could reach it any more.
+ */
+
+const WATCH_INTERVAL_MS = 500;
+
+function log(message: string): void {
+  process.stdout.write(`${new Date().toISOString()} net-daemon[${process.pid}] ${message}\n`);
+}
+
+function labRootFrom(argv: readonly string[]): string {
+  const i = argv.indexOf('--lab-root');
+  const value = i === -1 ? undefined : argv[i + 1];
+  if (!value) throw new Error('usage: daemon.js --lab-root DIR --zklab-lab=DIR');
+  return value;
+}
+
+/** Resolves true when a daemon answers on the socket already. */
+function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const paths = new LabPaths(labRootFrom(process.argv.slice(2)));
+  const socketPath = paths.controlSocket;
+  if (!existsSync(paths.root)) throw new Error(`lab directory ${paths.root} does not exist`);
+  if (await socketAnswers(socketPath)) throw new Error(`another link daemon already answers on ${socketPath}`);
+  if (existsSync(socketPath)) unlinkSync(socketPath); // stale: its daemon is gone
+
+  const started = Date.now();
+  const table = new LinkTable();
+  let control: ControlServer | undefined;
+  let ownInode: number | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  let stopping = false;
+
+  const shutdown = async (reason: string, code = 0): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down: ${reason}`);
+    clearInterval(watch);
+    // Closing the listener unlinks the socket path; never do that to a socket another daemon owns now.
+    if (control && inodeOf(socketPath) === ownInode) await control.close();
+    await table.stopAll();
+    process.exit(code);
+  };
+
+  // One request at a time across all connections: requests change shared state and some of them await.
+  let queue: Promise<unknown> = Promise.resolve();
+  const handle = (req: NetRequest): Promise<NetResponses[NetOp]> => {
+    const run = queue.then(() => execute(req));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const execute = async (req: NetRequest): Promise<NetResponses[NetOp]> => {
+    switch (req.op) {
+      case 'ping':
+        return { ok: true, pid: process.pid, labRoot: paths.root, uptimeMs: Date.now() - started };
+      case 'add-links': {
+        const links = await table.add(req.links);
+        log(`added ${links.map((l) => `${l.id}@${l.port}`).join(', ') || 'no links'}`);
+        return { ok: true, links };
+      }
+      case 'remove-links': {
+        const removed = await table.remove(req.ids);
+        log(`removed ${removed.join(', ') || 'no links'}`);
+        return { ok: true, removed };
+      }
+      case 'set-rules': {
+        const faults = table.setRules(req.rules, req.delays, req.members);
+        const rules = req.rules.map(describeRule).join('; ') || 'none';
+        const delays = req.delays.map((d) => `${d.member} ${d.delayMs} ms + up to ${d.jitterMs} ms`).join('; ') || 'none';
+        log(`rules: ${rules}; delays: ${delays}`);
+        return { ok: true, faults: Object.fromEntries(faults) };
+      }
+      case 'list':
+        return { ok: true, ...table.list() };
+      case 'shutdown':
+        return { ok: true };
+    }
+  };
+
+  control = await serveControl(socketPath, handle, (req) => {
+    if (req.op === 'shutdown') void shutdown('shutdown requested');
+  });
+  ownInode = inodeOf(socketPath);
+
+  watch = setInterval(() => {
+    if (!existsSync(paths.root)) void shutdown(`lab directory ${paths.root} is gone`);
+    else if (inodeOf(socketPath) !== ownInode) void shutdown(`control socket ${socketPath} was removed or replaced`);
+  }, WATCH_INTERVAL_MS);
+
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => log('ignoring SIGHUP'));
+  log(`listening on ${socketPath} for lab ${paths.root}`);
+}
+
+process.on('uncaughtException', (err) => {
+  log(`crashed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});
+
+main().catch((err: unknown) => {
+  log(`failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+import { LinkProxy } from './link-proxy.js';
+import type { LinkRef } from './link-types.js';
+import { computeLinkFaults, validateNetRules, type MemberDelay, type PartitionRule } from './partition.js';
+import type { LinkInfo, LinkSpec, NetResponses } from './protocol.js';
+
+/** The request was refused and nothing changed. */
+export class InvalidRequestError extends Error {
+  override readonly name = 'InvalidRequestError';
+}
+
+interface Entry {
+  readonly spec: LinkSpec;
+  readonly proxy: LinkProxy;
+}
+
+/** Every link proxy of a lab, and the rules and delays that set their faults. */
+export class LinkTable {
+  private readonly entries = new Map<string, Entry>();
+  private rules: readonly PartitionRule[] = [];
+  private delays: readonly MemberDelay[] = [];
+  private explicitMembers: readonly string[] | undefined;
+
+  /** Starts proxies for new links (current rules apply from the first connection). All or nothing. */
+  async add(specs: readonly LinkSpec[]): Promise<NetResponses['add-links']['links']> {
+    const ids = new Set<string>();
+    const fresh: LinkSpec[] = [];
+    const result: { id: string; port: number }[] = [];
+    for (const spec of specs) {
+      if (ids.has(spec.id)) throw new InvalidRequestError(`link '${spec.id}' appears twice in the request`);
+      ids.add(spec.id);
+      const existing = this.entries.get(spec.id);
+      if (!existing) fresh.push(spec);
+      else if (sameLink(existing, spec)) result.push({ id: spec.id, port: existing.proxy.port });
+      else throw new InvalidRequestError(`link '${spec.id}' already exists with a different definition; remove it first`);
+    }
+    const faults = computeLinkFaults(fresh.map(toRef), this.rules, this.delays);
+    const started: Entry[] = [];
+    try {
+      for (const spec of fresh) {
+        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id) });
+        try {
+          await proxy.start();
+        } catch (err) {
+          throw new Error(`link '${spec.id}' cannot listen on 127.0.0.1:${spec.listenPort}: ${(err as Error).message}`, { cause: err });
+        }
+        started.push({ spec, proxy });
+      }
+    } catch (err) {
+      await Promise.all(started.map((e) => e.proxy.stop()));
+      throw err;
+    }
+    for (const e of started) {
+      this.entries.set(e.spec.id, e);
+      result.push({ id: e.spec.id, port: e.proxy.port });
+    }
+    return specs.map((s) => result.find((r) => r.id === s.id)!);
+  }
+
+  /** Stops the named links' proxies; ids that do not exist are ignored (and not reported as removed). */
+  async remove(ids: readonly string[]): Promise<string[]> {
+    const gone = ids.flatMap((id) => {
+      const e = this.entries.get(id);
+      if (!e) return [];
+      this.entries.delete(id);
+      return [e];
+    });
+    await Promise.all(gone.map((e) => e.proxy.stop()));
+    return gone.map((e) => e.spec.id);
+  }
+
+  /** Replaces rules and delays and applies the resulting fault to every link at once. */
+  setRules(rules: readonly PartitionRule[], delays: readonly MemberDelay[], members?: readonly string[]): Map<string, LinkInfo['fault']> {
+    const effective = members ?? this.linkMembers();
+    const errors = validateNetRules(effective, rules, delays);
+    if (errors.length > 0) throw new InvalidRequestError(errors.join('; '));
+    this.rules = rules;
+    this.delays = delays;
+    this.explicitMembers = members;
+    const faults = computeLinkFaults([...this.entries.values()].map((e) => toRef(e.spec)), rules, delays);
+    for (const [id, fault] of faults) this.entries.get(id)?.proxy.setFault(fault);
+    return faults;
+  }
+
+  list(): Omit<NetResponses['list'], 'ok'> {
+    const links = [...this.entries.values()].map(({ spec, proxy }) => ({ ...spec, port: proxy.port, fault: proxy.fault, stats: proxy.stats() }));
+    return { links, members: this.explicitMembers ?? this.linkMembers(), rules: this.rules, delays: this.delays };
+  }
+
+  async stopAll(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map((e) => e.proxy.stop()));
+  }
+
+  private linkMembers(): string[] {
+    const members = new Set<string>();
+    for (const { spec } of this.entries.values()) members.add(spec.from).add(spec.to);
+    return [...members].sort();
+  }
+}
+
+function toRef(spec: LinkSpec): LinkRef {
+  return { id: spec.id, from: spec.from, to: spec.to, kind: spec.kind };
+}
+
+function sameLink(existing: Entry, spec: LinkSpec): boolean {
+  const a = existing.spec;
+  return (
+    a.from === spec.from &&
+    a.to === spec.to &&
+    a.kind === spec.kind &&
+    a.targetHost === spec.targetHost &&
+    a.targetPort === spec.targetPort &&
+    a.advertise?.host === spec.advertise?.host &&
+    a.advertise?.port === spec.advertise?.port &&
+    (spec.listenPort === 0 || spec.listenPort === existing.proxy.port)
+  );
+}

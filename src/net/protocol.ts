@@ -1,0 +1,129 @@
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import { CUT_MODES, LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
+import type { LinkStats } from './link-proxy.js';
+import { MAX_DELAY_MS, type MemberDelay, type PartitionRule } from './partition.js';
+
+/**
+ * The link daemon's control protocol: one JSON object per line each way over `<lab>/net.sock`. Requests on one
+ * connection are answered in order, one response line per request line.
+ */
+
+export interface LinkSpec {
+  readonly id: string;
+  readonly from: string;
+  readonly to: string;
+  readonly kind: LinkKind;
+  /** 0: any free port. */
+  readonly listenPort: number;
+  readonly targetHost: string;
+  readonly targetPort: number;
+  /** Election links: the address to put in the InitialMessage (normally the reverse link's proxy). */
+  readonly advertise?: { readonly host: string; readonly port: number };
+}
+
+export type NetRequest =
+  | { readonly op: 'ping' }
+  | { readonly op: 'add-links'; readonly links: readonly LinkSpec[] }
+  | { readonly op: 'remove-links'; readonly ids: readonly string[] }
+  /** `members` defaults to every end of every link; it decides who is in a split's implicit group. */
+  | { readonly op: 'set-rules'; readonly rules: readonly PartitionRule[]; readonly delays: readonly MemberDelay[]; readonly members?: readonly string[] }
+  | { readonly op: 'list' }
+  | { readonly op: 'shutdown' };
+
+export type NetOp = NetRequest['op'];
+
+export interface LinkInfo extends LinkSpec {
+  /** The port actually bound (equal to listenPort unless that was 0). */
+  readonly port: number;
+  readonly fault: LinkFault;
+  readonly stats: LinkStats;
+}
+
+export interface NetResponses {
+  ping: { readonly ok: true; readonly pid: number; readonly labRoot: string; readonly uptimeMs: number };
+  'add-links': { readonly ok: true; readonly links: readonly { readonly id: string; readonly port: number }[] };
+  'remove-links': { readonly ok: true; readonly removed: readonly string[] };
+  'set-rules': { readonly ok: true; readonly faults: Readonly<Record<string, LinkFault>> };
+  list: {
+    readonly ok: true;
+    readonly links: readonly LinkInfo[];
+    readonly members: readonly string[];
+    readonly rules: readonly PartitionRule[];
+    readonly delays: readonly MemberDelay[];
+  };
+  shutdown: { readonly ok: true };
+}
+
+/** `invalid`: the request was refused and nothing changed (a usage error); otherwise the daemon failed to act. */
+export interface ErrorResponse {
+  readonly ok: false;
+  readonly error: string;
+  readonly invalid: boolean;
+}
+
+export type ResponseFor<R extends NetRequest> = NetResponses[R['op']];
+export type NetResponse = NetResponses[NetOp] | ErrorResponse;
+
+const name = z.string().min(1).max(200);
+const port = z.number().int().min(0).max(65535);
+const ms = z.number().min(0).max(MAX_DELAY_MS);
+
+const linkSpec = z.strictObject({
+  id: name,
+  from: name,
+  to: name,
+  kind: z.enum(LINK_KINDS),
+  listenPort: port,
+  targetHost: z.string().min(1),
+  targetPort: port.min(1),
+  advertise: z.strictObject({ host: z.string().min(1), port: port.min(1) }).optional(),
+});
+
+const rule = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('isolate'), member: name, mode: z.enum(CUT_MODES) }),
+  z.strictObject({ type: z.literal('split'), groups: z.array(z.array(name)), mode: z.enum(CUT_MODES) }),
+]);
+
+const memberDelay = z.strictObject({ member: name, delayMs: ms, jitterMs: ms });
+
+const request = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('ping') }),
+  z.strictObject({ op: z.literal('add-links'), links: z.array(linkSpec) }),
+  z.strictObject({ op: z.literal('remove-links'), ids: z.array(name) }),
+  z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional() }),
+  z.strictObject({ op: z.literal('list') }),
+  z.strictObject({ op: z.literal('shutdown') }),
+]);
+
+/** Parses one request line; a string is the reason it is not a valid request. */
+export function parseRequest(line: string): NetRequest | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return 'request is not JSON';
+  }
+  const parsed = request.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
+}
+
+/** Splits a byte stream into lines; refuses a line longer than `maxLine` bytes (a confused or hostile peer). */
+export function lineSplitter(onLine: (line: string) => void, onOverflow: () => void, maxLine = 4 << 20): (chunk: Buffer) => void {
+  const decoder = new StringDecoder('utf8'); // a chunk may end inside a multi-byte character
+  let pending = '';
+  return (chunk) => {
+    pending += decoder.write(chunk);
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line.trim().length > 0) onLine(line);
+    }
+    if (pending.length > maxLine) {
+      pending = '';
+      onOverflow();
+    }
+  };
+}
