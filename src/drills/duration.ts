@@ -29,3 +29,9 @@ export function formatDuration(ms: number): string {
   const s = Math.round((ms % 60_000) / 1000);
   return s === 0 ? `${m}m` : `${m}m${s}s`;
 }
+
+/** A time as an offset from a start, for messages: `at +2.4s`. */
+export function formatOffset(t: number, start: number): string {
+  const d = t - start;
+  return d < 0 ? `-${formatDuration(-d)}` : `+${formatDuration(d)}`;
+}

@@ -12,8 +12,9 @@
  *   sessionTimeout: 2s                 # optional, default 2s clamped to [2, 20] ticks; must lie in that range
  *   onDisconnect: pause                # pause (default) | ignore | resign
  *   policy: priority                   # priority recipe only: priority | site | first
- *   priorities: [10, 5, 1]             # priority recipe only: one per contender
- *   sites: [a, b, b]                   # priority recipe only: one per contender
+ *   priorities: [10, 5, 1]             # priority recipe only: one per contender, c1 first; extra entries go to
+ *                                      # contenders added by spawn (beyond the list: priority 0)
+ *   sites: [a, b, b]                   # priority recipe only: likewise
  *   takeoverMs: 500                    # priority recipe only: PROGRESS -> READY bound before the watchdog excludes
  * steps:                               # each item is a one-key mapping <kind>: <value>
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing; all must
@@ -35,6 +36,10 @@
  * ```
  * Targets: leader (the leading contender when the step runs), zk-leader (the quorum leader then), c1..cM, zk1..zkN,
  * all. In `resume`/`heal`, the runner resolves `leader` to the contender the matching pause/partition hit.
+ *
+ * Runner contract the built-in drills rely on: the initial contenders start in order, each after the previous one
+ * has joined, so c1 holds the lowest sequence number (it leads first, and in a predecessor chain c2 watches c1, c3
+ * watches c2, ...). `spawn` likewise returns once the new contenders have joined.
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -138,7 +143,9 @@ export function parseDrill(text: string, file: string): Drill {
   if (issues.length > 0 || !drill) {
     throw new DrillFileError(
       file,
-      issues.map((i) => ({ line: lineFor(i.path), path: formatPath(i.path), message: i.message })),
+      issues
+        .map((i) => ({ line: lineFor(i.path), path: formatPath(i.path), message: i.message }))
+        .sort((a, b) => a.line - b.line),
     );
   }
   return drill;
@@ -151,8 +158,12 @@ function validate(
   issues: RawIssue[],
   lineFor: (path: readonly (string | number)[]) => number,
 ): Drill | undefined {
+  if (input === null || input === undefined) {
+    issues.push({ path: [], message: 'the file is empty (write a drill: name, contenders, steps; see templates/drills/)' });
+    return undefined;
+  }
   const shape = strict(Object.fromEntries(Object.keys(sections).map((k) => [k, z.unknown().optional()])));
-  const top = shape.safeParse(input ?? undefined, { error: errorMap });
+  const top = shape.safeParse(input, { error: errorMap });
   if (!top.success) {
     issues.push(...fromZod(top.error));
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
@@ -193,7 +204,9 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
   if (sessionTimeout < min || sessionTimeout > max) {
     issues.push({
       path: at('sessionTimeout'),
-      message: `${sessionTimeout}ms is outside what ZooKeeper grants with tick ${tick}ms (use ${min}ms..${max}ms, or change ensemble.tick)`,
+      message:
+        `${sessionTimeout}ms is outside what ZooKeeper grants with tick ${tick}ms ` +
+        `(use ${min}ms..${max}ms, or change ensemble.tick)`,
     });
   }
   for (const field of ['policy', 'priorities', 'sites', 'takeoverMs'] as const) {
@@ -203,7 +216,7 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
   }
   for (const field of ['priorities', 'sites'] as const) {
     const list = c[field];
-    if (list && list.length !== c.count) {
+    if (list && list.length < c.count) {
       issues.push({ path: at(field), message: `has ${list.length} entries for ${c.count} contenders (give one per contender)` });
     }
   }

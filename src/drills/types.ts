@@ -39,9 +39,10 @@ export interface ContenderSpec {
   readonly onDisconnect: OnDisconnect;
   /** priority recipe only. */
   readonly policy?: PriorityPolicy;
-  /** priority recipe only: one per contender, c1 first; a contender added by `spawn` gets priority 0. */
+  /** priority recipe only: one per contender, c1 first; extra entries are for contenders added by `spawn`, and a
+   * spawned contender beyond the list gets priority 0. */
   readonly priorities?: readonly number[];
-  /** priority recipe only: one site name per contender, c1 first. */
+  /** priority recipe only: one site name per contender, c1 first; extra entries as for priorities. */
   readonly sites?: readonly string[];
   /** priority recipe only: how long an elected candidate may stay in PROGRESS before the watchdog excludes it. */
   readonly takeoverMs?: number;
@@ -68,7 +69,7 @@ export interface WaitCondition {
 export type Expectation =
   /** A contender other than the leader before the latest fault step claims leadership within ms of that fault. */
   | { readonly kind: 'newLeaderWithin'; readonly ms: number }
-  /** For ms from this step, nobody but the current leader claims leadership and it keeps it. */
+  /** For ms from this step, no contender but the one leading when it starts claims leadership. */
   | { readonly kind: 'noLeaderChange'; readonly ms: number }
   | { readonly kind: 'leaderIs'; readonly contender: Target }
   | { readonly kind: 'leaderIsNot'; readonly contender: Target }

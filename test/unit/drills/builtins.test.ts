@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { listBuiltinDrills, resolveDrill } from '../../../src/drills/builtins.js';
+import type { Step } from '../../../src/drills/types.js';
+
+const LESSONS = [
+  'client-partition',
+  'herd-vs-predecessor-chain',
+  'herd-vs-predecessor-herd',
+  'join-and-elect',
+  'leader-dies-no-herd',
+  'mid-chain-death',
+  'priority-handover',
+  'priority-watchdog',
+  'single-file-retry',
+  'split-brain',
+  'zk-leader-isolation',
+  'zombie-leader',
+];
+
+const kinds = (steps: readonly Step[]): string[] =>
+  steps.flatMap((s) => (s.kind === 'repeat' ? [s.kind, ...kinds(s.steps)] : [s.kind]));
+
+describe('built-in drills', () => {
+  it('has one drill per lesson', () => {
+    expect(listBuiltinDrills()).toEqual(LESSONS);
+  });
+
+  it.each(LESSONS)('%s validates and is named after its file', (name) => {
+    const drill = resolveDrill(name);
+    expect(drill.name).toBe(name);
+    expect(drill.description).toBeTruthy();
+    expect(kinds(drill.steps)[0]).toBe('wait');
+    expect(kinds(drill.steps)).toContain('expect');
+  });
+
+  it('marks split-brain as a drill singleLeader must fail', () => {
+    const drill = resolveDrill('split-brain');
+    expect(drill.contenders.onDisconnect).toBe('ignore');
+    expect(drill.expectFailure).toEqual(['singleLeader']);
+  });
+
+  it('expects only split-brain and the herd half of the comparison to fail a check', () => {
+    const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
+    expect(failing).toEqual(['herd-vs-predecessor-herd', 'split-brain']);
+  });
+
+  it('runs the herd comparison with the same steps and bounds on both recipes', () => {
+    const herd = resolveDrill('herd-vs-predecessor-herd');
+    const chain = resolveDrill('herd-vs-predecessor-chain');
+    expect([herd.contenders.recipe, chain.contenders.recipe]).toEqual(['herd', 'predecessor']);
+    expect(kinds(herd.steps)).toEqual(kinds(chain.steps));
+    expect(herd.checks.herdSize).toEqual(chain.checks.herdSize);
+  });
+
+  it('rejects an unknown built-in drill by listing the real ones', () => {
+    const err = (() => {
+      try {
+        resolveDrill('nope');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe('no built-in drill named nope');
+    expect((err as UsageError).hint).toContain('zombie-leader');
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkFailoverTime } from '../../../src/drills/check-failover.js';
+import { buildHistory } from '../../../src/drills/history.js';
+import { ev, joinAll, lab } from './fixtures.js';
+
+const start = [...joinAll(0, ['c1', 'c2', 'c3']), ev(100, 'c1', 'leader', { token: 10 })];
+const kill = lab(1000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' });
+
+describe('checkFailoverTime', () => {
+  it('measures from the kill of the leader to the next claim by another contender', () => {
+    const h = buildHistory([...start, ev(3500, 'c2', 'leader', { token: 11 })], [kill]);
+    const r = checkFailoverTime(h);
+    expect(r.passed).toBe(true);
+    expect(r.measurements).toEqual([{ name: 'failover after kill c1 (SIGKILL)', value: 2500, unit: 'ms', t: 1000 }]);
+    expect(r.summary).toBe('1 failover(s), slowest 2.5s');
+  });
+
+  it('fails a failover slower than the bound', () => {
+    const h = buildHistory([...start, ev(3500, 'c2', 'leader', { token: 11 })], [kill]);
+    const r = checkFailoverTime(h, { max: 2000 });
+    expect(r.passed).toBe(false);
+    expect(r.details[0]?.message).toMatch(/c2 took over 2.5s after kill c1 \(SIGKILL\) at \+1s, over the 2s bound/);
+  });
+
+  it('fails when nobody takes over', () => {
+    const h = buildHistory(start, [kill], { end: 20_000 });
+    const r = checkFailoverTime(h);
+    expect(r.passed).toBe(false);
+    expect(r.measurements[0]?.value).toBeNull();
+  });
+
+  it('measures a resignation handover', () => {
+    const h = buildHistory([...start, ev(2000, 'c1', 'resigned'), ev(2150, 'c3', 'leader', { token: 12 })], []);
+    expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([['failover after c1 resigned', 150]]);
+  });
+
+  it('does not count a short freeze the leader rode out', () => {
+    const h = buildHistory(start, [
+      lab(1000, 'contender-paused', { contender: 'c1' }),
+      lab(1300, 'contender-resumed', { contender: 'c1' }),
+    ], { end: 5000 });
+    const r = checkFailoverTime(h);
+    expect(r.passed).toBe(true);
+    expect(r.measurements).toEqual([]);
+    expect(r.details[0]?.message).toMatch(/no failover needed: c1 kept leading through pause c1 at \+1s/);
+  });
+
+  it('attributes a failover to the fault that caused it, not to an earlier one the leader survived', () => {
+    const h = buildHistory([...start, ev(6000, 'c2', 'leader', { token: 11 })], [
+      lab(1000, 'contender-paused', { contender: 'c1' }),
+      lab(1300, 'contender-resumed', { contender: 'c1' }),
+      lab(5000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' }),
+    ]);
+    expect(checkFailoverTime(h).measurements.map((m) => [m.t, m.value])).toEqual([[5000, 1000]]);
+  });
+
+  it('counts a frozen leader replaced while frozen as failed over', () => {
+    const h = buildHistory([...start, ev(3000, 'c2', 'leader', { token: 11 }), ev(5001, 'c1', 'expired')], [
+      lab(1000, 'contender-paused', { contender: 'c1' }),
+      lab(5000, 'contender-resumed', { contender: 'c1' }),
+    ]);
+    expect(checkFailoverTime(h).measurements.map((m) => m.value)).toEqual([2000]);
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { checkSingleLeader } from '../../../src/drills/check-single-leader.js';
+import { buildHistory } from '../../../src/drills/history.js';
+import { acts, ev, joinAll, lab } from './fixtures.js';
+
+const start = joinAll(0, ['c1', 'c2', 'c3']);
+const violations = (r: ReturnType<typeof checkSingleLeader>) => r.details.filter((d) => d.level === 'violation');
+const warnings = (r: ReturnType<typeof checkSingleLeader>) => r.details.filter((d) => d.level === 'warning');
+
+describe('checkSingleLeader on leadership intervals', () => {
+  it('passes disjoint intervals without warnings', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ...acts('c1', 10, 100, 900),
+      ev(900, 'c1', 'resigned', { token: 10 }),
+      ev(1500, 'c2', 'leader', { token: 11 }),
+      ...acts('c2', 11, 1500, 2500),
+    ], []);
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(r.details).toEqual([]);
+  });
+
+  it('passes touching intervals (one ends exactly when the next starts)', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ...acts('c1', 10, 100, 1000),
+      ev(1000, 'c1', 'resigned', { token: 10 }),
+      ev(1000, 'c2', 'leader', { token: 11 }),
+      ...acts('c2', 11, 1000, 2000),
+    ], []);
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(r.details).toEqual([]);
+  });
+
+  it('only warns about overlapping beliefs when no stale action came of them', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ...acts('c1', 10, 100, 700),
+      ev(700, 'c2', 'leader', { token: 11 }),
+      ev(1000, 'c1', 'paused', { wasLeader: true }),
+    ], [], { end: 3000 });
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(warnings(r)).toHaveLength(1);
+    expect(warnings(r)[0]?.message).toMatch(/c1 \(token 10\) and c2 \(token 11\) both believed they led for 300ms/);
+  });
+
+  it('fails when a stale leader acts after a higher token was claimed', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ...acts('c1', 10, 100, 1700),
+      ev(1000, 'c2', 'leader', { token: 11 }),
+    ], [], { end: 3000 });
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r)).toHaveLength(1);
+    expect(violations(r)[0]?.message).toMatch(/^stale leader acted: c1 acted 3× with token 10 .* after c2 claimed with token 11/);
+    expect(r.measurements.find((m) => m.name === 'stale actions')?.value).toBe(3);
+  });
+
+  it('does not count an act logged in the same millisecond as the higher claim', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ev(1000, 'c1', 'act', { token: 10 }),
+      ev(1000, 'c2', 'leader', { token: 11 }),
+      ev(1000, 'c1', 'paused', { wasLeader: true }),
+    ], []);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+
+  it('does not count acts of a lower-token leader that happened before the higher claim', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ...acts('c1', 10, 100, 1000),
+      ev(1000, 'c1', 'expired'),
+      ev(1200, 'c2', 'leader', { token: 11 }),
+    ], []);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+});
+
+describe('checkSingleLeader on sessions', () => {
+  it('fails a claim made under a session already known to be expired', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ev(1000, 'c1', 'expired'),
+      ev(1200, 'c1', 'leader', { token: 10 }),
+    ], []);
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r)[0]?.message).toMatch(/c1 claimed leadership .* under session s-c1, which had already expired/);
+  });
+
+  it('passes a claim under a new session after the old one expired', () => {
+    const h = buildHistory([
+      ...start,
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ev(1000, 'c1', 'expired'),
+      ev(1100, 'c1', 'connected', { session: 's-c1-b' }),
+      ev(1200, 'c1', 'leader', { token: 12, session: 's-c1-b' }),
+    ], []);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+});
+
+describe('checkSingleLeader with a frozen leader', () => {
+  const frozen = [
+    lab(1000, 'contender-paused', { contender: 'c1' }),
+    lab(5000, 'contender-resumed', { contender: 'c1' }),
+  ];
+  const zombie = [
+    ...start,
+    ev(100, 'c1', 'leader', { token: 10 }),
+    ...acts('c1', 10, 100, 1000),
+    ev(3000, 'c2', 'leader', { token: 11 }),
+    ...acts('c2', 11, 3000, 6000),
+  ];
+
+  it('passes when the resumed leader learns of its expiry before acting', () => {
+    const h = buildHistory([...zombie, ev(5001, 'c1', 'expired')], frozen);
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(warnings(r)).toEqual([]);
+    expect(r.details.map((d) => d.level)).toEqual(['info']);
+  });
+
+  it('ignores an act stamped inside the freeze window', () => {
+    const h = buildHistory([...zombie, ev(3500, 'c1', 'act', { token: 10 }), ev(5001, 'c1', 'expired')], frozen);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+
+  it('fails when the resumed leader acts before it hears it lost', () => {
+    const h = buildHistory([...zombie, ev(5002, 'c1', 'act', { token: 10 }), ev(5010, 'c1', 'expired')], frozen);
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r)[0]?.message).toMatch(/stale leader acted: c1 acted 1× with token 10/);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { renderTextReport, toJsonReport } from '../../../src/drills/report.js';
+import { sampleResult } from './sample-result.js';
+
+describe('renderTextReport', () => {
+  it('prints a headline and one verdict line per expectation and check', () => {
+    const lines = renderTextReport(sampleResult()).trimEnd().split('\n');
+    expect(lines[0]).toBe('drill zombie-leader: PASSED (12s)');
+    expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(['PASSED', 'FAILED (expected)', 'PASSED', 'PASSED']);
+    expect(lines[2]).toBe('  FAILED (expected)  check singleLeader: 1 violation(s): 1 stale leader(s) acted');
+  });
+
+  it('reports failed steps and a broken run', () => {
+    const r = sampleResult();
+    const text = renderTextReport({
+      ...r,
+      error: 'ensemble went away',
+      steps: [...r.steps, { index: '5', line: 20, kind: 'wait', description: 'wait for a leader (up to 10s)', start: r.startedAt + 9000, end: r.startedAt + 19_000, outcome: 'timeout' }],
+    });
+    expect(text).toMatch(/^drill zombie-leader: FAILED/);
+    expect(text).toContain('  error: ensemble went away\n');
+    expect(text).toContain('  step 5 (line 20) TIMEOUT at +9s: wait for a leader (up to 10s)\n');
+  });
+
+  it('fails the drill when a check expected to fail passes', () => {
+    const r = sampleResult();
+    const checks = r.checks.map((c) => (c.name === 'singleLeader' ? { ...c, passed: true, summary: 'no stale leader acted' } : c));
+    const text = renderTextReport({ ...r, checks });
+    expect(text).toMatch(/^drill zombie-leader: FAILED/);
+    expect(text).toContain('  PASSED (expected to fail)  check singleLeader: no stale leader acted');
+  });
+
+  it('does not pass terminal control sequences through', () => {
+    const r = sampleResult();
+    const text = renderTextReport({ ...r, error: 'bad \u001b[2Jthing' });
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('bad ?[2Jthing');
+  });
+});
+
+describe('toJsonReport', () => {
+  it('is plain JSON with offsets from the start', () => {
+    const json = toJsonReport(sampleResult());
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+    expect(json.verdict).toBe('passed');
+    expect(json.durationMs).toBe(12_000);
+    expect(json.steps[1]).toMatchObject({ index: '2', offsetMs: 1000, durationMs: 0, outcome: 'ok' });
+    expect(json.expectations[0]).toMatchObject({ passed: true, offsetMs: 3000 });
+  });
+
+  it('carries the check verdicts, measurements, leadership and faults', () => {
+    const json = toJsonReport(sampleResult());
+    expect(json.checks.map((c) => [c.name, c.passed, c.expectedToFail, c.ok])).toEqual([
+      ['singleLeader', false, true, true],
+      ['failoverTime', true, false, true],
+      ['herdSize', true, false, true],
+    ]);
+    expect(json.checks[1]?.measurements[0]).toEqual({ name: 'failover after pause c1', value: 2000, unit: 'ms', offsetMs: 1000 });
+    expect(json.leadership.map((l) => [l.contender, l.token, l.startMs, l.endReason])).toEqual([
+      ['c1', 10, 200, 'expired'],
+      ['c2', 11, 3000, 'killed'],
+      ['c3', 12, 8500, 'end-of-history'],
+    ]);
+    expect(json.faults.map((f) => [f.kind, f.startMs, f.endMs])).toEqual([
+      ['contender-paused', 1000, 6000],
+      ['partition', 4000, 5000],
+      ['contender-killed', 7000, 7000],
+    ]);
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { DrillFileError, parseDrill } from '../../../src/drills/schema.js';
+
+const HEAD = `name: t
+contenders: { count: 3, recipe: predecessor }
+steps:
+`;
+
+/** The error lines for a drill that must not parse. */
+function errors(text: string): string[] {
+  try {
+    parseDrill(text, 'd.yaml');
+  } catch (err) {
+    if (err instanceof DrillFileError) return err.message.split('\n');
+    throw err;
+  }
+  throw new Error('the drill parsed');
+}
+
+describe('parseDrill errors name the file, line and field', () => {
+  it('rejects a wait without a timeout', () => {
+    expect(errors(`${HEAD}  - sleep: 1s\n  - wait: { leader: true }\n`)).toEqual([
+      'd.yaml:5: steps[1].wait.timeout: is required (a wait needs a timeout so a stuck drill fails instead of hanging: add timeout: 10s)',
+    ]);
+  });
+
+  it('rejects an unknown step kind, listing the real ones', () => {
+    const [line] = errors(`${HEAD}  - wait: { leader: true, timeout: 1s }\n  - explode: leader\n`);
+    expect(line).toMatch(/^d\.yaml:5: steps\[1\]\.explode: unknown step kind \(use one of: wait, kill, pause, .*repeat\)$/);
+  });
+
+  it('rejects an unknown field, pointing at its own line', () => {
+    expect(errors(`${HEAD}  - wait:\n      leader: true\n      timeout: 1s\n      colour: red\n`)).toEqual([
+      'd.yaml:7: steps[0].wait.colour: unknown field (use one of: leader, leaderIs, joined, serving, notServing, timeout)',
+    ]);
+  });
+
+  it('explains an option written next to the step kind instead of inside it', () => {
+    expect(errors(`${HEAD}  - kill: leader\n    signal: TERM\n`)).toEqual([
+      'd.yaml:5: steps[0].signal: belongs inside the kill step (write kill: { ..., signal: ... })',
+    ]);
+  });
+
+  it('rejects targets that do not exist, naming the ones that do', () => {
+    expect(errors(`${HEAD}  - kill: c4\n  - partition: { isolate: zk9 }\n  - wait: { serving: c1, timeout: 1s }\n`)).toEqual([
+      'd.yaml:4: steps[0].kill.target: c4 does not exist: the drill has 3 contender(s) at this step (use leader, zk-leader, c1..c3, zk1..zk3)',
+      'd.yaml:5: steps[1].partition.isolate: zk9 does not exist: the ensemble has 3 server(s) (use leader, zk-leader, c1..c3, zk1..zk3)',
+      'd.yaml:6: steps[2].wait.serving: a contender is not allowed here (use zk1..zk3)',
+    ]);
+  });
+
+  it('rejects a name that is no target at all, and "all" where it makes no sense', () => {
+    expect(errors(`${HEAD}  - pause: everyone\n  - kill: all\n`)).toEqual([
+      'd.yaml:4: steps[0].pause: "everyone" is not a target (use leader, zk-leader, c1..c3, zk1..zk3)',
+      'd.yaml:5: steps[1].kill.target: "all" is not allowed here (use leader, zk-leader, c1..c3, zk1..zk3)',
+    ]);
+  });
+
+  it('checks targets inside a repeat against the contenders at that point', () => {
+    const text = `${HEAD}  - repeat:\n      times: 2\n      steps:\n        - spawn: 1\n        - kill: c5\n  - kill: c6\n`;
+    expect(errors(text)).toEqual([
+      'd.yaml:8: steps[0].repeat.steps[1].kill.target: c5 does not exist: the drill has 4 contender(s) at this step (use leader, zk-leader, c1..c4, zk1..zk3)',
+      'd.yaml:9: steps[1].kill.target: c6 does not exist: the drill has 5 contender(s) at this step (use leader, zk-leader, c1..c5, zk1..zk3)',
+    ]);
+  });
+
+  it('rejects bad durations and bad values', () => {
+    expect(errors(`${HEAD}  - sleep: 3 seconds\n  - spawn: 0\n  - expect: { state: { c1: asleep } }\n`)).toEqual([
+      'd.yaml:4: steps[0].sleep: "3 seconds" is not a duration (write a duration such as 500ms, 3s or a number of milliseconds)',
+      'd.yaml:5: steps[1].spawn: 0 is too small (use at least 1)',
+      'd.yaml:6: steps[2].expect.state.c1: "asleep" is not allowed (use one of: follower, leader, paused, frozen, dead)',
+    ]);
+  });
+
+  it('rejects a partition that is neither an isolation nor a split', () => {
+    expect(errors(`${HEAD}  - partition: { isolate: c1, split: [[zk1], [zk2]] }\n`)).toEqual([
+      'd.yaml:4: steps[0].partition: needs exactly one of isolate or split (write isolate: leader, or split: [[zk1], [zk2, zk3]])',
+    ]);
+  });
+
+  it('reports problems in several sections at once, in line order', () => {
+    const text = `name: Bad Name\ncontenders: { count: 2, recipe: bully }\nsteps:\n  - sleep: 1s\nchecks: [speed]\n`;
+    expect(errors(text)).toEqual([
+      'd.yaml:1: name: is not a drill name (use lowercase letters, digits and dashes)',
+      'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority)',
+      'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness)',
+    ]);
+  });
+
+  it('rejects a session timeout ZooKeeper would not grant, and priority options on another recipe', () => {
+    const text = `name: t\ncontenders:\n  count: 2\n  recipe: predecessor\n  sessionTimeout: 10s\n  priorities: [1, 2]\nsteps:\n  - sleep: 1s\n`;
+    expect(errors(text)).toEqual([
+      'd.yaml:5: contenders.sessionTimeout: 10000ms is outside what ZooKeeper grants with tick 200ms (use 400ms..4000ms, or change ensemble.tick)',
+      'd.yaml:6: contenders.priorities: only applies to the priority recipe (remove it or use recipe: priority)',
+    ]);
+  });
+
+  it('rejects expectFailure naming a check the drill does not run', () => {
+    expect(errors(`${HEAD}  - sleep: 1s\nchecks: [liveness]\nexpectFailure: [singleLeader]\n`)).toEqual([
+      'd.yaml:6: expectFailure[0]: singleLeader is not among the checks (add it to checks)',
+    ]);
+  });
+
+  it('reports a missing required section at the top', () => {
+    expect(errors(`name: t\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:1: contenders: is required (add it: a mapping)']);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const [line] = errors(`${HEAD}  - kill: [leader\n  - sleep: 1s\n`);
+    expect(line).toMatch(/^d\.yaml:\d+: \(yaml\): .+ \(fix the YAML syntax\)$/);
+    expect(line).not.toContain('\n');
+  });
+
+  it('rejects an empty file', () => {
+    expect(errors('# nothing\n')).toEqual([
+      'd.yaml:1: (top level): the file is empty (write a drill: name, contenders, steps; see templates/drills/)',
+    ]);
+  });
+
+  it('rejects a file that is not a mapping', () => {
+    expect(errors('- kill: leader\n')).toEqual(['d.yaml:1: (top level): expected a mapping, got a list (write a mapping here)']);
+  });
+});
