@@ -32,6 +32,12 @@ export function truncateMiddle(s: string, max: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - (max - 1 - head))}`;
 }
 
+/** At most width characters, cut with an ellipsis. */
+export function fit(s: string, width: number): string {
+  if (width <= 0) return '';
+  return s.length > width ? `${s.slice(0, width - 1)}…` : s;
+}
+
 /** Exactly width characters: cut with an ellipsis, or padded. */
 export function cell(s: string, width: number): string {
   if (width <= 0) return '';

@@ -56,7 +56,9 @@ export function claimedChildWatches(contenders: readonly ContenderInput[]): Map<
   return out;
 }
 
-/** "c2" < "c10": ids and session labels in a human order. */
+/** "c2" < "c10" < "0xbeef": contender ids in a human order, then sessions no contender owns. */
 export function compareLabels(a: string, b: string): number {
+  const sa = a.startsWith('0x');
+  if (sa !== b.startsWith('0x')) return sa ? 1 : -1;
   return a.localeCompare(b, 'en', { numeric: true });
 }

@@ -1,0 +1,25 @@
+import { Text } from 'ink';
+import { formatClock, plural } from '../format.js';
+import { leaderNode } from '../snapshot.js';
+import type { Snapshot } from '../snapshot.js';
+
+export interface HeaderProps {
+  readonly snapshot: Snapshot;
+}
+
+/** "zklab inspect /election · sequential · leader c1 #1 · 6 znodes · 1 problem · 12:03:04.567". */
+export function Header({ snapshot }: HeaderProps) {
+  const leader = leaderNode(snapshot);
+  const who = leader ? (leader.contender ?? leader.sessionId ?? leader.name) : null;
+  const seq = leader?.sequence != null ? ` #${leader.sequence}` : '';
+  return (
+    <Text wrap="truncate-end">
+      <Text bold>{`zklab inspect ${snapshot.path}`}</Text>
+      <Text dimColor>{` · ${snapshot.layout} · `}</Text>
+      {who ? <Text color="green" bold>{`leader ${who}${seq}`}</Text> : <Text color="red">no leader</Text>}
+      <Text dimColor>{` · ${plural(snapshot.nodes.length, 'znode')}`}</Text>
+      {snapshot.problems.length > 0 && <Text color="red">{` · ${plural(snapshot.problems.length, 'problem')}`}</Text>}
+      <Text dimColor>{` · ${formatClock(snapshot.takenAt)}`}</Text>
+    </Text>
+  );
+}

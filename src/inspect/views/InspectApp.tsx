@@ -1,0 +1,63 @@
+import { Box, Text } from 'ink';
+import { MIN_HEIGHT, MIN_WIDTH, planPanes } from '../layout.js';
+import type { Snapshot } from '../snapshot.js';
+import { describeWatchGraph, watchGraphLines } from '../watch-graph.js';
+import { ElectionTree } from './ElectionTree.js';
+import { EnsemblePane, ensemblePaneLines } from './EnsemblePane.js';
+import { EventPane } from './EventPane.js';
+import { Footer } from './Footer.js';
+import { Header } from './Header.js';
+import { PaneTitle } from './PaneTitle.js';
+import { WatchGraph } from './WatchGraph.js';
+
+export interface InspectAppProps {
+  readonly snapshot: Snapshot;
+  /** Terminal columns and rows; the frame never exceeds them. */
+  readonly width: number;
+  readonly height: number;
+  /** Index into snapshot.nodes of the highlighted row. */
+  readonly selected?: number | null;
+  /** The outcome of the last key action, shown in the footer. */
+  readonly message?: string | null;
+}
+
+/** The whole inspect screen. Panes drop out as the terminal shrinks (see planPanes); nothing here fetches or waits. */
+export function InspectApp({ snapshot, width, height, selected = null, message = null }: InspectAppProps) {
+  const plan = planPanes(width, height, {
+    treeRows: snapshot.nodes.length,
+    problems: snapshot.problems.length,
+    watchLines: watchGraphLines(describeWatchGraph(snapshot.nodes)).length,
+    ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
+    events: snapshot.events.length,
+  });
+  if (plan.mode === 'too-small') {
+    return (
+      <Box width={Math.max(1, width)}>
+        <Text color="yellow" wrap="truncate-end">{tooSmallMessage(width, height)}</Text>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" width={width}>
+      <Header snapshot={snapshot} />
+      {snapshot.problems.slice(0, plan.problems).map((p, i) => (
+        <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
+      ))}
+      <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
+      {plan.watch > 0 && <PaneTitle title="watches" width={width} />}
+      {plan.watch > 0 && <WatchGraph nodes={snapshot.nodes} width={width} maxLines={plan.watch} />}
+      {plan.ensemble > 0 && <PaneTitle title="ensemble" width={width} />}
+      {plan.ensemble > 0 && <EnsemblePane servers={snapshot.servers} partitions={snapshot.partitions} width={width} maxLines={plan.ensemble} />}
+      {plan.events > 0 && <PaneTitle title="events" width={width} />}
+      {plan.events > 0 && <EventPane events={snapshot.events} limit={plan.events} width={width} />}
+      <Footer width={width} message={message} />
+    </Box>
+  );
+}
+
+/** The longest of these that fits: even a 12-column terminal says what is wrong. */
+export function tooSmallMessage(width: number, height: number): string {
+  const full = `terminal too small (${width}×${height}, need ${MIN_WIDTH}×${MIN_HEIGHT})`;
+  const short = `too small ${width}×${height}`;
+  return full.length <= width ? full : short.length <= width ? short : 'too small';
+}

@@ -1,0 +1,38 @@
+import { Box, Text } from 'ink';
+import { fit } from '../format.js';
+import type { SnapshotNode } from '../snapshot.js';
+import { describeWatchGraph, formatChain, formatCrowd } from '../watch-graph.js';
+
+export interface WatchGraphProps {
+  readonly nodes: readonly SnapshotNode[];
+  readonly width: number;
+  /** Lines available; all lines when absent. */
+  readonly maxLines?: number;
+}
+
+interface Line {
+  readonly text: string;
+  readonly color?: string;
+}
+
+/** Who watches whom: predecessor chains ("c5 → c4 → c3 → c2 → c1★") and herds of child watches on a parent. */
+export function WatchGraph({ nodes, width, maxLines }: WatchGraphProps) {
+  if (maxLines !== undefined && maxLines <= 0) return null;
+  const model = describeWatchGraph(nodes);
+  const lines: Line[] = [
+    ...model.chains.map((c) => ({ text: formatChain(c), color: c.steps.some((s) => s.length > 1) ? 'yellow' : undefined })),
+    ...model.crowds.map((c) => ({ text: formatCrowd(c), color: c.watchers.length > 1 ? 'yellow' : undefined })),
+  ];
+  if (lines.length === 0) lines.push({ text: 'no watches on the election znodes' });
+  const limit = maxLines ?? lines.length;
+  const shown = lines.length > limit ? [...lines.slice(0, Math.max(0, limit - 1)), { text: `… ${lines.length - limit + 1} more` }] : lines;
+  return (
+    <Box flexDirection="column" width={width}>
+      {shown.map((l, i) => (
+        <Text key={i} color={l.color} wrap="truncate-end">
+          {fit(l.text, width)}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { formatAge, formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/format.js';
+import { detectLayout } from '../../../src/inspect/leader.js';
+import { toSnapshotEvent } from '../../../src/inspect/snapshot-events.js';
+import { fitSegments } from '../../../src/inspect/views/SegmentLine.js';
+import { treePrefixes, visibleWindow } from '../../../src/inspect/tree-rows.js';
+import { compareSiblings, decodeEphemeralOwner, parseSequence } from '../../../src/inspect/znode-facts.js';
+
+describe('znode facts', () => {
+  it('parses the sequence after the last _ or -', () => {
+    expect(parseSequence('7c1e-4b8a-n_0000000003')).toBe(3);
+    expect(parseSequence('_c_0b7f2d9e-1111-latch-0000000012')).toBe(12);
+    expect(parseSequence('leader')).toBeNull();
+    expect(parseSequence('c3')).toBeNull();
+  });
+
+  it('sorts names without a sequence first, then by number, not by text', () => {
+    expect(['b-n_10', 'a-n_9', 'nodes', 'election'].sort(compareSiblings)).toEqual(['election', 'nodes', 'a-n_9', 'b-n_10']);
+  });
+
+  it('decodes sessions, TTL and container owners', () => {
+    expect(decodeEphemeralOwner('0')).toEqual({ kind: 'persistent' });
+    expect(decodeEphemeralOwner('0x0000100a3f2c0001')).toEqual({ kind: 'ephemeral', session: '100a3f2c0001' });
+    expect(decodeEphemeralOwner('FF000000000003E8')).toEqual({ kind: 'ttl', ttlMs: 1000 });
+    expect(decodeEphemeralOwner('8000000000000000')).toEqual({ kind: 'container' });
+    // Top byte 0xff with reserved bits set is not a TTL: ZooKeeper would not write it, so take it as a session.
+    expect(decodeEphemeralOwner('ff010000000003e8').kind).toBe('ephemeral');
+  });
+
+  it('detects the recipe layout from the znodes present', () => {
+    const at = (...p: string[]) => detectLayout('/e', new Set(['/e', ...p]));
+    expect(detectLayout('/e', new Set())).toBe('empty');
+    expect(at('/e/n_1')).toBe('sequential');
+    expect(at('/e/leader')).toBe('single-file');
+    expect(at('/e/leader', '/e/leader/current')).toBe('priority');
+    expect(at('/e/nodes')).toBe('priority');
+  });
+});
+
+describe('format', () => {
+  it('formats clock times with milliseconds', () => {
+    expect(formatClock(new Date(2025, 0, 2, 3, 4, 5, 6).getTime())).toBe('03:04:05.006');
+  });
+
+  it('formats ages at a useful precision', () => {
+    expect([0, 850, 3249, 59_999, 65_000, 7_380_000].map(formatAge)).toEqual(['0ms', '850ms', '3.2s', '59.9s', '1m05s', '2h03m']);
+    expect([null, 4200, 0, -5].map(formatTtl)).toEqual(['', 'ttl 4.2s', 'ttl due', 'ttl due']);
+  });
+
+  it('keeps both ends of a long name', () => {
+    expect(truncateMiddle('7c1e0000-aaaa-n_0000000003', 18)).toBe('7c1e…-n_0000000003');
+    expect(truncateMiddle('short', 18)).toBe('short');
+    expect(truncateMiddle('abcdef', 3)).toHaveLength(3);
+  });
+});
+
+describe('tree rows', () => {
+  it('draws connectors from depths', () => {
+    // /e, a, a/x, a/y, b, b/z
+    expect(treePrefixes([0, 1, 2, 2, 1, 2])).toEqual(['', '├─ ', '│  ├─ ', '│  └─ ', '└─ ', '   └─ ']);
+  });
+
+  it('windows the rows around the selection, clamped to the ends', () => {
+    expect(visibleWindow(10, 3, 20)).toEqual({ start: 0, end: 10 });
+    expect(visibleWindow(500, 0, 10)).toEqual({ start: 0, end: 10 });
+    expect(visibleWindow(500, 250, 10)).toEqual({ start: 245, end: 255 });
+    expect(visibleWindow(500, 499, 10)).toEqual({ start: 490, end: 500 });
+    expect(visibleWindow(500, 9999, 10)).toEqual({ start: 490, end: 500 });
+    expect(visibleWindow(500, null, 0)).toEqual({ start: 0, end: 0 });
+  });
+});
+
+describe('toSnapshotEvent', () => {
+  it('keeps the fields that are news, and shortens long znode paths', () => {
+    const znode = '/election/7c1e0000-4b8a-9f3d-n_0000000003';
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'joined' }).detail).toBe('znode=7c1e0000-4b8a-9f3d-n_0000000003');
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'connected' }).detail).toBe('session=0xa3');
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'watching', path: '/election', kind: 'children' }).detail).toBe(
+      'path=/election kind=children',
+    );
+  });
+});
+
+describe('fitSegments', () => {
+  const text = (w: number) => fitSegments([{ text: 'abc ' }, { text: 'def ', bold: true }, { text: '   ' }], w).map((s) => s.text).join('');
+
+  it('cuts the runs to the width, marking the cut', () => {
+    expect(text(20)).toBe('abc def    ');
+    expect(text(6)).toBe('abc d…');
+    expect(text(4)).toBe('abc…');
+    expect(text(0)).toBe('');
+  });
+
+  it('does not mark a cut when only blank runs were left out', () => {
+    expect(text(8)).toBe('abc def ');
+  });
+});
