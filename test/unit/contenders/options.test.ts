@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseSpawnRequest } from '../../../src/contenders/options.js';
+import { UsageError } from '../../../src/errors.js';
+
+describe('parseSpawnRequest', () => {
+  it('applies the defaults', () => {
+    expect(parseSpawnRequest({ count: '5' })).toMatchObject({ count: 5, recipe: 'predecessor', sessionTimeoutMs: 2000, path: '/election', onDisconnect: 'pause', policy: 'priority' });
+  });
+
+  it.each(['0', '-3', 'abc', '201', '2.5', ''])('rejects count %j', (count) => {
+    expect(() => parseSpawnRequest({ count })).toThrow(UsageError);
+  });
+
+  it('rejects unknown recipes, policies and modes', () => {
+    expect(() => parseSpawnRequest({ count: 3, recipe: 'raft' })).toThrow(/unknown recipe "raft"/);
+    expect(() => parseSpawnRequest({ count: 3, policy: 'loudest' })).toThrow(/unknown policy/);
+    expect(() => parseSpawnRequest({ count: 3, onDisconnect: 'panic' })).toThrow(/on-disconnect/);
+  });
+
+  it('wants one priority and one site per contender', () => {
+    expect(parseSpawnRequest({ count: 3, priority: '5,3,1', site: 'a,a,b' })).toMatchObject({ priorities: [5, 3, 1], sites: ['a', 'a', 'b'] });
+    expect(() => parseSpawnRequest({ count: 3, priority: '5,3' })).toThrow(/2 values for 3 contenders/);
+    expect(() => parseSpawnRequest({ count: 2, priority: '5,x' })).toThrow(/not a whole number/);
+    expect(() => parseSpawnRequest({ count: 2, site: 'a,' })).toThrow(UsageError);
+  });
+
+  it('checks paths and connect strings', () => {
+    expect(() => parseSpawnRequest({ count: 1, path: 'election' })).toThrow(/not a ZooKeeper path/);
+    expect(() => parseSpawnRequest({ count: 1, path: '/a/' })).toThrow(UsageError);
+    expect(parseSpawnRequest({ count: 1, connect: 'zk1:2181,10.0.0.2:2181' }).connect).toBe('zk1:2181,10.0.0.2:2181');
+    expect(() => parseSpawnRequest({ count: 1, connect: 'zk1;rm -rf /' })).toThrow(UsageError);
+  });
+});
