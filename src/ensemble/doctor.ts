@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+
 import type { LabPaths } from '../lab/paths.js';
 import { takenPorts } from '../lab/ports.js';
 import { isOurs } from '../lab/procs.js';
@@ -25,6 +25,7 @@ export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check
   checks.push({ name: 'node', ok: (major ?? 0) >= 20, detail: `v${process.versions.node}`, fix: 'install Node.js 20 or newer' });
   try {
     const java = findJava();
+    const { execa } = await import('execa');
     const r = await execa(java.bin, ['-version'], { reject: false, timeout: 20_000 });
     const line = (r.stderr || r.stdout).split('\n')[0] ?? '';
     checks.push({ name: 'java', ok: r.exitCode === 0, detail: `${java.bin} (${java.source}): ${line}`, fix: 'reinstall the JRE (bin/setup does it on Debian)' });

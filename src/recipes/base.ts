@@ -82,11 +82,14 @@ export abstract class ElectionRecipe implements Recipe {
     }
     this.running = true;
     void (async () => {
-      do {
-        this.rerun = false;
-        await this.step('evaluate', () => this.evaluate());
-      } while (this.rerun && !this.stopping);
-      this.running = false;
+      try {
+        do {
+          this.rerun = false;
+          await this.step('evaluate', () => this.evaluate());
+        } while (this.rerun && !this.stopping);
+      } finally {
+        this.running = false;
+      }
     })();
   }
 
@@ -100,8 +103,15 @@ export abstract class ElectionRecipe implements Recipe {
         if (e instanceof SessionGone || isCode(e, 'SESSIONEXPIRED', 'CLOSED') || this.zk.state === 'expired') return;
         const retryable = e instanceof ZkError && e.retryable;
         this.io.log(retryable ? 'retry' : 'error', { op: name, message: (e as Error).message, attempt });
-        if (retryable) await this.connectedAgain();
-        else await sleep(Math.min(2000, 100 * attempt));
+        if (!retryable) {
+          await sleep(Math.min(2000, 100 * attempt));
+          continue;
+        }
+        try {
+          await this.connectedAgain();
+        } catch {
+          return; // the session ended while we waited: the expiry handler rejoins
+        }
       }
     }
   }

@@ -114,6 +114,9 @@ export class ZkClient implements ZkPort {
     if (!w) return undefined;
     const c = loadNative().constants;
     return (type, _state, path) => {
+      // The C client hands session events (connecting, reconnected) to every armed watcher without disarming it;
+      // they are not watch firings, and the session state reaches us through onState anyway.
+      if (type === c.ZOO_SESSION_EVENT) return;
       const t: WatchType =
         type === c.ZOO_CREATED_EVENT ? 'created'
         : type === c.ZOO_DELETED_EVENT ? 'deleted'

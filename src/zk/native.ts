@@ -45,6 +45,7 @@ export interface NativeConstants {
   readonly ZOO_CHANGED_EVENT: number;
   readonly ZOO_CHILD_EVENT: number;
   readonly ZOO_NOTWATCHING_EVENT: number;
+  readonly ZOO_SESSION_EVENT: number;
   readonly ZOO_LOG_LEVEL_ERROR: number;
   readonly ZOO_LOG_LEVEL_WARN: number;
 }

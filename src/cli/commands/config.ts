@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { generateConfigs } from '../../ensemble/generate.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 interface GenerateArgs extends GlobalArgs {
@@ -26,7 +25,8 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
               .option('tick', { type: 'number', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
               .option('hosts', { type: 'string', describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)' })
               .option('base-port', { type: 'number', describe: 'first port for a local lab (default 2181)' }) as Argv<GenerateArgs>,
-          handler: (a) => {
+          handler: async (a) => {
+            const { generateConfigs } = await import('../../ensemble/generate.js');
             const written = generateConfigs({ servers: a.servers, out: a.out, tickMs: a.tick, hosts: a.hosts, basePort: a['base-port'] });
             for (const w of written) ctx.out(`${w.server}: ${w.files.join(', ')}${w.note ? `  (${w.note})` : ''}`);
           },

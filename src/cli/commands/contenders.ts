@@ -2,7 +2,7 @@ import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { parseSpawnRequest } from '../../contenders/options.js';
-import { listContenders, spawnContenders, stopContenders, type ContenderInfo } from '../../contenders/service.js';
+import type { ContenderInfo } from '../../contenders/service.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
@@ -78,6 +78,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
+            const { listContenders, spawnContenders } = await import('../../contenders/service.js');
             const req = parseSpawnRequest({ count: a.count, recipe: a.recipe, sessionTimeout: a['session-timeout'], path: a.path, priority: a.priority, site: a.site, policy: a.policy, takeoverMs: a['takeover-ms'], onDisconnect: a['on-disconnect'], connect: a.connect });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
@@ -88,7 +89,8 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           command: 'list',
           describe: 'Each contender: pid, state, znode, session, what it watches',
           builder: (b) => b.option('json', { type: 'boolean', default: false }),
-          handler: (a) => {
+          handler: async (a) => {
+            const { listContenders } = await import('../../contenders/service.js');
             const list = listContenders(labPaths(a));
             ctx.out(a.json ? JSON.stringify(contendersJson(list), null, 2) : renderContenders(list));
           },
@@ -98,6 +100,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           describe: 'Stop contenders cleanly (their sessions close at once)',
           builder: (b) => b.positional('ids', { type: 'string', array: true }).option('all', { type: 'boolean', default: false }),
           handler: async (a) => {
+            const { stopContenders } = await import('../../contenders/service.js');
             const ids = a.ids ?? [];
             if (!a.all && ids.length === 0) throw new UsageError('name the contenders to stop, or --all', 'e.g. `zklab contenders stop c2 c3`');
             if (a.all && ids.length > 0) throw new UsageError('give contender ids or --all, not both', 'e.g. `zklab contenders stop --all`');

@@ -1,6 +1,5 @@
 import chalk from 'chalk';
 import type { CommandModule } from 'yargs';
-import { runDoctor } from '../../ensemble/doctor.js';
 import { EnvironmentError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
@@ -10,6 +9,7 @@ export function doctorCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
     command: 'doctor',
     describe: 'Check Java, ZooKeeper, the native client, the lab and its ports; print the fix for each problem',
     handler: async (a) => {
+      const { runDoctor } = await import('../../ensemble/doctor.js');
       const checks = await runDoctor(labPaths(a), a['zk-home']);
       for (const c of checks) {
         const mark = c.ok ? chalk.green('✓') : chalk.red('✗');

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { evenCountWarning, validateServerCount } from '../../ensemble/config.js';
-import { ensembleDown, ensembleStatus, ensembleUp, restartServers, type UpProgress } from '../../ensemble/service.js';
+import type { UpProgress } from '../../ensemble/service.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { connectString, renderStatus, statusJson } from '../ensemble-view.js';
@@ -35,6 +35,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               .option('base-port', { type: 'number', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
               .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
           handler: async (a) => {
+            const { ensembleUp } = await import('../../ensemble/service.js');
             if (a.servers !== undefined) {
               const warning = evenCountWarning(validateServerCount(a.servers));
               if (warning) ctx.err(warning);
@@ -60,6 +61,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           describe: 'Ask every server for its mode, zxid and connections',
           builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
           handler: async (a) => {
+            const { ensembleStatus } = await import('../../ensemble/service.js');
             const status = await ensembleStatus(labPaths(a));
             ctx.out(a.json ? JSON.stringify(statusJson(status), null, 2) : renderStatus(status));
           },
@@ -69,6 +71,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           describe: 'Stop every process of the lab and wait for them to exit',
           builder: (b) => b.option('purge', { type: 'boolean', default: false, describe: 'also delete data, logs and state' }),
           handler: async (a) => {
+            const { ensembleDown } = await import('../../ensemble/service.js');
             const paths = labPaths(a);
             const r = await ensembleDown(paths, { purge: a.purge });
             ctx.out(r.stopped === 0 ? `nothing was running in ${paths.root}${r.purged ? '; purged' : ''}` : `stopped ${r.stopped} process${r.stopped === 1 ? '' : 'es'}${r.purged ? ' and purged the lab' : ''}`);
@@ -79,6 +82,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           describe: 'Restart one server (zkN) or all of them, keeping their data',
           builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: 'zkN or all' }),
           handler: async (a) => {
+            const { restartServers } = await import('../../ensemble/service.js');
             const status = await restartServers(labPaths(a), a.target, { signal: ctx.signal, onProgress: progressPrinter(ctx), zkHome: a['zk-home'] });
             ctx.out(renderStatus(status));
           },

@@ -1,10 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { killServer, pauseServer, zkLeader } from '../../ensemble/service.js';
 import { requireState } from '../../lab/state.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { contenderFaults } from '../../contenders/faults.js';
 
 interface TargetArgs extends GlobalArgs {
   target: string;
@@ -36,6 +34,8 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
         .option('signal', { type: 'string', describe: 'KILL (default) or TERM' }) as Argv<TargetArgs>,
     handler: async (a) => {
+      const { killServer, zkLeader } = await import('../../ensemble/service.js');
+      const { contenderFaults } = await import('../../contenders/faults.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
       if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown kill target "${a.target}"`, `targets: ${TARGETS}`);
@@ -73,6 +73,8 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
     builder: (y: Argv<GlobalArgs>) =>
       y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string' }) as Argv<TargetArgs>,
     handler: async (a) => {
+      const { pauseServer, zkLeader } = await import('../../ensemble/service.js');
+      const { contenderFaults } = await import('../../contenders/faults.js');
       const paths = labPaths(a);
       if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
       requireState(paths);

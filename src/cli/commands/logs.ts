@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { followLog, logFileFor } from '../../lab/logs.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { tailFile } from '../../ensemble/server-process.js';
@@ -20,6 +19,7 @@ export function logsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Logs
         .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep printing new lines until Ctrl-C' })
         .option('lines', { type: 'number', default: 40, describe: 'how many lines of the end to show first' }) as Argv<LogsArgs>,
     handler: async (a) => {
+      const { followLog, logFileFor } = await import('../../lab/logs.js');
       const file = logFileFor(labPaths(a), a.name);
       ctx.out(tailFile(file, a.lines ?? 40, 1024 * 1024));
       if (a.follow) await followLog(file, (chunk) => process.stdout.write(chunk), ctx.signal);
