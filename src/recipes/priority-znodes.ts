@@ -1,0 +1,57 @@
+import { isCode } from '../zk/errors.js';
+import type { Stat, ZkPort } from '../zk/port.js';
+import type { CurrentView } from './priority-decisions.js';
+import { READY } from './priority-layout.js';
+import type { WatchSet } from './priority-watches.js';
+
+/** leader/elected as read: the id it names and the version a conditional rewrite is made against. */
+export interface ElectedRead {
+  readonly id: string;
+  readonly version: number;
+}
+
+export type CurrentRead = CurrentView & { readonly version: number };
+
+/**
+ * Reads a znode's data, arming an exists-watch through `watches` when given (it fires on creation, change and
+ * deletion alike); null when the znode does not exist.
+ */
+async function readWatched(zk: ZkPort, watches: WatchSet | null, path: string): Promise<{ data: string; stat: Stat } | null> {
+  const stat = watches ? await watches.read('exists', path, (w) => zk.exists(path, w)) : await zk.exists(path);
+  if (!stat) return null;
+  try {
+    const { data, stat: s } = await zk.getData(path);
+    return { data: data.toString(), stat: s };
+  } catch (e) {
+    if (isCode(e, 'NONODE')) return null;
+    throw e;
+  }
+}
+
+export async function readElected(zk: ZkPort, watches: WatchSet | null, path: string): Promise<ElectedRead | null> {
+  const read = await readWatched(zk, watches, path);
+  return read && { id: read.data.trim(), version: read.stat.version };
+}
+
+export async function readCurrent(zk: ZkPort, watches: WatchSet | null, path: string): Promise<CurrentRead | null> {
+  const read = await readWatched(zk, watches, path);
+  return read && { ownerSession: read.stat.ephemeralOwner, ready: read.data === READY, czxid: read.stat.czxid, version: read.stat.version };
+}
+
+/** Resolves once `path` is gone, or the session is (so a blocked caller can try again or give up). */
+export function vanished(zk: ZkPort, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const off = zk.onState((s) => s === 'expired' && done());
+    const done = (): void => {
+      off();
+      resolve();
+    };
+    zk.exists(path, (ev) => ev.type !== 'notwatching' && done()).then(
+      (stat) => stat === null && done(),
+      (e: unknown) => {
+        off();
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
