@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contenderFaults } from '../../src/contenders/faults.js';
+import { withObserver } from '../../src/contenders/leader.js';
+import { listContenders, stopContenders } from '../../src/contenders/service.js';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { directConnectString, readState } from '../../src/lab/state.js';
+import { allEvents, events, spawn, zkLeaderContender } from '../helpers/contenders.js';
+import { tempLab } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
+
+const paths = tempLab();
+
+beforeAll(async () => {
+  await ensembleUp(paths, { servers: 3 });
+});
+afterAll(async () => {
+  await ensembleDown(paths, { purge: true });
+});
+
+function leaders(path: string): string[] {
+  return listContenders(paths).filter((c) => c.path === path && c.state === 'leader').map((c) => c.id);
+}
+
+async function read(path: string): Promise<{ data: string; owner: string } | null> {
+  return withObserver(directConnectString(readState(paths)!), async (zk) => {
+    const stat = await zk.exists(path);
+    if (!stat) return null;
+    const { data } = await zk.getData(path);
+    return { data: data.toString('utf8'), owner: stat.ephemeralOwner };
+  });
+}
+
+describe('single-file recipe', () => {
+  const path = '/single';
+
+  it('one leader owns <path>/leader; killing it makes another leader', async () => {
+    await spawn(paths, { count: 4, recipe: 'single-file', path });
+    const first = await waitFor(async () => {
+      const l = leaders(path);
+      const zk = await zkLeaderContender(paths, path);
+      return l.length === 1 && zk === l[0] ? zk : null;
+    }, 'one single-file leader agreed by ZooKeeper');
+    const node = await read(`${path}/leader`);
+    expect(JSON.parse(node!.data).id).toBe(first);
+    const t0 = Date.now();
+    await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+    const next = await waitFor(async () => {
+      const zk = await zkLeaderContender(paths, path);
+      return zk && zk !== first && leaders(path).length === 1 && leaders(path)[0] === zk ? zk : null;
+    }, 'another single-file leader', 15_000);
+    expect(events(paths, next).some((e) => e.event === 'state' && e.state === 'active' && e.t > t0)).toBe(true);
+    const inactive = listContenders(paths).filter((c) => c.path === path && c.alive && c.id !== next);
+    for (const c of inactive) expect(events(paths, c.id).filter((e) => e.event === 'state').at(-1)?.state).toBe('inactive');
+    await stopContenders(paths, 'all');
+  });
+});
+
+describe('priority recipe (elector)', () => {
+  const path = '/prio';
+
+  it('the elector elects the highest priority; it goes PROGRESS → READY; killed, the next by policy takes over', async () => {
+    const ids = (await spawn(paths, { count: 4, recipe: 'priority', path, priority: '1,5,3,2', takeoverMs: 300 })).map((c) => c.id);
+    const [, top, second] = ids as [string, string, string, string];
+    await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY', 'leader/current READY', 20_000);
+    expect((await read(`${path}/leader/elected`))!.data).toBe(top);
+    expect(await zkLeaderContender(paths, path)).toBe(top);
+    const c2 = events(paths, top).map((e) => e.event);
+    expect(c2.indexOf('progress')).toBeGreaterThan(-1);
+    expect(c2.indexOf('ready')).toBeGreaterThan(c2.indexOf('progress'));
+    expect(c2.indexOf('leader')).toBeGreaterThan(c2.indexOf('progress'));
+    expect(allEvents(paths).filter((e) => e.event === 'elector').length).toBeGreaterThanOrEqual(1);
+
+    const t0 = Date.now();
+    await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+    await waitFor(async () => (await read(`${path}/leader/elected`))?.data === second, `${second} (priority 3) elected next`, 20_000);
+    await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY' && (await zkLeaderContender(paths, path)) === second, `${second} READY`, 20_000);
+    const c3 = events(paths, second).filter((e) => e.t > t0).map((e) => e.event);
+    expect(c3.indexOf('progress')).toBeGreaterThan(-1);
+    expect(c3.indexOf('ready')).toBeGreaterThan(c3.indexOf('progress'));
+    expect(leaders(path)).toEqual([second]);
+    await stopContenders(paths, 'all');
+  });
+});
