@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Every file under a directory with its content (logs excluded: servers append to them on their own). */
+/** Every regular file under a directory with its content (logs and data excluded: servers write them on their own). */
 export function snapshotDir(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   if (!existsSync(dir)) return out;
@@ -10,7 +10,7 @@ export function snapshotDir(dir: string): Record<string, string> {
       const p = join(d, name);
       if (statSync(p).isDirectory()) {
         if (name !== 'logs' && name !== 'data') walk(p);
-      } else {
+      } else if (statSync(p).isFile()) {
         out[p] = readFileSync(p, 'utf8');
       }
     }

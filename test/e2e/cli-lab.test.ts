@@ -1,0 +1,100 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LabPaths } from '../../src/lab/paths.js';
+import { findMarked, waitForExit } from '../../src/lab/procs.js';
+import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
+import { snapshotDir } from '../helpers/lab-snapshot.js';
+import { tempDir } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
+
+const lab = `${tempDir()}/lab`;
+
+beforeAll(async () => {
+  const r = await zklab(['ensemble', 'up', '-n', '3'], { lab });
+  expect(r.exitCode, r.stderr).toBe(0);
+});
+afterAll(async () => {
+  await zklab(['ensemble', 'down', '--purge'], { lab });
+});
+
+describe('the CLI on a running lab', () => {
+  it('up on a lab that is up says so and shows the status', async () => {
+    const r = await zklab(['ensemble', 'up'], { lab });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/already up/);
+    expect(r.stdout).toMatch(/zk1 .*(leader|follower)/);
+  });
+
+  it('status --json gives every server as the servers report it', async () => {
+    const r = await zklab(['ensemble', 'status', '--json'], { lab });
+    expect(r.exitCode).toBe(0);
+    const j = JSON.parse(r.stdout) as { servers: { id: number; name: string; clientPort: number; mode: string; pid: number }[] };
+    expect(j.servers.map((s) => s.name)).toEqual(['zk1', 'zk2', 'zk3']);
+    for (const s of j.servers) {
+      expect(s.pid).toBeGreaterThan(0);
+      expect(s.mode).toBe((await probeSrvr(s.clientPort)).mode);
+    }
+    expect(j.servers.filter((s) => s.mode === 'leader')).toHaveLength(1);
+  });
+
+  it.each([
+    [['ensemble', 'up', '--servers', '5'], /already up with 3 servers/],
+    [['kill', 'server', 'zk9'], /there is no server "zk9"/],
+    [['pause', 'server', 'zk7'], /there is no server "zk7"/],
+    [['ensemble', 'restart', 'zk12'], /there is no server "zk12"/],
+    [['logs', 'zk9'], /there is no "zk9" in this lab/],
+    [['kill', 'leader'], /no contender is running/],
+    [['kill', 'contender', 'c9'], /there is no contender "c9"/],
+    [['contenders', 'spawn', '0'], /whole number from 1 to 200/],
+    [['contenders', 'spawn', '2', '--recipe', 'paxos'], /unknown recipe/],
+    [['resume', 'server', 'zk1'], /zk1 is not paused/],
+  ])('%j: one line, exit 2, the lab unchanged', async (args, message) => {
+    const before = snapshotDir(lab);
+    const r = await zklab(args as string[], { lab });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(snapshotDir(lab)).toEqual(before);
+  });
+
+  it('allows an even ensemble with a warning', async () => {
+    const even = `${tempDir()}/lab`;
+    try {
+      const r = await zklab(['ensemble', 'up', '--servers', '2'], { lab: even });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: 2 servers/);
+    } finally {
+      await zklab(['ensemble', 'down', '--purge'], { lab: even });
+    }
+  });
+});
+
+describe('interrupted and crashed commands leave nothing behind', () => {
+  it('Ctrl-C during up stops what was started', async () => {
+    const dir = `${tempDir()}/lab`;
+    const child = execa(process.execPath, [ZKLAB_BIN, 'ensemble', 'up', '--lab', dir], { reject: false, env: { FORCE_COLOR: '0' } });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    await waitFor(() => stderr.includes('starting') && findMarked([new LabPaths(dir).jvmMarker]).length === 3, 'the JVMs to be launched');
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toMatch(/interrupted/);
+    expect(findMarked([new LabPaths(dir).jvmMarker])).toEqual([]);
+  });
+
+  it('a SIGKILLed up leaves servers that down finds and stops', async () => {
+    const dir = `${tempDir()}/lab`;
+    const paths = new LabPaths(dir);
+    const child = execa(process.execPath, [ZKLAB_BIN, 'ensemble', 'up', '--lab', dir], { reject: false });
+    await waitFor(() => findMarked([paths.jvmMarker]).length === 3, 'the JVMs to be launched');
+    child.kill('SIGKILL');
+    await child;
+    const orphans = findMarked([paths.jvmMarker]);
+    expect(orphans).toHaveLength(3);
+    const r = await zklab(['ensemble', 'down'], { lab: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await waitForExit(orphans, 5000)).toEqual([]);
+    expect(findMarked([paths.jvmMarker])).toEqual([]);
+  });
+});
