@@ -10,6 +10,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     globalSetup: ['test/helpers/global-setup.ts'],
-    reporters: ['default'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
