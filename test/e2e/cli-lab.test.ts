@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, waitForExit } from '../../src/lab/procs.js';
@@ -80,6 +81,18 @@ describe('interrupted and crashed commands leave nothing behind', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);
+    expect(findMarked([new LabPaths(dir).jvmMarker])).toEqual([]);
+  });
+
+  it('servers that cannot start: up names the server, shows its log and stops what it started', async () => {
+    const dir = `${tempDir()}/lab`;
+    const fakeHome = tempDir();
+    mkdirSync(`${fakeHome}/lib`);
+    writeFileSync(`${fakeHome}/lib/zookeeper-3.8.0.jar`, 'not a jar');
+    const r = await zklab(['ensemble', 'up'], { lab: dir, env: { ZOOKEEPER_HOME: fakeHome } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/zk\d exited while the ensemble was starting/);
+    expect(r.stderr).toMatch(/QuorumPeerMain|main class|Error/);
     expect(findMarked([new LabPaths(dir).jvmMarker])).toEqual([]);
   });
 
