@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import type { EnsembleStatus, ServerStatus } from '../ensemble/service.js';
 import { table } from './table.js';
+import { networkJson, networkLines } from './commands/net-view.js';
 
 function colourMode(mode: ServerStatus['mode']): string {
   switch (mode) {
@@ -22,7 +23,7 @@ export function renderStatus(status: EnsembleStatus): string {
   const summary = status.quorum
     ? chalk.green(`quorum: ${status.serving}/${status.servers.length} serving, ${status.leader} leads`)
     : chalk.red(`no quorum: ${status.serving}/${status.servers.length} serving`);
-  return `${table(['server', 'client port', 'mode', 'pid', 'zxid', 'conns', 'znodes'], rows)}\n${summary}`;
+  return [table(['server', 'client port', 'mode', 'pid', 'zxid', 'conns', 'znodes'], rows), summary, ...networkLines(status.network)].join('\n');
 }
 
 export function connectString(status: EnsembleStatus): string {
@@ -38,5 +39,6 @@ export function statusJson(status: EnsembleStatus): unknown {
     leader: status.leader,
     connect: connectString(status),
     servers: status.servers.map((s) => ({ id: s.id, name: s.name, clientPort: s.clientPort, mode: s.mode, pid: s.pid, alive: s.alive, paused: s.paused, zxid: s.zxid, connections: s.connections, znodes: s.znodes })),
+    network: networkJson(status.network),
   };
 }

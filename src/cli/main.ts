@@ -7,6 +7,8 @@ import { ensembleCommand } from './commands/ensemble.js';
 import { killCommand, pauseCommand } from './commands/faults.js';
 import { logsCommand } from './commands/logs.js';
 import { contendersCommand } from './commands/contenders.js';
+import { healCommand, partitionCommand } from './commands/partition.js';
+import { netCommand } from './commands/net.js';
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
@@ -16,6 +18,9 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     killCommand(ctx),
     pauseCommand(ctx, true),
     pauseCommand(ctx, false),
+    partitionCommand(ctx),
+    healCommand(ctx),
+    netCommand(ctx),
     logsCommand(ctx),
     configCommand(ctx),
     doctorCommand(ctx),

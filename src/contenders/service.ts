@@ -17,6 +17,7 @@ import { readEventFile } from './event-log.js';
 import type { SpawnRequest } from './options.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
+import { contenderConnect } from '../net/lab-network.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
 
@@ -30,7 +31,7 @@ export interface ContenderInfo extends ContenderSummary {
   readonly site: string | null;
 }
 
-/** Where a contender connects. The network layer may replace this with the contender's own link proxies. */
+/** Where a contender connects; by default its own link proxies, one per server of the lab's ensemble. */
 export type ConnectStringFor = (id: string, state: LabState) => Promise<string> | string;
 
 async function ensureReachable(state: LabState): Promise<void> {
@@ -97,7 +98,8 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     for (let i = 0; i < req.count; i++) {
       const id = `c${state.nextContender++}`;
       const rec: ContenderRecord = { id, recipe: req.recipe, path: req.path, priority: req.priorities?.[i], site: req.sites?.[i], sessionTimeoutMs: req.sessionTimeoutMs, startedAt: Date.now() };
-      const connect = req.connect ?? (opts.connectFor ? await opts.connectFor(id, state) : directConnectString(state));
+      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (st.servers.length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
+      const connect = req.connect ?? (await connectFor(id, state));
       rec.pid = launchContender(paths, {
         id,
         recipe: req.recipe,

@@ -12,13 +12,17 @@ import { ensureWritableLab, writeServerFiles } from './lab-files.js';
 import { waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/events.js';
+import { emptyNet, proxiedPeers } from '../net/lab-links.js';
+import { daemonPid, ensureNetwork, stopNetwork } from '../net/lab-network.js';
+import { networkStatus, serversExpectedToServe, type NetworkStatus } from '../net/status.js';
 
 export const DEFAULT_SERVERS = 3;
 export const QUORUM_TIMEOUT_MS = 45_000;
 
 export type UpProgress =
   | { readonly kind: 'starting'; readonly servers: readonly string[]; readonly repair: boolean }
-  | { readonly kind: 'mode'; readonly server: string; readonly mode: ServerMode };
+  | { readonly kind: 'mode'; readonly server: string; readonly mode: ServerMode }
+  | { readonly kind: 'warning'; readonly message: string };
 
 export interface UpOptions {
   readonly servers?: number;
@@ -51,6 +55,7 @@ export interface EnsembleStatus {
   readonly leader: string | null;
   readonly serving: number;
   readonly quorum: boolean;
+  readonly network: NetworkStatus;
 }
 
 export interface UpResult {
@@ -82,7 +87,15 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       throw new UsageError(`the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`, 'run `zklab ensemble down` first to change its shape');
     }
     if (!differs || live.length > 0) {
-      if (live.length === existing.servers.length) return { outcome: 'already-up', status: await ensembleStatus(paths) };
+      if (live.length === existing.servers.length) {
+        if ((await daemonPid(paths)) !== null) return { outcome: 'already-up', status: await ensembleStatus(paths) };
+        await withLabLock(paths, async () => {
+          await ensureNetwork(paths, existing, (message) => opts.onProgress?.({ kind: 'warning', message }));
+          await waitForServing(paths, existing, opts);
+        });
+        recordLabEvent(paths, { event: 'ensemble-repaired', servers: [], network: true });
+        return { outcome: 'repaired', status: await ensembleStatus(paths) };
+      }
       return withLabLock(paths, () => repair(paths, existing, v, opts));
     }
   }
@@ -103,9 +116,16 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       servers: plan.map((p) => ({ ...p, name: serverName(p.id) })),
       contenders: existing?.contenders ?? [],
       nextContender: existing?.nextContender ?? 1,
+      net: emptyNet(),
     };
-    writeServerFiles(paths, state.servers, tickMs);
-    await startAndWait(paths, state, state.servers, v, opts);
+    try {
+      await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
+      writeServerFiles(paths, state.servers, tickMs, proxiedPeers(state));
+      await startAndWait(paths, state, state.servers, v, opts);
+    } catch (e) {
+      await stopNetwork(paths);
+      throw e;
+    }
     recordLabEvent(paths, { event: 'ensemble-up', servers: state.servers.length });
     return { outcome: 'started', status: await ensembleStatus(paths) };
   });
@@ -117,10 +137,22 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
   if (taken.length > 0) {
     throw new UsageError(`cannot restart ${dead.map((s) => s.name).join(', ')}: port ${taken.join(', ')} is now used by another program`, 'stop that program, or run `zklab ensemble down` and `up` to plan new ports');
   }
-  writeServerFiles(paths, state.servers, state.tickMs);
+  await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
+  writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
   await startAndWait(paths, state, dead, v, opts, true);
   recordLabEvent(paths, { event: 'ensemble-repaired', servers: dead.map((s) => s.name) });
   return { outcome: 'repaired', status: await ensembleStatus(paths) };
+}
+
+/** Waits for quorum among the servers the lab's partitions leave with a majority (all of them when none). */
+async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions): Promise<void> {
+  const expected = serversExpectedToServe(state);
+  if (expected.length === 0) return;
+  await waitForQuorum(paths, expected, {
+    timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
+    signal: opts.signal,
+    onMode: (server, mode) => opts.onProgress?.({ kind: 'mode', server, mode }),
+  });
 }
 
 /** Launches `toStart`, records their pids at once (so a crash of this CLI leaves them findable), waits for quorum. */
@@ -134,11 +166,7 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
       );
     }
     writeState(paths, state);
-    await waitForQuorum(paths, state.servers, {
-      timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
-      signal: opts.signal,
-      onMode: (server, mode) => opts.onProgress?.({ kind: 'mode', server, mode }),
-    });
+    await waitForServing(paths, state, opts);
   } catch (e) {
     // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.
     await stopProcesses(toStart.map((s) => s.pid).filter((p): p is number => p !== undefined), 'SIGKILL');
@@ -169,7 +197,7 @@ export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
   }));
   const leader = servers.find((s) => s.mode === 'leader' || s.mode === 'standalone')?.name ?? null;
   const serving = servers.filter((s) => ['leader', 'follower', 'observer', 'standalone'].includes(s.mode)).length;
-  return { lab: paths.root, tickMs: state.tickMs, servers, leader, serving, quorum: leader !== null };
+  return { lab: paths.root, tickMs: state.tickMs, servers, leader, serving, quorum: leader !== null, network: await networkStatus(paths, state) };
 }
 
 export interface DownResult {
@@ -188,7 +216,9 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
   }
   return withLabLock(paths, async () => {
     await opts.beforeServers?.();
+    const daemonStopped = await stopNetwork(paths);
     const state = readState(paths)!;
+    delete state.net; // a lab that comes up again starts with a whole network
     const pids = new Set(findMarked(paths.markers));
     for (const s of state.servers) if (isOurs(s.pid, paths.markers)) pids.add(s.pid!);
     // SIGKILL: a lab's servers hold nothing worth a graceful shutdown, and ZooKeeper has synced its log already.
@@ -201,7 +231,7 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
       writeState(paths, state);
       recordLabEvent(paths, { event: 'ensemble-down' });
     }
-    return { stopped: pids.size, purged: Boolean(opts.purge) };
+    return { stopped: pids.size + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
 }
 
@@ -220,7 +250,8 @@ export async function restartServers(paths: LabPaths, target: string, opts: Pick
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
     await stopProcesses(targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)), 'SIGKILL');
-    writeServerFiles(paths, state.servers, state.tickMs);
+    await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
+    writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
     await startAndWait(paths, state, targets, v, opts, true);
     recordLabEvent(paths, { event: 'server-restarted', servers: targets.map((s) => s.name) });
     return ensembleStatus(paths);

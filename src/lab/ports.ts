@@ -29,6 +29,32 @@ export function allPorts(plan: readonly ServerPorts[]): number[] {
   return plan.flatMap((p) => [p.clientPort, p.quorumPort, p.electionPort]);
 }
 
+/**
+ * Per-pair peer proxies: a slot per (from, to) among MAX_SERVERS² (81), so a pair's ports never depend on the
+ * server count: quorum proxies at base+30..110, election proxies at base+115..195.
+ */
+const QUORUM_PROXY_OFFSET = 30;
+const ELECTION_PROXY_OFFSET = 115;
+
+/** Where server `from` reaches server `to`'s quorum and election ports through the lab's link proxies. */
+export function peerProxyPorts(base: number, from: number, to: number): { quorumPort: number; electionPort: number } {
+  const slot = (from - 1) * MAX_SERVERS + (to - 1);
+  return { quorumPort: base + QUORUM_PROXY_OFFSET + slot, electionPort: base + ELECTION_PROXY_OFFSET + slot };
+}
+
+/** Every peer proxy port of an ensemble of `servers` (checked free with the servers' own ports). */
+export function allPeerProxyPorts(base: number, servers: number): number[] {
+  const ports: number[] = [];
+  for (let from = 1; from <= servers; from++) {
+    for (let to = 1; to <= servers; to++) {
+      if (from === to) continue;
+      const p = peerProxyPorts(base, from, to);
+      ports.push(p.quorumPort, p.electionPort);
+    }
+  }
+  return ports;
+}
+
 /** A lab's preferred block comes from a hash of its directory, so two labs start from different blocks. */
 export function preferredBase(labRoot: string): number {
   const slots = Math.floor((RANGE_END - RANGE_START) / BLOCK_SIZE);
@@ -63,7 +89,7 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
   if (explicitBase !== undefined) {
     validateBasePort(explicitBase, servers);
     const plan = planServerPorts(explicitBase, servers);
-    const taken = await takenPorts(allPorts(plan));
+    const taken = await takenPorts([...allPorts(plan), ...allPeerProxyPorts(explicitBase, servers)]);
     if (taken.length > 0) {
       throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use`, `choose another --base-port, or omit it and zklab picks a free block`);
     }
@@ -74,7 +100,7 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
   for (let i = 0; i < slots; i++) {
     const base = RANGE_START + ((first - RANGE_START + i * BLOCK_SIZE) % (slots * BLOCK_SIZE));
     const plan = planServerPorts(base, servers);
-    if ((await takenPorts(allPorts(plan))).length === 0) return { base, plan };
+    if ((await takenPorts([...allPorts(plan), ...allPeerProxyPorts(base, servers)])).length === 0) return { base, plan };
   }
   throw new EnvironmentError(`no free block of ports between ${RANGE_START} and ${RANGE_END}`, 'stop other labs (`zklab ensemble down`) or pass --base-port');
 }

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
+import type { MemberDelay, PartitionRule } from '../net/partition.js';
 
 export interface ServerRecord {
   readonly id: number;
@@ -41,6 +42,16 @@ export interface LabState {
   nextContender: number;
   /** Set when contenders were pointed at an ensemble outside the lab with --connect. */
   externalConnect?: string;
+  /** The lab network as asked for, so a restarted link daemon gets it back (src/net/ gives it meaning). */
+  net?: LabNetState;
+}
+
+export interface LabNetState {
+  rules: PartitionRule[];
+  /** As the user gave them: added round-trip latency per member. */
+  delays: MemberDelay[];
+  /** Each contender's own proxy port towards each server: contender id → server name → port. */
+  contenderPorts: Record<string, Record<string, number>>;
 }
 
 export function readState(paths: LabPaths): LabState | undefined {

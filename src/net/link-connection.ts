@@ -2,11 +2,15 @@ import { connect, type Socket } from 'node:net';
 import { InitialMessageRewriter } from './initial-message.js';
 import { Pump, resetSocket, type PumpHost } from './link-pump.js';
 
+const REFUSED_RETRY_INTERVAL_MS = 50;
+
 export interface ConnectionHost extends PumpHost {
   readonly targetHost: string;
   readonly targetPort: number;
   /** `host:port` to advertise in place of the InitialMessage's addresses (election links only). */
   readonly advertise: string | undefined;
+  /** How long a refused connect to the target is retried before the client is reset (0: reset at once). */
+  readonly refusedRetryMs: number;
   countToTarget(bytes: number): void;
   countFromTarget(bytes: number): void;
   closed(conn: ProxiedConnection): void;
@@ -19,6 +23,7 @@ export interface ConnectionHost extends PumpHost {
  */
 export class ProxiedConnection {
   private upstream: Socket | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private readonly toTarget: Pump;
   private fromTarget: Pump | undefined;
   /** Until the first InitialMessage has gone through (election links with an address to advertise). */
@@ -50,7 +55,7 @@ export class ProxiedConnection {
     const mode = this.host.fault.mode;
     if (mode === 'reject') this.reset();
     else if (mode === 'pass') {
-      if (!this.upstream) this.openUpstream();
+      if (!this.upstream && !this.retryTimer) this.openUpstream();
       this.toTarget.flush();
       this.fromTarget?.flush();
     }
@@ -58,6 +63,7 @@ export class ProxiedConnection {
 
   /** Both sides get a RST now. */
   reset(): void {
+    clearTimeout(this.retryTimer);
     this.toTarget.discard();
     this.fromTarget?.discard();
     resetSocket(this.client);
@@ -66,30 +72,57 @@ export class ProxiedConnection {
 
   /** Orderly teardown (the proxy is stopping). */
   destroy(): void {
+    clearTimeout(this.retryTimer);
     this.toTarget.discard();
     this.fromTarget?.discard();
     this.client.destroy();
     this.upstream?.destroy();
   }
 
-  private openUpstream(): void {
+  private openUpstream(firstTry = Date.now()): void {
+    this.retryTimer = undefined;
     if (this.clientClosed) return;
     const upstream = connect({ host: this.host.targetHost, port: this.host.targetPort, allowHalfOpen: true, noDelay: true });
     this.upstream = upstream;
     const fromTarget = new Pump(upstream, this.host, (n) => this.host.countFromTarget(n));
     this.fromTarget = fromTarget;
+    let refused = false;
+    let connected = false;
     upstream.on('data', (chunk: Buffer) => fromTarget.push(chunk));
     upstream.on('end', () => fromTarget.pushEnd('fin'));
-    upstream.on('error', () => {});
+    upstream.on('error', (err: NodeJS.ErrnoException) => (refused = err.code === 'ECONNREFUSED'));
+    // Both pumps wait for the connection to exist: a refused attempt must neither swallow client bytes nor leave
+    // listeners on the client behind.
+    upstream.once('connect', () => {
+      connected = true;
+      fromTarget.attach(this.client);
+      this.toTarget.attach(upstream);
+    });
     upstream.on('close', (hadError) => {
+      if (refused && this.retryLater(firstTry)) return;
+      if (!connected) fromTarget.attach(this.client);
       this.upstreamClosed = true;
       this.toTarget.discard();
       // A refused connect or a reset from the target reaches the client as a reset, after what was already sent.
       if (hadError) fromTarget.pushEnd('rst');
       this.finishIfClosed();
     });
-    fromTarget.attach(this.client);
-    this.toTarget.attach(upstream);
+  }
+
+  /**
+   * A client that reached the proxy has seen its connect succeed, so a refusal can only reach it as a reset, which
+   * a ZooKeeper learner takes as a failed sync rather than a leader not listening yet (it retries a refused connect).
+   * Within `refusedRetryMs` the proxy retries instead, as the learner would have.
+   */
+  private retryLater(firstTry: number): boolean {
+    if (this.clientClosed || Date.now() - firstTry >= this.host.refusedRetryMs) return false;
+    this.upstream = undefined;
+    this.fromTarget = undefined;
+    this.retryTimer = setTimeout(() => {
+      if (this.host.fault.mode === 'pass') this.openUpstream(firstTry);
+      else this.retryTimer = undefined; // healing opens it afresh
+    }, REFUSED_RETRY_INTERVAL_MS);
+    return true;
   }
 
   private rewrite(rewriter: InitialMessageRewriter, chunk: Buffer): void {
@@ -100,7 +133,7 @@ export class ProxiedConnection {
   }
 
   private onClientEnd(): void {
-    if (this.upstream) {
+    if (this.upstream || this.retryTimer) {
       this.toTarget.pushEnd('fin');
       return;
     }
@@ -111,6 +144,8 @@ export class ProxiedConnection {
 
   private onClientClose(hadError: boolean): void {
     this.clientClosed = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.fromTarget?.discard();
     if (!this.upstream) {
       this.toTarget.discard();

@@ -14,6 +14,11 @@ export interface LinkProxyOptions {
   /** Election links: the address the target should connect back to (the reverse link's proxy). */
   readonly advertise?: { readonly host: string; readonly port: number };
   readonly fault?: Partial<LinkFault>;
+  /**
+   * How long a refused connect to the target is retried before the client is reset. Default: 2000 ms for quorum
+   * links (a learner may connect before its new leader listens), 0 for the others.
+   */
+  readonly refusedRetryMs?: number;
   /** Source of jitter, uniform in [0, 1); replaceable for tests. */
   readonly random?: () => number;
 }
@@ -66,6 +71,7 @@ export class LinkProxy {
       targetHost: options.targetHost,
       targetPort: options.targetPort,
       advertise,
+      refusedRetryMs: options.refusedRetryMs ?? (options.kind === 'quorum' ? 2000 : 0),
       get fault() {
         return self.currentFault;
       },

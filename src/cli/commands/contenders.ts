@@ -6,6 +6,9 @@ import type { ContenderInfo } from '../../contenders/service.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
+import type { LabPaths } from '../../lab/paths.js';
+import type { NetworkStatus } from '../../net/status.js';
+import { networkJson, networkLines } from './net-view.js';
 
 interface SpawnArgs extends GlobalArgs {
   count: unknown;
@@ -29,8 +32,23 @@ function colourState(s: ContenderInfo['state']): string {
   return s;
 }
 
-export function contendersJson(list: readonly ContenderInfo[]): unknown {
+interface ContenderNetwork {
+  readonly status: NetworkStatus;
+  readonly of: (id: string) => unknown;
+}
+
+/** The lab network as contenders see it; null for contenders of an ensemble outside the lab (no link proxies). */
+async function contenderNetwork(paths: LabPaths): Promise<ContenderNetwork | null> {
+  const { requireState } = await import('../../lab/state.js');
+  const { memberNetwork, networkStatus } = await import('../../net/status.js');
+  const state = requireState(paths);
+  if (state.servers.length === 0) return null;
+  return { status: await networkStatus(paths, state), of: (id) => memberNetwork(state, id) };
+}
+
+export function contendersJson(list: readonly ContenderInfo[], net: ContenderNetwork | null = null): unknown {
   return {
+    ...(net ? { network: networkJson(net.status) } : {}),
     contenders: list.map((c) => ({
       id: c.id,
       pid: c.pid,
@@ -43,6 +61,7 @@ export function contendersJson(list: readonly ContenderInfo[]): unknown {
       token: c.token,
       priority: c.priority,
       site: c.site,
+      ...(net ? { network: net.of(c.id) } : {}),
     })),
   };
 }
@@ -92,7 +111,8 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           handler: async (a) => {
             const { listContenders } = await import('../../contenders/service.js');
             const list = listContenders(labPaths(a));
-            ctx.out(a.json ? JSON.stringify(contendersJson(list), null, 2) : renderContenders(list));
+            const net = await contenderNetwork(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(contendersJson(list, net), null, 2) : [renderContenders(list), ...(net ? networkLines(net.status) : [])].join('\n'));
           },
         })
         .command<GlobalArgs & { ids?: string[]; all: boolean }>({

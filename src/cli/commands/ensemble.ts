@@ -15,6 +15,7 @@ interface UpArgs extends GlobalArgs {
 function progressPrinter(ctx: CommandContext) {
   return (p: UpProgress) => {
     if (p.kind === 'starting') ctx.err(`${p.repair ? 'restarting' : 'starting'} ${p.servers.join(', ')} …`);
+    else if (p.kind === 'warning') ctx.err(`warning: ${p.message}`);
     else if (p.mode !== 'down') ctx.err(`  ${p.server}: ${p.mode}`);
   };
 }

@@ -1,0 +1,68 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { labPaths } from '../context.js';
+import { listingJson, renderListing } from './net-view.js';
+
+const TARGETS = 'zkN, cN, leader (the leading contender) or zk-leader (the leading server)';
+
+const modeOption = {
+  type: 'string',
+  describe: 'blackhole (default: silence, sockets stay open) or reject (connections are reset)',
+} as const;
+
+export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'partition <command>',
+    describe: 'Cut links between lab members (servers and contenders): isolate one, split into groups, list',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command<GlobalArgs & { target: string; mode?: string }>({
+          command: 'isolate <target>',
+          describe: `Cut every link of one member: ${TARGETS}`,
+          builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: TARGETS }).option('mode', modeOption),
+          handler: async (a) => {
+            const { isolate, parseMode } = await import('../../net/service.js');
+            const r = await isolate(labPaths(a), a.target, parseMode(a.mode));
+            ctx.out(`${r.description}${r.member === a.target ? '' : ` (${a.target} is ${r.member})`}; \`zklab heal ${r.member}\` ends it`);
+          },
+        })
+        .command<GlobalArgs & { groups: string[]; mode?: string }>({
+          command: 'split <groups..>',
+          describe: 'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
+          builder: (b) => b.positional('groups', { type: 'string', array: true, demandOption: true }).option('mode', modeOption),
+          handler: async (a) => {
+            const { parseMode, split } = await import('../../net/service.js');
+            const { parseGroup } = await import('../../net/targets.js');
+            const mode = parseMode(a.mode);
+            const r = await split(labPaths(a), a.groups.map(String).map(parseGroup), mode);
+            ctx.out(`${r.description}; \`zklab heal\` ends it`);
+          },
+        })
+        .command<GlobalArgs & { json?: boolean }>({
+          command: 'list',
+          describe: 'Active partitions and delays, and the links they affect',
+          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => {
+            const { listNetwork } = await import('../../net/service.js');
+            const l = await listNetwork(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(listingJson(l), null, 2) : renderListing(l));
+          },
+        })
+        .demandCommand(1, 'name a partition command: isolate, split or list'),
+    handler: () => undefined,
+  };
+}
+
+export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs & { target?: string }> {
+  return {
+    command: 'heal [target]',
+    describe: `Lift the partitions that cut off a member (${TARGETS}), or all of them`,
+    builder: (y: Argv<GlobalArgs>) => y.positional('target', { type: 'string', describe: 'a member; all partitions when left out' }) as Argv<GlobalArgs & { target?: string }>,
+    handler: async (a) => {
+      const { heal } = await import('../../net/service.js');
+      const r = await heal(labPaths(a), a.target);
+      if (r.healed.length === 0) ctx.out(`nothing to heal${a.target ? ` for ${a.target}` : ''}: no partition cuts ${a.target ?? 'anyone'} off`);
+      else ctx.out(`healed: ${r.healed.join('; ')}${r.remaining.length > 0 ? `\nstill active: ${r.remaining.join('; ')}` : ''}`);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { LabPaths } from '../lab/paths.js';
+import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
+import type { LabState } from '../lab/state.js';
+import { NetControl, pingDaemon, startDaemon } from './control.js';
+import { contenderLinkSpecs, emptyNet, labMembers, LOOPBACK, perDirectionDelays, serverLinkSpecs } from './lab-links.js';
+
+/**
+ * The lab network's lifecycle: the link daemon is the lab's long-lived process. `ensemble up` starts it (or
+ * restarts a dead one and gives it back the links and rules recorded in the lab state), `ensemble down` shuts it
+ * down, and contenders get their own links from it when spawned.
+ */
+
+/** Runs `fn` on a connection to the lab's daemon; a ProcessError saying `up` repairs it when none answers. */
+export async function withDaemon<T>(paths: LabPaths, fn: (ctl: NetControl) => Promise<T>): Promise<T> {
+  const ctl = await NetControl.connect(paths.controlSocket);
+  try {
+    return await fn(ctl);
+  } finally {
+    ctl.close();
+  }
+}
+
+/**
+ * Makes the lab network match the state: a running daemon, the recorded rules and delays, every server link and
+ * the links of every live contender. Idempotent: links that exist already are left alone. `warn` hears of
+ * contenders whose links could not listen again (their ports were taken meanwhile). Resolves the daemon's pid.
+ */
+export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (message: string) => void = () => {}): Promise<number> {
+  const { pid } = await startDaemon(paths.root);
+  const net = state.net ?? emptyNet();
+  await withDaemon(paths, async (ctl) => {
+    // Rules before links: a link starts with the fault the current rules give it, so a restarted daemon never lets
+    // a partitioned link pass in between.
+    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state) });
+    await ctl.request({ op: 'add-links', links: serverLinkSpecs(state) });
+    for (const c of state.contenders) {
+      const ports = net.contenderPorts[c.id];
+      if (!ports || !isOurs(c.pid, paths.markers)) continue;
+      try {
+        await ctl.request({ op: 'add-links', links: contenderLinkSpecs(c.id, state, ports) });
+      } catch (e) {
+        warn(`contender ${c.id} stays cut off: ${(e as Error).message}; stop it and spawn another`);
+      }
+    }
+  });
+  return pid;
+}
+
+/** Shuts the lab's daemon down cleanly and waits for it to exit (SIGKILL after 5 s); false when none answered. */
+export async function stopNetwork(paths: LabPaths): Promise<boolean> {
+  const pong = await pingDaemon(paths.root);
+  if (!pong || pong.labRoot !== paths.root) return false;
+  try {
+    await withDaemon(paths, (ctl) => ctl.request({ op: 'shutdown' }));
+  } catch {
+    // It may close the connection as it exits; waiting for the pid is what counts.
+  }
+  const left = await waitForExit([pong.pid], 5000);
+  if (left.length > 0 && isOurs(pong.pid, paths.markers)) await stopProcesses(left, 'SIGKILL');
+  return true;
+}
+
+/** The daemon's pid when it answers. */
+export async function daemonPid(paths: LabPaths): Promise<number | null> {
+  const pong = await pingDaemon(paths.root);
+  return pong && pong.labRoot === paths.root ? pong.pid : null;
+}
+
+/**
+ * A contender's connect string: its own client proxies, one per server, created now. Records their ports in
+ * `state.net` (the caller writes the state), so a restarted daemon listens on the same ports again.
+ */
+export async function contenderConnect(paths: LabPaths, id: string, state: LabState): Promise<string> {
+  const specs = contenderLinkSpecs(id, state);
+  const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'add-links', links: specs }));
+  state.net ??= emptyNet();
+  state.net.contenderPorts[id] = Object.fromEntries(specs.map((s, i) => [s.to, links[i]!.port]));
+  return links.map((l) => `${LOOPBACK}:${l.port}`).join(',');
+}

@@ -1,0 +1,168 @@
+import { UsageError } from '../errors.js';
+import { recordLabEvent } from '../lab/events.js';
+import { withLabLock } from '../lab/lock.js';
+import type { LabPaths } from '../lab/paths.js';
+import { requireEnsemble, writeState, type LabNetState, type LabState } from '../lab/state.js';
+import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
+import { withDaemon } from './lab-network.js';
+import { CUT_MODES, type CutMode } from './link-types.js';
+import * as rules from './partition.js';
+import type { LinkInfo } from './protocol.js';
+import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
+import { checkTargetName, resolveTarget, targetsHint } from './targets.js';
+
+/**
+ * The lab's network faults, for the CLI, drills and inspect: partitions (isolate, split, heal) and delays on the
+ * links between lab members. Every change is validated before anything is touched (a UsageError leaves the network
+ * as it was), applied by the link daemon, then recorded in the lab state (so a restarted daemon gets it back) and
+ * in the lab's event log (drills read `partition`, `heal` and `delay`).
+ */
+
+export function parseMode(mode: string | undefined): CutMode {
+  const m = mode ?? 'blackhole';
+  if (!(CUT_MODES as readonly string[]).includes(m)) {
+    throw new UsageError(`unknown mode "${m}"`, 'use --mode blackhole (silence, sockets stay open; the default) or --mode reject (connections reset)');
+  }
+  return m as CutMode;
+}
+
+function checkMs(what: string, v: number): void {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rules.MAX_DELAY_MS) {
+    throw new UsageError(`${what} must be a number of milliseconds from 0 to ${rules.MAX_DELAY_MS}, got ${String(v)}`, 'e.g. `zklab net delay c1 300 --jitter 50`');
+  }
+}
+
+/** Validates the next network against the lab, has the daemon apply it, then records it. All under the lab lock. */
+async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetState): Promise<LabNetState> {
+  return withLabLock(paths, async () => {
+    const state = requireEnsemble(paths);
+    const next = change(state.net ?? emptyNet());
+    const members = labMembers(state);
+    const errors = rules.validateNetRules(members, next.rules, next.delays);
+    if (errors.length > 0) throw new UsageError(errors.join('; '), targetsHint(state));
+    await withDaemon(paths, (ctl) => ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }));
+    state.net = next;
+    writeState(paths, state);
+    return next;
+  });
+}
+
+export interface IsolateResult {
+  readonly member: string;
+  readonly description: string;
+}
+
+/** Cuts every link of one member (zkN, cN, `leader`, `zk-leader`); replaces an earlier isolation of it. */
+export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole'): Promise<IsolateResult> {
+  parseMode(mode);
+  const state = requireEnsemble(paths);
+  const member = await resolveTarget(paths, state, target);
+  const rule = rules.isolate(member, mode);
+  await applyNet(paths, (net) => ({
+    ...net,
+    rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
+  }));
+  const description = rules.describeRule(rule);
+  recordLabEvent(paths, { event: 'partition', description, target: member, mode, ...(member === target ? {} : { requested: target }) });
+  return { member, description };
+}
+
+export interface SplitResult {
+  /** Every group, the implicit one (members not named) last. */
+  readonly groups: readonly (readonly string[])[];
+  readonly description: string;
+}
+
+/** Cuts the links between groups; members not named form one more group. */
+export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<SplitResult> {
+  parseMode(mode);
+  const state = requireEnsemble(paths);
+  if (groups.length < 2) {
+    throw new UsageError(`a split needs at least two groups, got ${groups.length}`, 'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)');
+  }
+  for (const name of groups.flat()) checkTargetName(state, name);
+  const resolved: string[][] = [];
+  for (const group of groups) resolved.push(await Promise.all(group.map((name) => resolveTarget(paths, state, name))));
+  const rule = rules.split(resolved, mode);
+  const problems = rules.validateRule(rule, labMembers(state));
+  if (problems.length > 0) throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
+  await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
+  const all = rules.splitGroups(rule, labMembers(state));
+  const description = rules.describeRule(rules.split(all, mode));
+  recordLabEvent(paths, { event: 'partition', description, groups: all, mode });
+  return { groups: all, description };
+}
+
+export interface HealResult {
+  /** The rules that were lifted, described. */
+  readonly healed: readonly string[];
+  readonly remaining: readonly string[];
+}
+
+/** The rules left when every rule cutting `member` off from anyone is lifted (all of them when no member). */
+function rulesAfterHeal(state: LabState, ruleList: readonly rules.PartitionRule[], member: string | undefined): rules.PartitionRule[] {
+  if (member === undefined) return [];
+  const others = labMembers(state);
+  return ruleList.filter((r) => !others.some((m) => rules.ruleCuts(r, member, m)));
+}
+
+/** Lifts every partition that cuts `target` off (a split as a whole), or all of them when none (or `all`) is named. */
+export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
+  const state = requireEnsemble(paths);
+  const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);
+  const before = state.net?.rules ?? [];
+  const after = rulesAfterHeal(state, before, member);
+  const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
+  if (healed.length > 0) {
+    await applyNet(paths, (net) => ({ ...net, rules: rulesAfterHeal(state, net.rules, member) }));
+    recordLabEvent(paths, { event: 'heal', kind: 'partition', description: `heal ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+  }
+  return { healed, remaining: after.map(rules.describeRule) };
+}
+
+export interface DelayResult {
+  readonly member: string;
+  readonly description: string;
+}
+
+/** Adds `ms` (plus up to `jitterMs`) of round-trip latency to every link of a member; 0 removes it. */
+export async function delay(paths: LabPaths, target: string, ms: number, jitterMs = 0): Promise<DelayResult> {
+  checkMs('the delay', ms);
+  checkMs('the jitter', jitterMs);
+  const state = requireEnsemble(paths);
+  const member = await resolveTarget(paths, state, target);
+  const d = rules.delay(member, ms, jitterMs);
+  await applyNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
+  const description = describeDelay(d);
+  recordLabEvent(paths, { event: 'delay', description, target: member, ms, jitter: jitterMs });
+  return { member, description };
+}
+
+/** Removes the delay of one member, or every delay. */
+export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
+  const state = requireEnsemble(paths);
+  const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);
+  const before = state.net?.delays ?? [];
+  const cleared = before.filter((d) => member === undefined || d.member === member).map(describeDelay);
+  if (cleared.length > 0) {
+    await applyNet(paths, (net) => ({ ...net, delays: rules.clearDelays(net.delays, member) }));
+    // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
+    recordLabEvent(paths, { event: 'heal', kind: 'delay', description: `clear delay ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+  }
+  return { cleared };
+}
+
+export interface NetListing extends NetworkStatus {
+  /** Links whose fault is not a plain pass, as the daemon reports them (empty when it is not running). */
+  readonly faultyLinks: readonly LinkInfo[];
+  readonly linkCount: number;
+}
+
+export async function listNetwork(paths: LabPaths): Promise<NetListing> {
+  const state: LabState = requireEnsemble(paths);
+  const status = await networkStatus(paths, state);
+  if (!status.daemon.running) return { ...status, faultyLinks: [], linkCount: 0 };
+  const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
+  const faultyLinks = links.filter((l) => l.fault.mode !== 'pass' || l.fault.delayMs > 0 || l.fault.jitterMs > 0);
+  return { ...status, faultyLinks, linkCount: links.length };
+}

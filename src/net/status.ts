@@ -1,0 +1,84 @@
+import type { LabPaths } from '../lab/paths.js';
+import { isOurs } from '../lab/procs.js';
+import type { LabNetState, LabState, ServerRecord } from '../lab/state.js';
+import { daemonPid } from './lab-network.js';
+import { emptyNet, labMembers } from './lab-links.js';
+import type { CutMode } from './link-types.js';
+import { computeLinkFaults, describeRule, ruleCuts, type MemberDelay, type PartitionRule } from './partition.js';
+
+/** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */
+export interface NetworkStatus {
+  /**
+   * The link daemon. `needed`: some server of the lab runs; when the daemon does not, every link is down and
+   * `ensemble up` repairs it.
+   */
+  readonly daemon: { readonly running: boolean; readonly pid: number | null; readonly needed: boolean };
+  readonly rules: readonly PartitionRule[];
+  /** Added round-trip latency per member, as asked for. */
+  readonly delays: readonly MemberDelay[];
+  /** One line per rule and delay, for humans. */
+  readonly faults: readonly string[];
+}
+
+/** What the network does to one member. */
+export interface MemberNetwork {
+  /** The members it cannot reach. */
+  readonly cutFrom: readonly string[];
+  /** How it is cut (the last rule that cuts it), null when it is not. */
+  readonly mode: CutMode | null;
+  readonly delayMs: number;
+  readonly jitterMs: number;
+}
+
+export function describeDelay(d: MemberDelay): string {
+  return `delay ${d.member} ${d.delayMs} ms${d.jitterMs > 0 ? ` + up to ${d.jitterMs} ms jitter` : ''}`;
+}
+
+export function describeNet(net: LabNetState): string[] {
+  return [...net.rules.map(describeRule), ...net.delays.map(describeDelay)];
+}
+
+export async function networkStatus(paths: LabPaths, state: LabState): Promise<NetworkStatus> {
+  const net = state.net ?? emptyNet();
+  const pid = await daemonPid(paths);
+  const needed = state.servers.some((s) => isOurs(s.pid, paths.markers));
+  return { daemon: { running: pid !== null, pid, needed }, rules: net.rules, delays: net.delays, faults: describeNet(net) };
+}
+
+export function memberNetwork(state: LabState, member: string): MemberNetwork {
+  const net = state.net ?? emptyNet();
+  const cutFrom = labMembers(state).filter((m) => net.rules.some((r) => ruleCuts(r, member, m)));
+  const last = net.rules.findLast((r) => cutFrom.some((m) => ruleCuts(r, member, m)));
+  const delay = net.delays.find((d) => d.member === member);
+  return { cutFrom, mode: last?.mode ?? null, delayMs: delay?.delayMs ?? 0, jitterMs: delay?.jitterMs ?? 0 };
+}
+
+/** The servers that reach a majority of the ensemble (themselves included) through the current partitions. */
+export function serversExpectedToServe(state: LabState): ServerRecord[] {
+  const net = state.net ?? emptyNet();
+  const names = state.servers.map((s) => s.name);
+  return state.servers.filter((s) => names.filter((m) => !net.rules.some((r) => ruleCuts(r, s.name, m))).length * 2 > names.length);
+}
+
+/** One directed pair of members with a fault between them (server→server, contender→server). */
+export interface PairFault {
+  readonly from: string;
+  readonly to: string;
+  /** pass when only delayed. */
+  readonly mode: 'pass' | CutMode;
+  /** Added round-trip latency: the sum of both ends' delays. */
+  readonly delayMs: number;
+  readonly jitterMs: number;
+}
+
+/** Every pair of members the lab's rules and delays affect, from the state alone (for inspect and reports). */
+export function pairFaults(state: LabState): PairFault[] {
+  const net = state.net ?? emptyNet();
+  const servers = state.servers.map((s) => s.name);
+  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) => servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to, kind: 'client' as const })));
+  const faults = computeLinkFaults(pairs, net.rules, net.delays);
+  return pairs.flatMap((p) => {
+    const f = faults.get(p.id)!;
+    return f.mode === 'pass' && f.delayMs === 0 && f.jitterMs === 0 ? [] : [{ from: p.from, to: p.to, mode: f.mode, delayMs: f.delayMs, jitterMs: f.jitterMs }];
+  });
+}

@@ -1,0 +1,213 @@
+import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLabEvents } from '../../src/contenders/event-log.js';
+import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { ensembleDown, ensembleStatus, ensembleUp, zkLeader } from '../../src/ensemble/service.js';
+import { ProcessError } from '../../src/errors.js';
+import { allPeerProxyPorts, peerProxyPorts, takenPorts } from '../../src/lab/ports.js';
+import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
+import { readState, type LabState } from '../../src/lab/state.js';
+import { withDaemon } from '../../src/net/lab-network.js';
+import { heal, isolate, listNetwork, split } from '../../src/net/service.js';
+import { ZkClient } from '../../src/zk/client.js';
+import { tempLab } from '../helpers/paths.js';
+import { listeningAddresses } from '../helpers/sockets.js';
+import { waitFor } from '../helpers/wait.js';
+
+const paths = tempLab();
+let state: LabState;
+
+beforeAll(async () => {
+  await ensembleUp(paths, { servers: 3 });
+  state = readState(paths)!;
+});
+afterAll(async () => {
+  await ensembleDown(paths, { purge: true });
+});
+
+/** Each server's mode by its own srvr, by name. */
+async function modes(): Promise<Record<string, string>> {
+  const probes = await Promise.all(state.servers.map(async (s) => [s.name, (await probeSrvr(s.clientPort, 500)).mode] as const));
+  return Object.fromEntries(probes);
+}
+
+function server(name: string) {
+  return state.servers.find((s) => s.name === name)!;
+}
+
+function direct(names: readonly string[]): string {
+  return names.map((n) => `127.0.0.1:${server(n).clientPort}`).join(',');
+}
+
+async function withClient<T>(names: readonly string[], fn: (zk: ZkClient) => Promise<T>): Promise<T> {
+  const zk = await ZkClient.connect({ connect: direct(names), sessionTimeoutMs: 6000, connectTimeoutMs: 15_000 });
+  try {
+    return await fn(zk);
+  } finally {
+    await zk.close();
+  }
+}
+
+/** Remote ports of a process's established TCP connections, from /proc (what the kernel says). */
+function connectedPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== '01' || !inodes.has(cols[9]!)) continue;
+      ports.push(parseInt(cols[2]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/** Waits until exactly one server other than `not` leads and the named servers serve. */
+async function newLeader(not: string, serving: readonly string[], timeoutMs: number): Promise<string> {
+  return waitFor(async () => {
+    const m = await modes();
+    const leaders = Object.keys(m).filter((n) => m[n] === 'leader');
+    return leaders.length === 1 && leaders[0] !== not && serving.every((n) => m[n] === 'leader' || m[n] === 'follower') ? leaders[0] : null;
+  }, `a new leader other than ${not}`, timeoutMs, 50);
+}
+
+describe('server links on a real 3-server ensemble', () => {
+  it('up starts the link daemon first; servers reach their peers only through per-pair proxies on loopback', async () => {
+    const st = await ensembleStatus(paths);
+    expect(st.network.daemon.running).toBe(true);
+    const daemon = st.network.daemon.pid!;
+    expect(isOurs(daemon, paths.markers)).toBe(true);
+
+    for (const s of state.servers) {
+      const cfg = readFileSync(paths.serverConfig(s.name), 'utf8');
+      for (const peer of state.servers) {
+        const p = peer.id === s.id ? { quorumPort: peer.quorumPort, electionPort: peer.electionPort } : peerProxyPorts(state.basePort, s.id, peer.id);
+        expect(cfg).toContain(`server.${peer.id}=127.0.0.1:${p.quorumPort}:${p.electionPort}`);
+      }
+    }
+    const listening = listeningAddresses(daemon);
+    expect(listening.every((a) => a.startsWith('127.0.0.1:'))).toBe(true);
+    for (const port of allPeerProxyPorts(state.basePort, 3)) expect(listening).toContain(`127.0.0.1:${port}`);
+
+    // No JVM holds a connection to another server's real quorum or election port: only the daemon does.
+    const peerPorts = new Set(state.servers.flatMap((s) => [s.quorumPort, s.electionPort]));
+    for (const s of state.servers) expect(connectedPorts(s.pid!).filter((p) => peerPorts.has(p))).toEqual([]);
+    const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
+    expect(links).toHaveLength(12);
+    const leader = st.leader!;
+    for (const f of state.servers.filter((s) => s.name !== leader)) {
+      expect(links.find((l) => l.id === `quorum:${f.name}->${leader}`)!.stats.open).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('isolate zk-leader: the others elect a leader within 10 s, the isolated one stops serving, heal brings every znode everywhere', async () => {
+    await withClient(['zk1', 'zk2', 'zk3'], (zk) => zk.create('/net-before', 'b', 'persistent'));
+    const old = (await zkLeader(paths)).name;
+    const others = state.servers.map((s) => s.name).filter((n) => n !== old);
+    const t0 = Date.now();
+    const r = await isolate(paths, 'zk-leader');
+    expect(r.member).toBe(old);
+
+    const leader = await newLeader(old, others, 10_000);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(others).toContain(leader);
+    await waitFor(async () => (await probeSrvr(server(old).clientPort, 500)).mode === 'not-serving', `${old} to stop serving`, 10_000, 50);
+    expect(readLabEvents(paths.labEventsFile).find((e) => e.event === 'partition' && e.t >= t0)).toMatchObject({ target: old, mode: 'blackhole' });
+
+    await withClient(others, (zk) => zk.create('/net-during', 'd', 'persistent'));
+    expect((await probeSrvr(server(old).clientPort, 500)).mode).toBe('not-serving');
+
+    await heal(paths);
+    await waitFor(async () => (await modes())[old] === 'follower', `${old} to rejoin as a follower`, 30_000, 100);
+    for (const s of state.servers) {
+      await withClient([s.name], async (zk) => {
+        await zk.sync('/');
+        expect(await zk.exists('/net-before'), `/net-before on ${s.name}`).not.toBeNull();
+        expect(await zk.exists('/net-during'), `/net-during on ${s.name}`).not.toBeNull();
+      });
+    }
+  }, 90_000);
+
+  it('split zk1 | zk2,zk3: zk1 stops serving, the majority keeps accepting writes', async () => {
+    const r = await split(paths, [['zk1'], ['zk2', 'zk3']]);
+    expect(r.groups).toEqual([['zk1'], ['zk2', 'zk3']]);
+    await waitFor(async () => (await modes()).zk1 === 'not-serving', 'zk1 to stop serving', 15_000, 50);
+    await waitFor(async () => {
+      const m = await modes();
+      return [m.zk2, m.zk3].sort().join() === 'follower,leader';
+    }, 'zk2 and zk3 to serve with one leader', 15_000, 50);
+    await withClient(['zk2', 'zk3'], async (zk) => {
+      for (let i = 0; i < 20; i++) await zk.create(`/net-split-${i}`, String(i), 'persistent');
+    });
+    expect((await modes()).zk1).toBe('not-serving');
+
+    await heal(paths, 'zk2'); // healing any member of the split lifts it whole
+    await waitFor(async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'), 'all three to serve', 30_000, 100);
+    await withClient(['zk1'], async (zk) => {
+      await zk.sync('/');
+      expect(await zk.exists('/net-split-19')).not.toBeNull();
+    });
+  }, 90_000);
+
+  it('--mode reject resets the isolated server\'s connections instead of holding them', async () => {
+    const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
+    await isolate(paths, follower, 'reject');
+    await waitFor(async () => (await modes())[follower] === 'not-serving', `${follower} to stop serving`, 15_000, 50);
+    const rejected = await waitFor(async () => {
+      const l = await listNetwork(paths);
+      const touching = l.faultyLinks.filter((k) => k.from === follower || k.to === follower);
+      const n = touching.reduce((sum, k) => sum + k.stats.rejected, 0);
+      return touching.every((k) => k.fault.mode === 'reject' && k.stats.heldBytes === 0) && n > 0 ? n : null;
+    }, 'connection attempts to be reset', 15_000, 100);
+    expect(rejected).toBeGreaterThan(0);
+    await heal(paths, follower);
+    await waitFor(async () => (await modes())[follower] === 'follower', `${follower} to rejoin`, 30_000, 100);
+  }, 90_000);
+
+  it('a dead link daemon shows in status, blocks faults, and `up` restarts it with the recorded partitions', async () => {
+    const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
+    await isolate(paths, follower);
+    const before = (await ensembleStatus(paths)).network.daemon.pid!;
+    signal(before, 'SIGKILL');
+    await waitForExit([before], 5000);
+    const st = await ensembleStatus(paths);
+    expect(st.network.daemon).toMatchObject({ running: false, needed: true });
+    expect(st.network.faults).toEqual([`isolate ${follower} (blackhole)`]);
+    await expect(heal(paths)).rejects.toBeInstanceOf(ProcessError);
+
+    const r = await ensembleUp(paths);
+    expect(r.outcome).toBe('repaired');
+    expect(r.status.network.daemon.running).toBe(true);
+    expect(r.status.network.daemon.pid).not.toBe(before);
+    const listing = await listNetwork(paths);
+    expect(listing.linkCount).toBe(12);
+    expect(listing.rules).toEqual([{ type: 'isolate', member: follower, mode: 'blackhole' }]);
+    expect(listing.faultyLinks.every((k) => k.from === follower || k.to === follower)).toBe(true);
+    const others = state.servers.map((s) => s.name).filter((n) => n !== follower);
+    await newLeader(follower, others, 30_000);
+    expect((await modes())[follower]).toBe('not-serving');
+
+    await heal(paths);
+    await waitFor(async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'), 'all three to serve', 30_000, 100);
+  }, 120_000);
+
+  it('down stops the link layer too: no daemon or proxy survives and the proxy ports are free', async () => {
+    const daemon = (await ensembleStatus(paths)).network.daemon.pid!;
+    const r = await ensembleDown(paths);
+    expect(r.stopped).toBe(4);
+    expect(processState(daemon) === undefined || processState(daemon) === 'Z').toBe(true);
+    expect(findMarked(paths.markers)).toEqual([]);
+    expect(existsSync(paths.controlSocket)).toBe(false);
+    expect(await takenPorts(allPeerProxyPorts(state.basePort, 3))).toEqual([]);
+    const st = await ensembleStatus(paths);
+    expect(st.network).toMatchObject({ daemon: { running: false, needed: false }, rules: [], delays: [] });
+  });
+});
