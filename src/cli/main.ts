@@ -9,6 +9,7 @@ import { logsCommand } from './commands/logs.js';
 import { contendersCommand } from './commands/contenders.js';
 import { healCommand, partitionCommand } from './commands/partition.js';
 import { netCommand } from './commands/net.js';
+import { inspectCommand } from './commands/inspect.js';
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
@@ -21,6 +22,7 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     partitionCommand(ctx),
     healCommand(ctx),
     netCommand(ctx),
+    inspectCommand(ctx),
     logsCommand(ctx),
     configCommand(ctx),
     doctorCommand(ctx),

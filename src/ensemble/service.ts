@@ -119,9 +119,12 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       net: emptyNet(),
     };
     try {
-      await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
       writeServerFiles(paths, state.servers, tickMs, proxiedPeers(state));
-      await startAndWait(paths, state, state.servers, v, opts);
+      // The link daemon starts while the JVMs boot: they dial their peers' proxies only after ~0.5 s of start-up,
+      // by which time the daemon listens (and ZooKeeper retries a refused peer anyway).
+      const network = ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
+      network.catch(() => undefined);
+      await startAndWait(paths, state, state.servers, v, opts, false, network);
     } catch (e) {
       await stopNetwork(paths);
       throw e;
@@ -156,7 +159,7 @@ async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions)
 }
 
 /** Launches `toStart`, records their pids at once (so a crash of this CLI leaves them findable), waits for quorum. */
-async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly ServerRecord[], v: ReturnType<typeof validateUp>, opts: UpOptions, repairing = false): Promise<void> {
+async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly ServerRecord[], v: ReturnType<typeof validateUp>, opts: UpOptions, repairing = false, network?: Promise<unknown>): Promise<void> {
   opts.onProgress?.({ kind: 'starting', servers: toStart.map((s) => s.name), repair: repairing });
   try {
     for (const s of toStart) {
@@ -166,6 +169,7 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
       );
     }
     writeState(paths, state);
+    await network;
     await waitForServing(paths, state, opts);
   } catch (e) {
     // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.

@@ -54,7 +54,8 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     : [];
 
   const partitions = input.partitions ?? [];
-  const servers = input.servers.map((s) => toServer(s, partitions));
+  const serverNames = new Set(input.servers.map((s) => s.name));
+  const servers = input.servers.map((s) => toServer(s, partitions, serverNames));
   return {
     path: root,
     takenAt: input.takenAt,
@@ -115,8 +116,9 @@ function treeOrder(root: string, paths: ReadonlySet<string>): { path: string; de
   return out;
 }
 
-function toServer(s: ServerInput, partitions: readonly SnapshotPartition[]): SnapshotServer {
-  const touching = partitions.filter((p) => p.from === s.name || p.to === s.name);
+/** Only faults between servers mark a server: an isolated contender cuts its links to every server, not theirs. */
+function toServer(s: ServerInput, partitions: readonly SnapshotPartition[], serverNames: ReadonlySet<string>): SnapshotServer {
+  const touching = partitions.filter((p) => (p.from === s.name && serverNames.has(p.to)) || (p.to === s.name && serverNames.has(p.from)));
   return {
     name: s.name,
     mode: s.paused ? 'paused' : s.srvr.mode,

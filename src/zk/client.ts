@@ -10,6 +10,11 @@ export interface ConnectOptions {
   readonly sessionTimeoutMs: number;
   /** Reject if no session is established within this many ms (the client keeps no retry loop of its own after that). */
   readonly connectTimeoutMs?: number;
+  /**
+   * Silence the C client's own logging (it prints connection errors to stderr and stdout). The level is global to
+   * the process, so only processes whose output is a screen or JSON (the CLI, inspect) ask for it.
+   */
+  readonly quiet?: boolean;
 }
 
 function toStat(s: NativeStat): Stat {
@@ -21,6 +26,7 @@ function toStat(s: NativeStat): Stat {
     numChildren: s.numChildren,
     dataLength: s.dataLength,
     ctime: s.ctime instanceof Date ? s.ctime.getTime() : Number(s.ctime),
+    mtime: s.mtime instanceof Date ? s.mtime.getTime() : Number(s.mtime),
     ephemeralOwner: normalizeSessionId(String(s.ephemeralOwner)),
   };
 }
@@ -43,7 +49,7 @@ export class ZkClient implements ZkPort {
     const native = new Native({
       connect: opts.connect,
       timeout: opts.sessionTimeoutMs,
-      debug_level: constants.ZOO_LOG_LEVEL_ERROR,
+      debug_level: opts.quiet ? 0 : constants.ZOO_LOG_LEVEL_ERROR,
       host_order_deterministic: false,
       data_as_buffer: true,
       // The addon closes the handle as "expired" after this many empty reads in a row; under a blackholed link
@@ -200,8 +206,12 @@ export class ZkClient implements ZkPort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Called from inside a completion (an awaited reply resumes there), the C client only flags the close and
+    // leaves it to a later zookeeper_process; a process exiting right after would never send it.
+    await new Promise((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 2000);
+      // A handle that never connected emits no close event; do not let that wait hold the process open.
+      const timer = setTimeout(resolve, 2000).unref();
       this.native.on('close', () => {
         clearTimeout(timer);
         resolve();

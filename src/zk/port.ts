@@ -12,6 +12,8 @@ export interface Stat {
   readonly dataLength: number;
   /** Creation time, wall-clock ms. */
   readonly ctime: number;
+  /** Last modification time, wall-clock ms. */
+  readonly mtime: number;
   /** Owner session as normalized hex (see normalizeSessionId), or '0' for a persistent znode. */
   readonly ephemeralOwner: string;
 }

@@ -7,7 +7,7 @@ import { readState } from '../../src/lab/state.js';
 import { withObserver, leadingZnode } from '../../src/contenders/leader.js';
 import { directConnectString } from '../../src/lab/state.js';
 
-export async function spawn(paths: LabPaths, raw: Omit<RawSpawnArgs, 'count'> & { count: number }): Promise<ContenderInfo[]> {
+export async function spawn(paths: LabPaths, raw: Omit<RawSpawnArgs, 'count'> & { count: number }): Promise<readonly ContenderInfo[]> {
   return (await spawnContenders(paths, parseSpawnRequest(raw))).spawned;
 }
 

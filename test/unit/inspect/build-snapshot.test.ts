@@ -204,6 +204,21 @@ describe('buildSnapshot: states and faults', () => {
     ]);
   });
 
+  it('does not mark servers for the faults of an isolated or delayed contender', () => {
+    const s = buildSnapshot(
+      input({
+        servers: [server('zk1'), server('zk2')],
+        partitions: [
+          { from: 'c3', to: 'zk1', fault: 'partition' },
+          { from: 'zk2', to: 'c3', fault: 'reject' },
+          { from: 'c3', to: 'zk2', fault: 'delay', delayMs: 200 },
+        ],
+      }),
+    );
+    expect(s.servers.map((x) => [x.name, x.partitioned, x.delayMs])).toEqual([['zk1', false, 0], ['zk2', false, 0]]);
+    expect(s.partitions).toHaveLength(3);
+  });
+
   it('reports a missing election path and an ensemble without quorum', () => {
     const s = buildSnapshot(input({ znodes: [znode('/other')], servers: [server('zk1', { srvr: { mode: 'not-serving' } })] }));
     expect(s).toMatchObject({ exists: false, layout: 'empty', nodes: [] });

@@ -111,7 +111,7 @@ export class FakeEnsemble {
     const n = this.nodes.get(path);
     if (!n) return null;
     const numChildren = this.children(path).length;
-    return { czxid: n.czxid, mzxid: n.mzxid, version: n.version, cversion: n.cversion, numChildren, dataLength: n.data.length, ctime: n.ctime, ephemeralOwner: n.owner };
+    return { czxid: n.czxid, mzxid: n.mzxid, version: n.version, cversion: n.cversion, numChildren, dataLength: n.data.length, ctime: n.ctime, mtime: n.ctime, ephemeralOwner: n.owner };
   }
 
   watch(kind: 'data' | 'children', s: FakeSession, path: string, w: Watcher): void {

@@ -1,0 +1,66 @@
+import { contenderFaults } from '../../contenders/faults.js';
+import { parseSpawnRequest } from '../../contenders/options.js';
+import { spawnContenders } from '../../contenders/service.js';
+import { UsageError } from '../../errors.js';
+import type { LabPaths } from '../../lab/paths.js';
+import { isStopped } from '../../lab/procs.js';
+import { requireState } from '../../lab/state.js';
+
+/** What the live view's keys do; each resolves to the one line the footer shows, or rejects with the reason. */
+export interface InspectActions {
+  kill(contender: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<string>;
+  togglePause(contender: string): Promise<string>;
+  toggleIsolate(contender: string): Promise<string>;
+  spawn(): Promise<string>;
+}
+
+/** The lab's own services, called in-process: the same code paths as `zklab kill`, `pause`, `partition`, `contenders spawn`. */
+export function labActions(paths: LabPaths, electionPath: string): InspectActions {
+  return {
+    async kill(id, signal) {
+      const r = await contenderFaults.kill(paths, id, signal);
+      return `killed ${r.id} (pid ${r.pid}) with ${signal}${signal === 'SIGKILL' ? ': its session lingers until it expires' : ': its session is closed'}`;
+    },
+
+    async togglePause(id) {
+      const record = requireState(paths).contenders.find((c) => c.id === id);
+      const paused = record?.pid !== undefined && isStopped(record.pid);
+      const r = await contenderFaults.pause(paths, id, !paused);
+      return `${paused ? 'resumed' : 'paused'} ${r.id} (pid ${r.pid})`;
+    },
+
+    async toggleIsolate(id) {
+      const net = await import('../../net/service.js');
+      const { memberNetwork } = await import('../../net/status.js');
+      if (memberNetwork(requireState(paths), id).cutFrom.length > 0) {
+        const r = await net.heal(paths, id);
+        return r.healed.length > 0 ? `healed ${id}: ${r.healed.join('; ')}` : `nothing cuts ${id} off`;
+      }
+      const r = await net.isolate(paths, id);
+      return `${r.description} (i again heals it)`;
+    },
+
+    async spawn() {
+      const state = requireState(paths);
+      const model = state.contenders.filter((c) => c.path === electionPath).at(-1);
+      if (!model) throw new UsageError(`no contender of this lab runs on ${electionPath} to copy`, 'spawn the first ones with `zklab contenders spawn`');
+      const req = parseSpawnRequest({
+        count: 1,
+        recipe: model.recipe,
+        path: model.path,
+        sessionTimeout: model.sessionTimeoutMs,
+        priority: model.priority === undefined ? undefined : String(model.priority),
+        site: model.site,
+        connect: state.servers.length === 0 ? state.externalConnect : undefined,
+      });
+      const r = await spawnContenders(paths, req);
+      return `spawned ${r.spawned.map((c) => `${c.id} (pid ${c.pid})`).join(', ')} running ${model.recipe} on ${model.path}`;
+    },
+  };
+}
+
+const NO_LAB = (): Promise<string> =>
+  Promise.reject(new UsageError('keys act on a lab\'s contenders; this view follows an ensemble given by --connect', 'inspect with --lab DIR to kill, pause, isolate or spawn'));
+
+/** With --connect and no lab there is nothing to kill or spawn: every key says so. */
+export const noLabActions: InspectActions = { kill: NO_LAB, togglePause: NO_LAB, toggleIsolate: NO_LAB, spawn: NO_LAB };

@@ -1,0 +1,171 @@
+import { statSync } from 'node:fs';
+import { parseEventLines, type ContenderEvent, type LabEvent } from '../../contenders/events.js';
+import type { LabPaths } from '../../lab/paths.js';
+import { isOurs, isStopped } from '../../lab/procs.js';
+import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
+import { summarizeContenderEvents, type ContenderSummary } from '../contender-summary.js';
+import type { ContenderInput } from '../snapshot-input.js';
+import { FileTail } from './file-tail.js';
+import type { ServerProcessFact } from './server-poller.js';
+
+/** Events the pane never shows: the leader's heartbeat would push everything else out within seconds. */
+const QUIET_EVENTS = new Set(['act']);
+const QUIET_LINE = /"event":"act"/;
+/** Per source (each contender, the lab) kept for the event pane; summaries read a contender's whole history. */
+const RECENT_PER_SOURCE = 60;
+
+interface ContenderLog {
+  readonly tail: FileTail;
+  events: ContenderEvent[];
+  summary: { readonly count: number; readonly value: ContenderSummary } | null;
+}
+
+interface ProcessFact {
+  readonly alive: boolean;
+  readonly paused: boolean;
+}
+
+/**
+ * The lab as inspect follows it: lab.json (contenders, servers), every contender's event log and the lab's own
+ * event log, read by size and offset on each call (a stat per file when nothing changed), and the processes'
+ * liveness from /proc on demand.
+ */
+export class LabTail {
+  state: LabState | undefined;
+  private stateStamp = '';
+  private stateChanged = false;
+  private readonly logs = new Map<string, ContenderLog>();
+  private readonly labTail: FileTail;
+  private labEvents: LabEvent[] = [];
+  private contenderProcs = new Map<string, ProcessFact>();
+  private serverProcs = new Map<string, ServerProcessFact>();
+
+  constructor(
+    readonly paths: LabPaths,
+    /** Only contenders of this election path are shown. */
+    readonly electionPath: string,
+  ) {
+    this.labTail = new FileTail(paths.labEventsFile);
+  }
+
+  /** The contender records of this election path. */
+  records(): ContenderRecord[] {
+    return (this.state?.contenders ?? []).filter((c) => c.path === this.electionPath);
+  }
+
+  /** Reads whatever was appended or rewritten; true when a snapshot would change. */
+  poll(): boolean {
+    let changed = this.readState();
+    for (const r of this.records()) {
+      let log = this.logs.get(r.id);
+      if (!log) this.logs.set(r.id, (log = { tail: new FileTail(this.paths.contenderEvents(r.id)), events: [], summary: null }));
+      const read = log.tail.read();
+      if (read.reset) {
+        log.events = [];
+        log.summary = null;
+        changed = true;
+      }
+      // The leader's heartbeat is most of the traffic: skip its lines before parsing them.
+      const lines = read.lines.filter((l) => !QUIET_LINE.test(l));
+      const fresh = parseEventLines(lines.join('\n')).filter((e) => !QUIET_EVENTS.has(e.event));
+      if (fresh.length > 0) {
+        log.events.push(...fresh);
+        changed = true;
+      }
+    }
+    const lab = this.labTail.read();
+    if (lab.reset) this.labEvents = [];
+    if (lab.lines.length > 0) {
+      this.labEvents = this.labEvents.concat(parseEventLines(lab.lines.join('\n')) as unknown as LabEvent[]).slice(-RECENT_PER_SOURCE);
+    }
+    return changed || lab.reset || lab.lines.length > 0;
+  }
+
+  private readState(): boolean {
+    let stamp: string;
+    try {
+      const st = statSync(this.paths.stateFile);
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      stamp = 'missing';
+    }
+    if (stamp === this.stateStamp) return false;
+    this.stateStamp = stamp;
+    try {
+      this.state = readState(this.paths);
+      this.stateChanged = true;
+    } catch {
+      // Written by rename, so a torn read is unlikely; if one happens, the next stamp change retries.
+      this.stateStamp = '';
+    }
+    return true;
+  }
+
+  /** True once after every change of lab.json (rules of the lab network live there). */
+  takeStateChanged(): boolean {
+    const changed = this.stateChanged;
+    this.stateChanged = false;
+    return changed;
+  }
+
+  /** Re-reads liveness and SIGSTOP state of every contender and server from /proc; true when any changed. */
+  refreshProcesses(): boolean {
+    const contenders = new Map<string, ProcessFact>();
+    for (const r of this.records()) {
+      const alive = isOurs(r.pid, this.paths.markers);
+      contenders.set(r.id, { alive, paused: alive && isStopped(r.pid!) });
+    }
+    const servers = new Map<string, ServerProcessFact>();
+    for (const s of this.state?.servers ?? []) {
+      const alive = isOurs(s.pid, this.paths.markers);
+      servers.set(s.name, !alive ? 'gone' : isStopped(s.pid!) ? 'paused' : 'running');
+    }
+    const changed = !sameFacts(contenders, this.contenderProcs) || !sameFacts(servers, this.serverProcs);
+    this.contenderProcs = contenders;
+    this.serverProcs = servers;
+    return changed;
+  }
+
+  serverFact(name: string): ServerProcessFact | undefined {
+    return this.serverProcs.get(name);
+  }
+
+  contenders(): ContenderInput[] {
+    return this.records().map((r): ContenderInput => {
+      const log = this.logs.get(r.id);
+      const summary = log ? this.summaryOf(log) : summarizeContenderEvents([]);
+      const proc = this.contenderProcs.get(r.id) ?? { alive: false, paused: false };
+      return {
+        id: r.id,
+        pid: r.pid ?? null,
+        alive: proc.alive,
+        paused: proc.paused,
+        recipe: summary.recipe ?? r.recipe,
+        sessionId: summary.sessionId,
+        pastSessionIds: summary.pastSessionIds,
+        state: summary.state,
+        childWatches: summary.childWatches,
+      };
+    });
+  }
+
+  private summaryOf(log: ContenderLog): ContenderSummary {
+    if (log.summary?.count === log.events.length) return log.summary.value;
+    const value = summarizeContenderEvents(log.events);
+    log.summary = { count: log.events.length, value };
+    return value;
+  }
+
+  /** The latest events of every contender of the path and of the lab, unsorted. */
+  events(): (ContenderEvent | LabEvent)[] {
+    const out: (ContenderEvent | LabEvent)[] = [...this.labEvents];
+    for (const r of this.records()) out.push(...(this.logs.get(r.id)?.events.slice(-RECENT_PER_SOURCE) ?? []));
+    return out;
+  }
+}
+
+function sameFacts<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (JSON.stringify(b.get(k)) !== JSON.stringify(v)) return false;
+  return true;
+}
