@@ -10,6 +10,8 @@ import { contendersCommand } from './commands/contenders.js';
 import { healCommand, partitionCommand } from './commands/partition.js';
 import { netCommand } from './commands/net.js';
 import { inspectCommand } from './commands/inspect.js';
+import { drillCommand } from './commands/drill.js';
+import { demoCommand } from './commands/demo.js';
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
@@ -23,6 +25,8 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     healCommand(ctx),
     netCommand(ctx),
     inspectCommand(ctx),
+    drillCommand(ctx),
+    demoCommand(ctx),
     logsCommand(ctx),
     configCommand(ctx),
     doctorCommand(ctx),

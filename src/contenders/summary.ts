@@ -1,3 +1,4 @@
+import { normalizeSessionId } from '../ensemble/fourlw.js';
 import type { ContenderEvent } from './events.js';
 
 export type ContenderState = 'starting' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';
@@ -9,11 +10,17 @@ export interface ContenderSummary {
   readonly sessions: readonly string[];
   readonly znode: string | null;
   readonly watching: string | null;
+  /** Paths it holds a child watch on now (the herd recipe's parent). */
+  readonly childWatches: readonly string[];
   readonly token: number | null;
+  readonly recipe: string | null;
   readonly lastEventAt: number | null;
 }
 
-/** What a contender's own log says about it. The process facts (alive, frozen) are applied by `withProcessFacts`. */
+/** The single-file recipe's own words for its states. */
+const SINGLE_FILE_STATES: Readonly<Record<string, ContenderState>> = { active: 'leader', inactive: 'follower', paused: 'paused' };
+
+/** What a contender's own log (oldest first) says about it. The process facts (alive, frozen) are applied by `withProcessFacts`. */
 export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSummary {
   let state: ContenderState = 'starting';
   let beforePause: ContenderState = 'joining';
@@ -21,12 +28,28 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
   const sessions: string[] = [];
   let znode: string | null = null;
   let watching: string | null = null;
+  const childWatches = new Set<string>();
   let token: number | null = null;
+  let recipe: string | null = null;
+  const pause = () => {
+    if (state !== 'paused') beforePause = state;
+    state = 'paused';
+  };
   for (const e of events) {
-    if (e.session && !sessions.includes(e.session)) sessions.push(e.session);
+    if (e.session) {
+      const s = normalizeSessionId(e.session);
+      if (!sessions.includes(s)) sessions.push(s);
+      if (s !== session) {
+        // A new session holds no watches and has not been elected yet.
+        session = s;
+        childWatches.clear();
+      }
+    }
     switch (e.event) {
+      case 'started':
+        if (typeof e['recipe'] === 'string') recipe = e['recipe'];
+        break;
       case 'connected':
-        session = e.session;
         state = 'joining';
         break;
       case 'joined':
@@ -41,15 +64,23 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         state = 'follower';
         token = null;
         break;
+      case 'state': {
+        const mapped = e.state === undefined ? undefined : SINGLE_FILE_STATES[e.state];
+        if (mapped === 'paused') pause();
+        else if (mapped) state = mapped;
+        break;
+      }
       case 'watching':
         watching = e.path ?? null;
+        if (e.kind === 'children' && e.path) childWatches.add(e.path);
         break;
       case 'notified':
         if (e.path === watching) watching = null;
+        // Watches are one-shot; a deletion fires the child watch on that path as well.
+        if (e.path && (e.type === 'children' || e.type === 'deleted')) childWatches.delete(e.path);
         break;
       case 'paused':
-        if (state !== 'paused') beforePause = state;
-        state = 'paused';
+        pause();
         break;
       case 'resumed':
         state = beforePause;
@@ -63,20 +94,22 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         znode = null;
         watching = null;
         token = null;
+        childWatches.clear();
         break;
       case 'stopped':
         state = 'stopped';
+        childWatches.clear();
         break;
       default:
         break;
     }
   }
-  return { state, session, sessions, znode, watching, token, lastEventAt: events.at(-1)?.t ?? null };
+  return { state, session, sessions, znode, watching, childWatches: [...childWatches], token, recipe, lastEventAt: events.at(-1)?.t ?? null };
 }
 
 /** A dead process is never a leader; a frozen one is paused whatever it believes. */
 export function withProcessFacts(s: ContenderSummary, alive: boolean, frozen: boolean): ContenderSummary {
-  if (!alive) return { ...s, state: s.state === 'stopped' ? 'stopped' : 'dead', watching: null, token: null };
+  if (!alive) return { ...s, state: s.state === 'stopped' ? 'stopped' : 'dead', watching: null, childWatches: [], token: null };
   if (frozen) return { ...s, state: 'paused' };
   return s;
 }

@@ -29,7 +29,7 @@ export function herdCounts(h: History, windowMs = DEFAULT_HERD_WINDOW_MS): HerdC
     const notified = h.events.filter(
       (e) => e.event === 'notified' && e.id !== death.leader && e.t >= death.t && e.t <= to,
     ).length;
-    return { death, from: death.t, to, notified, complete: wanted <= h.end || nextDeath <= wanted };
+    return { death, from: death.t, to, notified, complete: Math.min(wanted, nextDeath) <= h.end };
   });
 }
 

@@ -1,4 +1,4 @@
-/** The pure half of drills: file format, history, checkers, expectations, reports. The runner builds on these. */
+/** Drills: the file format, history, checkers, expectations and reports (pure), and the runner that drives a lab. */
 export { listBuiltinDrills, loadDrillFile, resolveDrill, BUILTIN_DRILLS_DIR } from './builtins.js';
 export { checkFailoverTime, checkHerdSize, checkLiveness, checkSingleLeader, runChecks } from './checkers.js';
 export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
@@ -28,3 +28,5 @@ export { laneSegments, type LaneSegment } from './segments.js';
 export { checkTarget, contenderIds, serverIds, targetKind, type TargetKind, type TargetScope } from './targets.js';
 export { renderTimelineSvg } from './timeline-svg.js';
 export * from './types.js';
+export { formatProgress, type DrillProgress } from './progress.js';
+export { runDrill, runDrillRepeatedly, type RunOptions } from './runner.js';

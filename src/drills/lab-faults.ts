@@ -6,7 +6,7 @@ import type { LabEvent } from '../contenders/events.js';
  *   server-killed { server, signal }         server-paused / server-resumed { server }   server-restarted { servers }
  *   partition { description, and the names it cuts off in any of: target | isolate | contender | server (a name),
  *               targets | nodes | contenders | servers (names), groups | split (lists of names, a split) }
- *   heal { description, target? (a name, 'all' or absent for all) }
+ *   heal { description, target? (a name, 'all' or absent for all), kind? ('partition' | 'delay'; absent: both) }
  *   delay { target, ms }
  */
 export type FaultKind =
@@ -101,7 +101,9 @@ function faultEnd(ev: LabEvent, later: readonly LabEvent[], end: number): number
         );
       case 'partition':
       case 'delay': {
-        if (e.event !== 'heal') return false;
+        // A heal of the other kind (lifting partitions vs clearing delays) leaves this fault in place.
+        const kind = str(e['kind']);
+        if (e.event !== 'heal' || (kind !== undefined && kind !== ev.event)) return false;
         const target = str(e['target']);
         return target === undefined || target === 'all' || partitionTargets(ev).includes(target) || str(ev['target']) === target;
       }

@@ -7,7 +7,7 @@ import { checkVerdicts, drillPassed, type DrillResult } from './result.js';
  */
 export function renderTextReport(r: DrillResult): string {
   const lines = [
-    `drill ${r.drill.name}: ${drillPassed(r) ? 'PASSED' : 'FAILED'} (${formatDuration(r.endedAt - r.startedAt)})`,
+    `drill ${r.drill.name}: ${drillPassed(r) ? 'PASSED' : 'FAILED'} (${formatDuration(r.endedAt - r.startedAt)}${r.seed === undefined ? '' : `, seed ${r.seed}`})`,
   ];
   if (r.error !== undefined) lines.push(`  error: ${r.error}`);
   for (const s of r.steps.filter((x) => x.outcome === 'failed' || x.outcome === 'timeout')) {

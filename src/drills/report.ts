@@ -32,7 +32,8 @@ export function renderHtmlReport(r: DrillResult): string {
   out.push(`<h1>zklab drill report: ${esc(r.drill.name)}</h1>`);
   out.push(
     `<p><span class="verdict ${passed ? 'passed' : 'failed'}">${passed ? 'PASSED' : 'FAILED'}</span> ` +
-      `${esc(r.drill.file)}, started ${esc(new Date(s).toISOString())}, ran ${esc(formatDuration(r.endedAt - s))}</p>`,
+      `${esc(r.drill.file)}, started ${esc(new Date(s).toISOString())}, ran ${esc(formatDuration(r.endedAt - s))}` +
+      `${r.seed === undefined ? '' : `, seed ${r.seed}`}</p>`,
   );
   if (r.drill.description) out.push(`<p class="description">${esc(r.drill.description)}</p>`);
   if (r.error !== undefined) out.push(`<p class="bad">The run broke: ${esc(r.error)}</p>`);

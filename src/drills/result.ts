@@ -40,6 +40,9 @@ export interface DrillResult {
     readonly file: string;
     readonly expectFailure: readonly CheckName[];
   };
+  /** The run's seed (--seed), so that a run can be repeated. */
+  readonly seed?: number;
+  /** When the drill's own clock started: the ensemble is up, the contenders are about to be spawned. */
   readonly startedAt: number;
   readonly endedAt: number;
   readonly steps: readonly StepResult[];
@@ -97,6 +100,7 @@ export interface DrillJsonReport {
   readonly verdict: 'passed' | 'failed';
   readonly startedAt: string;
   readonly durationMs: number;
+  readonly seed?: number;
   readonly error?: string;
   readonly steps: readonly {
     readonly index: string;
@@ -149,6 +153,7 @@ export function toJsonReport(r: DrillResult): DrillJsonReport {
     verdict: drillPassed(r) ? 'passed' : 'failed',
     startedAt: new Date(s).toISOString(),
     durationMs: r.endedAt - s,
+    ...(r.seed === undefined ? {} : { seed: r.seed }),
     ...(r.error === undefined ? {} : { error: r.error }),
     steps: r.steps.map((st) => ({
       index: st.index,

@@ -10,21 +10,23 @@
  *   count: 5
  *   recipe: predecessor                # herd | predecessor | single-file | priority
  *   sessionTimeout: 2s                 # optional, default 2s clamped to [2, 20] ticks; must lie in that range
- *   onDisconnect: pause                # pause (default) | ignore | resign
+ *   onDisconnect: pause                # pause (default) | ignore (keeps leading through a disconnect: unsafe)
  *   policy: priority                   # priority recipe only: priority | site | first
  *   priorities: [10, 5, 1]             # priority recipe only: one per contender, c1 first; extra entries go to
  *                                      # contenders added by spawn (beyond the list: priority 0)
  *   sites: [a, b, b]                   # priority recipe only: likewise
- *   takeoverMs: 500                    # priority recipe only: PROGRESS -> READY bound before the watchdog excludes
+ *   takeoverMs: 500                    # priority recipe only: how long the PROGRESS -> READY takeover takes; the
+ *                                      # elector's watchdog excludes a candidate stuck for 3x that + 1s
  * steps:                               # each item is a one-key mapping <kind>: <value>
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing; all must
  *                                             # hold; a timeout is required
  *   - kill: leader                            # or { target: c3, signal: TERM } (KILL by default)
  *   - pause: leader                           # SIGSTOP; resume: <target> | all
- *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] }; heal: all | <target>
+ *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
+ *                                             # one more group); heal: all | <target> (also clears its delay)
  *   - delay: { target: c2, ms: 300, jitter: 50 }
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
- *   - stop: c2                                # clean stop; restart: zk1
+ *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers)
  *   - sleep: 2s
  *   - expect: { newLeaderWithin: 3s }         # also noLeaderChange: 2s, leaderIs: c2, leaderIsNot: c1,
  *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower }
@@ -193,7 +195,7 @@ function validate(
     }
   });
   if (name === undefined || !ensemble || !contenders || issues.length > 0) return undefined;
-  const drill: Drill = { file, name, ensemble, contenders, steps, checks, expectFailure };
+  const drill: Drill = { file, name, ensemble, contenders, contendersLine: lineFor(['contenders']), steps, checks, expectFailure };
   return description === undefined ? drill : { ...drill, description };
 }
 

@@ -14,6 +14,8 @@ export interface StepContext {
 
 const FAULTABLE: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
 const FAULTABLE_OR_ALL: readonly TargetKind[] = [...FAULTABLE, 'all'];
+/** A contender cannot be restarted under its id (ids only count up): spawn a new one instead. */
+const RESTARTABLE: readonly TargetKind[] = ['zk-leader', 'server', 'all'];
 
 function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -116,8 +118,10 @@ function buildStep(
     }
     case 'pause':
     case 'stop':
-    case 'restart':
       step = { kind, line, target: target(data as string, FAULTABLE) };
+      break;
+    case 'restart':
+      step = { kind, line, target: target(data as string, RESTARTABLE) };
       break;
     case 'resume':
     case 'heal':

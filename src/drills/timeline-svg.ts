@@ -30,6 +30,7 @@ const LANE = 22;
 const GAP = 8;
 const BAND_LABEL_ROWS = 3;
 const ROW = 14;
+const MARKER_ROWS = 4;
 
 export interface TimelineMarker {
   readonly t: number;
@@ -57,7 +58,7 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
   const top = BAND_LABEL_ROWS * ROW + 6;
   const lanesBottom = top + h.contenders.length * (LANE + GAP);
   const axisY = lanesBottom + 4;
-  const legendY = axisY + 46;
+  const legendY = axisY + 38 + MARKER_ROWS * 10;
   const height = legendY + 40;
   const out: string[] = [];
   out.push(
@@ -108,11 +109,18 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
     out.push(`<line x1="${tx.toFixed(1)}" y1="${axisY}" x2="${tx.toFixed(1)}" y2="${axisY + 4}" stroke="#333"/>`);
     out.push(`<text x="${tx.toFixed(1)}" y="${axisY + 15}" text-anchor="middle">${esc(formatDuration(d))}</text>`);
   }
+  // Steps close together in time get their labels on staggered rows so that they stay legible.
+  const rowEnds: number[] = [];
   for (const m of markers) {
-    const mx = x(m.t).toFixed(1);
+    const px = x(m.t);
+    const half = (m.label.length * 5.5) / 2 + 2;
+    let row = rowEnds.findIndex((end) => px - half > end);
+    if (row === -1) row = rowEnds.length < MARKER_ROWS ? rowEnds.length : rowEnds.indexOf(Math.min(...rowEnds));
+    rowEnds[row] = px + half;
+    const mx = px.toFixed(1);
     out.push(
       `<g class="marker"><path d="M${mx},${axisY + 20} l-4,8 h8 z" fill="#333"/>` +
-        `<text x="${mx}" y="${axisY + 40}" text-anchor="middle" font-size="9">${esc(m.label)}</text>` +
+        `<text x="${mx}" y="${axisY + 38 + row * 10}" text-anchor="middle" font-size="9">${esc(m.label)}</text>` +
         `<title>${esc(m.title)}</title></g>`,
     );
   }

@@ -6,8 +6,8 @@
 export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority'] as const;
 export type Recipe = (typeof RECIPES)[number];
 
-/** What a contender does when its connection drops: stop acting, keep acting (unsafe), or give leadership up. */
-export const ON_DISCONNECT = ['pause', 'ignore', 'resign'] as const;
+/** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
+export const ON_DISCONNECT = ['pause', 'ignore'] as const;
 export type OnDisconnect = (typeof ON_DISCONNECT)[number];
 
 /** How the priority recipe's elector picks a candidate. */
@@ -44,7 +44,7 @@ export interface ContenderSpec {
   readonly priorities?: readonly number[];
   /** priority recipe only: one site name per contender, c1 first; extra entries as for priorities. */
   readonly sites?: readonly string[];
-  /** priority recipe only: how long an elected candidate may stay in PROGRESS before the watchdog excludes it. */
+  /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
   readonly takeoverMs?: number;
 }
 
@@ -112,6 +112,8 @@ export interface Drill {
   readonly description?: string;
   readonly ensemble: EnsembleSpec;
   readonly contenders: ContenderSpec;
+  /** The line of the contenders section, for the runner's set-up step. */
+  readonly contendersLine?: number;
   readonly steps: readonly Step[];
   readonly checks: CheckConfig;
   /** Checks this drill exists to make fail (a lesson in what goes wrong); the drill passes only if they fail. */

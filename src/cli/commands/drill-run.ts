@@ -1,0 +1,114 @@
+/** The drill commands' work, loaded only when a drill command runs (the drill modules pull in yaml and zod). */
+import chalk from 'chalk';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { listBuiltinDrills, resolveDrill } from '../../drills/builtins.js';
+import { formatProgress } from '../../drills/progress.js';
+import { renderHtmlReport, renderTextReport, toJsonReport } from '../../drills/report.js';
+import { drillPassed, type DrillResult } from '../../drills/result.js';
+import { runDrillRepeatedly } from '../../drills/runner.js';
+import { CheckFailedError, UsageError } from '../../errors.js';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { MAX_REPEAT } from './drill.js';
+
+export interface RunArgs extends GlobalArgs {
+  drill: string;
+  repeat?: number;
+  seed?: number;
+  json?: boolean;
+  report?: string;
+}
+
+
+function wholeNumber(v: number | undefined, flag: string, min: number, max: number, hint: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${String(v)}`, hint);
+  return v;
+}
+
+/** The report files: FILE for one run, FILE-1.html, FILE-2.html… for several. Checked before anything starts. */
+function reportFiles(report: string | undefined, runs: number): string[] {
+  if (report === undefined) return [];
+  const file = resolve(report);
+  const dir = dirname(file);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UsageError(`cannot write the report to ${report}: ${dir} is not a directory`, 'give --report a path in an existing directory, e.g. --report drill.html');
+  }
+  if (runs === 1) return [file];
+  const base = file.replace(/\.html?$/i, '');
+  return Array.from({ length: runs }, (_, k) => `${base}-${k + 1}.html`);
+}
+
+/** The text report with its verdict words coloured (chalk leaves them plain without a colour terminal). */
+function colourReport(text: string): string {
+  return text
+    .replace(/^(drill \S+: )(PASSED|FAILED)/, (_, head: string, v: string) => head + (v === 'PASSED' ? chalk.green.bold(v) : chalk.red.bold(v)))
+    .replace(/^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED)/gm, (_, pad: string, v: string) =>
+      pad + (v.startsWith('PASSED (') || v === 'FAILED' ? chalk.red(v) : chalk.green(v)),
+    );
+}
+
+/** Wraps a description to the terminal under a hanging indent. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.trim().split(/\s+/)) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+export function listHandler(ctx: CommandContext, json: boolean): void {
+  const drills = listBuiltinDrills().map((name) => resolveDrill(name));
+  if (json) {
+    ctx.out(JSON.stringify({ drills: drills.map((d) => ({ name: d.name, description: d.description ?? '', file: d.file })) }, null, 2));
+    return;
+  }
+  const pad = Math.max(...drills.map((d) => d.name.length)) + 2;
+  const width = Math.max(60, Math.min(110, process.stdout.columns || 100));
+  const rows = drills.map((d) => `${chalk.bold(d.name.padEnd(pad))}${wrap(d.description ?? '', pad, width)}`);
+  ctx.out(`${rows.join('\n')}\n\nrun one: \`zklab drill run ${drills[0]?.name ?? '<name>'}\` (or give the path of a drill file of your own)`);
+}
+
+export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
+  const repeat = wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5') ?? 1;
+  const seed = wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
+  const files = reportFiles(a.report, repeat);
+  // A bad drill file fails here, before anything is started.
+  const drill = resolveDrill(a.drill);
+  ctx.err(`drill ${drill.name}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
+  const results: DrillResult[] = await runDrillRepeatedly(drill, repeat, {
+    signal: ctx.signal,
+    ...(a.lab === undefined ? {} : { labDir: a.lab }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
+    onProgress: (p) => ctx.err(formatProgress(p)),
+  });
+  results.forEach((r, k) => {
+    const file = files[k];
+    if (file === undefined) return;
+    writeFileSync(file, renderHtmlReport(r));
+    ctx.err(`report: ${file}`);
+  });
+  const passed = results.filter(drillPassed).length;
+  if (a.json) {
+    const reports = results.map(toJsonReport);
+    ctx.out(JSON.stringify(repeat === 1 ? reports[0] : { drill: drill.name, runs: repeat, passed, reports }, null, 2));
+  } else {
+    for (const r of results) ctx.out(colourReport(renderTextReport(r)));
+    if (repeat > 1) ctx.out(`${passed} of ${repeat} runs passed`);
+  }
+  if (passed < repeat) {
+    throw new CheckFailedError(
+      repeat === 1 ? `drill ${drill.name} failed` : `drill ${drill.name} failed in ${repeat - passed} of ${repeat} runs`,
+      files.length > 0 ? `see the verdicts above and the report ${files[0]}` : 'see the verdicts above; --report FILE.html draws the timeline',
+    );
+  }
+}
+

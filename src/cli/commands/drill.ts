@@ -1,0 +1,34 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import type { RunArgs } from './drill-run.js';
+
+export const MAX_REPEAT = 100;
+
+export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
+  return {
+    command: 'drill <command>',
+    describe: 'Scripted failure drills: faults, expectations and checkers on a fresh lab, with a report',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command<GlobalArgs & { json?: boolean }>({
+          command: 'list',
+          describe: 'The built-in drills, one per lesson',
+          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => (await import('./drill-run.js')).listHandler(ctx, Boolean(a.json)),
+        })
+        .command<RunArgs>({
+          command: 'run <drill>',
+          describe: 'Run a drill (a built-in name or a drill file) on a fresh lab; exit 0 when every verdict is as expected',
+          builder: (b) =>
+            b
+              .positional('drill', { type: 'string', demandOption: true, describe: 'built-in name (`zklab drill list`) or path of a .yaml file' })
+              .option('repeat', { type: 'number', describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})` })
+              .option('seed', { type: 'number', describe: 'seed for the run (run k of --repeat uses seed + k - 1)' })
+              .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
+              .option('report', { type: 'string', describe: 'write a self-contained HTML report with a timeline to FILE.html' }) as Argv<RunArgs>,
+          handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
+        })
+        .demandCommand(1, 'name a drill command: list or run'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readEventFile, readLabEvents } from '../contenders/event-log.js';
+import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import { resolveLeader } from '../contenders/faults.js';
+import { ProcessError } from '../errors.js';
+import type { LabPaths } from '../lab/paths.js';
+import { readState } from '../lab/state.js';
+
+export interface Failover {
+  /** The killed leader and when the lab recorded the kill (just before the signal). */
+  readonly killed: string;
+  readonly killedAt: number;
+  /** The first contender to log `leader` after the kill. */
+  readonly leader: string;
+  readonly leaderAt: number;
+  readonly token: number | null;
+  /** ZooKeeper's own view afterwards: the owner of the leading znode. */
+  readonly confirmedBy: { readonly contender: string; readonly znode: string; readonly session: string };
+}
+
+/** Every event of the lab's contenders and of the lab itself, in time order. */
+export function labHistory(paths: LabPaths): (ContenderEvent | LabEvent)[] {
+  const ids = readState(paths)?.contenders.map((c) => c.id) ?? [];
+  const all: (ContenderEvent | LabEvent)[] = [...readLabEvents(paths.labEventsFile), ...ids.flatMap((id) => readEventFile(paths.contenderEvents(id)))];
+  return all.sort((a, b) => a.t - b.t);
+}
+
+/**
+ * Waits for another contender's `leader` event after the kill of `killed` (the lab's `contender-killed` event is
+ * the start), then asks ZooKeeper who owns the leading znode; they must agree. `onEvent` sees every event from the
+ * kill on as it appears.
+ */
+export async function awaitFailover(
+  paths: LabPaths,
+  killed: string,
+  opts: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly onEvent?: (e: ContenderEvent | LabEvent) => void },
+): Promise<Failover> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let shown = 0;
+  for (;;) {
+    const events = labHistory(paths);
+    const kill = events.find((e): e is LabEvent => e.event === 'contender-killed' && e['contender'] === killed);
+    const after = kill ? events.filter((e) => e.t >= kill.t && e.event !== 'act') : [];
+    for (const e of after.slice(shown)) opts.onEvent?.(e);
+    shown = after.length;
+    const claim = after.find((e): e is ContenderEvent => 'id' in e && e.event === 'leader' && e.id !== killed);
+    if (kill && claim) {
+      const lead = await resolveLeader(paths);
+      if (lead.contender.id !== claim.id) {
+        throw new ProcessError(`${claim.id} claimed leadership, but ZooKeeper says ${lead.contender.id} owns the leading znode ${lead.znode}`);
+      }
+      return {
+        killed,
+        killedAt: kill.t,
+        leader: claim.id,
+        leaderAt: claim.t,
+        token: typeof claim.token === 'number' ? claim.token : null,
+        confirmedBy: { contender: lead.contender.id, znode: lead.znode, session: lead.owner },
+      };
+    }
+    if (Date.now() > deadline) {
+      throw new ProcessError(`no contender took over within ${Math.round(opts.timeoutMs / 1000)} s of killing ${killed}`, 'the demo cleans its lab up; to look closer, do it by hand: `zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`');
+    }
+    await sleep(50, undefined, { signal: opts.signal });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Issue 6: the built-in drill suite's wall time (whole and per drill), and failover figures per recipe and kill
+ * signal side by side, each taken by the failoverTime checker from a drill run on a real ensemble.
+ */
+import { listBuiltinDrills, resolveDrill } from '../../src/drills/builtins.js';
+import { drillPassed, type DrillResult } from '../../src/drills/result.js';
+import { runDrill } from '../../src/drills/runner.js';
+import { parseDrill } from '../../src/drills/schema.js';
+import type { Recipe } from '../../src/drills/types.js';
+import { median, type BenchRow } from './types.js';
+
+const RECIPES: readonly Recipe[] = ['predecessor', 'herd', 'single-file', 'priority'];
+const SIGNALS = ['KILL', 'TERM'] as const;
+const DEATHS = 3;
+const SEED = 6;
+
+/** Three leader deaths by one signal, a fresh contender after each so that every death has four contenders around. */
+function failoverDrill(recipe: Recipe, signal: (typeof SIGNALS)[number]): string {
+  const priority = recipe === 'priority' ? ', priorities: [40, 30, 20, 10], takeoverMs: 200ms' : '';
+  return `name: failover-${recipe}-${signal.toLowerCase()}
+contenders: { count: 4, recipe: ${recipe}, sessionTimeout: 2s${priority} }
+steps:
+  - wait: { joined: 4, timeout: 20s }
+  - wait: { leader: true, timeout: 10s }
+  - repeat:
+      times: ${DEATHS}
+      steps:
+        - kill: { target: leader, signal: ${signal} }
+        # Waiting for the death's notifications to settle keeps the join of the next spawn out of its count.
+        - expect: { newLeaderWithin: 8s, notificationsPerDeath: { max: 20 } }
+        - spawn: 1
+        - wait: { joined: 4, timeout: 10s }
+checks: [singleLeader, failoverTime, herdSize]
+`;
+}
+
+function measurements(r: DrillResult, check: string, prefix: string): number[] {
+  return (r.checks.find((c) => c.name === check)?.measurements ?? [])
+    .filter((m) => m.name.startsWith(prefix) && m.value !== null)
+    .map((m) => m.value as number);
+}
+
+async function timed(run: () => Promise<DrillResult>): Promise<{ r: DrillResult; ms: number }> {
+  const start = performance.now();
+  const r = await run();
+  return { r, ms: performance.now() - start };
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  let suiteMs = 0;
+  let passed = 0;
+  const names = listBuiltinDrills();
+  for (const name of names) {
+    const { r, ms } = await timed(() => runDrill(resolveDrill(name), { seed: SEED }));
+    suiteMs += ms;
+    if (drillPassed(r)) passed++;
+    rows.push({ name: `drill ${name} wall time`, value: ms / 1000, unit: 's', target: 'passes', pass: drillPassed(r) });
+  }
+  rows.unshift({ name: `built-in suite wall time (${names.length} drills, serial)`, value: suiteMs / 1000, unit: 's', target: `${names.length}/${names.length} pass`, pass: passed === names.length });
+
+  for (const signal of SIGNALS) {
+    for (const recipe of RECIPES) {
+      const drill = parseDrill(failoverDrill(recipe, signal), `bench:failover-${recipe}-${signal}`);
+      const { r } = await timed(() => runDrill(drill, { seed: SEED }));
+      const failovers = measurements(r, 'failoverTime', 'failover after');
+      const woken = measurements(r, 'herdSize', 'notified after');
+      const ok = drillPassed(r) && failovers.length === DEATHS;
+      const label = `${recipe} ${signal}`;
+      rows.push({ name: `failover ${label}: median of ${failovers.length}`, value: failovers.length ? median(failovers) : NaN, unit: 'ms', target: `${DEATHS} failovers`, pass: ok });
+      rows.push({ name: `failover ${label}: slowest`, value: failovers.length ? Math.max(...failovers) : NaN, unit: 'ms' });
+      rows.push({ name: `notified per leader death ${label}: max`, value: woken.length ? Math.max(...woken) : NaN, unit: 'contenders' });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,64 @@
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LabPaths } from '../../src/lab/paths.js';
+import { findMarked } from '../../src/lab/procs.js';
+import { emptyState, writeState } from '../../src/lab/state.js';
+import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
+import { tempDir } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** `zklab demo` without a terminal (CI): it runs to completion by itself and leaves nothing behind. */
+
+function expectNothingLeft(lab: string): void {
+  expect(findMarked(new LabPaths(lab).markers)).toEqual([]);
+  expect(existsSync(lab)).toBe(false);
+}
+
+describe('zklab demo in CI', () => {
+  it('runs by itself, prints the measured failover confirmed by ZooKeeper, exits 0 and cleans up', async () => {
+    const lab = `${tempDir()}/demo`;
+    const started = Date.now();
+    const r = await zklab(['demo', '--lab', lab], { env: { CI: 'true' }, timeoutMs: 90_000 });
+    const took = Date.now() - started;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(took).toBeLessThan(60_000);
+    expect(r.stdout).toMatch(/ensemble up in [\d.]+ s: zk1 \w+, zk2 \w+, zk3 \w+/);
+    expect(r.stdout).toMatch(/spawned c1, c2, c3, c4, c5: predecessor recipe/);
+    expect(r.stdout).toMatch(/c1 leads: ZooKeeper says its session 0x[0-9a-f]+ owns \/election\//);
+    // The plain view: the election tree as inspect draws it, before and after.
+    expect(r.stdout).toMatch(/c5 → c4 → c3 → c2 → c1★/);
+    expect(r.stdout).toMatch(/c5 → c4 → c3 → c2★/);
+    expect(r.stdout).toMatch(/killed the leader c1 \(pid \d+\) with SIGKILL/);
+    const m = /failover: c2 leads ([\d.]+)(ms|s) after c1 was killed .*ZooKeeper confirms: c2's session 0x[0-9a-f]+ owns the leading znode \/election\/\S+-n_0000000001/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    const ms = Number(m![1]) * (m![2] === 's' ? 1000 : 1);
+    // A SIGKILLed leader's znode goes when its 2 s session expires: the failover cannot be much faster than that.
+    expect(ms).toBeGreaterThan(1000);
+    expect(ms).toBeLessThan(10_000);
+    expect(r.stdout).toMatch(/cleaned up: stopped \d+ process\(es\) .*none is left; lab removed/);
+    expectNothingLeft(lab);
+  }, 120_000);
+
+  it('cleans up on Ctrl-C', async () => {
+    const lab = `${tempDir()}/demo`;
+    const child = execa(process.execPath, [ZKLAB_BIN, 'demo', '--lab', lab], { env: { CI: 'true', FORCE_COLOR: '0' }, reject: false, stdin: 'ignore', timeout: 90_000 });
+    let out = '';
+    child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+    await waitFor(() => /spawned c1/.test(out), 'the demo to spawn its contenders', 60_000);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toMatch(/interrupted; what this command started has been stopped/);
+    expectNothingLeft(lab);
+  }, 120_000);
+
+  it('refuses a lab that is not a demo lab, touching nothing', async () => {
+    const paths = new LabPaths(`${tempDir()}/lab`);
+    writeState(paths, emptyState());
+    const r = await zklab(['demo', '--lab', paths.root], { env: { CI: 'true' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/holds a lab that is not a demo's/);
+    expect(existsSync(paths.stateFile)).toBe(true);
+  });
+});

@@ -1,0 +1,172 @@
+import { existsSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listBuiltinDrills, resolveDrill } from '../../src/drills/builtins.js';
+import { parseDrill } from '../../src/drills/schema.js';
+import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/result.js';
+import { runDrill } from '../../src/drills/runner.js';
+import type { DrillProgress } from '../../src/drills/progress.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { emptyState, writeState } from '../../src/lab/state.js';
+import { findMarked } from '../../src/lab/procs.js';
+import { tempDir } from '../helpers/paths.js';
+
+/** Every built-in drill on a real ensemble of its own, one after the other; nothing is shared between them. */
+
+const timings: { name: string; ms: number }[] = [];
+
+function labDir(): string {
+  return `${tempDir()}/lab`;
+}
+
+/** A lab left with no process and no directory. */
+function expectTornDown(dir: string): void {
+  expect(findMarked(new LabPaths(dir).markers)).toEqual([]);
+  expect(existsSync(dir)).toBe(false);
+}
+
+function explain(r: DrillResult): string {
+  const bad = [
+    r.error ?? '',
+    ...r.steps.filter((s) => s.outcome === 'failed' || s.outcome === 'timeout').map((s) => `step ${s.index}: ${s.description}: ${s.detail ?? ''}`),
+    ...r.expectations.filter((e) => !e.passed).map((e) => `expect ${e.description} (step ${e.step}): ${e.detail}`),
+    ...checkVerdicts(r).filter((v) => !v.ok).map((v) => `${v.label} ${v.check.name}: ${v.check.summary}`),
+  ];
+  return bad.filter(Boolean).join('\n');
+}
+
+afterAll(() => {
+  const total = timings.reduce((n, t) => n + t.ms, 0);
+  console.log(`built-in drills, wall time each:\n${timings.map((t) => `  ${t.name.padEnd(28)} ${(t.ms / 1000).toFixed(1)} s`).join('\n')}\n  total ${(total / 1000).toFixed(1)} s`);
+});
+
+describe('built-in drills on real ensembles', () => {
+  it.each(listBuiltinDrills())('%s passes', { timeout: 180_000 }, async (name) => {
+    const drill = resolveDrill(name);
+    const dir = labDir();
+    const started = Date.now();
+    const r = await runDrill(drill, { labDir: dir, seed: 1 });
+    timings.push({ name, ms: Date.now() - started });
+    expect(drillPassed(r), explain(r)).toBe(true);
+    expect(r.steps.every((s) => s.outcome === 'ok')).toBe(true);
+    expect(r.expectations.length).toBeGreaterThan(0);
+    expect(r.expectations.every((e) => e.passed)).toBe(true);
+    expect(r.seed).toBe(1);
+    // A drill's expected failures really fail: that is what proves the checker can catch the problem.
+    for (const v of checkVerdicts(r)) expect(v.check.passed, `${name} ${v.check.name}`).toBe(!v.expectedToFail);
+    expectTornDown(dir);
+  });
+
+  it('judges split-brain FAILED by singleLeader with stale actions of the cut-off leader', async () => {
+    // Checked in the loop above too; spelled out here because it is the proof that the checker can fail.
+    const drill = resolveDrill('split-brain');
+    expect(drill.expectFailure).toEqual(['singleLeader']);
+    const r = await runDrill(drill, { labDir: labDir(), seed: 2 });
+    const single = r.checks.find((c) => c.name === 'singleLeader');
+    expect(single?.passed).toBe(false);
+    expect(single?.details.some((d) => d.level === 'violation' && /stale leader acted: c1/.test(d.message))).toBe(true);
+    expect(drillPassed(r)).toBe(true);
+  }, 180_000);
+});
+
+describe('the runner', () => {
+  const EVERY_STEP = `name: every-step
+description: every step kind once, on a real lab
+ensemble: { servers: 3, tick: 200 }
+contenders: { count: 3, recipe: predecessor, sessionTimeout: 2s }
+steps:
+  - wait: { joined: 3, leaderIs: c1, timeout: 20s }
+  - delay: { target: c2, ms: 100, jitter: 20 }
+  - sleep: 300ms
+  - heal: c2
+  - partition: { split: [[zk1], [zk2, zk3, c1, c2, c3]] }
+  - wait: { notServing: zk1, timeout: 15s }
+  - heal: all
+  - wait: { serving: zk1, timeout: 15s }
+  - pause: zk-leader
+  - resume: zk-leader
+  - pause: c3
+  - resume: all
+  - kill: { target: zk-leader, signal: TERM }
+  - restart: all
+  - wait: { serving: zk1, timeout: 20s }
+  - wait: { leader: true, timeout: 15s }
+  - spawn: 1
+  - stop: c4
+  - repeat: { times: 2, steps: [ { kill: leader }, { expect: { newLeaderWithin: 6s } } ] }
+  - wait: { leader: true, timeout: 10s }
+  - expect: { leaderIsNot: c4, state: { c4: dead } }
+checks: [singleLeader, liveness]
+`;
+
+  it('carries out every step kind on a real lab', async () => {
+    const dir = labDir();
+    const drill = parseDrill(EVERY_STEP, 'every-step.yaml');
+    const r = await runDrill(drill, { labDir: dir });
+    expect(drillPassed(r), explain(r)).toBe(true);
+    expect(new Set(r.steps.map((s) => s.kind))).toEqual(
+      new Set(['spawn', 'wait', 'delay', 'sleep', 'heal', 'partition', 'pause', 'resume', 'kill', 'restart', 'stop', 'expect']),
+    );
+    const described = r.steps.map((s) => s.description);
+    // What `leader` and `zk-leader` resolved to is part of the record.
+    expect(described).toContainEqual(expect.stringMatching(/^pause zk-leader → zk\d$/));
+    expect(described).toContainEqual(expect.stringMatching(/^kill leader → c\d$/));
+    expect(r.labEvents.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['delay', 'heal', 'partition', 'server-paused', 'server-resumed', 'contender-paused', 'contender-resumed', 'server-killed', 'server-restarted', 'contender-stopped', 'contender-killed']),
+    );
+    expectTornDown(dir);
+  }, 180_000);
+
+  const FAILING = `name: stuck
+description: waits for something that never happens
+contenders: { count: 2, recipe: predecessor }
+steps:
+  - wait: { joined: 2, timeout: 20s }
+  - wait: { leaderIs: c2, timeout: 1s }
+  - kill: leader
+  - expect: { newLeaderWithin: 5s }
+checks: [singleLeader]
+`;
+
+  it('stops at a wait that times out, lists the rest as skipped and tears the lab down', async () => {
+    const dir = labDir();
+    const r = await runDrill(parseDrill(FAILING, 'stuck.yaml'), { labDir: dir });
+    expect(r.steps.map((s) => [s.index, s.outcome])).toEqual([
+      ['0', 'ok'],
+      ['1', 'ok'],
+      ['2', 'timeout'],
+      ['3', 'skipped'],
+      ['4', 'skipped'],
+    ]);
+    expect(r.steps[2]?.detail).toMatch(/after 1s: c1 leads/);
+    expect(drillPassed(r)).toBe(false);
+    expectTornDown(dir);
+  }, 120_000);
+
+  it('reports a step it cannot carry out and still tears down', async () => {
+    const dir = labDir();
+    const text = FAILING.replace('  - wait: { leaderIs: c2, timeout: 1s }\n', '  - resume: leader\n');
+    const r = await runDrill(parseDrill(text, 'resume.yaml'), { labDir: dir });
+    expect(r.error).toMatch(/step 2 \(line 6\) resume leader: nothing to resume/);
+    expect(r.steps.map((s) => s.outcome)).toEqual(['ok', 'ok', 'failed', 'skipped', 'skipped']);
+    expectTornDown(dir);
+  }, 120_000);
+
+  it('tears everything down when aborted (Ctrl-C) and rethrows the abort', async () => {
+    const dir = labDir();
+    const controller = new AbortController();
+    const onProgress = (p: DrillProgress) => {
+      if (p.kind === 'step' && p.step.index === '1') controller.abort(new Error('interrupted by SIGINT'));
+    };
+    const drill = resolveDrill('join-and-elect');
+    await expect(runDrill(drill, { labDir: dir, signal: controller.signal, onProgress })).rejects.toThrow('interrupted by SIGINT');
+    expectTornDown(dir);
+  }, 120_000);
+
+  it('refuses a directory that already holds a lab, before starting anything', async () => {
+    const paths = new LabPaths(labDir());
+    writeState(paths, emptyState());
+    await expect(runDrill(resolveDrill('join-and-elect'), { labDir: paths.root })).rejects.toThrow(/already holds a lab/);
+    expect(findMarked(paths.markers)).toEqual([]);
+    expect(existsSync(paths.serverConfig('zk1'))).toBe(false);
+  });
+});
