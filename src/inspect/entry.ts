@@ -16,6 +16,10 @@ export interface InspectRun {
 export async function runInspect(run: InspectRun): Promise<void> {
   process.env.NODE_ENV ??= 'production';
   if (run.mode === 'live') {
+    // Live mode runs only on a terminal. Ink reads CI / CONTINUOUS_INTEGRATION once, when loaded, and then draws
+    // just a final frame; a terminal inside a CI job (or tmux started by one) still deserves the live view.
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
     const { runLiveInspect } = await import('./live/run-live.js');
     await runLiveInspect(run.target, run.signal);
     return;

@@ -6,21 +6,9 @@ import { findMarked } from '../../src/lab/procs.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
+import { BUILTIN_DRILLS } from '../helpers/builtin-drills.js';
 
-const BUILTINS = [
-  'client-partition',
-  'herd-vs-predecessor-chain',
-  'herd-vs-predecessor-herd',
-  'join-and-elect',
-  'leader-dies-no-herd',
-  'mid-chain-death',
-  'priority-handover',
-  'priority-watchdog',
-  'single-file-retry',
-  'split-brain',
-  'zk-leader-isolation',
-  'zombie-leader',
-];
+const BUILTINS = BUILTIN_DRILLS;
 
 const GOOD_HEAD = `name: t
 contenders: { count: 2, recipe: predecessor }

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
-/** Listening TCP sockets of a process, as "a.b.c.d:port" or "[v6]:port", read from /proc (what the kernel says). */
-export function listeningAddresses(pid: number): string[] {
+/** Socket inodes a process holds open, from /proc/<pid>/fd. */
+function socketInodes(pid: number): Set<string> {
   const inodes = new Set<string>();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
@@ -11,24 +11,39 @@ export function listeningAddresses(pid: number): string[] {
       // fd closed meanwhile
     }
   }
-  const out: string[] = [];
+  return inodes;
+}
+
+/** The kernel's TCP table rows (IPv4 and IPv6) of a process's sockets in one state ('0A' listen, '01' established). */
+function tcpRows(pid: number, state: string): { local: string; remote: string; v6: boolean }[] {
+  const inodes = socketInodes(pid);
+  const rows: { local: string; remote: string; v6: boolean }[] = [];
   for (const [file, v6] of [['/proc/net/tcp', false], ['/proc/net/tcp6', true]] as const) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || cols[3] !== '0A' || !inodes.has(cols[9]!)) continue;
-      const [hexAddr, hexPort] = cols[1]!.split(':') as [string, string];
-      const port = parseInt(hexPort, 16);
-      if (!v6) {
-        const bytes = hexAddr.match(/../g)!.map((b) => parseInt(b, 16)).reverse();
-        out.push(`${bytes.join('.')}:${port}`);
-      } else if (/^0{16}FFFF0000/i.test(hexAddr)) {
-        // an IPv4-mapped IPv6 socket (Java's default): the last 32 bits are the IPv4 address
-        const bytes = hexAddr.slice(24).match(/../g)!.map((b) => parseInt(b, 16)).reverse();
-        out.push(`${bytes.join('.')}:${port}`);
-      } else {
-        out.push(`[${hexAddr}]:${port}`);
-      }
+      if (cols.length < 10 || cols[3] !== state || !inodes.has(cols[9]!)) continue;
+      rows.push({ local: cols[1]!, remote: cols[2]!, v6 });
     }
   }
-  return out;
+  return rows;
+}
+
+function formatAddress(hexAddrPort: string, v6: boolean): string {
+  const [hexAddr, hexPort] = hexAddrPort.split(':') as [string, string];
+  const port = parseInt(hexPort, 16);
+  const v4 = (hex: string) => hex.match(/../g)!.map((b) => parseInt(b, 16)).reverse().join('.');
+  if (!v6) return `${v4(hexAddr)}:${port}`;
+  // An IPv4-mapped IPv6 socket (Java's default): the last 32 bits are the IPv4 address.
+  if (/^0{16}FFFF0000/i.test(hexAddr)) return `${v4(hexAddr.slice(24))}:${port}`;
+  return `[${hexAddr}]:${port}`;
+}
+
+/** Listening TCP sockets of a process, as "a.b.c.d:port" or "[v6]:port" (what the kernel says). */
+export function listeningAddresses(pid: number): string[] {
+  return tcpRows(pid, '0A').map((r) => formatAddress(r.local, r.v6));
+}
+
+/** Remote ports of a process's established TCP connections. */
+export function connectedPorts(pid: number): number[] {
+  return tcpRows(pid, '01').map((r) => parseInt(r.remote.split(':')[1]!, 16));
 }

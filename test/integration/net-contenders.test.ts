@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLeader } from '../../src/contenders/faults.js';
 import { withObserver } from '../../src/contenders/leader.js';
@@ -11,6 +10,7 @@ import { ZkClient } from '../../src/zk/client.js';
 import { events, leadershipIntervals, allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
+import { connectedPorts } from '../helpers/sockets.js';
 
 const paths = tempLab();
 const SESSION = 2000;
@@ -30,27 +30,6 @@ afterAll(async () => {
 
 function proxyPorts(id: string): number[] {
   return Object.values(readState(paths)!.net!.contenderPorts[id]!);
-}
-
-/** Remote ports of a process's established TCP connections, from /proc. */
-function connectedPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .slice(1)
-      .map((line) => line.trim().split(/\s+/))
-      .filter((cols) => cols.length >= 10 && cols[3] === '01' && inodes.has(cols[9]!))
-      .map((cols) => parseInt(cols[2]!.split(':')[1]!, 16)),
-  );
 }
 
 /** Sessions the servers hold right now, by `cons` on every server. */

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, readlinkSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/contenders/event-log.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
@@ -11,7 +11,7 @@ import { withDaemon } from '../../src/net/lab-network.js';
 import { heal, isolate, listNetwork, split } from '../../src/net/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
-import { listeningAddresses } from '../helpers/sockets.js';
+import { connectedPorts, listeningAddresses } from '../helpers/sockets.js';
 import { waitFor } from '../helpers/wait.js';
 
 const paths = tempLab();
@@ -46,28 +46,6 @@ async function withClient<T>(names: readonly string[], fn: (zk: ZkClient) => Pro
   } finally {
     await zk.close();
   }
-}
-
-/** Remote ports of a process's established TCP connections, from /proc (what the kernel says). */
-function connectedPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const ports: number[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || cols[3] !== '01' || !inodes.has(cols[9]!)) continue;
-      ports.push(parseInt(cols[2]!.split(':')[1]!, 16));
-    }
-  }
-  return ports;
 }
 
 /** Waits until exactly one server other than `not` leads and the named servers serve. */

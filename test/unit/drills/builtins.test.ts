@@ -2,21 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { listBuiltinDrills, resolveDrill } from '../../../src/drills/builtins.js';
 import type { Step } from '../../../src/drills/types.js';
+import { BUILTIN_DRILLS } from '../../helpers/builtin-drills.js';
 
-const LESSONS = [
-  'client-partition',
-  'herd-vs-predecessor-chain',
-  'herd-vs-predecessor-herd',
-  'join-and-elect',
-  'leader-dies-no-herd',
-  'mid-chain-death',
-  'priority-handover',
-  'priority-watchdog',
-  'single-file-retry',
-  'split-brain',
-  'zk-leader-isolation',
-  'zombie-leader',
-];
+const LESSONS = BUILTIN_DRILLS;
 
 const kinds = (steps: readonly Step[]): string[] =>
   steps.flatMap((s) => (s.kind === 'repeat' ? [s.kind, ...kinds(s.steps)] : [s.kind]));
