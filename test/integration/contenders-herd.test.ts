@@ -22,6 +22,28 @@ function settled(path: string, n: number): boolean {
   return cs.length === n && cs.filter((c) => c.state === 'leader').length === 1 && cs.filter((c) => c.state === 'follower').length === n - 1;
 }
 
+describe('--connect: contenders on an ensemble outside the lab', () => {
+  it('spawns, lists and kills the leader in a lab of its own, talking to the servers directly', async () => {
+    const other = tempLab();
+    const connect = readState(paths)!.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+    try {
+      await spawn(other, { count: 3, path: '/outside', connect });
+      await waitFor(() => listContenders(other).filter((c) => c.state === 'leader').length === 1, 'a leader among the outside contenders');
+      expect(readState(other)!.servers).toEqual([]);
+      const leader = await zkLeaderContender(other, '/outside');
+      expect(listContenders(other).find((c) => c.state === 'leader')!.id).toBe(leader);
+      await contenderFaults.kill(other, 'leader', 'SIGTERM');
+      await waitFor(async () => {
+        const next = await zkLeaderContender(other, '/outside');
+        return next !== null && next !== leader;
+      }, 'another outside leader');
+    } finally {
+      await stopContenders(other, 'all');
+      await ensembleDown(other, { purge: true });
+    }
+  });
+});
+
 describe('herd vs predecessor on a real ensemble', () => {
   it('herd: every follower holds a child watch on the parent (4 for 5 contenders), no data watches', async () => {
     await spawn(paths, { count: 5, recipe: 'herd', path: '/herd' });
