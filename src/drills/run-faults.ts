@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { contenderFaults } from '../contenders/faults.js';
 import { stopContenders } from '../contenders/service.js';
-import { killServer, pauseServer, restartServers, zkLeader } from '../ensemble/service.js';
+import { restartServers } from '../ensemble/service.js';
+import { killServer, pauseServer, zkLeader } from '../ensemble/server-faults.js';
 import { isStopped, processState } from '../lab/procs.js';
 import * as net from '../net/service.js';
 import { describeStep } from './describe.js';

@@ -1,5 +1,5 @@
 import { resolveLeader } from '../contenders/faults.js';
-import { zkLeader } from '../ensemble/service.js';
+import { zkLeader } from '../ensemble/server-faults.js';
 import { ProcessError } from '../errors.js';
 import type { Alias, RunState } from './run-state.js';
 import { targetKind } from './targets.js';

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
-import { findMarked, isOurs, isStopped, signal, stopProcesses, waitForExit } from '../lab/procs.js';
+import { findMarked, isOurs, isStopped, stopProcesses } from '../lab/procs.js';
 import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
@@ -260,47 +260,4 @@ export async function restartServers(paths: LabPaths, target: string, opts: Pick
     recordLabEvent(paths, { event: 'server-restarted', servers: targets.map((s) => s.name) });
     return ensembleStatus(paths);
   });
-}
-
-function requireLive(paths: LabPaths, s: ServerRecord): number {
-  if (!isOurs(s.pid, paths.markers)) {
-    throw new UsageError(`${s.name} is not running`, 'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`');
-  }
-  return s.pid!;
-}
-
-export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<{ server: string; pid: number }> {
-  const state = requireEnsemble(paths);
-  const s = resolveServer(state, name);
-  const pid = requireLive(paths, s);
-  return withLabLock(paths, async () => {
-    signal(pid, 'SIGCONT');
-    signal(pid, sig);
-    const left = await waitForExit([pid], sig === 'SIGKILL' ? 5000 : 10_000);
-    if (left.length > 0) signal(pid, 'SIGKILL');
-    await waitForExit([pid], 5000);
-    recordLabEvent(paths, { event: 'server-killed', server: s.name, signal: sig });
-    return { server: s.name, pid };
-  });
-}
-
-/** The server whose own srvr says it leads. */
-export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
-  const state = requireEnsemble(paths);
-  const status = await ensembleStatus(paths);
-  const leader = status.servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
-  if (!leader) throw new UsageError('no server reports itself as leader right now', 'check `zklab ensemble status`; the ensemble may be electing or without quorum');
-  return resolveServer(state, leader.name);
-}
-
-export async function pauseServer(paths: LabPaths, name: string, pause: boolean): Promise<{ server: string; pid: number }> {
-  const state = requireEnsemble(paths);
-  const s = resolveServer(state, name);
-  const pid = requireLive(paths, s);
-  if (pause === isStopped(pid)) {
-    throw new UsageError(`${s.name} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do');
-  }
-  signal(pid, pause ? 'SIGSTOP' : 'SIGCONT');
-  recordLabEvent(paths, { event: pause ? 'server-paused' : 'server-resumed', server: s.name });
-  return { server: s.name, pid };
 }

@@ -1,5 +1,5 @@
 import { resolveLeader } from '../contenders/faults.js';
-import { zkLeader } from '../ensemble/service.js';
+import { zkLeader } from '../ensemble/server-faults.js';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { LabState } from '../lab/state.js';

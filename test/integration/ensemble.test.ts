@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fourLetterWord, parseSrvr, probeSrvr } from '../../src/ensemble/fourlw.js';
-import { ensembleDown, ensembleStatus, ensembleUp, killServer, pauseServer, restartServers, zkLeader } from '../../src/ensemble/service.js';
+import { ensembleDown, ensembleStatus, ensembleUp, restartServers } from '../../src/ensemble/service.js';
+import { killServer, pauseServer, zkLeader } from '../../src/ensemble/server-faults.js';
 import { findMarked, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';

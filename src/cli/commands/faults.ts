@@ -34,7 +34,7 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
         .option('signal', { type: 'string', describe: 'KILL (default) or TERM' }) as Argv<TargetArgs>,
     handler: async (a) => {
-      const { killServer, zkLeader } = await import('../../ensemble/service.js');
+      const { killServer, zkLeader } = await import('../../ensemble/server-faults.js');
       const { contenderFaults } = await import('../../contenders/faults.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
@@ -73,7 +73,7 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
     builder: (y: Argv<GlobalArgs>) =>
       y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string' }) as Argv<TargetArgs>,
     handler: async (a) => {
-      const { pauseServer, zkLeader } = await import('../../ensemble/service.js');
+      const { pauseServer, zkLeader } = await import('../../ensemble/server-faults.js');
       const { contenderFaults } = await import('../../contenders/faults.js');
       const paths = labPaths(a);
       if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
