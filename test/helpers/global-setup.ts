@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { findMarked, stopProcesses } from '../../src/lab/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
@@ -18,8 +18,14 @@ export function setup(): void {
 export async function teardown(): Promise<void> {
   const prefix = testRootPrefix();
   const left = findMarked([`${JVM_MARKER_PREFIX}${prefix}`, `${NODE_MARKER_PREFIX}${prefix}`], true);
+  // This run's lab directories go too (only once nothing runs in them).
+  const cleanUp = () => {
+    for (const d of readdirSync('/tmp')) if (`/tmp/${d}`.startsWith(prefix)) rmSync(`/tmp/${d}`, { recursive: true, force: true });
+  };
   if (left.length > 0) {
     await stopProcesses(left, 'SIGKILL');
+    cleanUp();
     throw new Error(`tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`);
   }
+  cleanUp();
 }
