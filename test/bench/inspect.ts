@@ -7,7 +7,6 @@ import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { spawnContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { buildSnapshot } from '../../src/inspect/build-snapshot.js';
-import type { Snapshot } from '../../src/inspect/snapshot.js';
 import type { SnapshotInput } from '../../src/inspect/snapshot-input.js';
 import { InspectSource } from '../../src/inspect/source.js';
 import { resolveInspectTarget } from '../../src/inspect/target.js';
@@ -16,6 +15,7 @@ import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { median, percentile, type BenchRow } from './types.js';
+import { nextSnapshot } from '../helpers/snapshots.js';
 
 const NOW = Date.now();
 
@@ -75,21 +75,6 @@ async function renderRows(): Promise<BenchRow[]> {
   ];
 }
 
-function nextSnapshot(source: InspectSource, test: (s: Snapshot) => boolean, timeoutMs = 10_000): Promise<Snapshot> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error('bench: the source did not show the change in time'));
-    }, timeoutMs);
-    const off = source.subscribe((s) => {
-      if (!test(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    });
-  });
-}
-
 /** From issuing a create or delete to a rendered frame that shows it, through the watch path of a real source. */
 async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
   const { renderInspectFrame } = await loadRenderer();
@@ -98,16 +83,16 @@ async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
   const source = InspectSource.start({ target: resolveInspectTarget({ paths, path }) });
   try {
     await zk.create(path, '', 'persistent');
-    await nextSnapshot(source, (s) => s.exists);
+    await nextSnapshot(source, (s) => s.exists, 'the election path', 10_000);
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {
       const t0 = performance.now();
       const created = await zk.create(`${path}/n_`, '', 'ephemeral-sequential');
-      await nextSnapshot(source, (s) => s.nodes.some((n) => n.path === created)).then((s) => renderInspectFrame(s, 140, 45));
+      await nextSnapshot(source, (s) => s.nodes.some((n) => n.path === created), 'the new znode', 10_000, true).then((s) => renderInspectFrame(s, 140, 45));
       times.push(performance.now() - t0);
       const t1 = performance.now();
       await zk.delete(created);
-      await nextSnapshot(source, (s) => !s.nodes.some((n) => n.path === created)).then((s) => renderInspectFrame(s, 140, 45));
+      await nextSnapshot(source, (s) => !s.nodes.some((n) => n.path === created), 'the znode gone', 10_000, true).then((s) => renderInspectFrame(s, 140, 45));
       times.push(performance.now() - t1);
     }
     const p50 = median(times);

@@ -15,6 +15,7 @@ import { spawn } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { watchFacts } from '../helpers/zk-facts.js';
+import { nextSnapshot } from '../helpers/snapshots.js';
 
 const paths = tempLab();
 const PATH = '/election';
@@ -37,23 +38,6 @@ function startSource(path = PATH): InspectSource {
   const source = InspectSource.start({ target: resolveInspectTarget({ paths, path }) });
   sources.push(source);
   return source;
-}
-
-/** The next snapshot of source that satisfies test, or a timeout naming what was expected. */
-function nextSnapshot(source: InspectSource, test: (s: Snapshot) => boolean, what: string, timeoutMs = 20_000): Promise<Snapshot> {
-  return new Promise((resolve, reject) => {
-    if (test(source.current())) return resolve(source.current());
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last problems: ${source.current().problems.join(' | ')}`));
-    }, timeoutMs);
-    const off = source.subscribe((s) => {
-      if (!test(s)) return;
-      clearTimeout(timer);
-      off();
-      resolve(s);
-    });
-  });
 }
 
 /** Live contenders in sequence order once every follower's predecessor watch shows up in wchp. */
