@@ -49,6 +49,6 @@ export async function waitForQuorum(paths: LabPaths, servers: readonly ServerRec
         'see `zklab logs ' + worst.name + '`; everything this command started has been stopped',
       );
     }
-    await sleep(opts.pollMs ?? 50, undefined, { signal: opts.signal });
+    await sleep(opts.pollMs ?? 25, undefined, { signal: opts.signal });
   }
 }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { LabPaths } from '../lab/paths.js';
 import { PACKAGE_ROOT } from '../templates.js';
-import { lineSplitter, type ErrorResponse, type NetRequest, type NetResponse, type ResponseFor } from './protocol.js';
+// Types only from protocol.ts: its zod schemas are the daemon's business, and cost every CLI command 70 ms to load.
+import { lineSplitter } from './lines.js';
+import type { ErrorResponse, NetRequest, NetResponse, ResponseFor } from './protocol.js';
 
 /** The compiled daemon entry. */
 export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');

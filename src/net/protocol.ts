@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { CUT_MODES, LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
 import type { LinkStats } from './link-proxy.js';
@@ -109,21 +108,4 @@ export function parseRequest(line: string): NetRequest | string {
   return parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
 }
 
-/** Splits a byte stream into lines; refuses a line longer than `maxLine` bytes (a confused or hostile peer). */
-export function lineSplitter(onLine: (line: string) => void, onOverflow: () => void, maxLine = 4 << 20): (chunk: Buffer) => void {
-  const decoder = new StringDecoder('utf8'); // a chunk may end inside a multi-byte character
-  let pending = '';
-  return (chunk) => {
-    pending += decoder.write(chunk);
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) !== -1) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      if (line.trim().length > 0) onLine(line);
-    }
-    if (pending.length > maxLine) {
-      pending = '';
-      onOverflow();
-    }
-  };
-}
+export { lineSplitter } from './lines.js';

@@ -14,7 +14,7 @@ import { serverName } from '../../src/ensemble/config.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { median, type BenchRow } from './types.js';
 
-const RUNS = 3;
+const RUNS = 5;
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
 
 async function rawUp(servers: number): Promise<number> {
