@@ -43,13 +43,29 @@ export class ZkClient implements ZkPort {
     this.native = native;
   }
 
-  static connect(opts: ConnectOptions): Promise<ZkClient> {
-    const { constants } = loadNative();
+  /**
+   * A new session. A server that is still syncing with its leader may refuse a session request outright; the C
+   * client reports that as an expiry of the session it never had and gives the handle up. That is a refusal, not
+   * an expiry: try again with a new handle until the deadline (connectTimeoutMs; without one, until it works).
+   */
+  static async connect(opts: ConnectOptions): Promise<ZkClient> {
+    const deadline = opts.connectTimeoutMs ? Date.now() + opts.connectTimeoutMs : Number.POSITIVE_INFINITY;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await ZkClient.attempt(opts, deadline);
+      if (outcome instanceof ZkClient) return outcome;
+      if (outcome === 'timeout' || Date.now() + 100 >= deadline) {
+        throw new ZkError('CONNECTIONLOSS', -4, 'connect', undefined, `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(1000, 50 * attempt)));
+    }
+  }
+
+  private static attempt(opts: ConnectOptions, deadline: number): Promise<ZkClient | 'refused' | 'timeout'> {
     const Native = loadNative();
     const native = new Native({
       connect: opts.connect,
       timeout: opts.sessionTimeoutMs,
-      debug_level: opts.quiet ? 0 : constants.ZOO_LOG_LEVEL_ERROR,
+      debug_level: opts.quiet ? 0 : Native.constants.ZOO_LOG_LEVEL_ERROR,
       host_order_deterministic: false,
       data_as_buffer: true,
       // The addon closes the handle as "expired" after this many empty reads in a row; under a blackholed link
@@ -64,13 +80,13 @@ export class ZkClient implements ZkPort {
       client.transition('expired');
     });
     native.init({});
-    return new Promise((resolve, reject) => {
-      const timer = opts.connectTimeoutMs
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(deadline)
         ? setTimeout(() => {
             off();
             void client.close();
-            reject(new ZkError('CONNECTIONLOSS', -4, 'connect', undefined, `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`));
-          }, opts.connectTimeoutMs)
+            resolve('timeout');
+          }, Math.max(0, deadline - Date.now()))
         : undefined;
       const off = client.onState((s) => {
         if (s === 'connected') {
@@ -80,7 +96,7 @@ export class ZkClient implements ZkPort {
         } else if (s === 'expired') {
           clearTimeout(timer);
           off();
-          reject(new ZkError('SESSIONEXPIRED', -112, 'connect', undefined, 'session closed before it was established'));
+          resolve('refused');
         }
       });
     });
