@@ -166,6 +166,15 @@ export class ZnodeMirror {
     }
   }
 
+  /** A read that failed registered no watch; a vanished znode leaves the mirror (the root: wait for it again). */
+  private readFailed(e: unknown, kind: 'node' | 'children', path: string, gen: number, armed: boolean): void {
+    if (armed) this.armed[kind].delete(path);
+    if (!isCode(e, 'NONODE')) throw e;
+    if (gen !== this.generation) return;
+    this.remove(path);
+    if (path === this.root) this.enqueue('exists', path);
+  }
+
   private async readNode(path: string, gen: number): Promise<void> {
     const zk = this.zk!;
     const watcher = this.wantsDataWatch(path) ? this.arm('node', path, gen) : undefined;
@@ -173,12 +182,7 @@ export class ZnodeMirror {
     try {
       read = await zk.getData(path, watcher);
     } catch (e) {
-      // A failed call registers no watch.
-      if (watcher) this.armed.node.delete(path);
-      if (!isCode(e, 'NONODE')) throw e;
-      if (gen !== this.generation) return;
-      this.remove(path);
-      if (path === this.root) this.enqueue('exists', path);
+      this.readFailed(e, 'node', path, gen, watcher !== undefined);
       return;
     }
     if (gen !== this.generation) return;
@@ -201,11 +205,7 @@ export class ZnodeMirror {
     try {
       names = await zk.getChildren(path, watcher);
     } catch (e) {
-      if (watcher) this.armed.children.delete(path);
-      if (!isCode(e, 'NONODE')) throw e;
-      if (gen !== this.generation) return;
-      this.remove(path);
-      if (path === this.root) this.enqueue('exists', path);
+      this.readFailed(e, 'children', path, gen, watcher !== undefined);
       return;
     }
     if (gen !== this.generation) return;
