@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeName } from '../recipes/types.js';
+import { wholeNumber } from '../validate.js';
 
 export const MAX_CONTENDERS = 200;
 export const DEFAULT_SESSION_TIMEOUT_MS = 2000;
@@ -29,12 +30,6 @@ export interface RawSpawnArgs {
   readonly takeoverMs?: unknown;
   readonly onDisconnect?: string;
   readonly connect?: string;
-}
-
-function wholeNumber(v: unknown, what: string, min: number, max: number, hint: string): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, hint);
-  return n;
 }
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { probeSrvr } from '../ensemble/fourlw.js';
 import { isServing } from '../ensemble/quorum.js';
-import { tailFile } from '../ensemble/server-process.js';
+import { tailFile } from '../lab/fs.js';
 import { recordLabEvent } from '../lab/events.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';

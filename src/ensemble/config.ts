@@ -1,6 +1,7 @@
 import { fillTemplate } from '../templates.js';
 import { UsageError } from '../errors.js';
 import { MAX_SERVERS } from '../lab/ports.js';
+import { wholeNumber } from '../validate.js';
 
 export const DEFAULT_TICK_MS = 200;
 export const PRODUCTION_TICK_MS = 2000;
@@ -60,11 +61,7 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
 }
 
 export function validateServerCount(n: unknown): number {
-  const num = typeof n === 'number' ? n : Number(n);
-  if (!Number.isInteger(num) || num < 1 || num > MAX_SERVERS) {
-    throw new UsageError(`--servers must be a whole number from 1 to ${MAX_SERVERS}, got ${JSON.stringify(n)}`, 'try --servers 3 (an odd count tolerates (n-1)/2 failures)');
-  }
-  return num;
+  return wholeNumber(n, '--servers', 1, MAX_SERVERS, 'try --servers 3 (an odd count tolerates (n-1)/2 failures)');
 }
 
 export function validateTick(t: unknown): number {

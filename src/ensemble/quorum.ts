@@ -4,7 +4,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
 import type { ServerRecord } from '../lab/state.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
-import { tailFile } from './server-process.js';
+import { tailFile } from '../lab/fs.js';
 
 const SERVING: readonly ServerMode[] = ['leader', 'follower', 'observer', 'standalone'];
 

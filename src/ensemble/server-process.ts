@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import type { JvmLaunch } from './jvm.js';
@@ -24,17 +24,5 @@ export function launchServer(launch: JvmLaunch, logFile: string): number {
     return child.pid;
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The last `lines` lines of a log, for error messages. */
-export function tailFile(file: string, lines = 15, maxBytes = 64 * 1024): string {
-  try {
-    const size = statSync(file).size;
-    const buf = readFileSync(file);
-    const text = buf.subarray(Math.max(0, size - maxBytes)).toString('utf8');
-    return text.split('\n').filter((l) => l.length > 0).slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
   }
 }

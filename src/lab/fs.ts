@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -17,5 +17,17 @@ export function ensureDir(dir: string): void {
     } catch (again) {
       if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
     }
+  }
+}
+
+/** The last `lines` lines of a log, for error messages. */
+export function tailFile(file: string, lines = 15, maxBytes = 64 * 1024): string {
+  try {
+    const size = statSync(file).size;
+    const buf = readFileSync(file);
+    const text = buf.subarray(Math.max(0, size - maxBytes)).toString('utf8');
+    return text.split('\n').filter((l) => l.length > 0).slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
@@ -8,6 +8,8 @@ import { PACKAGE_ROOT } from '../templates.js';
 // Types only from protocol.ts: its zod schemas are the daemon's business, and cost every CLI command 70 ms to load.
 import { lineSplitter } from './lines.js';
 import type { ErrorResponse, NetRequest, NetResponse, ResponseFor } from './protocol.js';
+import { ensureDir, tailFile } from '../lab/fs.js';
+import { signal } from '../lab/procs.js';
 
 /** The compiled daemon entry. */
 export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');
@@ -136,7 +138,7 @@ export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<
   const running = await pingDaemon(paths.root);
   if (running) return { pid: running.pid, alreadyRunning: true };
 
-  mkdirSync(paths.logDir, { recursive: true });
+  ensureDir(paths.logDir);
   const logFile = join(paths.logDir, 'net.log');
   const out = openSync(logFile, 'a');
   let exited: string | undefined;
@@ -160,26 +162,10 @@ export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<
     const pong = await pingDaemon(paths.root, 500);
     if (pong) return { pid: pong.pid, alreadyRunning: false };
     if (exited !== undefined || pid === undefined || Date.now() > deadline) {
-      if (pid !== undefined && exited === undefined) killQuietly(pid);
+      if (pid !== undefined && exited === undefined) signal(pid, 'SIGKILL');
       const why = exited ?? `did not answer within ${timeoutMs} ms`;
-      throw new ProcessError(`the lab network daemon ${why}`, `its log ends with:\n${tail(logFile)}`);
+      throw new ProcessError(`the lab network daemon ${why}`, `its log ends with:\n${tailFile(logFile, 10)}`);
     }
     await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function tail(file: string, lines = 10): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
   }
 }

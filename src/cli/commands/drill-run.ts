@@ -10,6 +10,7 @@ import { runDrillRepeatedly } from '../../drills/runner.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { MAX_REPEAT } from './drill.js';
+import { wholeNumber } from '../../validate.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
@@ -19,12 +20,6 @@ export interface RunArgs extends GlobalArgs {
   report?: string;
 }
 
-
-function wholeNumber(v: number | undefined, flag: string, min: number, max: number, hint: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (!Number.isInteger(v) || v < min || v > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got ${String(v)}`, hint);
-  return v;
-}
 
 /** The report files: FILE for one run, FILE-1.html, FILE-2.html… for several. Checked before anything starts. */
 function reportFiles(report: string | undefined, runs: number): string[] {
@@ -77,8 +72,8 @@ export function listHandler(ctx: CommandContext, json: boolean): void {
 }
 
 export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
-  const repeat = wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5') ?? 1;
-  const seed = wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
+  const repeat = a.repeat === undefined ? 1 : wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5');
+  const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
   const files = reportFiles(a.report, repeat);
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);

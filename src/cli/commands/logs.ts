@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { tailFile } from '../../ensemble/server-process.js';
+import { tailFile } from '../../lab/fs.js';
 
 interface LogsArgs extends GlobalArgs {
   name: string;
