@@ -180,12 +180,13 @@ export abstract class ElectionRecipe implements Recipe {
     this.io.log('follower', fields);
   }
 
-  protected async endLeadership(event: 'resigned' | 'paused', reason: string): Promise<void> {
+  /** `release: false` skips the recipe's hook: the caller is about to close the session, which does the same at once. */
+  protected async endLeadership(event: 'resigned' | 'paused', reason: string, release = true): Promise<void> {
     const token = this.leadingToken;
     if (token === null) return;
     this.stopActing();
     this.leadingToken = null;
-    await this.onLeadershipEnd(reason).catch(() => undefined);
+    if (release) await this.onLeadershipEnd(reason).catch(() => undefined);
     this.io.log(event, { reason, token, wasLeader: true });
   }
 
@@ -222,7 +223,9 @@ export abstract class ElectionRecipe implements Recipe {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await this.endLeadership('resigned', 'stopped');
+    // Closing the session deletes every ephemeral znode of this contender in one transaction; deleting the leader's
+    // znode first would only add round trips before the successor hears of it.
+    await this.endLeadership('resigned', 'stopped', false);
     this.unsubscribe?.();
     await this.zk?.close();
     this.io.log('stopped');

@@ -126,15 +126,17 @@ describe('single-file election', () => {
     expect(lab.zk.ownerOf(LEADER)).toBe(lab.session('c2').sessionId);
   });
 
-  it('deletes its znode when stopped, so a follower takes over without waiting for the session to close', async () => {
+  it('is gone the moment stop() returns: the session close removes its znode, with no separate delete first', async () => {
     newLab();
     await lab.start('c1');
     await lab.start('c2');
     await until(() => expect(states('c2')).toEqual(['inactive']));
     const deletes: string[] = [];
     lab.session('c1').before('delete', () => deletes.push('c1'));
+    const c1 = lab.session('c1').sessionId;
     await lab.recipe('c1').stop();
-    expect(deletes).toEqual(['c1']);
+    expect(lab.zk.ownerOf(LEADER)).not.toBe(c1); // gone, or already c2's
+    expect(deletes).toEqual([]);
     await until(() => expect(lab.leaders()).toEqual(['c2']));
   });
 
