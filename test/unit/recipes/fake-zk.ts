@@ -3,7 +3,8 @@ import type { CreateMode, SessionState, Stat, WatchEvent, Watcher, ZkPort } from
 
 /**
  * An in-memory ZooKeeper for driving recipes in unit tests: one tree, sessions with ephemeral znodes, sequential
- * names, versions, one-shot watches delivered after the reply, and faults (disconnect, lost replies, expiry, kill).
+ * names, versions, one-shot watches, and faults (disconnect, lost replies, expiry, kill). As with ZooKeeper, a
+ * session sees a watch event before any reply that reflects the change (recipes cache reads while a watch is armed).
  * It models the semantics recipes rely on, not the wire or timing of a real ensemble.
  */
 interface Znode {
@@ -206,7 +207,7 @@ export class FakeSession implements ZkPort {
       if (!this.dead && this.state !== 'expired') w(event);
     };
     if (this.state === 'connecting') this.held.push(run);
-    else setImmediate(run);
+    else queueMicrotask(run);
   }
 
   private async call<T>(op: string, path: string, fn: () => T): Promise<T> {
