@@ -1,11 +1,19 @@
 import { isCode } from '../zk/errors.js';
 import type { ZkPort } from '../zk/port.js';
 import { electorDecision, type CurrentView, type ElectorMember } from './priority-decisions.js';
-import { parseMemberInfo, watchdogMsOf, type PriorityPaths } from './priority-layout.js';
+import { parseMemberInfo, watchdogMsOf, type MemberInfo, type PriorityPaths } from './priority-layout.js';
 import type { WatchSet } from './priority-watches.js';
 import type { ElectedRead } from './priority-znodes.js';
 import { sequenceOf, sortBySequence } from './sequence.js';
 import type { ElectorPolicy, RecipeIO, RecipeOptions } from './types.js';
+
+/** A nodes/ entry as read: what it says, whose session owns it, and its raw data and version (for the doorbell). */
+interface MemberEntry {
+  readonly info: MemberInfo;
+  readonly session: string;
+  readonly raw: string;
+  version: number;
+}
 
 export interface ElectorContext {
   zk(): ZkPort;
@@ -30,10 +38,14 @@ export class Elector {
   private readonly sites = new Map<string, string | null>();
   /** election/ znode name → contender id (its data never changes, so it is read once). */
   private readonly electionIds = new Map<string, string>();
+  /** nodes/ as read last, with each entry's owner session; see readMembers. */
+  private memberInfos: MemberEntry[] | null = null;
   private lastLeader: string | null = null;
   private watchdog: { candidate: string; timer: NodeJS.Timeout } | null = null;
   private fired: string | null = null;
   private reportedNone = false;
+  /** `<candidate>@<elected version>` the doorbell was last rung for: once per naming is enough. */
+  private rung: string | null = null;
 
   constructor(private readonly ctx: ElectorContext) {}
 
@@ -41,9 +53,8 @@ export class Elector {
     return this.ctx.opts.policy ?? 'priority';
   }
 
-  /** One pass over the election; returns the candidate it wrote to leader/elected, or null when it wrote nothing. */
-  async evaluate(electionChildren: readonly string[], elected: ElectedRead | null, current: CurrentView | null): Promise<string | null> {
-    const members = await this.readMembers(electionChildren);
+  /** One pass over the election (members from readMembers); returns what it wrote to leader/elected, or null when it wrote nothing. */
+  async evaluate(members: readonly ElectorMember[], elected: ElectedRead | null, current: CurrentView | null): Promise<ElectedRead | null> {
     this.pruneExclusions(members);
     const previousLeader = this.lastLeader ?? elected?.id ?? null;
     const decision = electorDecision({
@@ -69,8 +80,16 @@ export class Elector {
         this.reportedNone = false;
         return null;
       case 'wait':
-        if (decision.blockedBy === null) this.armWatchdog(decision.candidate);
-        else this.clearWatchdog();
+        if (decision.blockedBy !== null) {
+          this.clearWatchdog();
+          return null;
+        }
+        this.armWatchdog(decision.candidate);
+        // Named by an earlier elector or by hand, or named while blocked: it may not know yet.
+        if (elected && decision.candidate !== this.ctx.opts.id && this.rung !== `${decision.candidate}@${elected.version}`) {
+          await this.ringDoorbell(decision.candidate);
+          this.rung = `${decision.candidate}@${elected.version}`;
+        }
         return null;
       case 'none': {
         this.clearWatchdog();
@@ -80,17 +99,24 @@ export class Elector {
         }
         return null;
       }
-      case 'elect':
+      case 'elect': {
         if (decision.reason === 'forgiven') this.excluded.clear();
-        if (!(await this.writeElected(decision.candidate, elected))) {
+        // The doorbell goes out with the write and is served after it: the candidate reads elected naming it.
+        const [version] = await Promise.all([
+          this.writeElected(decision.candidate, elected),
+          decision.candidate === this.ctx.opts.id ? null : this.ringDoorbell(decision.candidate),
+        ]);
+        if (version === null) {
           this.ctx.schedule();
           return null;
         }
+        this.rung = `${decision.candidate}@${version}`;
         this.reportedNone = false;
         this.ctx.io.log('elected', { candidate: decision.candidate, policy: this.policy, reason: decision.reason, previous: elected?.id ?? null });
         this.clearWatchdog();
         this.armWatchdog(decision.candidate);
-        return decision.candidate;
+        return { id: decision.candidate, version };
+      }
     }
   }
 
@@ -99,17 +125,34 @@ export class Elector {
     this.clearWatchdog();
   }
 
-  /** Conditional on the version read, so two writers (a stale elector, a hand edit) cannot both win. */
-  private async writeElected(candidate: string, elected: ElectedRead | null): Promise<boolean> {
+  /** Conditional on the version read, so two writers (a stale elector, a hand edit) cannot both win. Returns the new version. */
+  private async writeElected(candidate: string, elected: ElectedRead | null): Promise<number | null> {
     const zk = this.ctx.zk();
     try {
-      if (elected) await zk.setData(this.ctx.paths.elected, candidate, elected.version);
-      else await zk.create(this.ctx.paths.elected, candidate, 'persistent');
-      return true;
+      if (elected) return (await zk.setData(this.ctx.paths.elected, candidate, elected.version)).version;
+      await zk.create(this.ctx.paths.elected, candidate, 'persistent');
+      return 0;
     } catch (e) {
       if (isCode(e, 'NONODE') && !elected) await zk.mkdirp(this.ctx.paths.leader);
-      if (isCode(e, 'BADVERSION', 'NODEEXISTS', 'NONODE')) return false;
+      if (isCode(e, 'BADVERSION', 'NODEEXISTS', 'NONODE')) return null;
       throw e;
+    }
+  }
+
+  /**
+   * Tells the candidate it was named: followers do not watch leader/elected (every election would wake them all),
+   * each watches its own nodes/<id>, and the elector rewrites that entry's data unchanged: when it names the
+   * candidate, or later when the candidate is free to take over and was not rung for this naming yet. Conditional on
+   * the version read, so an entry re-created by another process with the same id keeps its own data. A lost ring
+   * costs one watchdog period: the watchdog then names someone else.
+   */
+  private async ringDoorbell(candidate: string): Promise<void> {
+    const entry = this.memberInfos?.find((m) => m.info.id === candidate);
+    if (!entry) return;
+    try {
+      entry.version = (await this.ctx.zk().setData(`${this.ctx.paths.nodes}/${candidate}`, entry.raw, entry.version)).version;
+    } catch (e) {
+      if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
     }
   }
 
@@ -136,43 +179,80 @@ export class Elector {
     }
   }
 
-  private async readMembers(electionChildren: readonly string[]): Promise<ElectorMember[]> {
-    const zk = this.ctx.zk();
-    const { nodes } = this.ctx.paths;
-    const names = await this.ctx.watches.read('children', nodes, (w) => zk.getChildren(nodes, w));
-    const sequences = await this.readSequences(electionChildren);
-    const members: ElectorMember[] = [];
-    for (const name of names) {
-      try {
-        const { data, stat } = await zk.getData(`${nodes}/${name}`);
-        const info = parseMemberInfo(name, data.toString());
-        this.sites.set(info.id, info.site);
-        members.push({ id: info.id, priority: info.priority, site: info.site, sequence: sequences.get(info.id) ?? Infinity, session: stat.ephemeralOwner });
-      } catch (e) {
-        if (!isCode(e, 'NONODE')) throw e;
-      }
-    }
-    return members;
+  /**
+   * nodes/ is read again only after its children watch fired: ZooKeeper delivers a watch event before any reply
+   * that reflects the change, so while the watch stays armed the list read last (and each entry, whose data never
+   * changes) is still what the servers hold. The entries themselves are read in one pipelined round.
+   */
+  /** `listed`: nodes/ as the caller just listed it without a watch, so the entries can be read in the same round. */
+  async readMembers(electionChildren: readonly string[], listed?: readonly string[]): Promise<ElectorMember[]> {
+    const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed)]);
+    return infos.map(({ info, session }) => ({
+      id: info.id,
+      priority: info.priority,
+      site: info.site,
+      sequence: sequences.get(info.id) ?? Infinity,
+      session,
+    }));
   }
 
-  /** Contender id → its lowest election sequence. */
+  /**
+   * nodes/ is read again only after its children watch fired: ZooKeeper delivers a watch event before any reply
+   * that reflects the change, so while the watch stays armed the list read last (and each entry, whose data never
+   * changes) is still what the servers hold. The entries are read in one pipelined round, together with the
+   * watched listing when the caller brought a fresh one; entries that listing adds are read in one more.
+   */
+  private async readMemberInfos(listed?: readonly string[]): Promise<readonly MemberEntry[]> {
+    const { nodes } = this.ctx.paths;
+    if (this.memberInfos !== null && this.ctx.watches.isArmed('children', nodes)) return this.memberInfos;
+    const zk = this.ctx.zk();
+    const entries = new Map<string, MemberEntry | null>();
+    const read = async (names: readonly string[]): Promise<void> => {
+      const got = await Promise.all(names.map((name) => this.readMember(zk, name)));
+      names.forEach((name, i) => entries.set(name, got[i]!));
+    };
+    const [names] = await Promise.all([this.ctx.watches.read('children', nodes, (w) => zk.getChildren(nodes, w)), read(listed ?? [])]);
+    await read(names.filter((name) => !entries.has(name)));
+    this.memberInfos = names.map((name) => entries.get(name) ?? null).filter((m) => m !== null);
+    return this.memberInfos;
+  }
+
+  private async readMember(zk: ZkPort, name: string): Promise<MemberEntry | null> {
+    try {
+      const { data, stat } = await zk.getData(`${this.ctx.paths.nodes}/${name}`);
+      const raw = data.toString();
+      const info = parseMemberInfo(name, raw);
+      this.sites.set(info.id, info.site);
+      return { info, session: stat.ephemeralOwner, raw, version: stat.version };
+    } catch (e) {
+      if (isCode(e, 'NONODE')) return null;
+      throw e;
+    }
+  }
+
+  /** Contender id → its lowest election sequence. The names not seen before are read in one pipelined round. */
   private async readSequences(children: readonly string[]): Promise<Map<string, number>> {
     const zk = this.ctx.zk();
-    const out = new Map<string, number>();
-    for (const name of sortBySequence(children)) {
-      let id = this.electionIds.get(name);
-      if (id === undefined) {
-        try {
-          id = (await zk.getData(`${this.ctx.paths.election}/${name}`)).data.toString();
-        } catch (e) {
-          if (isCode(e, 'NONODE')) continue;
-          throw e;
-        }
-        this.electionIds.set(name, id);
-      }
-      if (!out.has(id)) out.set(id, sequenceOf(name)!);
-    }
+    const sorted = sortBySequence(children);
+    const unknown = sorted.filter((name) => !this.electionIds.has(name));
+    const ids = await Promise.all(
+      unknown.map((name) =>
+        zk.getData(`${this.ctx.paths.election}/${name}`).then(
+          ({ data }) => data.toString(),
+          (e: unknown) => {
+            if (isCode(e, 'NONODE')) return null;
+            throw e;
+          },
+        ),
+      ),
+    );
+    unknown.forEach((name, i) => ids[i] !== null && this.electionIds.set(name, ids[i]!));
     for (const name of this.electionIds.keys()) if (!children.includes(name)) this.electionIds.delete(name);
+    const out = new Map<string, number>();
+    for (const name of sorted) {
+      const id = this.electionIds.get(name);
+      if (id !== undefined && !out.has(id)) out.set(id, sequenceOf(name)!);
+    }
     return out;
   }
 }

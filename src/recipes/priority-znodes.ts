@@ -17,15 +17,16 @@ export type CurrentRead = CurrentView & { readonly version: number };
  * deletion alike); null when the znode does not exist.
  */
 async function readWatched(zk: ZkPort, watches: WatchSet | null, path: string): Promise<{ data: string; stat: Stat } | null> {
-  const stat = watches ? await watches.read('exists', path, (w) => zk.exists(path, w)) : await zk.exists(path);
-  if (!stat) return null;
-  try {
-    const { data, stat: s } = await zk.getData(path);
-    return { data: data.toString(), stat: s };
-  } catch (e) {
-    if (isCode(e, 'NONODE')) return null;
-    throw e;
-  }
+  // Both requests go out at once (one round trip). The server answers a session's requests in order, so the
+  // exists reply is the truth at its point: a znode created between the two is reported by the watch instead.
+  const [stat, read] = await Promise.all([
+    watches ? watches.read('exists', path, (w) => zk.exists(path, w)) : zk.exists(path),
+    zk.getData(path).catch((e: unknown) => {
+      if (isCode(e, 'NONODE')) return null;
+      throw e;
+    }),
+  ]);
+  return stat && read && { data: read.data.toString(), stat: read.stat };
 }
 
 export async function readElected(zk: ZkPort, watches: WatchSet | null, path: string): Promise<ElectedRead | null> {

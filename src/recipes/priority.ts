@@ -4,7 +4,7 @@ import { ElectionRecipe } from './base.js';
 import { contenderAction } from './priority-decisions.js';
 import { Elector } from './priority-elector.js';
 import { ownMemberInfo, PROGRESS, priorityPaths, READY, takeoverMsOf, type PriorityPaths } from './priority-layout.js';
-import { readCurrent, readElected, vanished, type CurrentRead } from './priority-znodes.js';
+import { readCurrent, readElected, vanished, type CurrentRead, type ElectedRead } from './priority-znodes.js';
 import { WatchSet } from './priority-watches.js';
 import { basename, findByGuid, predecessorOf } from './sequence.js';
 import type { RecipeIO, RecipeOptions } from './types.js';
@@ -13,13 +13,15 @@ interface Takeover {
   readonly czxid: number;
   /** leader/current's version when the takeover started: READY is written against it. */
   readonly version: number;
+  /** A takeover of 0 ms: done as soon as it starts. */
+  readonly instant: boolean;
   stage: 'running' | 'done';
-  readonly timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
  * Priority election with an elector (Petrescu 2020). Layout under the path:
- *   nodes/<id>                EPHEMERAL, member info {id, pid, priority, site}
+ *   nodes/<id>                EPHEMERAL, member info {id, pid, priority, site}; also its doorbell (see Elector)
  *   election/<guid>-n_<seq>   EPHEMERAL_SEQUENTIAL, data = id; the lowest is the elector
  *   leader/elected            PERSISTENT, data = the id the elector chose
  *   leader/current            EPHEMERAL of the chosen contender: PROGRESS during its takeover, then READY
@@ -41,6 +43,8 @@ export class PriorityElection extends ElectionRecipe {
   private leadingCzxid: number | null = null;
   private readyLogged: number | null = null;
   private lossAttempts = 0;
+  /** The id leader/elected named when last read. */
+  private electedSeen: string | null = null;
 
   constructor(opts: RecipeOptions, io: RecipeIO, private readonly memberData: string) {
     super(opts, io);
@@ -88,6 +92,7 @@ export class PriorityElection extends ElectionRecipe {
     this.watches.reset();
     this.elector?.stop();
     this.elector = null;
+    this.electedSeen = null;
     this.cancelTakeover();
     this.leadingCzxid = null;
   }
@@ -129,7 +134,18 @@ export class PriorityElection extends ElectionRecipe {
 
   private async evaluateOnce(): Promise<void> {
     if (!this.ownNode) return;
-    const children = await this.zk.getChildren(this.paths.election);
+    // Independent reads go out together, so a follower's pass is one round trip. leader/elected and leader/current
+    // are watched by those involved with them as of the last pass; one who becomes involved now arms them below.
+    // A contender that is not the elector also lists nodes/ (without a watch): should it have just become the
+    // elector, it reads the members in its next round trip instead of two.
+    const watchLeader = this.involvedIn(this.electedSeen) ? this.watches : null;
+    const [children, memberOwned, electedRead, currentRead, memberNames] = await Promise.all([
+      this.zk.getChildren(this.paths.election),
+      this.readOwnMember(),
+      readElected(this.zk, watchLeader, this.paths.elected),
+      readCurrent(this.zk, watchLeader, this.paths.current),
+      this.elector ? undefined : this.zk.getChildren(this.paths.nodes).catch((e: unknown) => (isCode(e, 'NONODE') ? undefined : Promise.reject(e))),
+    ]);
     const predecessor = predecessorOf(children, basename(this.ownNode));
     if (predecessor === undefined) {
       this.io.log('error', { message: `own znode ${this.ownNode} is gone while the session lives; joining again` });
@@ -138,18 +154,46 @@ export class PriorityElection extends ElectionRecipe {
       this.schedule();
       return;
     }
-    if (!(await this.ownsNode(this.memberNode))) await this.createMemberNode();
+    if (!memberOwned) await this.createMemberNode();
     await this.updateElectorRole(predecessor);
 
-    let elected = await readElected(this.zk, this.watches, this.paths.elected);
-    // Only those who may act on leader/current watch it: the elector, the named contender, and its holder.
-    const involved = this.elector !== null || elected?.id === this.opts.id || this.takeover !== null || this.leadingCzxid !== null;
-    const current = await readCurrent(this.zk, involved ? this.watches : null, this.paths.current);
-    if (this.elector) {
-      const wrote = await this.elector.evaluate(children, elected, current);
-      if (wrote !== null) elected = { id: wrote, version: -1 };
+    this.electedSeen = electedRead?.id ?? null;
+    const involved = this.involvedIn(this.electedSeen);
+    const named = this.electedSeen === this.opts.id;
+    const armElected = involved && !this.watches.isArmed('exists', this.paths.elected);
+    // A named contender about to create leader/current arms that watch with the create.
+    const armCurrent = involved && !this.watches.isArmed('exists', this.paths.current) && !(named && currentRead === null);
+    const [electedNow, current, members] = await Promise.all([
+      armElected ? readElected(this.zk, this.watches, this.paths.elected) : electedRead,
+      armCurrent ? readCurrent(this.zk, this.watches, this.paths.current) : currentRead,
+      this.elector?.readMembers(children, memberNames),
+    ]);
+    let elected = electedNow;
+    if (this.elector && members) {
+      const wrote = await this.elector.evaluate(members, elected, current);
+      if (wrote !== null) elected = wrote;
     }
-    await this.actAsContender(elected?.id ?? null, current);
+    this.electedSeen = elected?.id ?? null;
+    await this.actAsContender(elected, current);
+  }
+
+  /**
+   * Those involved with the leadership watch leader/elected and leader/current: the elector, the
+   * named contender, and whoever holds current. The others wait on their own nodes/<id>, where the elector rings.
+   */
+  private involvedIn(elected: string | null): boolean {
+    return this.elector !== null || elected === this.opts.id || this.takeover !== null || this.leadingCzxid !== null;
+  }
+
+  /** What a follower waits on: leader/elected when involved, its own nodes/<id> (the doorbell) otherwise. */
+  private waitsOn(): string {
+    return this.watches.isArmed('exists', this.paths.elected) ? this.paths.elected : this.memberNode;
+  }
+
+  /** Own nodes/<id> with the doorbell watch on it, if this session owns it. */
+  private async readOwnMember(): Promise<boolean> {
+    const stat = await this.watches.read('exists', this.memberNode, (w) => this.zk.exists(this.memberNode, w));
+    return stat !== null && stat.ephemeralOwner === this.zk.sessionId;
   }
 
   private async updateElectorRole(predecessor: string | null): Promise<void> {
@@ -170,83 +214,105 @@ export class PriorityElection extends ElectionRecipe {
     this.elector = null;
     const path = `${this.paths.election}/${predecessor}`;
     // Whoever is before us going away may make us the elector; only the lowest znode's death matters, one at a time.
+    // The children just read show it alive; an armed watch will report its going.
+    if (this.watches.isArmed('exists', path)) return;
     const stat = await this.watches.read('exists', path, (w) => this.zk.exists(path, w));
     if (!stat) this.schedule();
   }
 
-  private async actAsContender(elected: string | null, current: CurrentRead | null): Promise<void> {
-    if (this.takeover && this.takeover.czxid !== current?.czxid) this.cancelTakeover();
-    const action = contenderAction({
-      me: this.opts.id,
-      mySession: this.zk.sessionId ?? '',
-      elected,
-      current,
-      takeover: this.takeover?.stage ?? 'none',
-    });
-    switch (action.kind) {
-      case 'create-current':
-        if (this.isLeader) await this.endLeadership('resigned', 'current-gone');
-        await this.createCurrent();
-        return;
-      case 'await-release':
-        await this.follow({ elected, waitingFor: this.paths.current });
-        return;
-      case 'start-takeover':
-        this.startTakeover(action.czxid, current!.version);
-        return;
-      case 'set-ready':
-        await this.setReady(action.czxid);
-        return;
-      case 'lead':
-        this.lead(action.czxid);
-        return;
-      case 'release':
-        await this.release(action.czxid, 'not-elected');
-        await this.follow({ watching: this.paths.elected, elected });
-        return;
-      case 'follow':
-        await this.follow({ watching: this.paths.elected, elected });
-        return;
-      case 'await-takeover':
-      case 'hold':
-        return;
+  /**
+   * Acts on elected and current until there is nothing more to do now. The steps of a hand-over follow one another
+   * in the same pass (create current, read it back, start the takeover, set READY) instead of waiting for a
+   * watch or a new pass each: failover time is the length of this chain.
+   */
+  private async actAsContender(elected: ElectedRead | null, readFirst: CurrentRead | null): Promise<void> {
+    let current = readFirst;
+    for (let step = 0; step < 4; step++) {
+      if (this.takeover && this.takeover.czxid !== current?.czxid) this.cancelTakeover();
+      const action = contenderAction({
+        me: this.opts.id,
+        mySession: this.zk.sessionId ?? '',
+        elected: elected?.id ?? null,
+        current,
+        takeover: this.takeover?.stage ?? 'none',
+      });
+      switch (action.kind) {
+        case 'create-current':
+          if (this.isLeader) await this.endLeadership('resigned', 'current-gone');
+          current = await this.createCurrent();
+          continue;
+        case 'await-release':
+          await this.follow({ elected: elected?.id ?? null, waitingFor: this.paths.current });
+          return;
+        case 'start-takeover':
+          this.startTakeover(action.czxid, current!.version);
+          continue;
+        case 'set-ready':
+          await this.setReady(action.czxid, this.takeover!.instant);
+          return;
+        case 'lead':
+          this.lead(action.czxid);
+          return;
+        case 'release':
+          await this.release(action.czxid, 'not-elected');
+          await this.follow({ watching: this.waitsOn(), elected: elected?.id ?? null });
+          return;
+        case 'follow':
+          await this.follow({ watching: this.waitsOn(), elected: elected?.id ?? null });
+          return;
+        case 'await-takeover':
+        case 'hold':
+          return;
+      }
     }
-  }
-
-  private async createCurrent(): Promise<void> {
-    try {
-      await this.zk.create(this.paths.current, PROGRESS, 'ephemeral');
-    } catch (e) {
-      if (!isCode(e, 'NODEEXISTS')) throw e;
-    }
-    // The next pass reads it back: ours (even after a lost reply) starts the takeover; someone else's is waited for.
     this.schedule();
   }
 
+  /**
+   * Creates leader/current with PROGRESS and reads it back in the same round trip (the server answers in order):
+   * ours, even after a lost reply, starts the takeover; someone else's is waited for.
+   */
+  private async createCurrent(): Promise<CurrentRead | null> {
+    const [, current] = await Promise.all([
+      this.zk.create(this.paths.current, PROGRESS, 'ephemeral').catch((e: unknown) => {
+        if (!isCode(e, 'NODEEXISTS')) throw e;
+      }),
+      readCurrent(this.zk, this.watches, this.paths.current),
+    ]);
+    return current;
+  }
+
+  /** A takeover of 0 ms is done at once, so the same pass goes on to READY. */
   private startTakeover(czxid: number, version: number): void {
     this.cancelTakeover();
     this.io.log('progress', { token: czxid });
-    const takeover: Takeover = {
-      czxid,
-      version,
-      stage: 'running',
-      timer: setTimeout(() => {
+    const ms = takeoverMsOf(this.opts);
+    const takeover: Takeover = { czxid, version, instant: ms === 0, stage: ms === 0 ? 'done' : 'running', timer: undefined };
+    if (ms > 0) {
+      takeover.timer = setTimeout(() => {
         takeover.stage = 'done';
         this.schedule();
-      }, takeoverMsOf(this.opts)),
-    };
-    takeover.timer.unref();
+      }, ms);
+      takeover.timer.unref();
+    }
     this.takeover = takeover;
   }
 
-  /** A contender that was paused mid-takeover may wake after the elector moved on: re-read elected before READY. */
-  private async setReady(czxid: number): Promise<void> {
+  /**
+   * A contender may have been paused during its takeover and wake after the elector moved on: after a takeover that
+   * took time, elected is read again, up to date with the leader (sync), before READY; after an instant one, the
+   * pass's own read of elected, a round trip ago, stands. The sync and the read go out together; the server holds the read behind the sync.
+   * (Mutual exclusion does not rest on this check: leader/current does that, and an elected watch makes a holder
+   * that is no longer named let go.)
+   */
+  private async setReady(czxid: number, electedIsFresh: boolean): Promise<void> {
     const takeover = this.takeover!;
-    await this.zk.sync(this.paths.elected);
-    const elected = await readElected(this.zk, null, this.paths.elected);
-    if (elected?.id !== this.opts.id) {
-      this.schedule();
-      return;
+    if (!electedIsFresh) {
+      const [, elected] = await Promise.all([this.zk.sync(this.paths.elected), readElected(this.zk, null, this.paths.elected)]);
+      if (elected?.id !== this.opts.id) {
+        this.schedule();
+        return;
+      }
     }
     try {
       await this.zk.setData(this.paths.current, READY, takeover.version);

@@ -64,7 +64,9 @@ describe('priority election', () => {
     expect(lab.zk.ownerOf(ELECTED)).toBe('0');
     expect(lab.events('c3', 'progress')).toEqual([]);
     expect(lab.events('c3', 'elector')).toEqual([]);
-    expect(fieldsOf('c3', 'follower').at(-1)).toEqual({ watching: ELECTED, elected: 'c2' });
+    // Not named, c3 does not watch leader/elected: only the named candidate is woken (its nodes/ entry is rung).
+    expect(fieldsOf('c3', 'follower').at(-1)).toMatchObject({ watching: '/p/nodes/c3' });
+    expect(lab.events('c3', 'notified').filter((e) => e.fields.path === ELECTED)).toEqual([]);
     expect(JSON.parse(lab.zk.data('/p/nodes/c2')!)).toMatchObject({ id: 'c2', priority: 9, site: 'b' });
     expect(lab.zk.data(`/p/election/${lab.recipe('c1').znode!.split('/').at(-1)}`)).toBe('c1');
   });
@@ -76,6 +78,31 @@ describe('priority election', () => {
     expect(fieldsOf('c1', 'elected').at(-1)).toEqual({ candidate: 'c3', policy: 'priority', reason: 'policy', previous: 'c2' });
     expect(lab.sequence('c3', ['progress', 'ready', 'leader'])).toEqual(['progress', 'ready', 'leader']);
     expect(lab.events('c3', 'elector')).toEqual([]);
+  });
+
+  it('wakes only the contender it names: its nodes/ entry is rung, the other followers hear nothing of it', async () => {
+    await threeContenders();
+    await lab.start('c4', { priority: 2 });
+    await until(() => expect(lab.events('c4', 'follower')).toHaveLength(1));
+    const member = lab.zk.stat('/p/nodes/c3')!;
+    lab.kill('c2');
+    await until(() => expect(lab.leaders()).toEqual(['c3']));
+    expect(lab.events('c3', 'notified').map((e) => e.fields)).toContainEqual({ path: '/p/nodes/c3', type: 'changed' });
+    expect(JSON.parse(lab.zk.data('/p/nodes/c3')!)).toMatchObject({ id: 'c3', priority: 5 });
+    expect(lab.zk.stat('/p/nodes/c3')!.version).toBe(member.version + 1);
+    // c4 hears of its predecessor c2 going, of nothing about the leadership.
+    expect(lab.events('c4', 'notified').map((e) => String(e.fields.path))).toEqual([expect.stringMatching(/^\/p\/election\//)]);
+  });
+
+  it('rings a candidate named by hand once leader/current is free, so it takes over before the watchdog runs out', async () => {
+    await newLab({ watchdogMs: 2000 }, false);
+    await lab.start('c1', { priority: 9 });
+    await lab.start('c2', { priority: 1 });
+    await until(() => expect(lab.leaders()).toEqual(['c1']));
+    await outsider.setData(ELECTED, 'c2', -1);
+    await until(() => expect(lab.leaders()).toEqual(['c2']), 1500);
+    expect(lab.events('c1', 'excluded')).toEqual([]);
+    expect(fieldsOf('c1', 'resigned')[0]).toMatchObject({ reason: 'not-elected', wasLeader: true });
   });
 
   it('hands the elector role on when the elector dies, without disturbing the leader', async () => {
@@ -221,7 +248,7 @@ describe('priority election', () => {
     first.reconnect();
     await until(() => expect(lab.events('c2', 'joined')).toHaveLength(2));
     expect(fieldsOf('c2', 'resigned')[0]).toMatchObject({ reason: 'expired', wasLeader: true });
-    await until(() => expect(fieldsOf('c2', 'follower').at(-1)).toEqual({ watching: ELECTED, elected: 'c3' }));
+    await until(() => expect(fieldsOf('c2', 'follower').at(-1)).toEqual({ watching: '/p/nodes/c2', elected: 'c3' }));
     expect(lab.zk.ownerOf('/p/nodes/c2')).toBe(lab.session('c2').sessionId);
   });
 });
