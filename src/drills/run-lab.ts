@@ -41,8 +41,8 @@ export class DrillLab {
     return new DrillLab(paths, created);
   }
 
-  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string }): Promise<void> {
-    await ensembleUp(this.paths, { servers: spec.servers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome });
+  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number }): Promise<void> {
+    await ensembleUp(this.paths, { servers: spec.servers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
   }
 
   /**

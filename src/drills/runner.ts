@@ -12,7 +12,7 @@ import type { Drill } from './types.js';
 export interface RunOptions {
   /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */
   readonly labDir?: string;
-  /** Seeds the run's randomness and is recorded in the result; default: a random seed, reported. */
+  /** Seeds the run's randomness (the links' delay jitter) and is recorded in the result; default: a random seed, reported. */
   readonly seed?: number;
   /** Aborting stops the run: everything it started is torn down, then the abort reason is thrown. */
   readonly signal?: AbortSignal;
@@ -35,7 +35,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
-    await lab.up(drill.ensemble, { signal, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
+    await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
     say(`ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`);
     const state: RunState = {
       drill,

@@ -32,6 +32,8 @@ export interface UpOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: UpProgress) => void;
   readonly quorumTimeoutMs?: number;
+  /** Seeds the lab links' delay jitter (drills' --seed). */
+  readonly jitterSeed?: number | undefined;
 }
 
 export interface ServerStatus {
@@ -116,7 +118,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       servers: plan.map((p) => ({ ...p, name: serverName(p.id) })),
       contenders: existing?.contenders ?? [],
       nextContender: existing?.nextContender ?? 1,
-      net: emptyNet(),
+      net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
     try {
       writeServerFiles(paths, state.servers, tickMs, proxiedPeers(state));

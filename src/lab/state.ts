@@ -52,6 +52,8 @@ export interface LabNetState {
   delays: MemberDelay[];
   /** Each contender's own proxy port towards each server: contender id → server name → port. */
   contenderPorts: Record<string, Record<string, number>>;
+  /** Seeds the links' delay jitter (a drill's --seed), so a run can be repeated; absent: unseeded. */
+  seed?: number;
 }
 
 export function readState(paths: LabPaths): LabState | undefined {

@@ -94,10 +94,10 @@ async function main(): Promise<void> {
         return { ok: true, removed };
       }
       case 'set-rules': {
-        const faults = table.setRules(req.rules, req.delays, req.members);
+        const faults = table.setRules(req.rules, req.delays, req.members, req.seed);
         const rules = req.rules.map(describeRule).join('; ') || 'none';
         const delays = req.delays.map((d) => `${d.member} ${d.delayMs} ms + up to ${d.jitterMs} ms`).join('; ') || 'none';
-        log(`rules: ${rules}; delays: ${delays}`);
+        log(`rules: ${rules}; delays: ${delays}${req.seed === undefined ? '' : `; jitter seed ${req.seed}`}`);
         return { ok: true, faults: Object.fromEntries(faults) };
       }
       case 'list':

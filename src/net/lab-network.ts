@@ -31,7 +31,7 @@ export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (mes
   await withDaemon(paths, async (ctl) => {
     // Rules before links: a link starts with the fault the current rules give it, so a restarted daemon never lets
     // a partitioned link pass in between.
-    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state) });
+    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state), ...(net.seed === undefined ? {} : { seed: net.seed }) });
     await ctl.request({ op: 'add-links', links: serverLinkSpecs(state) });
     for (const c of state.contenders) {
       const ports = net.contenderPorts[c.id];

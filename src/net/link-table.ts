@@ -2,6 +2,7 @@ import { LinkProxy } from './link-proxy.js';
 import type { LinkRef } from './link-types.js';
 import { computeLinkFaults, validateNetRules, type MemberDelay, type PartitionRule } from './partition.js';
 import type { LinkInfo, LinkSpec, NetResponses } from './protocol.js';
+import { seededRandom } from './seeded-random.js';
 
 /** The request was refused and nothing changed. */
 export class InvalidRequestError extends Error {
@@ -19,6 +20,9 @@ export class LinkTable {
   private rules: readonly PartitionRule[] = [];
   private delays: readonly MemberDelay[] = [];
   private explicitMembers: readonly string[] | undefined;
+  /** Seeds every link's jitter when set (drills' --seed); Math.random otherwise. */
+  private seed: number | undefined;
+  private readonly randoms = new Map<string, () => number>();
 
   /** Starts proxies for new links (current rules apply from the first connection). All or nothing. */
   async add(specs: readonly LinkSpec[]): Promise<NetResponses['add-links']['links']> {
@@ -37,7 +41,8 @@ export class LinkTable {
     const started: Entry[] = [];
     try {
       for (const spec of fresh) {
-        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id) });
+        if (this.seed !== undefined) this.randoms.set(spec.id, seededRandom(this.seed, spec.id));
+        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)() });
         try {
           await proxy.start();
         } catch (err) {
@@ -62,6 +67,7 @@ export class LinkTable {
       const e = this.entries.get(id);
       if (!e) return [];
       this.entries.delete(id);
+      this.randoms.delete(id);
       return [e];
     });
     await Promise.all(gone.map((e) => e.proxy.stop()));
@@ -69,10 +75,14 @@ export class LinkTable {
   }
 
   /** Replaces rules and delays and applies the resulting fault to every link at once. */
-  setRules(rules: readonly PartitionRule[], delays: readonly MemberDelay[], members?: readonly string[]): Map<string, LinkInfo['fault']> {
+  setRules(rules: readonly PartitionRule[], delays: readonly MemberDelay[], members?: readonly string[], seed?: number): Map<string, LinkInfo['fault']> {
     const effective = members ?? this.linkMembers();
     const errors = validateNetRules(effective, rules, delays);
     if (errors.length > 0) throw new InvalidRequestError(errors.join('; '));
+    if (seed !== undefined && seed !== this.seed) {
+      this.seed = seed;
+      for (const id of this.entries.keys()) this.randoms.set(id, seededRandom(seed, id));
+    }
     this.rules = rules;
     this.delays = delays;
     this.explicitMembers = members;

@@ -26,7 +26,7 @@ export type NetRequest =
   | { readonly op: 'add-links'; readonly links: readonly LinkSpec[] }
   | { readonly op: 'remove-links'; readonly ids: readonly string[] }
   /** `members` defaults to every end of every link; it decides who is in a split's implicit group. */
-  | { readonly op: 'set-rules'; readonly rules: readonly PartitionRule[]; readonly delays: readonly MemberDelay[]; readonly members?: readonly string[] }
+  | { readonly op: 'set-rules'; readonly rules: readonly PartitionRule[]; readonly delays: readonly MemberDelay[]; readonly members?: readonly string[]; readonly seed?: number }
   | { readonly op: 'list' }
   | { readonly op: 'shutdown' };
 
@@ -90,7 +90,7 @@ const request = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('ping') }),
   z.strictObject({ op: z.literal('add-links'), links: z.array(linkSpec) }),
   z.strictObject({ op: z.literal('remove-links'), ids: z.array(name) }),
-  z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional() }),
+  z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional(), seed: z.number().int().min(0).max(2 ** 32 - 1).optional() }),
   z.strictObject({ op: z.literal('list') }),
   z.strictObject({ op: z.literal('shutdown') }),
 ]);
