@@ -77,3 +77,19 @@ export async function contenderConnect(paths: LabPaths, id: string, state: LabSt
   state.net.contenderPorts[id] = Object.fromEntries(specs.map((s, i) => [s.to, links[i]!.port]));
   return links.map((l) => `${LOOPBACK}:${l.port}`).join(',');
 }
+
+/**
+ * Closes stopped contenders' proxies and forgets their ports (the caller writes the state). Best effort: with no
+ * daemon running there is nothing to close, and the next `up` does not restore links of contenders that are gone.
+ */
+export async function removeContenderLinks(paths: LabPaths, state: LabState, ids: readonly string[]): Promise<void> {
+  const proxied = ids.filter((id) => state.net?.contenderPorts[id]);
+  if (proxied.length === 0) return;
+  const linkIds = proxied.flatMap((id) => contenderLinkSpecs(id, state).map((s) => s.id));
+  try {
+    await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids: linkIds }));
+  } catch {
+    // No daemon answers: its links are gone with it.
+  }
+  for (const id of proxied) delete state.net!.contenderPorts[id];
+}

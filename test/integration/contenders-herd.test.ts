@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contenderFaults } from '../../src/contenders/faults.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
+import { withDaemon } from '../../src/net/lab-network.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { readState } from '../../src/lab/state.js';
 import { allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
@@ -63,6 +64,10 @@ describe('herd vs predecessor on a real ensemble', () => {
     const herdNotified = new Set(allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0).map((e) => e.id));
     expect(herdNotified.size).toBe(4);
     await stopContenders(paths, 'all');
+    // Stopped contenders' proxies are closed, not left listening until `down`.
+    const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
+    expect(links.filter((l) => l.kind === 'client').map((l) => l.id)).toEqual([]);
+    expect(readState(paths)!.net?.contenderPorts).toEqual({});
 
     await spawn(paths, { count: 5, recipe: 'predecessor', path: '/chain' });
     await waitFor(() => settled('/chain', 5), 'a predecessor chain of five');
