@@ -45,6 +45,7 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { labMaxSessionTimeoutMs } from '../ensemble/config.js';
 import { UsageError } from '../errors.js';
 import { parseSteps } from './steps.js';
 import {
@@ -201,13 +202,13 @@ function validate(
 
 function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: RawIssue[]): ContenderSpec {
   const at = (field: string) => ['contenders', field];
-  const [min, max] = [2 * tick, 20 * tick];
+  const [min, max] = [2 * tick, labMaxSessionTimeoutMs(tick)];
   const sessionTimeout = c.sessionTimeout ?? Math.min(Math.max(2000, min), max);
   if (sessionTimeout < min || sessionTimeout > max) {
     issues.push({
       path: at('sessionTimeout'),
       message:
-        `${sessionTimeout}ms is outside what ZooKeeper grants with tick ${tick}ms ` +
+        `${sessionTimeout}ms is outside what the lab's servers grant with tick ${tick}ms ` +
         `(use ${min}ms..${max}ms, or change ensemble.tick)`,
     });
   }

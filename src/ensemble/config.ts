@@ -5,6 +5,14 @@ import { wholeNumber } from '../validate.js';
 
 export const DEFAULT_TICK_MS = 200;
 export const PRODUCTION_TICK_MS = 2000;
+
+/**
+ * The longest session a lab's servers grant: ZooKeeper's default of 20 ticks is 4 s at the lab's 200 ms tick,
+ * too short for drills of slow failures, so a lab allows up to 60 s.
+ */
+export function labMaxSessionTimeoutMs(tickMs: number): number {
+  return Math.max(20 * tickMs, 60_000);
+}
 export const FOUR_LETTER_WORDS = ['srvr', 'stat', 'ruok', 'mntr', 'conf', 'cons', 'wchs', 'wchp', 'wchc'] as const;
 
 export interface PeerAddress {

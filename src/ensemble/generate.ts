@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { planServerPorts, validateBasePort } from '../lab/ports.js';
 import { readTemplate } from '../templates.js';
-import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig } from './config.js';
+import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig, labMaxSessionTimeoutMs } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 export interface GenerateOptions {
@@ -51,7 +51,7 @@ export function generateConfigs(opts: GenerateOptions): Written[] {
       clientPort: p.clientPort,
       clientPortAddress: '127.0.0.1',
       maxClientCnxns: 0,
-      maxSessionTimeoutMs: Math.max(20 * tickMs, 60_000),
+      maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
       peers,
     }));
   }

@@ -4,7 +4,7 @@ import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { ServerRecord } from '../lab/state.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
-import { loopbackPeers, renderZooCfg, type PeerAddress } from './config.js';
+import { loopbackPeers, renderZooCfg, type PeerAddress, labMaxSessionTimeoutMs } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 /** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */
@@ -41,7 +41,7 @@ export function writeServerFiles(
       clientPort: s.clientPort,
       clientPortAddress: '127.0.0.1',
       maxClientCnxns: 0,
-      maxSessionTimeoutMs: Math.max(20 * tickMs, 60_000),
+      maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
       peers: servers.length === 1 ? new Map() : peersFor(s.id),
     });
     writeFileSync(paths.serverConfig(s.name), cfg);

@@ -87,12 +87,17 @@ describe('parseDrill errors name the file, line and field', () => {
     ]);
   });
 
-  it('rejects a session timeout ZooKeeper would not grant, and priority options on another recipe', () => {
-    const text = `name: t\ncontenders:\n  count: 2\n  recipe: predecessor\n  sessionTimeout: 10s\n  priorities: [1, 2]\nsteps:\n  - sleep: 1s\n`;
+  it("rejects a session timeout the lab's servers would not grant, and priority options on another recipe", () => {
+    const text = `name: t\ncontenders:\n  count: 2\n  recipe: predecessor\n  sessionTimeout: 90s\n  priorities: [1, 2]\nsteps:\n  - sleep: 1s\n`;
     expect(errors(text)).toEqual([
-      'd.yaml:5: contenders.sessionTimeout: 10000ms is outside what ZooKeeper grants with tick 200ms (use 400ms..4000ms, or change ensemble.tick)',
+      "d.yaml:5: contenders.sessionTimeout: 90000ms is outside what the lab's servers grant with tick 200ms (use 400ms..60000ms, or change ensemble.tick)",
       'd.yaml:6: contenders.priorities: only applies to the priority recipe (remove it or use recipe: priority)',
     ]);
+  });
+
+  it('accepts a session timeout beyond 20 ticks up to the 60 s a lab grants', () => {
+    const drill = parseDrill(`name: t\ncontenders: { count: 2, recipe: predecessor, sessionTimeout: 10s }\nsteps:\n  - sleep: 1s\n`, 'd.yaml');
+    expect(drill.contenders.sessionTimeout).toBe(10_000);
   });
 
   it('rejects expectFailure naming a check the drill does not run', () => {
