@@ -155,9 +155,12 @@ export abstract class ElectionRecipe implements Recipe {
     }
   }
 
-  /** Checks that `path` still exists and belongs to this session; otherwise the contender has lost its place. */
-  protected async ownsNode(path: string): Promise<import('../zk/port.js').Stat | null> {
-    const stat = await this.zk.exists(path);
+  /**
+   * Checks that `path` still exists and belongs to this session; otherwise the contender has lost its place.
+   * `exists` may be a watched read.
+   */
+  protected async ownsNode(path: string, exists = (p: string) => this.zk.exists(p)): Promise<import('../zk/port.js').Stat | null> {
+    const stat = await exists(path);
     return stat && stat.ephemeralOwner === this.zk.sessionId ? stat : null;
   }
 

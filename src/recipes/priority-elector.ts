@@ -1,4 +1,4 @@
-import { isCode } from '../zk/errors.js';
+import { isCode, unlessGone } from '../zk/errors.js';
 import type { ZkPort } from '../zk/port.js';
 import { electorDecision, type CurrentView, type ElectorMember } from './priority-decisions.js';
 import { parseMemberInfo, watchdogMsOf, type MemberInfo, type PriorityPaths } from './priority-layout.js';
@@ -185,7 +185,7 @@ export class Elector {
    * changes) is still what the servers hold. The entries themselves are read in one pipelined round.
    */
   /** `listed`: nodes/ as the caller just listed it without a watch, so the entries can be read in the same round. */
-  async readMembers(electionChildren: readonly string[], listed?: readonly string[]): Promise<ElectorMember[]> {
+  async readMembers(electionChildren: readonly string[], listed: readonly string[] | null = null): Promise<ElectorMember[]> {
     const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed)]);
     return infos.map(({ info, session }) => ({
       id: info.id,
@@ -202,7 +202,7 @@ export class Elector {
    * changes) is still what the servers hold. The entries are read in one pipelined round, together with the
    * watched listing when the caller brought a fresh one; entries that listing adds are read in one more.
    */
-  private async readMemberInfos(listed?: readonly string[]): Promise<readonly MemberEntry[]> {
+  private async readMemberInfos(listed: readonly string[] | null): Promise<readonly MemberEntry[]> {
     const { nodes } = this.ctx.paths;
     if (this.memberInfos !== null && this.ctx.watches.isArmed('children', nodes)) return this.memberInfos;
     const zk = this.ctx.zk();
@@ -218,16 +218,12 @@ export class Elector {
   }
 
   private async readMember(zk: ZkPort, name: string): Promise<MemberEntry | null> {
-    try {
-      const { data, stat } = await zk.getData(`${this.ctx.paths.nodes}/${name}`);
-      const raw = data.toString();
-      const info = parseMemberInfo(name, raw);
-      this.sites.set(info.id, info.site);
-      return { info, session: stat.ephemeralOwner, raw, version: stat.version };
-    } catch (e) {
-      if (isCode(e, 'NONODE')) return null;
-      throw e;
-    }
+    const read = await unlessGone(zk.getData(`${this.ctx.paths.nodes}/${name}`));
+    if (!read) return null;
+    const raw = read.data.toString();
+    const info = parseMemberInfo(name, raw);
+    this.sites.set(info.id, info.site);
+    return { info, session: read.stat.ephemeralOwner, raw, version: read.stat.version };
   }
 
   /** Contender id → its lowest election sequence. The names not seen before are read in one pipelined round. */
@@ -235,18 +231,8 @@ export class Elector {
     const zk = this.ctx.zk();
     const sorted = sortBySequence(children);
     const unknown = sorted.filter((name) => !this.electionIds.has(name));
-    const ids = await Promise.all(
-      unknown.map((name) =>
-        zk.getData(`${this.ctx.paths.election}/${name}`).then(
-          ({ data }) => data.toString(),
-          (e: unknown) => {
-            if (isCode(e, 'NONODE')) return null;
-            throw e;
-          },
-        ),
-      ),
-    );
-    unknown.forEach((name, i) => ids[i] !== null && this.electionIds.set(name, ids[i]!));
+    const reads = await Promise.all(unknown.map((name) => unlessGone(zk.getData(`${this.ctx.paths.election}/${name}`))));
+    unknown.forEach((name, i) => reads[i] && this.electionIds.set(name, reads[i].data.toString()));
     for (const name of this.electionIds.keys()) if (!children.includes(name)) this.electionIds.delete(name);
     const out = new Map<string, number>();
     for (const name of sorted) {

@@ -1,4 +1,4 @@
-import { isCode } from '../zk/errors.js';
+import { unlessGone } from '../zk/errors.js';
 import type { Stat, ZkPort } from '../zk/port.js';
 import type { CurrentView } from './priority-decisions.js';
 import { READY } from './priority-layout.js';
@@ -21,10 +21,7 @@ async function readWatched(zk: ZkPort, watches: WatchSet | null, path: string): 
   // exists reply is the truth at its point: a znode created between the two is reported by the watch instead.
   const [stat, read] = await Promise.all([
     watches ? watches.read('exists', path, (w) => zk.exists(path, w)) : zk.exists(path),
-    zk.getData(path).catch((e: unknown) => {
-      if (isCode(e, 'NONODE')) return null;
-      throw e;
-    }),
+    unlessGone(zk.getData(path)),
   ]);
   return stat && read && { data: read.data.toString(), stat: read.stat };
 }

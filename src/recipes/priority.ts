@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isCode, ZkError } from '../zk/errors.js';
+import { isCode, unlessGone, ZkError } from '../zk/errors.js';
 import { ElectionRecipe } from './base.js';
 import { contenderAction } from './priority-decisions.js';
 import { Elector } from './priority-elector.js';
@@ -144,7 +144,7 @@ export class PriorityElection extends ElectionRecipe {
       this.readOwnMember(),
       readElected(this.zk, watchLeader, this.paths.elected),
       readCurrent(this.zk, watchLeader, this.paths.current),
-      this.elector ? undefined : this.zk.getChildren(this.paths.nodes).catch((e: unknown) => (isCode(e, 'NONODE') ? undefined : Promise.reject(e))),
+      this.elector ? null : unlessGone(this.zk.getChildren(this.paths.nodes)),
     ]);
     const predecessor = predecessorOf(children, basename(this.ownNode));
     if (predecessor === undefined) {
@@ -192,8 +192,7 @@ export class PriorityElection extends ElectionRecipe {
 
   /** Own nodes/<id> with the doorbell watch on it, if this session owns it. */
   private async readOwnMember(): Promise<boolean> {
-    const stat = await this.watches.read('exists', this.memberNode, (w) => this.zk.exists(this.memberNode, w));
-    return stat !== null && stat.ephemeralOwner === this.zk.sessionId;
+    return (await this.ownsNode(this.memberNode, (p) => this.watches.read('exists', p, (w) => this.zk.exists(p, w)))) !== null;
   }
 
   private async updateElectorRole(predecessor: string | null): Promise<void> {

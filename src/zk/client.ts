@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { normalizeSessionId } from '../ensemble/fourlw.js';
-import { toZkError, ZkError, isCode } from './errors.js';
+import { toZkError, ZkError, isCode, unlessGone } from './errors.js';
 import { loadNative, type NativeStat, type NativeWatcher, type NativeZooKeeper } from './native.js';
 import type { CreateMode, SessionState, Stat, Watcher, WatchType, ZkPort } from './port.js';
 
@@ -173,13 +173,8 @@ export class ZkClient implements ZkPort {
 
   async exists(path: string, watcher?: Watcher): Promise<Stat | null> {
     const w = this.watcher(watcher);
-    try {
-      const s = await this.call('exists', path, () => (w ? this.native.w_exists(path, w) : this.native.exists(path, false)));
-      return s ? toStat(s) : null;
-    } catch (e) {
-      if (isCode(e, 'NONODE')) return null;
-      throw e;
-    }
+    const s = await unlessGone(this.call('exists', path, () => (w ? this.native.w_exists(path, w) : this.native.exists(path, false))));
+    return s ? toStat(s) : null;
   }
 
   async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {

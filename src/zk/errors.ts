@@ -57,3 +57,11 @@ export function toZkError(err: unknown, op: string, path?: string): ZkError {
 export function isCode(err: unknown, ...codes: ZkCode[]): boolean {
   return err instanceof ZkError && codes.includes(err.code);
 }
+
+/** The result of a read, or null when its znode is gone (NONODE); other errors pass through. */
+export function unlessGone<T>(read: Promise<T>): Promise<T | null> {
+  return read.catch((e: unknown) => {
+    if (isCode(e, 'NONODE')) return null;
+    throw e;
+  });
+}
