@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import type { EnsembleStatus, ServerStatus } from '../ensemble/service.js';
+import { loopbackConnectString } from '../lab/state.js';
 import { table } from './table.js';
 import { networkJson, networkLines } from './commands/net-view.js';
 
@@ -27,7 +28,7 @@ export function renderStatus(status: EnsembleStatus): string {
 }
 
 export function connectString(status: EnsembleStatus): string {
-  return status.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+  return loopbackConnectString(status.servers);
 }
 
 /** JSON for scripts: stable field names, nulls rather than missing fields. */

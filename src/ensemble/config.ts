@@ -13,6 +13,26 @@ export const PRODUCTION_TICK_MS = 2000;
 export function labMaxSessionTimeoutMs(tickMs: number): number {
   return Math.max(20 * tickMs, 60_000);
 }
+
+/** A lab server's config: client port on loopback only, no connection limit, sessions up to the lab's maximum. */
+export function labServerConfig(
+  s: { readonly id: number; readonly name: string; readonly clientPort: number },
+  tickMs: number,
+  dataDir: string,
+  peers: ReadonlyMap<number, PeerAddress>,
+): ServerConfig {
+  return {
+    id: s.id,
+    name: s.name,
+    tickMs,
+    dataDir,
+    clientPort: s.clientPort,
+    clientPortAddress: '127.0.0.1',
+    maxClientCnxns: 0,
+    maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
+    peers,
+  };
+}
 export const FOUR_LETTER_WORDS = ['srvr', 'stat', 'ruok', 'mntr', 'conf', 'cons', 'wchs', 'wchp', 'wchc'] as const;
 
 export interface PeerAddress {

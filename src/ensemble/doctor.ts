@@ -49,14 +49,14 @@ export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check
     checks.push({ name: 'lab', ok: true, detail: `no lab at ${paths.root} yet (\`zklab ensemble up\` creates one)` });
     return checks;
   }
-  const dead = state.servers.filter((s) => s.pid !== undefined && !isOurs(s.pid, paths.markers));
   const live = state.servers.filter((s) => isOurs(s.pid, paths.markers));
+  const idle = state.servers.filter((s) => !live.includes(s));
+  const dead = idle.filter((s) => s.pid !== undefined);
   checks.push(
     dead.length > 0
       ? { name: 'lab', ok: false, detail: `${paths.root}: ${dead.map((s) => s.name).join(', ')} died behind the lab's back`, fix: '`zklab ensemble up` restarts them, `zklab ensemble down` cleans up' }
       : { name: 'lab', ok: true, detail: `${paths.root}: ${live.length}/${state.servers.length} servers running` },
   );
-  const idle = state.servers.filter((s) => !isOurs(s.pid, paths.markers));
   const taken = await takenPorts(idle.flatMap((s) => [s.clientPort, s.quorumPort, s.electionPort]));
   checks.push(
     taken.length > 0

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { planServerPorts, validateBasePort } from '../lab/ports.js';
 import { readTemplate } from '../templates.js';
-import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig, labMaxSessionTimeoutMs } from './config.js';
+import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig, labServerConfig } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 export interface GenerateOptions {
@@ -42,18 +42,8 @@ export function generateConfigs(opts: GenerateOptions): Written[] {
     const count = servers ?? 3;
     validateBasePort(base, count);
     const plan = planServerPorts(base, count);
-    const peers = count === 1 ? new Map() : loopbackPeers(plan);
-    configs = plan.map((p) => ({
-      id: p.id,
-      name: serverName(p.id),
-      tickMs,
-      dataDir: join(out, serverName(p.id), 'data'),
-      clientPort: p.clientPort,
-      clientPortAddress: '127.0.0.1',
-      maxClientCnxns: 0,
-      maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
-      peers,
-    }));
+    const peers = loopbackPeers(plan);
+    configs = plan.map((p) => labServerConfig({ ...p, name: serverName(p.id) }, tickMs, join(out, serverName(p.id), 'data'), peers));
   }
   const rendered = configs.map((c) => ({ c, text: renderZooCfg(template, c) }));
   return rendered.map(({ c, text }) => {

@@ -4,7 +4,7 @@ import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { ServerRecord } from '../lab/state.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
-import { loopbackPeers, renderZooCfg, type PeerAddress, labMaxSessionTimeoutMs } from './config.js';
+import { loopbackPeers, renderZooCfg, type PeerAddress, labServerConfig } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 /** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */
@@ -33,17 +33,7 @@ export function writeServerFiles(
   for (const s of servers) {
     ensureDir(paths.serverConfDir(s.name));
     ensureDir(paths.serverDataDir(s.name));
-    const cfg = renderZooCfg(template, {
-      id: s.id,
-      name: s.name,
-      tickMs,
-      dataDir: paths.serverDataDir(s.name),
-      clientPort: s.clientPort,
-      clientPortAddress: '127.0.0.1',
-      maxClientCnxns: 0,
-      maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
-      peers: servers.length === 1 ? new Map() : peersFor(s.id),
-    });
+    const cfg = renderZooCfg(template, labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id)));
     writeFileSync(paths.serverConfig(s.name), cfg);
     const myid = join(paths.serverDataDir(s.name), 'myid');
     if (!existsSync(myid)) writeFileSync(myid, `${s.id}\n`);

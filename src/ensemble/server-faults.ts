@@ -4,7 +4,7 @@ import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, signal, waitForExit } from '../lab/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
-import { ensembleStatus, resolveServer } from './service.js';
+import { leadingServer, resolveServer, serverStatuses } from './service.js';
 
 /** Faults on single servers (kill, pause, resume) and finding the leading one by its own word. */
 
@@ -33,8 +33,7 @@ export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' |
 /** The server whose own srvr says it leads. */
 export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
   const state = requireEnsemble(paths);
-  const status = await ensembleStatus(paths);
-  const leader = status.servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
+  const leader = leadingServer(await serverStatuses(paths, state));
   if (!leader) throw new UsageError('no server reports itself as leader right now', 'check `zklab ensemble status`; the ensemble may be electing or without quorum');
   return resolveServer(state, leader.name);
 }

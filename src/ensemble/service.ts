@@ -9,7 +9,7 @@ import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from '
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeServerFiles } from './lab-files.js';
-import { waitForQuorum } from './quorum.js';
+import { isServing, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/events.js';
 import { emptyNet, proxiedPeers } from '../net/lab-links.js';
@@ -182,9 +182,9 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
   }
 }
 
-export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
-  const state = requireEnsemble(paths);
-  const servers = await Promise.all(state.servers.map(async (s): Promise<ServerStatus> => {
+/** Each server as its process and its own srvr say. */
+export function serverStatuses(paths: LabPaths, state: LabState): Promise<ServerStatus[]> {
+  return Promise.all(state.servers.map(async (s): Promise<ServerStatus> => {
     const alive = isOurs(s.pid, paths.markers);
     const paused = alive && isStopped(s.pid!);
     const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
@@ -201,8 +201,18 @@ export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
       znodes: 'nodeCount' in probe ? probe.nodeCount ?? null : null,
     };
   }));
-  const leader = servers.find((s) => s.mode === 'leader' || s.mode === 'standalone')?.name ?? null;
-  const serving = servers.filter((s) => ['leader', 'follower', 'observer', 'standalone'].includes(s.mode)).length;
+}
+
+/** The server that says it leads (or runs standalone). */
+export function leadingServer(servers: readonly ServerStatus[]): ServerStatus | undefined {
+  return servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
+}
+
+export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
+  const state = requireEnsemble(paths);
+  const servers = await serverStatuses(paths, state);
+  const leader = leadingServer(servers)?.name ?? null;
+  const serving = servers.filter((s) => s.mode !== 'paused' && isServing(s.mode)).length;
   return { lab: paths.root, tickMs: state.tickMs, servers, leader, serving, quorum: leader !== null, network: await networkStatus(paths, state) };
 }
 

@@ -18,6 +18,8 @@ export class LabPaths {
   get eventsDir(): string { return join(this.root, 'events'); }
   get labEventsFile(): string { return join(this.root, 'events', 'lab.jsonl'); }
   get controlSocket(): string { return join(this.root, 'net.sock'); }
+  /** The link daemon's log. */
+  get netLog(): string { return join(this.logDir, 'net.log'); }
   serverConfDir(name: string): string { return join(this.confDir, name); }
   serverConfig(name: string): string { return join(this.confDir, name, 'zoo.cfg'); }
   serverDataDir(name: string): string { return join(this.dataDir, name); }

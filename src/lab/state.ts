@@ -95,7 +95,12 @@ export function requireEnsemble(paths: LabPaths): LabState {
   return state;
 }
 
+/** The client ports of lab servers as a connect string. */
+export function loopbackConnectString(servers: readonly { readonly clientPort: number }[]): string {
+  return servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+}
+
 /** Where observers and contenders reach the ensemble directly. */
 export function directConnectString(state: LabState): string {
-  return state.servers.length > 0 ? state.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',') : state.externalConnect ?? '';
+  return state.servers.length > 0 ? loopbackConnectString(state.servers) : state.externalConnect ?? '';
 }

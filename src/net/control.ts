@@ -139,7 +139,7 @@ export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<
   if (running) return { pid: running.pid, alreadyRunning: true };
 
   ensureDir(paths.logDir);
-  const logFile = join(paths.logDir, 'net.log');
+  const logFile = paths.netLog;
   const out = openSync(logFile, 'a');
   let exited: string | undefined;
   let pid: number | undefined;
