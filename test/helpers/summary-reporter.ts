@@ -13,7 +13,8 @@ export default class SummaryReporter implements Reporter {
         else if (s === 'failed') failed++;
         else skipped++;
       }
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      // A file that fails outside its tests (import, beforeAll) leaves them skipped: it counts as one failure.
+      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     // After everything else vitest prints, so it is the closing line.
     process.once('exit', () => process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`));
