@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { LinkFault } from './link-types.js';
+import { isNoFault, type LinkFault } from './link-types.js';
 
 /** What a pump needs from its link: the current fault (read on every chunk, so changes apply at once). */
 export interface PumpHost {
@@ -49,7 +49,7 @@ export class Pump {
   push(chunk: Buffer): void {
     if (this.dead) return;
     const f = this.host.fault;
-    if (f.mode === 'pass' && f.delayMs === 0 && f.jitterMs === 0 && this.queue.length === 0 && this.dst && !this.dstFull) {
+    if (isNoFault(f) && this.queue.length === 0 && this.dst && !this.dstFull) {
       this.write(this.dst, chunk);
       return;
     }

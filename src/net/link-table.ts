@@ -1,5 +1,4 @@
 import { LinkProxy } from './link-proxy.js';
-import type { LinkRef } from './link-types.js';
 import { computeLinkFaults, validateNetRules, type MemberDelay, type PartitionRule } from './partition.js';
 import type { LinkInfo, LinkSpec, NetResponses } from './protocol.js';
 import { seededRandom } from './seeded-random.js';
@@ -37,7 +36,7 @@ export class LinkTable {
       else if (sameLink(existing, spec)) result.push({ id: spec.id, port: existing.proxy.port });
       else throw new InvalidRequestError(`link '${spec.id}' already exists with a different definition; remove it first`);
     }
-    const faults = computeLinkFaults(fresh.map(toRef), this.rules, this.delays);
+    const faults = computeLinkFaults(fresh, this.rules, this.delays);
     const started: Entry[] = [];
     try {
       for (const spec of fresh) {
@@ -86,7 +85,7 @@ export class LinkTable {
     this.rules = rules;
     this.delays = delays;
     this.explicitMembers = members;
-    const faults = computeLinkFaults([...this.entries.values()].map((e) => toRef(e.spec)), rules, delays);
+    const faults = computeLinkFaults([...this.entries.values()].map((e) => e.spec), rules, delays);
     for (const [id, fault] of faults) this.entries.get(id)?.proxy.setFault(fault);
     return faults;
   }
@@ -107,10 +106,6 @@ export class LinkTable {
     for (const { spec } of this.entries.values()) members.add(spec.from).add(spec.to);
     return [...members].sort();
   }
-}
-
-function toRef(spec: LinkSpec): LinkRef {
-  return { id: spec.id, from: spec.from, to: spec.to, kind: spec.kind };
 }
 
 function sameLink(existing: Entry, spec: LinkSpec): boolean {

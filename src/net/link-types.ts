@@ -19,6 +19,11 @@ export interface LinkFault {
 
 export const NO_FAULT: LinkFault = Object.freeze({ mode: 'pass', delayMs: 0, jitterMs: 0 });
 
+/** The link passes traffic untouched. */
+export function isNoFault(f: LinkFault): boolean {
+  return f.mode === 'pass' && f.delayMs === 0 && f.jitterMs === 0;
+}
+
 /** One directed link: connections are opened by `from` towards `to`. */
 export interface LinkRef {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { NO_FAULT, type CutMode, type LinkFault, type LinkRef } from './link-types.js';
+import { isNoFault, NO_FAULT, type CutMode, type LinkFault, type LinkRef } from './link-types.js';
 
 /**
  * Partition rules and per-member delays, and the fault each link gets from them. Pure: no sockets, no clocks.
@@ -106,7 +106,7 @@ export function ruleCuts(rule: PartitionRule, a: string, b: string): boolean {
  * its own slow network interface. Links nothing applies to get NO_FAULT.
  */
 export function computeLinkFaults(
-  links: readonly LinkRef[],
+  links: readonly Pick<LinkRef, 'id' | 'from' | 'to'>[],
   rules: readonly PartitionRule[],
   delays: readonly MemberDelay[],
 ): Map<string, LinkFault> {
@@ -118,19 +118,15 @@ export function computeLinkFaults(
     const delayMs = ends.reduce((sum, m) => sum + (delayOf.get(m)?.delayMs ?? 0), 0);
     const jitterMs = ends.reduce((sum, m) => sum + (delayOf.get(m)?.jitterMs ?? 0), 0);
     const fault: LinkFault = { mode: cutter?.mode ?? 'pass', delayMs, jitterMs };
-    faults.set(link.id, fault.mode === 'pass' && delayMs === 0 && jitterMs === 0 ? NO_FAULT : fault);
+    faults.set(link.id, isNoFault(fault) ? NO_FAULT : fault);
   }
   return faults;
 }
 
-/** True when `member` is named in the rule (a split's implicit group does not name anyone). */
-export function ruleNames(rule: PartitionRule, member: string): boolean {
-  return rule.type === 'isolate' ? rule.member === member : rule.groups.some((g) => g.includes(member));
-}
-
-/** The rules left after healing `target` (every rule naming it), or after healing everything. */
-export function healRules(rules: readonly PartitionRule[], target?: string): PartitionRule[] {
-  return target === undefined ? [] : rules.filter((r) => !ruleNames(r, target));
+/** The rules left when every rule cutting `target` off from any other member is lifted (a split as a whole); none left without a target. */
+export function healRules(rules: readonly PartitionRule[], members: readonly string[], target?: string): PartitionRule[] {
+  if (target === undefined) return [];
+  return rules.filter((r) => !members.some((m) => ruleCuts(r, target, m)));
 }
 
 /** Sets one member's delay, replacing any earlier one; a zero delay and jitter removes it. */

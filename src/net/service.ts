@@ -5,7 +5,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { requireEnsemble, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './lab-network.js';
-import { CUT_MODES, type CutMode } from './link-types.js';
+import { CUT_MODES, isNoFault, type CutMode } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
 import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
@@ -54,7 +54,6 @@ export interface IsolateResult {
 
 /** Cuts every link of one member (zkN, cN, `leader`, `zk-leader`); replaces an earlier isolation of it. */
 export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole'): Promise<IsolateResult> {
-  parseMode(mode);
   const state = requireEnsemble(paths);
   const member = await resolveTarget(paths, state, target);
   const rule = rules.isolate(member, mode);
@@ -75,7 +74,6 @@ export interface SplitResult {
 
 /** Cuts the links between groups; members not named form one more group. */
 export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<SplitResult> {
-  parseMode(mode);
   const state = requireEnsemble(paths);
   if (groups.length < 2) {
     throw new UsageError(`a split needs at least two groups, got ${groups.length}`, 'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)');
@@ -99,22 +97,15 @@ export interface HealResult {
   readonly remaining: readonly string[];
 }
 
-/** The rules left when every rule cutting `member` off from anyone is lifted (all of them when no member). */
-function rulesAfterHeal(state: LabState, ruleList: readonly rules.PartitionRule[], member: string | undefined): rules.PartitionRule[] {
-  if (member === undefined) return [];
-  const others = labMembers(state);
-  return ruleList.filter((r) => !others.some((m) => rules.ruleCuts(r, member, m)));
-}
-
 /** Lifts every partition that cuts `target` off (a split as a whole), or all of them when none (or `all`) is named. */
 export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
   const state = requireEnsemble(paths);
   const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);
   const before = state.net?.rules ?? [];
-  const after = rulesAfterHeal(state, before, member);
+  const after = rules.healRules(before, labMembers(state), member);
   const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
   if (healed.length > 0) {
-    await applyNet(paths, (net) => ({ ...net, rules: rulesAfterHeal(state, net.rules, member) }));
+    await applyNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
     recordLabEvent(paths, { event: 'heal', kind: 'partition', description: `heal ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
   }
   return { healed, remaining: after.map(rules.describeRule) };
@@ -163,6 +154,6 @@ export async function listNetwork(paths: LabPaths): Promise<NetListing> {
   const status = await networkStatus(paths, state);
   if (!status.daemon.running) return { ...status, faultyLinks: [], linkCount: 0 };
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
-  const faultyLinks = links.filter((l) => l.fault.mode !== 'pass' || l.fault.delayMs > 0 || l.fault.jitterMs > 0);
+  const faultyLinks = links.filter((l) => !isNoFault(l.fault));
   return { ...status, faultyLinks, linkCount: links.length };
 }

@@ -3,7 +3,7 @@ import { isOurs } from '../lab/procs.js';
 import type { LabNetState, LabState, ServerRecord } from '../lab/state.js';
 import { daemonPid } from './lab-network.js';
 import { emptyNet, labMembers } from './lab-links.js';
-import type { CutMode } from './link-types.js';
+import { isNoFault, type CutMode } from './link-types.js';
 import { computeLinkFaults, describeRule, ruleCuts, type MemberDelay, type PartitionRule } from './partition.js';
 
 /** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */
@@ -75,10 +75,10 @@ export interface PairFault {
 export function pairFaults(state: LabState): PairFault[] {
   const net = state.net ?? emptyNet();
   const servers = state.servers.map((s) => s.name);
-  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) => servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to, kind: 'client' as const })));
+  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) => servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })));
   const faults = computeLinkFaults(pairs, net.rules, net.delays);
   return pairs.flatMap((p) => {
     const f = faults.get(p.id)!;
-    return f.mode === 'pass' && f.delayMs === 0 && f.jitterMs === 0 ? [] : [{ from: p.from, to: p.to, mode: f.mode, delayMs: f.delayMs, jitterMs: f.jitterMs }];
+    return isNoFault(f) ? [] : [{ from: p.from, to: p.to, mode: f.mode, delayMs: f.delayMs, jitterMs: f.jitterMs }];
   });
 }

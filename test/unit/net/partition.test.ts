@@ -146,15 +146,13 @@ describe('validation', () => {
 describe('heal and delays', () => {
   const rules = [isolate('zk1'), split([['zk2'], ['zk3']]), isolate('c1', 'reject')];
 
-  it('heal(target) removes the rules naming it and keeps the rest', () => {
-    expect(healRules(rules, 'zk1')).toEqual([split([['zk2'], ['zk3']]), isolate('c1', 'reject')]);
-    expect(healRules(rules, 'zk3')).toEqual([isolate('zk1'), isolate('c1', 'reject')]);
-    // c2 sits only in the implicit group of the split: nothing names it.
-    expect(healRules(rules, 'c2')).toEqual(rules);
+  it('heal(target) lifts every rule that cuts it off from any member (a split as a whole)', () => {
+    expect(healRules(rules, MEMBERS, 'zk3')).toEqual([]);
+    expect(healRules([split([['zk2'], ['zk3']])], MEMBERS, 'c2')).toEqual([]); // c2 is in the implicit group
   });
 
   it('heal() removes every rule', () => {
-    expect(healRules(rules)).toEqual([]);
+    expect(healRules(rules, MEMBERS)).toEqual([]);
   });
 
   it('setDelay replaces a member delay and a zero delay removes it', () => {
