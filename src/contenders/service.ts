@@ -1,5 +1,4 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
@@ -9,7 +8,7 @@ import { tailFile } from '../lab/fs.js';
 import { recordLabEvent } from '../lab/events.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, stopProcesses } from '../lab/procs.js';
+import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
 import { directConnectString, emptyState, readState, requireState, writeState, type ContenderRecord, type LabState } from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
@@ -43,20 +42,10 @@ async function ensureReachable(state: LabState): Promise<void> {
 }
 
 function launchContender(paths: LabPaths, cfg: ChildConfig): number {
-  ensureDir(paths.logDir);
-  const fd = openSync(paths.contenderLog(cfg.id), 'a');
-  try {
-    const child = spawn(process.execPath, ['--max-old-space-size=64', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)], {
-      detached: true,
-      stdio: ['ignore', fd, fd],
-    });
-    if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
-    child.on('error', () => undefined);
-    child.unref();
-    return child.pid;
-  } finally {
-    closeSync(fd);
-  }
+  const args = ['--max-old-space-size=64', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
+  const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
+  if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
+  return child.pid;
 }
 
 /** Waits until every contender has logged `joined`; fails naming the first one that died, with its log. */

@@ -1,4 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensureDir } from './fs.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The command line of a live process as an argument list, or undefined when it is gone (or a zombie). */
@@ -97,4 +100,22 @@ export async function stopProcesses(pids: readonly number[], first: NodeJS.Signa
   for (const pid of stubborn) signal(pid, 'SIGKILL');
   const left = await waitForExit(stubborn, 5000);
   if (left.length > 0) throw new Error(`processes ${left.join(', ')} did not exit after SIGKILL`);
+}
+
+/**
+ * Starts a lab process in its own process group, stdout and stderr appended to `logFile`, not tied to this
+ * process's life (the lab owns it from here: it records the pid). The caller checks `pid` (undefined: it did not
+ * start) and may listen for 'error' and 'exit'.
+ */
+export function spawnDetached(command: string, args: readonly string[], logFile: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+  ensureDir(dirname(logFile));
+  const fd = openSync(logFile, 'a');
+  try {
+    const child = spawn(command, args, { ...opts, detached: true, stdio: ['ignore', fd, fd] });
+    child.on('error', () => undefined);
+    child.unref();
+    return child;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
@@ -8,8 +6,8 @@ import { PACKAGE_ROOT } from '../templates.js';
 // Types only from protocol.ts: its zod schemas are the daemon's business, and cost every CLI command 70 ms to load.
 import { lineSplitter } from './lines.js';
 import type { ErrorResponse, NetRequest, NetResponse, ResponseFor } from './protocol.js';
-import { ensureDir, tailFile } from '../lab/fs.js';
-import { signal } from '../lab/procs.js';
+import { tailFile } from '../lab/fs.js';
+import { signal, spawnDetached } from '../lab/procs.js';
 
 /** The compiled daemon entry. */
 export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');
@@ -138,24 +136,12 @@ export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<
   const running = await pingDaemon(paths.root);
   if (running) return { pid: running.pid, alreadyRunning: true };
 
-  ensureDir(paths.logDir);
   const logFile = paths.netLog;
-  const out = openSync(logFile, 'a');
   let exited: string | undefined;
-  let pid: number | undefined;
-  try {
-    const child = spawn(process.execPath, [DAEMON_SCRIPT, '--lab-root', paths.root, paths.nodeMarker], {
-      cwd: paths.root,
-      detached: true,
-      stdio: ['ignore', out, out],
-    });
-    child.once('error', (err) => (exited = err.message));
-    child.once('exit', (code, signal) => (exited = `exited with ${signal ?? `code ${code}`}`));
-    child.unref();
-    pid = child.pid;
-  } finally {
-    closeSync(out);
-  }
+  const child = spawnDetached(process.execPath, [DAEMON_SCRIPT, '--lab-root', paths.root, paths.nodeMarker], logFile, { cwd: paths.root });
+  child.once('error', (err) => (exited = err.message));
+  child.once('exit', (code, signal) => (exited = `exited with ${signal ?? `code ${code}`}`));
+  const pid = child.pid;
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
