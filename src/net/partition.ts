@@ -123,10 +123,15 @@ export function computeLinkFaults(
   return faults;
 }
 
-/** The rules left when every rule cutting `target` off from any other member is lifted (a split as a whole); none left without a target. */
+/**
+ * The rules left after healing `target`: its own isolation and every split that cuts it off (a split as a whole)
+ * are lifted; other members' isolations stay, although they cut `target` off from those members too. None are left
+ * without a target.
+ */
 export function healRules(rules: readonly PartitionRule[], members: readonly string[], target?: string): PartitionRule[] {
   if (target === undefined) return [];
-  return rules.filter((r) => !members.some((m) => ruleCuts(r, target, m)));
+  const lifts = (r: PartitionRule): boolean => (r.type === 'isolate' ? r.member === target : members.some((m) => ruleCuts(r, target, m)));
+  return rules.filter((r) => !lifts(r));
 }
 
 /** Sets one member's delay, replacing any earlier one; a zero delay and jitter removes it. */

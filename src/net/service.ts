@@ -97,7 +97,7 @@ export interface HealResult {
   readonly remaining: readonly string[];
 }
 
-/** Lifts every partition that cuts `target` off (a split as a whole), or all of them when none (or `all`) is named. */
+/** Lifts `target`'s isolation and the splits that cut it off (see healRules), or everything when none (or `all`) is named. */
 export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
   const state = requireEnsemble(paths);
   const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);

@@ -56,7 +56,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
 export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs & { target?: string }> {
   return {
     command: 'heal [target]',
-    describe: `Lift the partitions that cut off a member (${TARGETS}), or all of them`,
+    describe: `Lift a member's isolation and the splits that cut it off (${TARGETS}), or all partitions`,
     builder: (y: Argv<GlobalArgs>) => y.positional('target', { type: 'string', describe: 'a member; all partitions when left out' }) as Argv<GlobalArgs & { target?: string }>,
     handler: async (a) => {
       const { heal } = await import('../../net/service.js');

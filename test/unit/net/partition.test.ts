@@ -146,9 +146,11 @@ describe('validation', () => {
 describe('heal and delays', () => {
   const rules = [isolate('zk1'), split([['zk2'], ['zk3']]), isolate('c1', 'reject')];
 
-  it('heal(target) lifts every rule that cuts it off from any member (a split as a whole)', () => {
-    expect(healRules(rules, MEMBERS, 'zk3')).toEqual([]);
-    expect(healRules([split([['zk2'], ['zk3']])], MEMBERS, 'c2')).toEqual([]); // c2 is in the implicit group
+  it("heal(target) lifts its isolation and the splits that cut it off, and keeps other members' isolations", () => {
+    expect(healRules(rules, MEMBERS, 'zk3')).toEqual([isolate('zk1'), isolate('c1', 'reject')]);
+    expect(healRules(rules, MEMBERS, 'zk1')).toEqual([isolate('c1', 'reject')]); // zk1 is in the split's implicit group
+    expect(healRules(rules, MEMBERS, 'c2')).toEqual([isolate('zk1'), isolate('c1', 'reject')]);
+    expect(healRules([split([['zk1', 'zk2'], ['zk3', 'c1', 'c2']])], MEMBERS, 'zk2')).toEqual([]);
   });
 
   it('heal() removes every rule', () => {
