@@ -3,6 +3,7 @@
  * SIGTERM / SIGINT close the session cleanly (ephemeral znodes vanish at once); SIGKILL leaves it to expire.
  */
 import { existsSync } from 'node:fs';
+import { LabPaths } from '../lab/paths.js';
 import { createRecipe } from '../recipes/index.js';
 import type { Recipe } from '../recipes/types.js';
 import { ZkClient } from '../zk/client.js';
@@ -11,6 +12,7 @@ import { EventLogWriter } from './event-log.js';
 
 const cfg = decodeChildConfig(process.argv);
 const log = new EventLogWriter(cfg.eventsFile, cfg.id);
+const labState = new LabPaths(cfg.labRoot).stateFile;
 let recipe: Recipe | undefined;
 
 const io = {
@@ -37,7 +39,7 @@ process.on('uncaughtException', (e) => {
 
 // A contender never outlives its lab: when the lab's state is purged, it leaves.
 const labWatch = setInterval(() => {
-  if (!existsSync(`${cfg.labRoot}/lab.json`)) void shutdown(0);
+  if (!existsSync(labState)) void shutdown(0);
 }, 2000);
 labWatch.unref();
 

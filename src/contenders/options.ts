@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
 import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeName } from '../recipes/types.js';
 import { wholeNumber } from '../validate.js';
 
@@ -65,7 +66,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   const policy = oneOf(raw.policy, POLICIES, 'policy', 'priority');
   const onDisconnect = oneOf(raw.onDisconnect, ['pause', 'ignore'] as const, '--on-disconnect mode', 'pause');
   const sessionTimeoutMs = raw.sessionTimeout === undefined ? DEFAULT_SESSION_TIMEOUT_MS : wholeNumber(raw.sessionTimeout, '--session-timeout', 100, 120_000, 'milliseconds; the servers clamp it to [2, 20] ticks unless configured otherwise (a lab allows up to 60000)');
-  const takeoverMs = raw.takeoverMs === undefined ? 500 : wholeNumber(raw.takeoverMs, '--takeover-ms', 0, 60_000, 'the priority recipe\'s PROGRESS → READY work, in ms');
+  const takeoverMs = raw.takeoverMs === undefined ? DEFAULT_TAKEOVER_MS : wholeNumber(raw.takeoverMs, '--takeover-ms', 0, 60_000, 'the priority recipe\'s PROGRESS → READY work, in ms');
   const priorities = list(raw.priority, count, 'priority')?.map((p) => {
     const n = Number(p);
     if (!Number.isInteger(n)) throw new UsageError(`--priority "${p}" is not a whole number`, 'e.g. --priority 5,3,1');

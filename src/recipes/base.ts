@@ -164,6 +164,15 @@ export abstract class ElectionRecipe implements Recipe {
     return stat && stat.ephemeralOwner === this.zk.sessionId ? stat : null;
   }
 
+  /** Deletes `path` if it is still this session's znode of that creation (czxid); gone or replaced: nothing to do. */
+  protected async deleteIfOwned(path: string, czxid: number): Promise<void> {
+    const stat = await this.ownsNode(path);
+    if (!stat || stat.czxid !== czxid) return;
+    await this.zk.delete(path, stat.version).catch((e: unknown) => {
+      if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
+    });
+  }
+
   /** Claims (or confirms) leadership with a fencing token; starts acting unless paused by a disconnect. */
   protected claim(token: number): void {
     if (this.disconnected && this.opts.onDisconnect === 'pause') return;

@@ -17,6 +17,10 @@ export type CurrentRead = CurrentView & { readonly version: number };
  * deletion alike); null when the znode does not exist.
  */
 async function readWatched(zk: ZkPort, watches: WatchSet | null, path: string): Promise<{ data: string; stat: Stat } | null> {
+  if (!watches || watches.isArmed('exists', path)) {
+    const read = await unlessGone(zk.getData(path));
+    return read && { data: read.data.toString(), stat: read.stat };
+  }
   // Both requests go out at once (one round trip). The server answers a session's requests in order, so the
   // exists reply is the truth at its point: a znode created between the two is reported by the watch instead.
   const [stat, read] = await Promise.all([

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isCode, unlessGone, ZkError } from '../zk/errors.js';
+import { isCode, unlessGone } from '../zk/errors.js';
 import { ElectionRecipe } from './base.js';
 import { contenderAction } from './priority-decisions.js';
 import { Elector } from './priority-elector.js';
@@ -42,7 +42,6 @@ export class PriorityElection extends ElectionRecipe {
   private takeover: Takeover | null = null;
   private leadingCzxid: number | null = null;
   private readyLogged: number | null = null;
-  private lossAttempts = 0;
   /** The id leader/elected named when last read. */
   private electedSeen: string | null = null;
 
@@ -53,32 +52,8 @@ export class PriorityElection extends ElectionRecipe {
     this.watches = new WatchSet(io, () => this.schedule());
   }
 
+  /** Connection losses are waited out and the step retried by the base class. */
   protected async join(): Promise<void> {
-    while (!(await this.throughConnectionLoss('join', () => this.joinOnce())));
-  }
-
-  protected async evaluate(): Promise<void> {
-    if (!(await this.throughConnectionLoss('evaluate', () => this.evaluateOnce()))) this.schedule();
-  }
-
-  /**
-   * Runs a step and waits out a connection loss itself, so that a session expiring meanwhile surfaces as the base
-   * class's SessionGone from inside the step (which ends it cleanly). false: the step must run again.
-   */
-  private async throughConnectionLoss(op: string, step: () => Promise<void>): Promise<boolean> {
-    try {
-      await step();
-      this.lossAttempts = 0;
-      return true;
-    } catch (e) {
-      if (!(e instanceof ZkError && e.retryable)) throw e;
-      this.io.log('retry', { op, message: e.message, attempt: ++this.lossAttempts });
-      await this.connectedAgain();
-      return false;
-    }
-  }
-
-  private async joinOnce(): Promise<void> {
     if (this.zk.sessionId !== this.joinedSession) this.resetForSession();
     for (const p of [this.paths.nodes, this.paths.election, this.paths.leader]) await this.zk.mkdirp(p);
     this.ownNode = await this.createElectionNode();
@@ -132,7 +107,7 @@ export class PriorityElection extends ElectionRecipe {
     }
   }
 
-  private async evaluateOnce(): Promise<void> {
+  protected async evaluate(): Promise<void> {
     if (!this.ownNode) return;
     // Independent reads go out together, so a follower's pass is one round trip. leader/elected and leader/current
     // are watched by those involved with them as of the last pass; one who becomes involved now arms them below.
@@ -361,14 +336,8 @@ export class PriorityElection extends ElectionRecipe {
     if (czxid !== null) await this.deleteCurrent(czxid);
   }
 
-  private async deleteCurrent(czxid: number): Promise<void> {
-    const stat = await this.ownsNode(this.paths.current);
-    if (!stat || stat.czxid !== czxid) return;
-    try {
-      await this.zk.delete(this.paths.current, stat.version);
-    } catch (e) {
-      if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
-    }
+  private deleteCurrent(czxid: number): Promise<void> {
+    return this.deleteIfOwned(this.paths.current, czxid);
   }
 
   private cancelTakeover(): void {

@@ -131,8 +131,6 @@ export class SingleFileElection extends ElectionRecipe {
     const czxid = this.leadingCzxid;
     this.leadingCzxid = null;
     this.ownNode = null;
-    if (czxid === null) return;
-    const stat = await this.ownsNode(this.leaderPath);
-    if (stat?.czxid === czxid) await this.zk.delete(this.leaderPath, stat.version);
+    if (czxid !== null) await this.deleteIfOwned(this.leaderPath, czxid);
   }
 }
