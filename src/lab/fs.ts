@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -23,9 +23,16 @@ export function ensureDir(dir: string): void {
 /** The last `lines` lines of a log, for error messages. */
 export function tailFile(file: string, lines = 15, maxBytes = 64 * 1024): string {
   try {
-    const size = statSync(file).size;
-    const buf = readFileSync(file);
-    const text = buf.subarray(Math.max(0, size - maxBytes)).toString('utf8');
+    const fd = openSync(file, 'r');
+    let text: string;
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, maxBytes));
+      const n = readSync(fd, buf, 0, buf.length, size - buf.length);
+      text = buf.subarray(0, n).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
     return text.split('\n').filter((l) => l.length > 0).slice(-lines).join('\n');
   } catch {
     return '(no log)';
