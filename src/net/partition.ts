@@ -105,8 +105,8 @@ export function ruleCuts(rule: PartitionRule, a: string, b: string): boolean {
  * so a later rule can sharpen an earlier one), delayed by the sum of its two ends' delays, as if each member had
  * its own slow network interface. Links nothing applies to get NO_FAULT.
  */
-export function computeLinkFaults(
-  links: readonly Pick<LinkRef, 'id' | 'from' | 'to'>[],
+export function computeLinkFaults<L extends Pick<LinkRef, 'id' | 'from' | 'to'>>(
+  links: readonly L[],
   rules: readonly PartitionRule[],
   delays: readonly MemberDelay[],
 ): Map<string, LinkFault> {
