@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/events.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, signal, stopProcesses } from '../lab/procs.js';
+import { isOurs, isStopped, signal, signalStop, stopProcesses } from '../lab/procs.js';
 import { directConnectString, requireState, type ContenderRecord, type LabState } from '../lab/state.js';
 import { leadingZnode, withObserver } from './leader.js';
 import { describeContender, resolveContender } from './service.js';
@@ -50,13 +50,17 @@ export const contenderFaults = {
     return { id: c.id, pid };
   },
 
-  async pause(paths: LabPaths, who: string, pause: boolean): Promise<{ id: string; pid: number }> {
+  /** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
+  async pause(paths: LabPaths, who: string, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<{ id: string; pid: number }> {
     const state = requireState(paths);
     const c = await target(paths, state, who);
     const pid = requireRunning(paths, c);
     if (pause === isStopped(pid)) throw new UsageError(`contender ${c.id} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume contender ${c.id}\`` : 'nothing to do');
-    signal(pid, pause ? 'SIGSTOP' : 'SIGCONT');
+    // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
+    const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
+    if (!pause) signal(pid, 'SIGCONT');
     recordLabEvent(paths, { event: pause ? 'contender-paused' : 'contender-resumed', contender: c.id, pid });
+    await stopped;
     return { id: c.id, pid };
   },
 };

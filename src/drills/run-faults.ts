@@ -1,9 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { contenderFaults } from '../contenders/faults.js';
 import { stopContenders } from '../contenders/service.js';
 import { restartServers } from '../ensemble/service.js';
 import { killServer, pauseServer, zkLeader } from '../ensemble/server-faults.js';
-import { isStopped, processState } from '../lab/procs.js';
 import * as net from '../net/service.js';
 import { describeStep } from './describe.js';
 import type { Alias, RunState } from './run-state.js';
@@ -29,11 +27,6 @@ export function isFaultStep(step: Step): step is FaultStep {
   return FAULT_KINDS.has(step.kind);
 }
 
-async function until(done: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done() && Date.now() < deadline) await sleep(5, undefined, { signal });
-}
-
 const remember = (memory: Map<Alias, string>, target: string, r: Resolved) => {
   if (target === 'leader' || target === 'zk-leader') memory.set(target, r.name);
 };
@@ -51,9 +44,9 @@ async function kill(state: RunState, r: Resolved, sig: KillSignal, clock: FaultC
 async function freeze(state: RunState, r: Resolved, pause: boolean, clock?: FaultClock): Promise<string> {
   const paths = state.lab.paths;
   if (clock) clock.at = Date.now();
-  const { pid } = r.kind === 'contender' ? await contenderFaults.pause(paths, r.name, pause) : await pauseServer(paths, r.name, pause);
-  // SIGSTOP lands asynchronously; the step is done when the process is frozen (a resume right after must see it so).
-  if (pause) await until(() => isStopped(pid) || processState(pid) === undefined, 2000, state.signal);
+  // A pause returns once the process is frozen (a resume right after must see it so).
+  const opts = { signal: state.signal };
+  const { pid } = r.kind === 'contender' ? await contenderFaults.pause(paths, r.name, pause, opts) : await pauseServer(paths, r.name, pause, opts);
   if (pause) state.frozen.add(r.name);
   else state.frozen.delete(r.name);
   return `pid ${pid}`;

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/events.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, signal, waitForExit } from '../lab/procs.js';
+import { isOurs, isStopped, signal, signalStop, waitForExit } from '../lab/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
 import { leadingServer, resolveServer, serverStatuses } from './service.js';
 
@@ -38,14 +38,18 @@ export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
   return resolveServer(state, leader.name);
 }
 
-export async function pauseServer(paths: LabPaths, name: string, pause: boolean): Promise<{ server: string; pid: number }> {
+/** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
+export async function pauseServer(paths: LabPaths, name: string, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<{ server: string; pid: number }> {
   const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
   if (pause === isStopped(pid)) {
     throw new UsageError(`${s.name} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do');
   }
-  signal(pid, pause ? 'SIGSTOP' : 'SIGCONT');
+  // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
+  const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
+  if (!pause) signal(pid, 'SIGCONT');
   recordLabEvent(paths, { event: pause ? 'server-paused' : 'server-resumed', server: s.name });
+  await stopped;
   return { server: s.name, pid };
 }

@@ -37,6 +37,17 @@ export function isStopped(pid: number): boolean {
   return s === 'T' || s === 't';
 }
 
+/**
+ * Sends SIGSTOP and waits until /proc shows the process stopped (or gone): SIGSTOP lands asynchronously, and whoever
+ * paused a process expects the next look at it to see it frozen. The signal is sent before this returns its promise;
+ * past timeoutMs it gives up waiting silently. An aborted `abort` interrupts the wait (the promise rejects).
+ */
+export async function signalStop(pid: number, timeoutMs = 2000, abort?: AbortSignal): Promise<void> {
+  signal(pid, 'SIGSTOP');
+  const deadline = Date.now() + timeoutMs;
+  while (!isStopped(pid) && processState(pid) !== undefined && Date.now() < deadline) await sleep(5, undefined, { signal: abort });
+}
+
 /** Every live process with an argument equal to one of `markers` (or, with prefix, starting with one). */
 export function findMarked(markers: readonly string[], prefix = false): number[] {
   const pids: number[] = [];
