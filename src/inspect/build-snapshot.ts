@@ -1,11 +1,12 @@
 import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { basename } from '../recipes/sequence.js';
 import { detectLayout, leaderPath } from './leader.js';
 import { findProblems } from './problems.js';
 import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
 import { DEFAULT_MAX_EVENTS, latestEvents } from './snapshot-events.js';
 import type { ContenderInput, RawZnode, ServerInput, SnapshotInput } from './snapshot-input.js';
 import { childWatchCount, claimedChildWatches, compareLabels, mergeDataWatches } from './watches.js';
-import { baseName, compareSiblings, decodeEphemeralOwner, parentPath, parseSequence, sessionLabel, shortData } from './znode-facts.js';
+import { compareSiblings, decodeEphemeralOwner, parentPath, parseSequence, sessionLabel, shortData } from './znode-facts.js';
 import type { ZnodeOwner } from './znode-facts.js';
 
 /** Merges the raw facts of one moment into the Snapshot every view renders. Pure. */
@@ -30,7 +31,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
         const contender = owner.kind === 'ephemeral' ? bySession.get(owner.session) : undefined;
         const isLeader = path === leaderAt;
         // The root row shows where the election lives; below it the last segment says enough.
-        const name = depth === 0 ? path : baseName(path);
+        const name = depth === 0 ? path : basename(path);
         return {
           name,
           path,
@@ -109,7 +110,7 @@ function treeOrder(root: string, paths: ReadonlySet<string>): { path: string; de
   const visit = (p: string): void => {
     out.push({ path: p, depth: p === root ? 0 : p.split('/').length - 1 - rootDepth });
     const kids = children.get(p) ?? [];
-    kids.sort((a, b) => compareSiblings(baseName(a), baseName(b)));
+    kids.sort((a, b) => compareSiblings(basename(a), basename(b)));
     for (const k of kids) visit(k);
   };
   visit(root);

@@ -1,3 +1,4 @@
+import { basename } from '../recipes/sequence.js';
 import type { ElectionLayout } from './snapshot.js';
 import { childPath, compareSiblings, parseSequence, parentPath } from './znode-facts.js';
 
@@ -28,7 +29,7 @@ export function leaderPath(root: string, layout: ElectionLayout, paths: Readonly
     case 'sequential': {
       const candidates = [...paths]
         .filter((p) => p !== root && parentPath(p) === root)
-        .map((p) => p.slice(p.lastIndexOf('/') + 1))
+        .map(basename)
         .filter((name) => parseSequence(name) !== null)
         .sort(compareSiblings);
       return candidates[0] === undefined ? null : childPath(root, candidates[0]);

@@ -1,6 +1,7 @@
 import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import { basename } from '../recipes/sequence.js';
 import type { SnapshotEvent } from './snapshot.js';
-import { baseName, sessionLabel } from './znode-facts.js';
+import { sessionLabel } from './znode-facts.js';
 
 export const DEFAULT_MAX_EVENTS = 50;
 
@@ -13,7 +14,7 @@ function isLabEvent(e: ContenderEvent | LabEvent): e is LabEvent {
 
 function formatValue(v: unknown): string {
   // Long znode paths shrink to their last segment, which is what tells contenders' znodes apart.
-  if (typeof v === 'string') return v.startsWith('/') && v.length > 24 ? baseName(v) : v;
+  if (typeof v === 'string') return v.startsWith('/') && v.length > 24 ? basename(v) : v;
   return JSON.stringify(v) ?? String(v);
 }
 
@@ -27,7 +28,7 @@ export function toSnapshotEvent(e: ContenderEvent | LabEvent): SnapshotEvent {
   if (isLabEvent(e)) return { t: e.t, who: 'lab', event: e.event, detail: detailOf(e, LAB_HEADER_FIELDS).join(' ') };
   const head: string[] = [];
   // The own znode and session repeat on every line; show them where they are the news.
-  if (e.event === 'joined' && e.znode) head.push(`znode=${baseName(e.znode)}`);
+  if (e.event === 'joined' && e.znode) head.push(`znode=${basename(e.znode)}`);
   if (e.event === 'connected' && e.session) head.push(`session=${sessionLabel(e.session)}`);
   return { t: e.t, who: e.id, event: e.event, detail: [...head, ...detailOf(e, CONTENDER_HEADER_FIELDS)].join(' ') };
 }

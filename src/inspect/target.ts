@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { DEFAULT_PATH, validateConnect, validateZnodePath } from '../contenders/options.js';
 import type { LabPaths } from '../lab/paths.js';
-import { readState } from '../lab/state.js';
+import { loopbackConnectString, readState } from '../lab/state.js';
 import type { ServerTarget } from './source/server-poller.js';
 
 /** What one `zklab inspect` looks at. */
@@ -47,7 +47,7 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
   }
   if (state.servers.length > 0) {
     const servers = state.servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
-    return { path, connect: servers.map((s) => `${s.host}:${s.port}`).join(','), servers, lab };
+    return { path, connect: loopbackConnectString(state.servers), servers, lab };
   }
   if (state.externalConnect) return { path, connect: state.externalConnect, servers: serversOf(state.externalConnect), lab };
   throw new UsageError(`the lab at ${args.paths.root} has no ensemble and its contenders name none`, 'start one with `zklab ensemble up`, or give --connect HOST:PORT,…');

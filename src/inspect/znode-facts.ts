@@ -49,10 +49,6 @@ export function parentPath(path: string): string {
   return i <= 0 ? '/' : path.slice(0, i);
 }
 
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 /** Data shown in a row: printable, one line, at most max characters. */
 export function shortData(data: string, max = 24): string {
   // eslint-disable-next-line no-control-regex

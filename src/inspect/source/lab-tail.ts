@@ -108,8 +108,8 @@ export class LabTail {
     return changed;
   }
 
-  /** Re-reads liveness and SIGSTOP state of every contender and server from /proc; true when any changed. */
-  refreshProcesses(): boolean {
+  /** Re-reads liveness and SIGSTOP state of every contender and server from /proc. */
+  refreshProcesses(): void {
     const contenders = new Map<string, ProcessFact>();
     for (const r of this.records()) {
       const alive = isOurs(r.pid, this.paths.markers);
@@ -120,10 +120,8 @@ export class LabTail {
       const alive = isOurs(s.pid, this.paths.markers);
       servers.set(s.name, !alive ? 'gone' : isStopped(s.pid!) ? 'paused' : 'running');
     }
-    const changed = !sameFacts(contenders, this.contenderProcs) || !sameFacts(servers, this.serverProcs);
     this.contenderProcs = contenders;
     this.serverProcs = servers;
-    return changed;
   }
 
   serverFact(name: string): ServerProcessFact | undefined {
@@ -162,10 +160,4 @@ export class LabTail {
     for (const r of this.records()) out.push(...(this.logs.get(r.id)?.events.slice(-RECENT_PER_SOURCE) ?? []));
     return out;
   }
-}
-
-function sameFacts<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) if (JSON.stringify(b.get(k)) !== JSON.stringify(v)) return false;
-  return true;
 }

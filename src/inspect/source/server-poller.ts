@@ -1,4 +1,5 @@
 import { fourLetterWord, parseMntr, parseSrvr, parseWchc, parseWchp, type Srvr } from '../../ensemble/fourlw.js';
+import { isServing } from '../../ensemble/quorum.js';
 import type { ServerInput } from '../snapshot-input.js';
 
 export interface ServerTarget {
@@ -20,8 +21,6 @@ export interface ServerProbe {
   /** It serves clients, or may (its srvr is not whitelisted): worth trying a session on. */
   readonly maySession: boolean;
 }
-
-const SERVING = new Set(['leader', 'follower', 'observer', 'standalone']);
 
 function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -56,7 +55,7 @@ export async function probeServer(t: ServerTarget, fact: ServerProcessFact | und
     return { target: t, input: { name: t.name, srvr: { mode: why === 'timed out' ? 'not-serving' : 'down' } }, answered: false, error: why, maySession: false };
   }
   const srvr: Srvr = parseSrvr(text);
-  if (!SERVING.has(srvr.mode)) {
+  if (!isServing(srvr.mode)) {
     const unlisted = text.includes('not in the whitelist');
     return { target: t, input: { name: t.name, srvr }, answered: true, error: unlisted ? 'srvr is not whitelisted' : 'not serving requests', maySession: unlisted };
   }

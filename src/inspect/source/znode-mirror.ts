@@ -1,3 +1,4 @@
+import { basename } from '../../recipes/sequence.js';
 import { isCode } from '../../zk/errors.js';
 import type { Stat, WatchEvent, ZkPort } from '../../zk/port.js';
 import type { RawZnode } from '../snapshot-input.js';
@@ -233,7 +234,7 @@ export class ZnodeMirror {
    * sequential members carry no changing state, and watching hundreds of them would only add load.
    */
   private wantsDataWatch(path: string): boolean {
-    return path === this.root || parseSequence(path.slice(path.lastIndexOf('/') + 1)) === null;
+    return path === this.root || parseSequence(basename(path)) === null;
   }
 
   private remove(path: string): void {
@@ -245,7 +246,7 @@ export class ZnodeMirror {
       }
     }
     for (const p of [...this.children.keys()]) if (p === path || p.startsWith(prefix)) this.children.delete(p);
-    if (path !== this.root) this.children.get(parentPath(path))?.delete(path.slice(path.lastIndexOf('/') + 1));
+    if (path !== this.root) this.children.get(parentPath(path))?.delete(basename(path));
     if (path === this.root) this.changed = true;
   }
 }

@@ -23,10 +23,11 @@ export interface InspectAppProps {
 
 /** The whole inspect screen. Panes drop out as the terminal shrinks (see planPanes); nothing here fetches or waits. */
 export function InspectApp({ snapshot, width, height, selected = null, message = null }: InspectAppProps) {
+  const watches = describeWatchGraph(snapshot.nodes);
   const plan = planPanes(width, height, {
     treeRows: snapshot.nodes.length,
     problems: snapshot.problems.length,
-    watchLines: watchGraphLines(describeWatchGraph(snapshot.nodes)).length,
+    watchLines: watchGraphLines(watches).length,
     ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
     events: snapshot.events.length,
   });
@@ -45,7 +46,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
       {plan.watch > 0 && <PaneTitle title="watches" width={width} />}
-      {plan.watch > 0 && <WatchGraph nodes={snapshot.nodes} width={width} maxLines={plan.watch} />}
+      {plan.watch > 0 && <WatchGraph model={watches} width={width} maxLines={plan.watch} />}
       {plan.ensemble > 0 && <PaneTitle title="ensemble" width={width} />}
       {plan.ensemble > 0 && <EnsemblePane servers={snapshot.servers} partitions={snapshot.partitions} width={width} maxLines={plan.ensemble} />}
       {plan.events > 0 && <PaneTitle title="events" width={width} />}
