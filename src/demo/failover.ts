@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readEventFile, readLabEvents } from '../contenders/event-log.js';
+import { readLabLogs } from '../contenders/event-log.js';
 import type { ContenderEvent, LabEvent } from '../contenders/events.js';
 import { resolveLeader } from '../contenders/faults.js';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import { readState } from '../lab/state.js';
 
 export interface Failover {
   /** The killed leader and when the lab recorded the kill (just before the signal). */
@@ -20,8 +19,8 @@ export interface Failover {
 
 /** Every event of the lab's contenders and of the lab itself, in time order. */
 export function labHistory(paths: LabPaths): (ContenderEvent | LabEvent)[] {
-  const ids = readState(paths)?.contenders.map((c) => c.id) ?? [];
-  const all: (ContenderEvent | LabEvent)[] = [...readLabEvents(paths.labEventsFile), ...ids.flatMap((id) => readEventFile(paths.contenderEvents(id)))];
+  const { contender, lab } = readLabLogs(paths);
+  const all: (ContenderEvent | LabEvent)[] = [...lab, ...contender];
   return all.sort((a, b) => a.t - b.t);
 }
 

@@ -1,6 +1,6 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from './duration.js';
-import { isFrozen, type History, type LeadershipInterval } from './history.js';
+import { covers, isFrozen, type History, type LeadershipInterval } from './history.js';
 import { leaderFaults } from './leader-faults.js';
 import { isDead } from './queries.js';
 
@@ -16,13 +16,7 @@ export function recoveredAt(h: History, t: number, lost?: LeadershipInterval): n
     .filter((x) => x >= t && x <= h.end)
     .sort((a, b) => a - b);
   for (const x of candidates) {
-    const leads = usable.some(
-      (i) =>
-        i.start <= x &&
-        (x < i.end || (i.endReason === 'end-of-history' && x <= i.end)) &&
-        !isFrozen(h, i.contender, x) &&
-        !isDead(h, i.contender, x),
-    );
+    const leads = usable.some((i) => covers(i, x) && !isFrozen(h, i.contender, x) && !isDead(h, i.contender, x));
     if (leads) return x;
   }
   return null;

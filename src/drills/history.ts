@@ -1,5 +1,6 @@
 import type { ContenderEvent, LabEvent } from '../contenders/events.js';
-import { faultWindows, type FaultWindow } from './lab-faults.js';
+import { compareIds } from '../recipes/elector-policy.js';
+import { faultEnd, faultWindows, type FaultWindow } from './lab-faults.js';
 
 export type IntervalEnd =
   | 'paused'
@@ -56,10 +57,6 @@ const ENDS: Partial<Record<string, IntervalEnd>> = {
   started: 'restarted',
 };
 
-export function naturalCompare(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
 const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
   xs.map((x, i) => [x, i] as const).sort((a, b) => a[0].t - b[0].t || a[1] - b[1]).map(([x]) => x);
 
@@ -82,7 +79,7 @@ export function buildHistory(
   return {
     start,
     end,
-    contenders: [...ids].sort(naturalCompare),
+    contenders: [...ids].sort(compareIds),
     events,
     lab,
     intervals: leadershipIntervals(events, lab, end),
@@ -134,10 +131,7 @@ function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {
   lab.forEach((e, i) => {
     const id = e['contender'];
     if (e.event !== 'contender-paused' || typeof id !== 'string') return;
-    const until = lab
-      .slice(i + 1)
-      .find((x) => x['contender'] === id && ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(x.event));
-    out.push({ contender: id, start: e.t, end: until?.t ?? end });
+    out.push({ contender: id, start: e.t, end: faultEnd(e, lab.slice(i + 1), end) });
   });
   return out;
 }
@@ -147,9 +141,12 @@ export function isFrozen(h: History, contender: string, t: number): boolean {
   return h.frozen.some((w) => w.contender === contender && w.start <= t && t < w.end);
 }
 
-/** The contender's interval that covers t, if any (an interval that runs to the end of history includes the end). */
+/** Whether the interval covers t: from its start, up to its end (included when it runs to the end of history). */
+export function covers(i: LeadershipInterval, t: number): boolean {
+  return i.start <= t && (t < i.end || (i.endReason === 'end-of-history' && t <= i.end));
+}
+
+/** The contender's interval that covers t, if any. */
 export function intervalAt(h: History, contender: string, t: number): LeadershipInterval | undefined {
-  return h.intervals.find(
-    (i) => i.contender === contender && i.start <= t && (t < i.end || (i.endReason === 'end-of-history' && t <= i.end)),
-  );
+  return h.intervals.find((i) => i.contender === contender && covers(i, t));
 }

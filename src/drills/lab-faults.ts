@@ -81,7 +81,7 @@ function label(ev: LabEvent): string {
 }
 
 /** When the fault stops: the matching resume / heal / restart, or `end` (the end of the history). */
-function faultEnd(ev: LabEvent, later: readonly LabEvent[], end: number): number {
+export function faultEnd(ev: LabEvent, later: readonly LabEvent[], end: number): number {
   const who = str(ev['contender']) ?? str(ev['server']);
   const match = (e: LabEvent): boolean => {
     switch (ev.event) {

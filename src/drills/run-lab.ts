@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readEventFile, readLabEvents } from '../contenders/event-log.js';
+import { readLabLogs } from '../contenders/event-log.js';
 import type { ContenderEvent, LabEvent } from '../contenders/events.js';
 import { parseSpawnRequest } from '../contenders/options.js';
 import { spawnContenders } from '../contenders/service.js';
@@ -9,7 +9,6 @@ import { ensembleDown, ensembleUp } from '../ensemble/service.js';
 import { UsageError } from '../errors.js';
 import { LabPaths } from '../lab/paths.js';
 import { findMarked, stopProcesses } from '../lab/procs.js';
-import { readState } from '../lab/state.js';
 import { buildHistory, type History } from './history.js';
 import type { ContenderSpec, EnsembleSpec } from './types.js';
 
@@ -75,11 +74,7 @@ export class DrillLab {
 
   /** Every contender event and lab event recorded so far. */
   events(): { contender: ContenderEvent[]; lab: LabEvent[] } {
-    const ids = readState(this.paths)?.contenders.map((c) => c.id) ?? this.contenders;
-    return {
-      contender: ids.flatMap((id) => readEventFile(this.paths.contenderEvents(id))),
-      lab: readLabEvents(this.paths.labEventsFile),
-    };
+    return readLabLogs(this.paths, this.contenders);
   }
 
   history(start: number, end: number): History {

@@ -45,6 +45,7 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../contenders/options.js';
 import { labMaxSessionTimeoutMs } from '../ensemble/config.js';
 import { UsageError } from '../errors.js';
 import { parseSteps } from './steps.js';
@@ -203,7 +204,7 @@ function validate(
 function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: RawIssue[]): ContenderSpec {
   const at = (field: string) => ['contenders', field];
   const [min, max] = [2 * tick, labMaxSessionTimeoutMs(tick)];
-  const sessionTimeout = c.sessionTimeout ?? Math.min(Math.max(2000, min), max);
+  const sessionTimeout = c.sessionTimeout ?? Math.min(Math.max(DEFAULT_SESSION_TIMEOUT_MS, min), max);
   if (sessionTimeout < min || sessionTimeout > max) {
     issues.push({
       path: at('sessionTimeout'),

@@ -3,12 +3,13 @@
  * the report can point back at the file. See schema.ts for the YAML format.
  */
 
-export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority'] as const;
-export type Recipe = (typeof RECIPES)[number];
+import type { OnDisconnect, RecipeName } from '../recipes/types.js';
+
+/** The recipes a drill may name, in the order its error messages list them. */
+export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority'] as const satisfies readonly RecipeName[];
 
 /** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
-export const ON_DISCONNECT = ['pause', 'ignore'] as const;
-export type OnDisconnect = (typeof ON_DISCONNECT)[number];
+export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];
 
 /** How the priority recipe's elector picks a candidate. */
 export const PRIORITY_POLICIES = ['priority', 'site', 'first'] as const;
@@ -34,7 +35,7 @@ export interface EnsembleSpec {
 
 export interface ContenderSpec {
   readonly count: number;
-  readonly recipe: Recipe;
+  readonly recipe: RecipeName;
   readonly sessionTimeout: number;
   readonly onDisconnect: OnDisconnect;
   /** priority recipe only. */

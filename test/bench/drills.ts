@@ -6,16 +6,16 @@ import { listBuiltinDrills, resolveDrill } from '../../src/drills/builtins.js';
 import { drillPassed, type DrillResult } from '../../src/drills/result.js';
 import { runDrill } from '../../src/drills/runner.js';
 import { parseDrill } from '../../src/drills/schema.js';
-import type { Recipe } from '../../src/drills/types.js';
+import type { RecipeName } from '../../src/recipes/types.js';
 import { median, type BenchRow } from './types.js';
 
-const RECIPES: readonly Recipe[] = ['predecessor', 'herd', 'single-file', 'priority'];
+const RECIPES: readonly RecipeName[] = ['predecessor', 'herd', 'single-file', 'priority'];
 const SIGNALS = ['KILL', 'TERM'] as const;
 const DEATHS = 3;
 const SEED = 6;
 
 /** Three leader deaths by one signal, a fresh contender after each so that every death has four contenders around. */
-function failoverDrill(recipe: Recipe, signal: (typeof SIGNALS)[number]): string {
+function failoverDrill(recipe: RecipeName, signal: (typeof SIGNALS)[number]): string {
   const priority = recipe === 'priority' ? ', priorities: [40, 30, 20, 10], takeoverMs: 200ms' : '';
   return `name: failover-${recipe}-${signal.toLowerCase()}
 contenders: { count: 4, recipe: ${recipe}, sessionTimeout: 2s${priority} }
