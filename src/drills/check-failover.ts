@@ -1,11 +1,14 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from './duration.js';
 import type { History } from './history.js';
-import { leaderFaults } from './leader-faults.js';
+import { leaderFaults, type LeaderFault } from './leader-faults.js';
 
 /** Time from each fault that took the leader down to the next claim by another contender. */
-export function checkFailoverTime(h: History, options: { readonly max?: number } = {}): CheckResult {
-  const faults = leaderFaults(h);
+export function checkFailoverTime(
+  h: History,
+  options: { readonly max?: number } = {},
+  faults: readonly LeaderFault[] = leaderFaults(h),
+): CheckResult {
   const details: CheckDetail[] = [];
   const measurements: Measurement[] = [];
   let failures = 0;

@@ -20,8 +20,12 @@ export interface HerdCount {
  * window (watch events still in flight when the new leader claims); the window stops at the next death so that no
  * notification is counted twice.
  */
-export function herdCounts(h: History, windowMs = DEFAULT_HERD_WINDOW_MS): HerdCount[] {
-  const deaths = leaderFaults(h).filter((f) => !f.survived);
+export function herdCounts(
+  h: History,
+  windowMs = DEFAULT_HERD_WINDOW_MS,
+  faults: readonly LeaderFault[] = leaderFaults(h),
+): HerdCount[] {
+  const deaths = faults.filter((f) => !f.survived);
   return deaths.map((death, k) => {
     const nextDeath = deaths[k + 1]?.t ?? Infinity;
     const wanted = death.next ? death.next.t + windowMs : Infinity;
@@ -34,8 +38,12 @@ export function herdCounts(h: History, windowMs = DEFAULT_HERD_WINDOW_MS): HerdC
 }
 
 /** How many contenders each leader death woke: 1 for a predecessor chain, everyone for a herd. */
-export function checkHerdSize(h: History, options: { readonly max?: number; readonly window?: number } = {}): CheckResult {
-  const counts = herdCounts(h, options.window);
+export function checkHerdSize(
+  h: History,
+  options: { readonly max?: number; readonly window?: number } = {},
+  faults: readonly LeaderFault[] = leaderFaults(h),
+): CheckResult {
+  const counts = herdCounts(h, options.window, faults);
   const worst = Math.max(0, ...counts.map((c) => c.notified));
   const over = counts.filter((c) => options.max !== undefined && c.notified > options.max);
   const bound = options.max !== undefined ? ` (bound ${options.max})` : '';

@@ -1,7 +1,7 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from './duration.js';
 import { covers, isFrozen, type History, type LeadershipInterval } from './history.js';
-import { leaderFaults } from './leader-faults.js';
+import { leaderFaults, type LeaderFault } from './leader-faults.js';
 import { isDead } from './queries.js';
 
 export const DEFAULT_LIVENESS_MS = 30_000;
@@ -23,9 +23,13 @@ export function recoveredAt(h: History, t: number, lost?: LeadershipInterval): n
 }
 
 /** After each fault a leader exists again within the bound. */
-export function checkLiveness(h: History, options: { readonly within?: number } = {}): CheckResult {
+export function checkLiveness(
+  h: History,
+  options: { readonly within?: number } = {},
+  leaderHits: readonly LeaderFault[] = leaderFaults(h),
+): CheckResult {
   const within = options.within ?? DEFAULT_LIVENESS_MS;
-  const hits = leaderFaults(h).filter((f) => !f.survived);
+  const hits = leaderHits.filter((f) => !f.survived);
   const faults = [
     ...h.faults.map((f) => ({ t: f.start, label: f.label, lost: hits.find((x) => x.fault === f)?.interval })),
     ...hits.filter((x) => !x.fault).map((x) => ({ t: x.t, label: x.description, lost: x.interval })),

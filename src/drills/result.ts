@@ -88,8 +88,22 @@ export function drillPassed(r: DrillResult): boolean {
   );
 }
 
+const histories = new WeakMap<DrillResult, History>();
+
+/** The run's History, built from its events once per result and then reused by every report. */
 export function resultHistory(r: DrillResult): History {
-  return buildHistory(r.contenderEvents, r.labEvents, { start: r.startedAt, end: r.endedAt });
+  let h = histories.get(r);
+  if (h === undefined) {
+    h = buildHistory(r.contenderEvents, r.labEvents, { start: r.startedAt, end: r.endedAt });
+    histories.set(r, h);
+  }
+  return h;
+}
+
+/** Hands over the History already built from `r`'s own events and bounds, so that resultHistory need not rebuild it. */
+export function rememberHistory(r: DrillResult, h: History): DrillResult {
+  histories.set(r, h);
+  return r;
 }
 
 /** The machine-readable report (`--json`): times are offsets in ms from the drill's start. */

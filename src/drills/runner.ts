@@ -3,7 +3,7 @@ import { runChecks } from './checkers.js';
 import { formatDuration } from './duration.js';
 import { buildHistory } from './history.js';
 import type { DrillProgress } from './progress.js';
-import type { DrillResult } from './result.js';
+import { rememberHistory, type DrillResult } from './result.js';
 import { DrillLab } from './run-lab.js';
 import type { RunState } from './run-state.js';
 import { runOne, runSteps } from './run-steps.js';
@@ -68,7 +68,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
 function result(drill: Drill, state: RunState, seed: number, endedAt: number): DrillResult {
   const events = state.lab.events();
   const history = buildHistory(events.contender, events.lab, { start: state.startedAt, end: endedAt });
-  return {
+  const r: DrillResult = {
     drill: {
       name: drill.name,
       ...(drill.description === undefined ? {} : { description: drill.description }),
@@ -85,6 +85,7 @@ function result(drill: Drill, state: RunState, seed: number, endedAt: number): D
     labEvents: events.lab,
     ...(state.broke === undefined ? {} : { error: state.broke }),
   };
+  return rememberHistory(r, history);
 }
 
 /** Runs the drill `times` times, one after the other, each on a fresh lab; run k uses seed + k - 1. */
