@@ -108,16 +108,29 @@ function responseError(req: NetRequest, res: ErrorResponse): Error {
   return res.invalid ? new UsageError(message) : new ProcessError(message, 'see the lab log logs/net.log');
 }
 
+/**
+ * Runs `fn` on a connection to a link daemon's socket (given by path, or a lab's paths), closing it afterwards.
+ * `timeoutMs` bounds the connect; each request takes its own. A ProcessError saying `up` repairs it when none answers.
+ */
+export async function withDaemon<T>(
+  target: string | LabPaths,
+  fn: (ctl: NetControl) => Promise<T>,
+  { timeoutMs = 2000 }: { timeoutMs?: number } = {},
+): Promise<T> {
+  const ctl = await NetControl.connect(typeof target === 'string' ? target : target.controlSocket, timeoutMs);
+  try {
+    return await fn(ctl);
+  } finally {
+    ctl.close();
+  }
+}
+
 /** Pings the lab's daemon; undefined when none answers. */
 export async function pingDaemon(labRoot: string, timeoutMs = 1000): Promise<ResponseFor<{ op: 'ping' }> | undefined> {
-  let ctl: NetControl | undefined;
   try {
-    ctl = await NetControl.connect(new LabPaths(labRoot).controlSocket, timeoutMs);
-    return await ctl.request({ op: 'ping' }, timeoutMs);
+    return await withDaemon(new LabPaths(labRoot), (ctl) => ctl.request({ op: 'ping' }, timeoutMs), { timeoutMs });
   } catch {
     return undefined;
-  } finally {
-    ctl?.close();
   }
 }
 

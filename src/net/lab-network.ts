@@ -1,7 +1,8 @@
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
 import type { LabState } from '../lab/state.js';
-import { NetControl, pingDaemon, startDaemon } from './control.js';
+import { pingDaemon, startDaemon, withDaemon } from './control.js';
+import type { ResponseFor } from './protocol.js';
 import { contenderLinkSpecs, emptyNet, labMembers, LOOPBACK, perDirectionDelays, serverLinkSpecs } from './lab-links.js';
 
 /**
@@ -10,14 +11,10 @@ import { contenderLinkSpecs, emptyNet, labMembers, LOOPBACK, perDirectionDelays,
  * down, and contenders get their own links from it when spawned.
  */
 
-/** Runs `fn` on a connection to the lab's daemon; a ProcessError saying `up` repairs it when none answers. */
-export async function withDaemon<T>(paths: LabPaths, fn: (ctl: NetControl) => Promise<T>): Promise<T> {
-  const ctl = await NetControl.connect(paths.controlSocket);
-  try {
-    return await fn(ctl);
-  } finally {
-    ctl.close();
-  }
+/** The ping answer of this lab's own daemon; undefined when none answers, or the one answering serves another lab. */
+async function pingLabDaemon(paths: LabPaths): Promise<ResponseFor<{ op: 'ping' }> | undefined> {
+  const pong = await pingDaemon(paths.root);
+  return pong && pong.labRoot === paths.root ? pong : undefined;
 }
 
 /**
@@ -48,8 +45,8 @@ export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (mes
 
 /** Shuts the lab's daemon down cleanly and waits for it to exit (SIGKILL after 5 s); false when none answered. */
 export async function stopNetwork(paths: LabPaths): Promise<boolean> {
-  const pong = await pingDaemon(paths.root);
-  if (!pong || pong.labRoot !== paths.root) return false;
+  const pong = await pingLabDaemon(paths);
+  if (!pong) return false;
   try {
     await withDaemon(paths, (ctl) => ctl.request({ op: 'shutdown' }));
   } catch {
@@ -62,8 +59,7 @@ export async function stopNetwork(paths: LabPaths): Promise<boolean> {
 
 /** The daemon's pid when it answers. */
 export async function daemonPid(paths: LabPaths): Promise<number | null> {
-  const pong = await pingDaemon(paths.root);
-  return pong && pong.labRoot === paths.root ? pong.pid : null;
+  return (await pingLabDaemon(paths))?.pid ?? null;
 }
 
 /**

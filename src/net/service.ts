@@ -4,7 +4,7 @@ import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireEnsemble, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
-import { withDaemon } from './lab-network.js';
+import { withDaemon } from './control.js';
 import { CUT_MODES, isNoFault, type CutMode } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';

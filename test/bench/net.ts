@@ -12,7 +12,7 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { zkLeader } from '../../src/ensemble/server-faults.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { readState, type LabState } from '../../src/lab/state.js';
-import { withDaemon } from '../../src/net/lab-network.js';
+import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
 import { heal, isolate } from '../../src/net/service.js';
 import { ZkClient } from '../../src/zk/client.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contenderFaults } from '../../src/contenders/faults.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
-import { withDaemon } from '../../src/net/lab-network.js';
+import { withDaemon } from '../../src/net/control.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { readState } from '../../src/lab/state.js';
 import { allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';

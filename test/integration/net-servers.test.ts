@@ -8,7 +8,7 @@ import { ProcessError } from '../../src/errors.js';
 import { allPeerProxyPorts, peerProxyPorts, takenPorts } from '../../src/lab/ports.js';
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
-import { withDaemon } from '../../src/net/lab-network.js';
+import { withDaemon } from '../../src/net/control.js';
 import { heal, isolate, listNetwork, split } from '../../src/net/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { LabPaths } from '../../lab/paths.js';
-import { NetControl } from '../../net/control.js';
+import { withDaemon } from '../../net/control.js';
 import type { LinkInfo } from '../../net/protocol.js';
 import type { SnapshotPartition } from '../snapshot.js';
 
@@ -24,15 +24,11 @@ export type LinkFaultsRead = { readonly ok: true; readonly partitions: SnapshotP
 /** Asks the lab's link daemon for its links; no daemon socket means no lab network, hence no faults. */
 export async function readLinkFaults(paths: LabPaths, timeoutMs = 2000): Promise<LinkFaultsRead> {
   if (!existsSync(paths.controlSocket)) return { ok: true, partitions: [] };
-  let ctl: NetControl | undefined;
   try {
-    ctl = await NetControl.connect(paths.controlSocket, timeoutMs);
-    const res = await ctl.request({ op: 'list' }, timeoutMs);
-    return { ok: true, partitions: partitionsOf(res.links) };
+    const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }, timeoutMs), { timeoutMs });
+    return { ok: true, partitions: partitionsOf(links) };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
-  } finally {
-    ctl?.close();
   }
 }
 
