@@ -17,6 +17,7 @@ import type { SpawnRequest } from './options.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
 import { contenderConnect, removeContenderLinks } from '../net/lab-network.js';
+import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
 
@@ -69,7 +70,10 @@ async function waitJoined(paths: LabPaths, records: readonly ContenderRecord[], 
 }
 
 export interface SpawnResult {
+  /** The contenders this call started. */
   readonly spawned: readonly ContenderInfo[];
+  /** Every contender of the lab, the new ones included, as `listContenders` would return them. */
+  readonly all: readonly ContenderInfo[];
 }
 
 export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {}): Promise<SpawnResult> {
@@ -117,8 +121,8 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL');
     throw e;
   }
-  const infos = listContenders(paths);
-  return { spawned: infos.filter((c) => records.some((r) => r.id === c.id)) };
+  const all = listContenders(paths);
+  return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
 
 export function describeContender(paths: LabPaths, r: ContenderRecord): ContenderInfo {
@@ -129,8 +133,33 @@ export function describeContender(paths: LabPaths, r: ContenderRecord): Contende
 }
 
 export function listContenders(paths: LabPaths): ContenderInfo[] {
-  const state = requireState(paths);
+  return describeContenders(paths, requireState(paths));
+}
+
+function describeContenders(paths: LabPaths, state: LabState): ContenderInfo[] {
   return state.contenders.map((r) => describeContender(paths, r));
+}
+
+/** The lab network as contenders see it. */
+export interface ContendersNetwork {
+  readonly status: NetworkStatus;
+  /** What the network does to each contender, by id. */
+  readonly members: ReadonlyMap<string, MemberNetwork>;
+}
+
+export interface ContendersOverview {
+  readonly contenders: readonly ContenderInfo[];
+  /** null for contenders of an ensemble outside the lab (no link proxies). */
+  readonly network: ContendersNetwork | null;
+}
+
+/** Every contender with the network facts about it, from one read of the lab state (what `contenders list` shows). */
+export async function contendersOverview(paths: LabPaths): Promise<ContendersOverview> {
+  const state = requireState(paths);
+  const contenders = describeContenders(paths, state);
+  if (state.servers.length === 0) return { contenders, network: null };
+  const members = new Map(contenders.map((c) => [c.id, memberNetwork(state, c.id)] as const));
+  return { contenders, network: { status: await networkStatus(paths, state), members } };
 }
 
 export function resolveContender(state: LabState, id: string): ContenderRecord {

@@ -2,12 +2,10 @@ import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { parseSpawnRequest } from '../../contenders/options.js';
-import type { ContenderInfo } from '../../contenders/service.js';
+import type { ContenderInfo, ContendersNetwork } from '../../contenders/service.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
-import type { LabPaths } from '../../lab/paths.js';
-import type { NetworkStatus } from '../../net/status.js';
 import { networkJson, networkLines } from './net-view.js';
 
 interface SpawnArgs extends GlobalArgs {
@@ -32,21 +30,7 @@ function colourState(s: ContenderInfo['state']): string {
   return s;
 }
 
-interface ContenderNetwork {
-  readonly status: NetworkStatus;
-  readonly of: (id: string) => unknown;
-}
-
-/** The lab network as contenders see it; null for contenders of an ensemble outside the lab (no link proxies). */
-async function contenderNetwork(paths: LabPaths): Promise<ContenderNetwork | null> {
-  const { requireState } = await import('../../lab/state.js');
-  const { memberNetwork, networkStatus } = await import('../../net/status.js');
-  const state = requireState(paths);
-  if (state.servers.length === 0) return null;
-  return { status: await networkStatus(paths, state), of: (id) => memberNetwork(state, id) };
-}
-
-export function contendersJson(list: readonly ContenderInfo[], net: ContenderNetwork | null = null): unknown {
+export function contendersJson(list: readonly ContenderInfo[], net: ContendersNetwork | null = null): unknown {
   return {
     ...(net ? { network: networkJson(net.status) } : {}),
     contenders: list.map((c) => ({
@@ -61,7 +45,7 @@ export function contendersJson(list: readonly ContenderInfo[], net: ContenderNet
       token: c.token,
       priority: c.priority,
       site: c.site,
-      ...(net ? { network: net.of(c.id) } : {}),
+      ...(net ? { network: net.members.get(c.id) } : {}),
     })),
   };
 }
@@ -97,11 +81,11 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
-            const { listContenders, spawnContenders } = await import('../../contenders/service.js');
+            const { spawnContenders } = await import('../../contenders/service.js');
             const req = parseSpawnRequest({ count: a.count, recipe: a.recipe, sessionTimeout: a['session-timeout'], path: a.path, priority: a.priority, site: a.site, policy: a.policy, takeoverMs: a['takeover-ms'], onDisconnect: a['on-disconnect'], connect: a.connect });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
-            else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(listContenders(labPaths(a)))}`);
+            else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`);
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -109,10 +93,9 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           describe: 'Each contender: pid, state, znode, session, what it watches',
           builder: (b) => b.option('json', { type: 'boolean', default: false }),
           handler: async (a) => {
-            const { listContenders } = await import('../../contenders/service.js');
-            const list = listContenders(labPaths(a));
-            const net = await contenderNetwork(labPaths(a));
-            ctx.out(a.json ? JSON.stringify(contendersJson(list, net), null, 2) : [renderContenders(list), ...(net ? networkLines(net.status) : [])].join('\n'));
+            const { contendersOverview } = await import('../../contenders/service.js');
+            const { contenders, network } = await contendersOverview(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(contendersJson(contenders, network), null, 2) : [renderContenders(contenders), ...(network ? networkLines(network.status) : [])].join('\n'));
           },
         })
         .command<GlobalArgs & { ids?: string[]; all: boolean }>({
