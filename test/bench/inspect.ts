@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { execa } from 'execa';
 import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { spawnContenders } from '../../src/contenders/service.js';
@@ -149,7 +150,7 @@ export async function run(): Promise<BenchRow[]> {
     rows.push(...(await idleCpuRows(paths)));
   } finally {
     await ensembleDown(paths, { purge: true });
-    rmSync(paths.root, { recursive: true, force: true });
+    rmSync(dirname(paths.root), { recursive: true, force: true });
   }
   return rows;
 }

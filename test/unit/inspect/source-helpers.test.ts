@@ -1,7 +1,7 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { FileTail } from '../../../src/inspect/source/file-tail.js';
 import { withoutObserver } from '../../../src/inspect/source/hide-observer.js';
 import { partitionsOf } from '../../../src/inspect/source/link-faults.js';
@@ -29,7 +29,9 @@ describe('withoutObserver', () => {
 
 describe('FileTail', () => {
   it('returns complete lines as they are appended, and starts over when the file is replaced by a shorter one', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'zklab-tail-')), 'c1.jsonl');
+    const dir = mkdtempSync(join(tmpdir(), 'zklab-tail-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'c1.jsonl');
     const tail = new FileTail(file);
     expect(tail.read()).toEqual({ lines: [], reset: false });
     writeFileSync(file, '{"a":1}\n{"b":');

@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tailFile } from '../../../src/lab/fs.js';
 
 describe('tailFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zklab-fs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gives the last lines of a log larger than the bytes it reads, skipping empty lines', () => {
     const file = join(dir, 'big.log');
