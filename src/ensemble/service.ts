@@ -227,8 +227,11 @@ export interface DownResult {
  */
 export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; beforeServers?: () => Promise<void> } = {}): Promise<DownResult> {
   if (!existsSync(paths.root) || !readState(paths)) {
+    // An `up` killed between launching its JVMs and writing the state leaves processes only their marker names.
+    const orphans = findMarked(paths.markers);
+    await stopProcesses(orphans, 'SIGKILL');
     if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root)) rmSync(paths.root, { recursive: true, force: true });
-    return { stopped: 0, purged: Boolean(opts.purge) };
+    return { stopped: orphans.length, purged: Boolean(opts.purge) };
   }
   return withLabLock(paths, async () => {
     await opts.beforeServers?.();

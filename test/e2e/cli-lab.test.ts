@@ -96,6 +96,19 @@ describe('interrupted and crashed commands leave nothing behind', () => {
     expect(findMarked([new LabPaths(dir).jvmMarker])).toEqual([]);
   });
 
+  it('down stops processes carrying the lab marker even when up died before writing the lab state', async () => {
+    const dir = `${tempDir()}/lab`;
+    mkdirSync(dir, { recursive: true });
+    const paths = new LabPaths(dir);
+    // What a JVM launched by an `up` killed before its state write looks like: only the marker names the lab.
+    const orphan = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', paths.jvmMarker], { reject: false });
+    await waitFor(() => findMarked([paths.jvmMarker]).length === 1, 'the marked process to start');
+    const r = await zklab(['ensemble', 'down'], { lab: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await waitForExit([orphan.pid!], 5000)).toEqual([]);
+    await orphan;
+  });
+
   it('a SIGKILLed up leaves servers that down finds and stops', async () => {
     const dir = `${tempDir()}/lab`;
     const paths = new LabPaths(dir);
