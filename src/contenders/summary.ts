@@ -1,4 +1,4 @@
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from '../zk/session-id.js';
 import type { ContenderEvent } from './events.js';
 
 export type ContenderState = 'starting' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';

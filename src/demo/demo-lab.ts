@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpawnRequest } from '../contenders/options.js';
@@ -41,7 +42,7 @@ export class DemoLab {
     const upAt = Date.now();
     const { status } = await ensembleUp(this.paths, { servers: DEMO_SERVERS, signal: opts.signal, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
     const modes = status.servers.map((s) => `${s.name} ${s.mode}`).join(', ');
-    opts.line(`ensemble up in ${((Date.now() - upAt) / 1000).toFixed(1)} s: ${modes}`);
+    opts.line(`ensemble up in ${formatDuration(Date.now() - upAt)}: ${modes}`);
     const request = parseSpawnRequest({ count: 1, recipe: 'predecessor', sessionTimeout: DEMO_SESSION_TIMEOUT_MS });
     const ids: string[] = [];
     for (let i = 0; i < DEMO_CONTENDERS; i++) {

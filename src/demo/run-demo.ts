@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContenderEvent, LabEvent } from '../contenders/events.js';
 import { contenderFaults, resolveLeader } from '../contenders/faults.js';
-import { formatDuration } from '../drills/duration.js';
+import { formatDuration } from '../duration.js';
 import { ProcessError, UsageError } from '../errors.js';
 import { takeSnapshot } from '../inspect/once.js';
 import { renderSnapshotText } from '../inspect/render-text.js';

@@ -1,5 +1,5 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import type { History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-faults.js';
 

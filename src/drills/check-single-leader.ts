@@ -1,6 +1,6 @@
 import { ACT_INTERVAL_MS } from '../contenders/events.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import { intervalAt, isFrozen, type History, type LeadershipInterval } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-faults.js';
 

@@ -1,4 +1,4 @@
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../duration.js';
 import type { Expectation, Step, WaitCondition } from './types.js';
 
 function describeWait(c: WaitCondition): string {

@@ -1,5 +1,5 @@
 import { herdCounts } from './check-herd.js';
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import type { History } from './history.js';
 import { leaderClaims } from './leader-faults.js';
 import { leaderAt, stateAt } from './queries.js';

@@ -5,7 +5,7 @@ export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 export { herdCounts, type HerdCount } from './check-herd.js';
 export { recoveredAt } from './check-liveness.js';
 export { describeExpectation, describeStep } from './describe.js';
-export { formatDuration, formatOffset, parseDuration } from './duration.js';
+export { formatDuration, formatOffset, parseDuration } from '../duration.js';
 export { evaluateExpectation, type ExpectationContext, type ExpectationVerdict } from './expectations.js';
 export { buildHistory, intervalAt, isFrozen, type History, type LeadershipInterval } from './history.js';
 export { faultWindows, partitionTargets, type FaultWindow, type FaultKind } from './lab-faults.js';

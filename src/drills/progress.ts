@@ -1,4 +1,4 @@
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import type { StepResult } from './result.js';
 
 /** What a running drill reports as it goes: the lab being set up and torn down, and each step as it ends. */

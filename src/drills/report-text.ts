@@ -1,4 +1,4 @@
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import { checkVerdicts, drillPassed, type DrillResult } from './result.js';
 
 /**

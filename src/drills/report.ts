@@ -1,4 +1,4 @@
-import { formatDuration, formatOffset } from './duration.js';
+import { formatDuration, formatOffset } from '../duration.js';
 import { escapeHtml as esc } from './html-escape.js';
 import { checkVerdicts, drillPassed, resultHistory, type DrillResult } from './result.js';
 import { renderTimelineSvg } from './timeline-svg.js';

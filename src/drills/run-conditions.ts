@@ -3,7 +3,7 @@ import { probeSrvr } from '../ensemble/fourlw.js';
 import { isServing } from '../ensemble/quorum.js';
 import { readState } from '../lab/state.js';
 import { describeExpectation } from './describe.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../duration.js';
 import { evaluateExpectation } from './expectations.js';
 import type { History } from './history.js';
 import type { ExpectationResult } from './result.js';

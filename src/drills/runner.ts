@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { runChecks } from './checkers.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../duration.js';
 import { buildHistory } from './history.js';
 import type { DrillProgress } from './progress.js';
 import { rememberHistory, type DrillResult } from './result.js';

@@ -1,4 +1,4 @@
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../duration.js';
 import type { History } from './history.js';
 import { escapeHtml as esc } from './html-escape.js';
 import type { FaultKind } from './lab-faults.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../duration.js';
 
 /** A validation problem before it is given a line: a field path and "what is wrong (what to do)". */
 export interface RawIssue {

@@ -1,6 +1,6 @@
 import { fillTemplate } from '../templates.js';
 import { UsageError } from '../errors.js';
-import { MAX_SERVERS } from '../lab/ports.js';
+import { MAX_SERVERS, type PeerAddress } from '../lab/ports.js';
 import { wholeNumber } from '../validate.js';
 
 export const DEFAULT_TICK_MS = 200;
@@ -35,11 +35,6 @@ export function labServerConfig(
 }
 export const FOUR_LETTER_WORDS = ['srvr', 'stat', 'ruok', 'mntr', 'conf', 'cons', 'wchs', 'wchp', 'wchc'] as const;
 
-export interface PeerAddress {
-  readonly host: string;
-  readonly quorumPort: number;
-  readonly electionPort: number;
-}
 
 export interface ServerConfig {
   readonly id: number;

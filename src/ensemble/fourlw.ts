@@ -1,3 +1,4 @@
+import { normalizeSessionId } from '../zk/session-id.js';
 import { connect } from 'node:net';
 
 /** Sends a four-letter word and returns the whole reply; rejects on refusal or after timeoutMs. */
@@ -123,7 +124,3 @@ export function parseCons(text: string): Connection[] {
 }
 
 /** Session ids in one form everywhere: lower-case hex without 0x and without leading zeros. */
-export function normalizeSessionId(id: string): string {
-  const hex = id.trim().toLowerCase().replace(/^0x/, '').replace(/^0+(?=.)/, '');
-  return hex;
-}

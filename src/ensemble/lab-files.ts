@@ -4,7 +4,8 @@ import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { ServerRecord } from '../lab/state.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
-import { loopbackPeers, renderZooCfg, type PeerAddress, labServerConfig } from './config.js';
+import { type PeerAddress } from '../lab/ports.js';
+import { loopbackPeers, renderZooCfg, labServerConfig } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 /** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */

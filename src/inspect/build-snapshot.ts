@@ -1,4 +1,4 @@
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from '../zk/session-id.js';
 import { basename } from '../recipes/sequence.js';
 import { detectLayout, leaderPath } from './leader.js';
 import { findProblems } from './problems.js';

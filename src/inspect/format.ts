@@ -1,3 +1,5 @@
+import { formatDuration } from '../duration.js';
+
 /** Text helpers shared by the inspect views and the --once renderer. */
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
@@ -8,20 +10,10 @@ export function formatClock(t: number): string {
   return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
-/** 850ms, 3.2s, 4m05s, 2h03m. */
-export function formatAge(ms: number): string {
-  const abs = Math.max(0, Math.round(ms));
-  if (abs < 1000) return `${abs}ms`;
-  if (abs < 60_000) return `${(Math.floor(abs / 100) / 10).toFixed(1)}s`;
-  const s = Math.floor(abs / 1000);
-  if (s < 3600) return `${Math.floor(s / 60)}m${pad2(s % 60)}s`;
-  return `${Math.floor(s / 3600)}h${pad2(Math.floor(s / 60) % 60)}m`;
-}
-
 /** "ttl 4.2s", or "ttl due" once the reaper may take it. */
 export function formatTtl(remainingMs: number | null): string {
   if (remainingMs === null) return '';
-  return remainingMs <= 0 ? 'ttl due' : `ttl ${formatAge(remainingMs)}`;
+  return remainingMs <= 0 ? 'ttl due' : `ttl ${formatDuration(remainingMs, 1)}`;
 }
 
 /** Keeps both ends, where GUID znode names differ (the head) and carry their sequence (the tail). */

@@ -1,4 +1,4 @@
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from '../zk/session-id.js';
 import type { ElectionLayout, SnapshotNode, SnapshotServer } from './snapshot.js';
 import type { ContenderInput } from './snapshot-input.js';
 

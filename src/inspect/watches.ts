@@ -1,4 +1,4 @@
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from '../zk/session-id.js';
 import type { ContenderInput, ServerInput } from './snapshot-input.js';
 
 /**

@@ -1,4 +1,4 @@
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from '../zk/session-id.js';
 
 /**
  * The numeric suffix after the last `_` or `-`: "<guid>-n_0000000003" → 3, Curator's

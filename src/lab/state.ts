@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
-import type { MemberDelay, PartitionRule } from '../net/partition.js';
+import type { MemberDelay, PartitionRule } from './net-plan.js';
 
 export interface ServerRecord {
   readonly id: number;

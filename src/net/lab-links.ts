@@ -1,8 +1,8 @@
-import type { PeerAddress } from '../ensemble/config.js';
+import type { PeerAddress } from '../lab/ports.js';
 import { peerProxyPorts } from '../lab/ports.js';
 import type { LabNetState, LabState } from '../lab/state.js';
 import { linkId } from './link-types.js';
-import type { MemberDelay } from './partition.js';
+import type { MemberDelay } from '../lab/net-plan.js';
 import type { LinkSpec } from './protocol.js';
 
 /**

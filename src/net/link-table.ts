@@ -1,5 +1,6 @@
 import { LinkProxy } from './link-proxy.js';
-import { computeLinkFaults, validateNetRules, type MemberDelay, type PartitionRule } from './partition.js';
+import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import { computeLinkFaults, validateNetRules } from './partition.js';
 import type { LinkInfo, LinkSpec, NetResponses } from './protocol.js';
 import { seededRandom } from './seeded-random.js';
 

@@ -7,9 +7,6 @@ export type LinkKind = (typeof LINK_KINDS)[number];
 export const LINK_MODES = ['pass', 'blackhole', 'reject'] as const;
 export type LinkMode = (typeof LINK_MODES)[number];
 
-/** What a rule can do to a link (a cut link is never `pass`). */
-export const CUT_MODES = ['blackhole', 'reject'] as const;
-export type CutMode = (typeof CUT_MODES)[number];
 
 export interface LinkFault {
   readonly mode: LinkMode;

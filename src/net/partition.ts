@@ -1,30 +1,10 @@
-import { isNoFault, NO_FAULT, type CutMode, type LinkFault, type LinkRef } from './link-types.js';
+import type { CutMode, IsolateRule, MemberDelay, PartitionRule, SplitRule } from '../lab/net-plan.js';
+import { isNoFault, NO_FAULT, type LinkFault, type LinkRef } from './link-types.js';
 
 /**
  * Partition rules and per-member delays, and the fault each link gets from them. Pure: no sockets, no clocks.
  * Members are names such as `zk1` or `c3`; a link is cut when some rule separates its two ends.
  */
-
-export interface IsolateRule {
-  readonly type: 'isolate';
-  readonly member: string;
-  readonly mode: CutMode;
-}
-
-export interface SplitRule {
-  readonly type: 'split';
-  readonly groups: readonly (readonly string[])[];
-  readonly mode: CutMode;
-}
-
-export type PartitionRule = IsolateRule | SplitRule;
-
-/** Latency added to every link touching `member` (both directions of each connection). */
-export interface MemberDelay {
-  readonly member: string;
-  readonly delayMs: number;
-  readonly jitterMs: number;
-}
 
 export const MAX_DELAY_MS = 60_000;
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { CUT_MODES, LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
+import { CUT_MODES } from '../lab/net-plan.js';
+import { LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
 import type { LinkStats } from './link-proxy.js';
-import { MAX_DELAY_MS, type MemberDelay, type PartitionRule } from './partition.js';
+import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import { MAX_DELAY_MS } from './partition.js';
 
 /**
  * The link daemon's control protocol: one JSON object per line each way over `<lab>/net.sock`. Requests on one

@@ -3,8 +3,10 @@ import { isOurs } from '../lab/procs.js';
 import type { LabNetState, LabState, ServerRecord } from '../lab/state.js';
 import { daemonPid } from './lab-network.js';
 import { emptyNet, labMembers } from './lab-links.js';
-import { isNoFault, type CutMode } from './link-types.js';
-import { computeLinkFaults, describeRule, ruleCuts, type MemberDelay, type PartitionRule } from './partition.js';
+import { type CutMode } from '../lab/net-plan.js';
+import { isNoFault } from './link-types.js';
+import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import { computeLinkFaults, describeRule, ruleCuts } from './partition.js';
 
 /** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */
 export interface NetworkStatus {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { normalizeSessionId } from '../ensemble/fourlw.js';
+import { normalizeSessionId } from './session-id.js';
 import { toZkError, ZkError, isCode, unlessGone } from './errors.js';
 import { loadNative, type NativeStat, type NativeWatcher, type NativeZooKeeper } from './native.js';
 import type { CreateMode, SessionState, Stat, Watcher, WatchType, ZkPort } from './port.js';

@@ -23,7 +23,7 @@ describe('zklab demo in CI', () => {
     const took = Date.now() - started;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(took).toBeLessThan(60_000);
-    expect(r.stdout).toMatch(/ensemble up in [\d.]+ s: zk1 \w+, zk2 \w+, zk3 \w+/);
+    expect(r.stdout).toMatch(/ensemble up in [\d.]+m?s: zk1 \w+, zk2 \w+, zk3 \w+/);
     expect(r.stdout).toMatch(/spawned c1, c2, c3, c4, c5: predecessor recipe/);
     expect(r.stdout).toMatch(/c1 leads: ZooKeeper says its session 0x[0-9a-f]+ owns \/election\//);
     // The plain view: the election tree as inspect draws it, before and after.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contenderFaults } from '../../src/contenders/faults.js';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
-import { normalizeSessionId } from '../../src/ensemble/fourlw.js';
+import { normalizeSessionId } from '../../src/zk/session-id.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { killServer, zkLeader } from '../../src/ensemble/server-faults.js';
 import { InspectSource } from '../../src/inspect/source.js';

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../duration.js';
 import type { Argv, CommandModule } from 'yargs';
 import { evenCountWarning, validateServerCount } from '../../ensemble/config.js';
 import type { UpProgress } from '../../ensemble/service.js';
@@ -48,10 +49,10 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
               return;
             }
-            const took = ((Date.now() - started) / 1000).toFixed(1);
+            const took = formatDuration(Date.now() - started);
             const headline = {
-              started: `ensemble up in ${took} s (lab ${paths.root})`,
-              repaired: `ensemble repaired in ${took} s`,
+              started: `ensemble up in ${took} (lab ${paths.root})`,
+              repaired: `ensemble repaired in ${took}`,
               'already-up': 'the ensemble is already up',
             }[result.outcome];
             ctx.out(`${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\nnext: \`zklab contenders spawn 5\`, \`zklab ensemble status\`, \`zklab kill zk-leader\`, \`zklab ensemble down\``);

@@ -1,4 +1,5 @@
-import { cell, formatAge, formatTtl, truncateMiddle } from '../format.js';
+import { formatDuration } from '../../duration.js';
+import { cell, formatTtl, truncateMiddle } from '../format.js';
 import type { NodeState, SnapshotNode } from '../snapshot.js';
 
 /** A styled run of text; a row is a few of them. Kept apart from Ink so the columns are plain data. */
@@ -76,7 +77,7 @@ export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColum
   if (cols.session) out.push({ ...owner, text: cell(owner.text, SESSION - 1) + ' ' });
   out.push({ ...who, text: cell(who.text, (cols.pid ? 16 : 9) - 1) + ' ' });
   out.push({ ...state, text: cell(state.text, STATE - 1) + ' ' });
-  out.push({ text: cell(formatAge(n.ageMs), AGE - 1) + ' ', dim: true });
+  out.push({ text: cell(formatDuration(n.ageMs, 1), AGE - 1) + ' ', dim: true });
   const ttl = formatTtl(n.ttlRemainingMs);
   if (ttl) out.push({ text: `${ttl} `, color: n.ttlRemainingMs !== null && n.ttlRemainingMs <= 0 ? 'red' : 'cyan' });
   if (n.data) out.push({ text: `"${n.data}"`, color: 'cyan' });

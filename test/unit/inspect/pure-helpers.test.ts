@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/format.js';
+import { formatDuration } from '../../../src/duration.js';
+import { formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/format.js';
 import { detectLayout } from '../../../src/inspect/leader.js';
 import { toSnapshotEvent } from '../../../src/inspect/snapshot-events.js';
 import { fitSegments } from '../../../src/inspect/views/SegmentLine.js';
@@ -43,7 +44,7 @@ describe('format', () => {
   });
 
   it('formats ages at a useful precision', () => {
-    expect([0, 850, 3249, 59_999, 65_000, 7_380_000].map(formatAge)).toEqual(['0ms', '850ms', '3.2s', '59.9s', '1m05s', '2h03m']);
+    expect([0, 850, 3249, 59_999, 65_000, 7_380_000].map((ms) => formatDuration(ms, 1))).toEqual(['0ms', '850ms', '3.2s', '59.9s', '1m05s', '2h03m']);
     expect([null, 4200, 0, -5].map(formatTtl)).toEqual(['', 'ttl 4.2s', 'ttl due', 'ttl due']);
   });
 

@@ -1,9 +1,9 @@
-/** Drill durations: `500ms`, `3s`, `1.5s`, `2m`, or a bare number of milliseconds. */
+/** Durations as people write them in drill files, and as zklab prints them everywhere. */
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000 } as const;
 
-/** Milliseconds, or an error text in the "what is wrong (what to do)" form. */
+/** `500ms`, `3s`, `1.5s`, `2m`, or a bare number of milliseconds; an error text in the "what is wrong (what to do)" form. */
 export function parseDuration(value: unknown): { ms: number } | { error: string } {
   const hint = '(write a duration such as 500ms, 3s or a number of milliseconds)';
   let ms: number;
@@ -21,16 +21,25 @@ export function parseDuration(value: unknown): { ms: number } | { error: string 
   return { ms };
 }
 
-/** Short human form: 850ms, 3s, 2.45s, 1m5s. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${Number((ms / 1000).toFixed(2))}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
-  return s === 0 ? `${m}m` : `${m}m${s}s`;
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * 850ms, 3s, 2.45s, 1m05s, 2h03m. Under a minute, seconds keep up to `digits` decimals (cut, not rounded, so an
+ * age is never shown ahead of itself); a narrow column passes 1.
+ */
+export function formatDuration(ms: number, digits = 2): string {
+  const abs = Math.max(0, Math.round(ms));
+  if (abs < 1000) return `${abs}ms`;
+  if (abs < 60_000) {
+    // Whole-number steps: (abs / 1000) * 100 is 114.99… for 1150 ms.
+    return `${Math.floor(abs / 10 ** (3 - digits)) / 10 ** digits}s`;
+  }
+  const s = Math.floor(abs / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad2(s % 60)}s`;
+  return `${Math.floor(s / 3600)}h${pad2(Math.floor(s / 60) % 60)}m`;
 }
 
-/** A time as an offset from a start, for messages: `at +2.4s`. */
+/** A time as an offset from a start, for messages: `+2.4s`. */
 export function formatOffset(t: number, start: number): string {
   const d = t - start;
   return d < 0 ? `-${formatDuration(-d)}` : `+${formatDuration(d)}`;

@@ -1,0 +1,29 @@
+/**
+ * The lab network as asked for: partition rules and per-member delays, kept in the lab's state so that a restarted
+ * link daemon gets them back. Members are names such as `zk1` or `c3`. src/net/ gives them meaning.
+ */
+
+/** What a rule does to a link it cuts: blackhole is silence with sockets kept open; reject resets connections. */
+export const CUT_MODES = ['blackhole', 'reject'] as const;
+export type CutMode = (typeof CUT_MODES)[number];
+
+export interface IsolateRule {
+  readonly type: 'isolate';
+  readonly member: string;
+  readonly mode: CutMode;
+}
+
+export interface SplitRule {
+  readonly type: 'split';
+  readonly groups: readonly (readonly string[])[];
+  readonly mode: CutMode;
+}
+
+export type PartitionRule = IsolateRule | SplitRule;
+
+/** Latency added to every link touching `member` (both directions of each connection). */
+export interface MemberDelay {
+  readonly member: string;
+  readonly delayMs: number;
+  readonly jitterMs: number;
+}

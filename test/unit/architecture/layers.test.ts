@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../src/templates.js';
+
+/**
+ * The order of src/'s layers, lowest first (README, Architecture). A file may import from its own folder and from
+ * folders of a lower rank; folders of the same rank stay out of each other. Files directly in src/ (errors,
+ * validation, durations, templates) are the ground floor: they import no folder.
+ */
+const RANK: Readonly<Record<string, number>> = {
+  '.': 0,
+  zk: 1,
+  lab: 1,
+  recipes: 2,
+  net: 2,
+  ensemble: 3,
+  contenders: 4,
+  faults: 5,
+  inspect: 6,
+  drills: 6,
+  demo: 7,
+  cli: 8,
+};
+
+const SRC = join(PACKAGE_ROOT, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.tsx?$/.test(name) ? [p] : [];
+  });
+}
+
+/** Relative imports of a file (static, type-only and dynamic), resolved to the .ts/.tsx files they name. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specs.map((s) => {
+    const base = resolve(dirname(file), s).replace(/\.js$/, '');
+    for (const ext of ['.ts', '.tsx', '/index.ts']) {
+      try {
+        if (statSync(base + ext).isFile()) return base + ext;
+      } catch {
+        // try the next ending
+      }
+    }
+    throw new Error(`${relative(SRC, file)} imports ${s}, which names no source file`);
+  });
+}
+
+const folderOf = (file: string): string => {
+  const rel = relative(SRC, file);
+  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '.';
+};
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+describe('layers', () => {
+  it('every folder of src/ has a rank', () => {
+    expect(files.map(folderOf).filter((f) => RANK[f] === undefined)).toEqual([]);
+  });
+
+  it('no import points up or sideways', () => {
+    const bad: string[] = [];
+    for (const [file, deps] of graph) {
+      const from = folderOf(file);
+      for (const dep of deps) {
+        const to = folderOf(dep);
+        if (to !== from && !(RANK[to]! < RANK[from]!)) bad.push(`${relative(SRC, file)} → ${relative(SRC, dep)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('no import cycle between files', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string): void => {
+      state.set(f, 'open');
+      stack.push(f);
+      for (const d of graph.get(f) ?? []) {
+        if (state.get(d) === 'open') cycles.push([...stack.slice(stack.indexOf(d)), d].map((x) => relative(SRC, x)).join(' → '));
+        else if (!state.has(d)) visit(d);
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+});
