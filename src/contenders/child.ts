@@ -5,10 +5,11 @@
 import { existsSync } from 'node:fs';
 import { LabPaths } from '../lab/paths.js';
 import { createRecipe } from '../recipes/index.js';
-import type { Recipe } from '../recipes/types.js';
+import type { LogFields, Recipe, RecipeIO } from '../recipes/types.js';
+import type { ContenderEventFields, ContenderEventName } from '../lab/events.js';
 import { ZkClient } from '../zk/client.js';
 import { decodeChildConfig } from './child-config.js';
-import { EventLogWriter } from './event-log.js';
+import { EventLogWriter } from '../lab/event-log.js';
 
 const cfg = decodeChildConfig(process.argv);
 const log = new EventLogWriter(cfg.eventsFile, cfg.id);
@@ -17,8 +18,9 @@ let recipe: Recipe | undefined;
 
 const io = {
   connect: () => ZkClient.connect({ connect: cfg.connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
-  log: (event: Parameters<EventLogWriter['write']>[0], fields?: Readonly<Record<string, unknown>>) => log.write(event, recipe?.session ?? null, recipe?.znode ?? null, fields),
-};
+  log: <E extends ContenderEventName>(event: E, ...fields: LogFields<E>) =>
+    log.write(event, recipe?.session ?? null, recipe?.znode ?? null, (fields[0] ?? {}) as ContenderEventFields[E]),
+} satisfies RecipeIO;
 
 let stopping = false;
 async function shutdown(code: number): Promise<void> {

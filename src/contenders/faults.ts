@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, signal, signalStop, stopProcesses } from '../lab/procs.js';
 import { directConnectString, requireState, type ContenderRecord, type LabState } from '../lab/state.js';
@@ -45,7 +45,7 @@ export const contenderFaults = {
     const state = requireState(paths);
     const c = await target(paths, state, who);
     const pid = requireRunning(paths, c);
-    recordLabEvent(paths, { event: 'contender-killed', contender: c.id, pid, signal: sig });
+    recordLabEvent(paths, 'contender-killed', { contender: c.id, pid, signal: sig });
     await stopProcesses([pid], sig, 5000);
     return { id: c.id, pid };
   },
@@ -59,7 +59,7 @@ export const contenderFaults = {
     // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
     const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
     if (!pause) signal(pid, 'SIGCONT');
-    recordLabEvent(paths, { event: pause ? 'contender-paused' : 'contender-resumed', contender: c.id, pid });
+    recordLabEvent(paths, pause ? 'contender-paused' : 'contender-resumed', { contender: c.id, pid });
     await stopped;
     return { id: c.id, pid };
   },

@@ -5,14 +5,14 @@ import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { probeSrvr } from '../ensemble/fourlw.js';
 import { isServing } from '../ensemble/quorum.js';
 import { tailFile } from '../lab/fs.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
 import { directConnectString, emptyState, readState, requireState, writeState, type ContenderRecord, type LabState } from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
-import { readEventFile } from './event-log.js';
+import { readEventFile } from '../lab/event-log.js';
 import type { SpawnRequest } from './options.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
@@ -114,7 +114,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     writeState(paths, state);
     return created;
   });
-  recordLabEvent(paths, { event: 'contenders-spawned', contenders: records.map((r) => r.id), recipe: req.recipe });
+  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.recipe });
   try {
     await waitJoined(paths, records, Math.max(20_000, req.count * 300), opts.signal);
   } catch (e) {
@@ -184,6 +184,6 @@ export async function stopContenders(paths: LabPaths, ids: readonly string[] | '
     await removeContenderLinks(paths, fresh, fresh.contenders.filter((c) => !isOurs(c.pid, paths.markers)).map((c) => c.id));
     writeState(paths, fresh);
   });
-  for (const c of live) recordLabEvent(paths, { event: 'contender-stopped', contender: c.id });
+  for (const c of live) recordLabEvent(paths, 'contender-stopped', { contender: c.id });
   return live.map((c) => c.id);
 }

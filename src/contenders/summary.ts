@@ -1,5 +1,6 @@
 import { normalizeSessionId } from '../zk/session-id.js';
-import type { ContenderEvent } from './events.js';
+import type { ContenderEvent } from '../lab/events.js';
+import { leadershipEndOf } from '../lab/leadership-intervals.js';
 
 export type ContenderState = 'starting' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';
 
@@ -45,24 +46,25 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         childWatches.clear();
       }
     }
+    // A leadership ends as the drills' history says it does; the token goes with it.
+    if (leadershipEndOf(e) !== undefined) token = null;
     switch (e.event) {
       case 'started':
-        if (typeof e['recipe'] === 'string') recipe = e['recipe'];
+        recipe = e.recipe;
         break;
       case 'connected':
         state = 'joining';
         break;
       case 'joined':
-        znode = (e.znode as string | null) ?? null;
+        znode = e.znode ?? null;
         break;
       case 'leader':
         state = 'leader';
-        token = e.token ?? null;
+        token = e.token;
         watching = null;
         break;
       case 'follower':
         state = 'follower';
-        token = null;
         break;
       case 'state': {
         const mapped = e.state === undefined ? undefined : SINGLE_FILE_STATES[e.state];
@@ -86,14 +88,12 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         state = beforePause;
         break;
       case 'resigned':
-        token = null;
         if (state === 'leader') state = 'follower';
         break;
       case 'expired':
         state = 'expired';
         znode = null;
         watching = null;
-        token = null;
         childWatches.clear();
         break;
       case 'stopped':

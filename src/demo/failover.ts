@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readLabLogs } from '../contenders/event-log.js';
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import { readLabLogs } from '../lab/event-log.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import { resolveLeader } from '../contenders/faults.js';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -53,7 +53,7 @@ export async function awaitFailover(
         killedAt: kill.t,
         leader: claim.id,
         leaderAt: claim.t,
-        token: typeof claim.token === 'number' ? claim.token : null,
+        token: claim.event === 'leader' ? claim.token : null,
         confirmedBy: { contender: lead.contender.id, znode: lead.znode, session: lead.owner },
       };
     }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import { contenderFaults, resolveLeader } from '../contenders/faults.js';
 import { formatDuration } from '../duration.js';
 import { ProcessError, UsageError } from '../errors.js';
@@ -7,7 +7,7 @@ import { takeSnapshot } from '../inspect/once.js';
 import { renderSnapshotText } from '../inspect/render-text.js';
 import { toSnapshotEvent } from '../inspect/snapshot-events.js';
 import { resolveInspectTarget } from '../inspect/target.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import type { LabPaths } from '../lab/paths.js';
 import { DEMO_CONTENDERS, DEMO_SERVERS, DemoLab } from './demo-lab.js';
 import { awaitFailover, type Failover } from './failover.js';
@@ -65,7 +65,7 @@ async function killLeader(paths: LabPaths, signal: AbortSignal, say: (t: string)
   say(`killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`);
   const failover = await awaitFailover(paths, id, { timeoutMs: FAILOVER_TIMEOUT_MS, signal, ...(onEvent ? { onEvent } : {}) });
   // The live view's event pane shows lab events: this puts the measured time there too.
-  recordLabEvent(paths, { event: 'failover', description: `${failover.leader} leads ${formatDuration(failover.leaderAt - failover.killedAt)} after the kill of ${id}`, ms: failover.leaderAt - failover.killedAt });
+  recordLabEvent(paths, 'failover', { description: `${failover.leader} leads ${formatDuration(failover.leaderAt - failover.killedAt)} after the kill of ${id}`, ms: failover.leaderAt - failover.killedAt });
   return failover;
 }
 

@@ -1,6 +1,7 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from '../duration.js';
-import { covers, isFrozen, type History, type LeadershipInterval } from './history.js';
+import { covers, type LeadershipInterval } from '../lab/leadership-intervals.js';
+import { isFrozen, type History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-faults.js';
 import { isDead } from './queries.js';
 

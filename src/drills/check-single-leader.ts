@@ -1,7 +1,8 @@
-import { ACT_INTERVAL_MS } from '../contenders/events.js';
+import { ACT_INTERVAL_MS } from '../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../duration.js';
-import { intervalAt, isFrozen, type History, type LeadershipInterval } from './history.js';
+import { type LeadershipInterval } from '../lab/leadership-intervals.js';
+import { intervalAt, isFrozen, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-faults.js';
 
 interface StaleActs {

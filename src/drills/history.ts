@@ -1,30 +1,7 @@
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import { contenderOf, type ContenderEvent, type LabEvent } from '../lab/events.js';
+import { covers, leadershipIntervals, type LeadershipInterval } from '../lab/leadership-intervals.js';
 import { compareIds } from '../recipes/elector-policy.js';
 import { faultEnd, faultWindows, type FaultWindow } from './lab-faults.js';
-
-export type IntervalEnd =
-  | 'paused'
-  | 'resigned'
-  | 'expired'
-  | 'stopped'
-  | 'follower'
-  | 'killed'
-  /** The same contender claimed again with another token: a new interval starts. */
-  | 'reclaimed'
-  /** A new process with the same id started: the old one is gone. */
-  | 'restarted'
-  | 'end-of-history';
-
-/** A span during which one contender believed it led, from its `leader` claim to the first sign it stopped. */
-export interface LeadershipInterval {
-  readonly contender: string;
-  /** The fencing token of the claim (czxid of the leading znode), null when the claim carried none. */
-  readonly token: number | null;
-  readonly session: string | null;
-  readonly start: number;
-  readonly end: number;
-  readonly endReason: IntervalEnd;
-}
 
 /** A lab SIGSTOP: the process can neither act nor log. */
 export interface FrozenWindow {
@@ -48,15 +25,6 @@ export interface History {
   readonly faults: readonly FaultWindow[];
 }
 
-const ENDS: Partial<Record<string, IntervalEnd>> = {
-  paused: 'paused',
-  resigned: 'resigned',
-  expired: 'expired',
-  stopped: 'stopped',
-  follower: 'follower',
-  started: 'restarted',
-};
-
 const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
   xs.map((x, i) => [x, i] as const).sort((a, b) => a[0].t - b[0].t || a[1] - b[1]).map(([x]) => x);
 
@@ -75,7 +43,10 @@ export function buildHistory(
   const start = options.start ?? (times.length ? Math.min(...times) : 0);
   const end = options.end ?? (times.length ? Math.max(...times) : start);
   const ids = new Set(events.map((e) => e.id));
-  for (const e of lab) if (typeof e['contender'] === 'string') ids.add(e['contender']);
+  for (const e of lab) {
+    const id = contenderOf(e);
+    if (id !== undefined) ids.add(id);
+  }
   return {
     start,
     end,
@@ -88,50 +59,11 @@ export function buildHistory(
   };
 }
 
-type Open = { contender: string; token: number | null; session: string | null; start: number };
-
-function leadershipIntervals(events: readonly ContenderEvent[], lab: readonly LabEvent[], end: number) {
-  // On equal times a contender's own event comes first: what it logged happened before the lab's kill landed.
-  type Entry = { t: number; own?: ContenderEvent; lab?: LabEvent };
-  const merged = [
-    ...events.map((e): Entry => ({ t: e.t, own: e })),
-    ...lab.map((e): Entry => ({ t: e.t, lab: e })),
-  ].sort((a, b) => a.t - b.t || Number(!!a.lab) - Number(!!b.lab));
-  const open = new Map<string, Open>();
-  const out: LeadershipInterval[] = [];
-  const close = (id: string, t: number, endReason: IntervalEnd) => {
-    const o = open.get(id);
-    if (!o) return;
-    out.push({ ...o, end: t, endReason });
-    open.delete(id);
-  };
-  for (const { t, own, lab: l } of merged) {
-    if (own) {
-      if (own.event === 'leader') {
-        const token = typeof own.token === 'number' ? own.token : null;
-        const o = open.get(own.id);
-        if (o && o.token === token) continue;
-        close(own.id, t, 'reclaimed');
-        open.set(own.id, { contender: own.id, token, session: own.session, start: t });
-      } else {
-        const reason = ENDS[own.event];
-        if (reason) close(own.id, t, reason);
-      }
-    } else if (l && typeof l['contender'] === 'string') {
-      if (l.event === 'contender-killed') close(l['contender'], t, 'killed');
-      if (l.event === 'contender-stopped') close(l['contender'], t, 'stopped');
-    }
-  }
-  for (const id of [...open.keys()]) close(id, Math.max(end, open.get(id)?.start ?? end), 'end-of-history');
-  return out.sort((a, b) => a.start - b.start);
-}
-
 function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {
   const out: FrozenWindow[] = [];
   lab.forEach((e, i) => {
-    const id = e['contender'];
-    if (e.event !== 'contender-paused' || typeof id !== 'string') return;
-    out.push({ contender: id, start: e.t, end: faultEnd(e, lab.slice(i + 1), end) });
+    if (e.event !== 'contender-paused') return;
+    out.push({ contender: e.contender, start: e.t, end: faultEnd(e, lab.slice(i + 1), end) });
   });
   return out;
 }
@@ -139,11 +71,6 @@ function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {
 /** Whether the contender was frozen at t (a window is half-open: frozen from its start, thawed at its end). */
 export function isFrozen(h: History, contender: string, t: number): boolean {
   return h.frozen.some((w) => w.contender === contender && w.start <= t && t < w.end);
-}
-
-/** Whether the interval covers t: from its start, up to its end (included when it runs to the end of history). */
-export function covers(i: LeadershipInterval, t: number): boolean {
-  return i.start <= t && (t < i.end || (i.endReason === 'end-of-history' && t <= i.end));
 }
 
 /** The contender's interval that covers t, if any. */

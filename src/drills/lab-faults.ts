@@ -1,32 +1,14 @@
-import type { LabEvent } from '../contenders/events.js';
+import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../lab/events.js';
 
-/**
- * The lab events drills understand (src/lab/events.ts writes them):
- *   contender-killed { contender, signal }   contender-paused / contender-resumed / contender-stopped { contender }
- *   server-killed { server, signal }         server-paused / server-resumed { server }   server-restarted { servers }
- *   partition { description, and the names it cuts off in any of: target | isolate | contender | server (a name),
- *               targets | nodes | contenders | servers (names), groups | split (lists of names, a split) }
- *   heal { description, target? (a name, 'all' or absent for all), kind? ('partition' | 'delay'; absent: both) }
- *   delay { target, ms }
- */
-export type FaultKind =
-  | 'contender-killed'
-  | 'contender-paused'
-  | 'contender-stopped'
-  | 'server-killed'
-  | 'server-paused'
-  | 'partition'
-  | 'delay';
+/** The lab events that open a fault window (src/lab/events.ts lists every lab event and its fields). */
+export type FaultKind = 'contender-killed' | 'contender-paused' | 'contender-stopped' | 'server-killed' | 'server-paused' | 'partition' | 'delay';
 
-const FAULT_KINDS: readonly string[] = [
-  'contender-killed',
-  'contender-paused',
-  'contender-stopped',
-  'server-killed',
-  'server-paused',
-  'partition',
-  'delay',
-];
+type FaultEvent = LabEventOf<FaultKind>;
+type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
+
+
+const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>(['contender-killed', 'contender-paused', 'contender-stopped', 'server-killed', 'server-paused', 'partition', 'delay']);
+const isFault = (e: LabEvent): e is FaultEvent => FAULT_KINDS.has(e.event);
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -39,19 +21,13 @@ export interface FaultWindow {
   readonly servers: readonly string[];
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const isContender = (n: string) => /^c\d+$/.test(n);
 const isServer = (n: string) => /^zk\d+$/.test(n);
 
-/** The names a partition event cuts off; for a split, the members of groups without a server majority. */
-export function partitionTargets(ev: LabEvent): string[] {
-  const names = [
-    ...['target', 'isolate', 'contender', 'server'].map((k) => str(ev[k])).filter((n): n is string => !!n),
-    ...['targets', 'nodes', 'contenders', 'servers'].flatMap((k) => strs(ev[k])),
-  ];
-  const groupsRaw = ev['groups'] ?? ev['split'];
-  const groups = Array.isArray(groupsRaw) ? groupsRaw.map(strs) : [];
+/** The names a partition or delay cuts off; for a split, the members of groups without a server majority. */
+export function partitionTargets(ev: NetFaultEvent): string[] {
+  const names = ev.target === undefined ? [] : [ev.target];
+  const groups = ev.event === 'partition' ? (ev.groups ?? []) : [];
   const totalServers = groups.flat().filter(isServer).length;
   for (const group of groups) {
     if (group.filter(isServer).length * 2 <= totalServers) names.push(...group);
@@ -59,73 +35,58 @@ export function partitionTargets(ev: LabEvent): string[] {
   return [...new Set(names)];
 }
 
-function label(ev: LabEvent): string {
-  const description = str(ev['description']);
-  const who = str(ev['contender']) ?? str(ev['server']) ?? '';
+function label(ev: FaultEvent): string {
   switch (ev.event) {
     case 'contender-killed':
+      return `kill ${ev.contender} (${ev.signal})`;
     case 'server-killed':
-      return `kill ${who}${str(ev['signal']) ? ` (${str(ev['signal'])})` : ''}`;
+      return `kill ${ev.server} (${ev.signal})`;
     case 'contender-paused':
+      return `pause ${ev.contender}`;
     case 'server-paused':
-      return `pause ${who}`;
+      return `pause ${ev.server}`;
     case 'contender-stopped':
-      return `stop ${who}`;
+      return `stop ${ev.contender}`;
     case 'partition':
-      return description ?? `partition ${partitionTargets(ev).join(' ')}`;
     case 'delay':
-      return description ?? `delay ${str(ev['target']) ?? ''}`;
-    default:
-      return description ?? ev.event;
+      return ev.description;
+  }
+}
+
+/** Whether `e` ends the fault `ev`: the matching resume, heal or restart. */
+function ends(ev: FaultEvent, e: LabEvent): boolean {
+  switch (ev.event) {
+    case 'contender-killed':
+    case 'contender-stopped':
+      return false;
+    case 'contender-paused':
+      return ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) && contenderOf(e) === ev.contender;
+    case 'server-paused':
+      return ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server;
+    case 'server-killed':
+      return (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server);
+    case 'partition':
+    case 'delay':
+      // A heal of the other kind (lifting partitions vs clearing delays) leaves this fault in place.
+      if (e.event !== 'heal' || e.kind !== ev.event) return false;
+      return e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target);
   }
 }
 
 /** When the fault stops: the matching resume / heal / restart, or `end` (the end of the history). */
-export function faultEnd(ev: LabEvent, later: readonly LabEvent[], end: number): number {
-  const who = str(ev['contender']) ?? str(ev['server']);
-  const match = (e: LabEvent): boolean => {
-    switch (ev.event) {
-      case 'contender-killed':
-      case 'contender-stopped':
-        return false;
-      case 'contender-paused':
-        return (
-          ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) && e['contender'] === who
-        );
-      case 'server-paused':
-        return ['server-resumed', 'server-killed'].includes(e.event) && e['server'] === who;
-      case 'server-killed':
-        return (
-          (e.event === 'server-restarted' && strs(e['servers']).includes(who ?? '')) ||
-          (e.event === 'server-started' && e['server'] === who)
-        );
-      case 'partition':
-      case 'delay': {
-        // A heal of the other kind (lifting partitions vs clearing delays) leaves this fault in place.
-        const kind = str(e['kind']);
-        if (e.event !== 'heal' || (kind !== undefined && kind !== ev.event)) return false;
-        const target = str(e['target']);
-        return target === undefined || target === 'all' || partitionTargets(ev).includes(target) || str(ev['target']) === target;
-      }
-      default:
-        return false;
-    }
-  };
+export function faultEnd(ev: FaultEvent, later: readonly LabEvent[], end: number): number {
   if (ev.event === 'contender-killed' || ev.event === 'contender-stopped') return ev.t;
-  return later.find(match)?.t ?? end;
+  return later.find((e) => ends(ev, e))?.t ?? end;
 }
 
 /** The lab's faults as windows, in time order; `lab` must be sorted by time. */
 export function faultWindows(lab: readonly LabEvent[], end: number): FaultWindow[] {
   const out: FaultWindow[] = [];
   lab.forEach((ev, i) => {
-    if (!FAULT_KINDS.includes(ev.event)) return;
-    const names =
-      ev.event === 'partition' || ev.event === 'delay'
-        ? [...partitionTargets(ev)]
-        : [str(ev['contender']) ?? str(ev['server']) ?? ''].filter(Boolean);
+    if (!isFault(ev)) return;
+    const names = ev.event === 'partition' || ev.event === 'delay' ? partitionTargets(ev) : [contenderOf(ev) ?? serverOf(ev) ?? ''];
     out.push({
-      kind: ev.event as FaultKind,
+      kind: ev.event,
       start: ev.t,
       end: faultEnd(ev, lab.slice(i + 1), end),
       label: label(ev),

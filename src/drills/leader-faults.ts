@@ -1,5 +1,6 @@
 import type { FaultWindow } from './lab-faults.js';
-import type { History, IntervalEnd, LeadershipInterval } from './history.js';
+import type { IntervalEnd, LeadershipInterval } from '../lab/leadership-intervals.js';
+import type { History } from './history.js';
 
 /** The lab faults that can take leadership from a contender they hit. */
 const LEADER_FAULT_KINDS = new Set(['contender-killed', 'contender-paused', 'contender-stopped', 'partition']);

@@ -12,7 +12,7 @@ function lastBefore<T extends { t: number }>(xs: readonly T[], t: number): T | u
 /** Whether the contender's process was gone at t: killed or stopped, and not started again since. */
 export function isDead(h: History, contender: string, t: number): boolean {
   const deaths = [
-    ...h.lab.filter((e) => e['contender'] === contender && ['contender-killed', 'contender-stopped'].includes(e.event)),
+    ...h.lab.filter((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === contender),
     ...h.events.filter((e) => e.id === contender && e.event === 'stopped'),
   ].map((e) => e.t);
   const births = h.events.filter((e) => e.id === contender && e.event === 'started').map((e) => e.t);

@@ -1,4 +1,4 @@
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { buildHistory, type History } from './history.js';
 import type { CheckName, StepKind } from './types.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readLabLogs } from '../contenders/event-log.js';
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import { readLabLogs } from '../lab/event-log.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import { parseSpawnRequest } from '../contenders/options.js';
 import { spawnContenders } from '../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../ensemble/service.js';

@@ -1,6 +1,7 @@
 import type { ContenderState } from './types.js';
 import { intervalAt, type History } from './history.js';
 import { stateAt } from './queries.js';
+import { contenderOf } from '../lab/events.js';
 
 /** One stretch of a contender's timeline lane. */
 export interface LaneSegment {
@@ -17,7 +18,7 @@ const NOT_STATE_CHANGES = new Set(['act', 'notified', 'watching', 'retry']);
 export function laneSegments(h: History, contender: string): LaneSegment[] {
   const points = new Set<number>([h.end]);
   for (const e of h.events) if (e.id === contender && !NOT_STATE_CHANGES.has(e.event)) points.add(e.t);
-  for (const e of h.lab) if (e['contender'] === contender) points.add(e.t);
+  for (const e of h.lab) if (contenderOf(e) === contender) points.add(e.t);
   for (const i of h.intervals) if (i.contender === contender) points.add(i.start).add(i.end);
   for (const w of h.frozen) if (w.contender === contender) points.add(w.start).add(w.end);
   const sorted = [...points].filter((t) => t >= h.start && t <= h.end).sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, signal, signalStop, waitForExit } from '../lab/procs.js';
@@ -25,7 +25,7 @@ export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' |
     const left = await waitForExit([pid], sig === 'SIGKILL' ? 5000 : 10_000);
     if (left.length > 0) signal(pid, 'SIGKILL');
     await waitForExit([pid], 5000);
-    recordLabEvent(paths, { event: 'server-killed', server: s.name, signal: sig });
+    recordLabEvent(paths, 'server-killed', { server: s.name, signal: sig });
     return { server: s.name, pid };
   });
 }
@@ -49,7 +49,7 @@ export async function pauseServer(paths: LabPaths, name: string, pause: boolean,
   // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
   const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
   if (!pause) signal(pid, 'SIGCONT');
-  recordLabEvent(paths, { event: pause ? 'server-paused' : 'server-resumed', server: s.name });
+  recordLabEvent(paths, pause ? 'server-paused' : 'server-resumed', { server: s.name });
   await stopped;
   return { server: s.name, pid };
 }

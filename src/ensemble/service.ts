@@ -11,7 +11,7 @@ import { probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeServerFiles } from './lab-files.js';
 import { isServing, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import { emptyNet, proxiedPeers } from '../net/lab-links.js';
 import { daemonPid, ensureNetwork, stopNetwork } from '../net/lab-network.js';
 import { networkStatus, serversExpectedToServe, type NetworkStatus } from '../net/status.js';
@@ -95,7 +95,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
           await ensureNetwork(paths, existing, (message) => opts.onProgress?.({ kind: 'warning', message }));
           await waitForServing(paths, existing, opts);
         });
-        recordLabEvent(paths, { event: 'ensemble-repaired', servers: [], network: true });
+        recordLabEvent(paths, 'ensemble-repaired', { servers: [], network: true });
         return { outcome: 'repaired', status: await ensembleStatus(paths) };
       }
       return withLabLock(paths, () => repair(paths, existing, v, opts));
@@ -131,7 +131,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       await stopNetwork(paths);
       throw e;
     }
-    recordLabEvent(paths, { event: 'ensemble-up', servers: state.servers.length });
+    recordLabEvent(paths, 'ensemble-up', { servers: state.servers.length });
     return { outcome: 'started', status: await ensembleStatus(paths) };
   });
 }
@@ -145,7 +145,7 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
   writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
   await startAndWait(paths, state, dead, v, opts, true);
-  recordLabEvent(paths, { event: 'ensemble-repaired', servers: dead.map((s) => s.name) });
+  recordLabEvent(paths, 'ensemble-repaired', { servers: dead.map((s) => s.name) });
   return { outcome: 'repaired', status: await ensembleStatus(paths) };
 }
 
@@ -248,7 +248,7 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
       rmSync(paths.stateFile, { force: true });
     } else {
       writeState(paths, state);
-      recordLabEvent(paths, { event: 'ensemble-down' });
+      recordLabEvent(paths, 'ensemble-down', {});
     }
     return { stopped: pids.size + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
@@ -272,7 +272,7 @@ export async function restartServers(paths: LabPaths, target: string, opts: Pick
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
     writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
     await startAndWait(paths, state, targets, v, opts, true);
-    recordLabEvent(paths, { event: 'server-restarted', servers: targets.map((s) => s.name) });
+    recordLabEvent(paths, 'server-restarted', { servers: targets.map((s) => s.name) });
     return ensembleStatus(paths);
   });
 }

@@ -1,4 +1,4 @@
-import type { ContenderEvent } from '../contenders/events.js';
+import type { ContenderEvent } from '../lab/events.js';
 import { summarizeEvents, type ContenderState } from '../contenders/summary.js';
 import type { ClaimedState, ContenderInput } from './snapshot-input.js';
 

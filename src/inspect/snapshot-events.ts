@@ -1,4 +1,4 @@
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import { basename } from '../recipes/sequence.js';
 import type { SnapshotEvent } from './snapshot.js';
 import { sessionLabel } from './znode-facts.js';
@@ -9,7 +9,7 @@ const CONTENDER_HEADER_FIELDS = new Set(['t', 'id', 'pid', 'session', 'znode', '
 const LAB_HEADER_FIELDS = new Set(['t', 'source', 'event']);
 
 function isLabEvent(e: ContenderEvent | LabEvent): e is LabEvent {
-  return e.source === 'lab';
+  return 'source' in e;
 }
 
 function formatValue(v: unknown): string {
@@ -18,7 +18,7 @@ function formatValue(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-function detailOf(e: Readonly<Record<string, unknown>>, skip: ReadonlySet<string>): string[] {
+function detailOf(e: object, skip: ReadonlySet<string>): string[] {
   return Object.entries(e)
     .filter(([k, v]) => !skip.has(k) && v !== undefined && v !== null)
     .map(([k, v]) => `${k}=${formatValue(v)}`);

@@ -1,4 +1,4 @@
-import type { ContenderEvent, LabEvent } from '../contenders/events.js';
+import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import type { Srvr } from '../ensemble/fourlw.js';
 import type { SnapshotPartition } from './snapshot.js';
 

@@ -1,14 +1,134 @@
-import { appendFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { LabPaths } from './paths.js';
-import { ensureDir } from './fs.js';
+/**
+ * The lab's event log, every kind of line in it. Each contender appends to <lab>/events/<id>.jsonl; the lab's
+ * own services (faults, ups and downs) to <lab>/events/lab.jsonl. Drills and inspect read both; ZooKeeper's own
+ * view (znodes, wchp, cons) is the cross-check. src/lab/event-log.ts writes and reads them.
+ */
 
-/** Appends one JSON line to the lab's own event log (faults, ups and downs) for inspect and drills to read. */
-export function recordLabEvent(paths: LabPaths, fields: Readonly<Record<string, unknown>>): void {
-  try {
-    ensureDir(dirname(paths.labEventsFile));
-    appendFileSync(paths.labEventsFile, JSON.stringify({ t: Date.now(), source: 'lab', ...fields }) + '\n');
-  } catch {
-    // The event log is an aid for observers; failing to write it must not fail the command.
-  }
+/** What a contender's lines carry beyond the common head, by event. */
+export interface ContenderEventFields {
+  /** The process runs. */
+  started: { recipe: string; path: string; sessionTimeoutMs: number; onDisconnect: string; connect: string };
+  /** A session was established (first connect, or a new session after expiry). */
+  connected: { timeoutMs: number };
+  /** The contender's own znode exists (single-file: it takes part, without a znode of its own). */
+  joined: { znode?: string | null; member?: string; path?: string };
+  watching: { path: string; kind: 'exists' | 'children' | 'data' };
+  /** A watch fired. */
+  notified: { path: string; type: string };
+  /** Leadership claimed, with a fencing token: the czxid of the leading znode. */
+  leader: { token: number };
+  /** Not the leader; what it waits for. */
+  follower: { predecessor?: string | null; watching?: string | null; elected?: string | null; waitingFor?: string };
+  /** The leader does its work, every ACT_INTERVAL_MS while it believes it leads. */
+  act: { token: number | null };
+  /** Disconnected or stalled (frozen): it stops acting; the session may survive. */
+  paused: { reason: string; wasLeader: boolean; token?: number | null; gapMs?: number };
+  /** Reconnected with the session intact. */
+  resumed: Record<never, never>;
+  /** Connection lost while running with --on-disconnect ignore: it keeps acting as before (unsafe on purpose). */
+  disconnected: { wasLeader: boolean };
+  /** The session expired: every ephemeral znode of it is gone. */
+  expired: Record<never, never>;
+  /** Leadership given up on purpose or lost. */
+  resigned: { reason: string; token: number | null; wasLeader: boolean; wasTakingOver?: boolean };
+  /** single-file recipe: a change among active / inactive / paused. */
+  state: { state: 'active' | 'inactive' | 'paused'; from: 'active' | 'inactive' | 'paused' | null; reason?: string };
+  /** priority recipe: this contender is the elector. */
+  elector: { znode: string | null; policy: string };
+  /** priority recipe: the elector wrote leader/elected. */
+  elected: { candidate: string; policy: string; reason: string; previous: string | null };
+  /** priority recipe: the elected contender created leader/current with PROGRESS. */
+  progress: { token: number };
+  /** priority recipe: leader/current set to READY. */
+  ready: { token: number };
+  /** priority recipe: the elector's watchdog excluded a candidate that did not reach READY. */
+  excluded: { candidate: string; afterMs: number };
+  /** A retryable failure (connection loss, timeout). */
+  retry: { op: string; message: string; attempt?: number; delayMs?: number; exhausted?: boolean };
+  /** Something unexpected. */
+  error: { message: string };
+  /** Clean shutdown: the session was closed. */
+  stopped: Record<never, never>;
+}
+
+export type ContenderEventName = keyof ContenderEventFields;
+
+export interface ContenderEventHead {
+  /** Wall-clock milliseconds. */
+  readonly t: number;
+  readonly id: string;
+  readonly pid: number;
+  /** Session id as lower-case hex without 0x, or null before the first session. */
+  readonly session: string | null;
+  /** The contender's own znode, or null when it has none. */
+  readonly znode: string | null;
+}
+
+type ContenderEventMap = { [E in ContenderEventName]: ContenderEventHead & { readonly event: E } & Readonly<ContenderEventFields[E]> };
+/** One kind of contender event, or a union of kinds. */
+export type ContenderEventOf<E extends ContenderEventName> = ContenderEventMap[E];
+export type ContenderEvent = ContenderEventMap[ContenderEventName];
+
+/** What the lab's own lines carry, by event. */
+export interface LabEventFields {
+  'ensemble-up': { servers: number };
+  /** Dead servers (by name) started again, or the link daemon (`network`). */
+  'ensemble-repaired': { servers: string[]; network?: boolean };
+  'ensemble-down': Record<never, never>;
+  'server-killed': { server: string; signal: string };
+  'server-paused': { server: string };
+  'server-resumed': { server: string };
+  'server-restarted': { servers: string[] };
+  'contenders-spawned': { contenders: string[]; recipe: string };
+  'contender-killed': { contender: string; pid: number; signal: string };
+  'contender-paused': { contender: string; pid: number };
+  'contender-resumed': { contender: string; pid: number };
+  'contender-stopped': { contender: string };
+  /** An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`. */
+  partition: { description: string; mode: string; target?: string; requested?: string; groups?: string[][] };
+  /** `kind` tells lifting partitions from clearing delays; no target: everything. */
+  heal: { kind: 'partition' | 'delay'; description: string; target?: string };
+  delay: { description: string; target: string; ms: number; jitter: number };
+  /** The demo's measured failover, for the live view's event pane. */
+  failover: { description: string; ms: number };
+}
+
+export type LabEventName = keyof LabEventFields;
+type LabEventMap = { [E in LabEventName]: { readonly t: number; readonly source: 'lab'; readonly event: E } & Readonly<LabEventFields[E]> };
+/** One kind of lab event, or a union of kinds. */
+export type LabEventOf<E extends LabEventName> = LabEventMap[E];
+export type LabEvent = LabEventMap[LabEventName];
+
+const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
+  'started', 'connected', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
+  'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'progress', 'ready', 'excluded', 'retry',
+  'error', 'stopped',
+]);
+
+const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
+  'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
+  'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
+  'contender-stopped', 'partition', 'heal', 'delay', 'failover',
+]);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A parsed line that has the head of a contender event and a known event name. */
+export function isContenderEvent(v: unknown): v is ContenderEvent {
+  return isRecord(v) && typeof v.t === 'number' && typeof v.id === 'string' && typeof v.event === 'string' && CONTENDER_EVENTS.has(v.event);
+}
+
+/** A parsed line of the lab's own log with a known event name. */
+export function isLabEvent(v: unknown): v is LabEvent {
+  return isRecord(v) && typeof v.t === 'number' && v.source === 'lab' && typeof v.event === 'string' && LAB_EVENTS.has(v.event);
+}
+
+/** The contender a lab event is about, when it names one. */
+export function contenderOf(e: LabEvent): string | undefined {
+  return 'contender' in e ? e.contender : undefined;
+}
+
+/** The server a lab event is about, when it names one. */
+export function serverOf(e: LabEvent): string | undefined {
+  return 'server' in e ? e.server : undefined;
 }

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { recordLabEvent } from '../lab/events.js';
+import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireEnsemble, writeState, type LabNetState, type LabState } from '../lab/state.js';
@@ -63,7 +63,7 @@ export async function isolate(paths: LabPaths, target: string, mode: CutMode = '
     rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
   }));
   const description = rules.describeRule(rule);
-  recordLabEvent(paths, { event: 'partition', description, target: member, mode, ...(member === target ? {} : { requested: target }) });
+  recordLabEvent(paths, 'partition', { description, target: member, mode, ...(member === target ? {} : { requested: target }) });
   return { member, description };
 }
 
@@ -88,7 +88,7 @@ export async function split(paths: LabPaths, groups: readonly (readonly string[]
   await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
   const all = rules.splitGroups(rule, labMembers(state));
   const description = rules.describeRule(rules.split(all, mode));
-  recordLabEvent(paths, { event: 'partition', description, groups: all, mode });
+  recordLabEvent(paths, 'partition', { description, groups: all, mode });
   return { groups: all, description };
 }
 
@@ -107,7 +107,7 @@ export async function heal(paths: LabPaths, target?: string): Promise<HealResult
   const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
   if (healed.length > 0) {
     await applyNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
-    recordLabEvent(paths, { event: 'heal', kind: 'partition', description: `heal ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+    recordLabEvent(paths, 'heal', { kind: 'partition', description: `heal ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
   }
   return { healed, remaining: after.map(rules.describeRule) };
 }
@@ -126,7 +126,7 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
   const d = rules.delay(member, ms, jitterMs);
   await applyNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
   const description = describeDelay(d);
-  recordLabEvent(paths, { event: 'delay', description, target: member, ms, jitter: jitterMs });
+  recordLabEvent(paths, 'delay', { description, target: member, ms, jitter: jitterMs });
   return { member, description };
 }
 
@@ -139,7 +139,7 @@ export async function clearDelay(paths: LabPaths, target?: string): Promise<{ re
   if (cleared.length > 0) {
     await applyNet(paths, (net) => ({ ...net, delays: rules.clearDelays(net.delays, member) }));
     // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
-    recordLabEvent(paths, { event: 'heal', kind: 'delay', description: `clear delay ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+    recordLabEvent(paths, 'heal', { kind: 'delay', description: `clear delay ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
   }
   return { cleared };
 }

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ACT_INTERVAL_MS } from '../contenders/events.js';
 import { isCode, ZkError } from '../zk/errors.js';
 import type { SessionState, ZkPort } from '../zk/port.js';
 import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
+
+/** How often a leader logs `act` (its work heartbeat); a longer gap tells it that it was frozen. */
+export const ACT_INTERVAL_MS = 200;
 
 /** Thrown inside a recipe step to abandon it because the session ended; the expiry handler takes over. */
 class SessionGone extends Error {}

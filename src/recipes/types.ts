@@ -1,4 +1,4 @@
-import type { ContenderEventName } from '../contenders/events.js';
+import type { ContenderEventFields, ContenderEventName } from '../lab/events.js';
 import type { ZkPort } from '../zk/port.js';
 
 export const RECIPES = ['predecessor', 'herd', 'single-file', 'priority'] as const;
@@ -26,11 +26,14 @@ export interface RecipeOptions {
 }
 
 /** What a recipe needs from the process around it. */
+/** An event without fields of its own is logged with none. */
+export type LogFields<E extends ContenderEventName> = Record<never, never> extends ContenderEventFields[E] ? [fields?: ContenderEventFields[E]] : [fields: ContenderEventFields[E]];
+
 export interface RecipeIO {
   /** A new session (first start, or after expiry). */
   connect(): Promise<ZkPort>;
   /** Appends an event; the runtime adds time, id, pid, and the session and znode the recipe reports. */
-  log(event: ContenderEventName, fields?: Readonly<Record<string, unknown>>): void;
+  log<E extends ContenderEventName>(event: E, ...fields: LogFields<E>): void;
 }
 
 export interface Recipe {

@@ -1,6 +1,6 @@
 /** Issue 3: failover per recipe (KILL, TERM), herd size, join time, memory per contender. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { readEventFile } from '../../src/contenders/event-log.js';
+import { readEventFile } from '../../src/lab/event-log.js';
 import { contenderFaults, resolveLeader } from '../../src/contenders/faults.js';
 import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { listContenders, spawnContenders, stopContenders } from '../../src/contenders/service.js';

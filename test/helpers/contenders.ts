@@ -1,11 +1,11 @@
 import { parseSpawnRequest, type RawSpawnArgs } from '../../src/contenders/options.js';
-import { spawnContenders, listContenders, type ContenderInfo } from '../../src/contenders/service.js';
-import { readEventFile } from '../../src/contenders/event-log.js';
-import type { ContenderEvent } from '../../src/contenders/events.js';
+import { spawnContenders, type ContenderInfo } from '../../src/contenders/service.js';
+import { readEventFile } from '../../src/lab/event-log.js';
+import type { ContenderEvent } from '../../src/lab/events.js';
 import type { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
-import { withObserver, leadingZnode } from '../../src/contenders/leader.js';
 import { directConnectString } from '../../src/lab/state.js';
+import { ZkClient } from '../../src/zk/client.js';
 
 export async function spawn(paths: LabPaths, raw: Omit<RawSpawnArgs, 'count'> & { count: number }): Promise<readonly ContenderInfo[]> {
   return (await spawnContenders(paths, parseSpawnRequest(raw))).spawned;
@@ -19,26 +19,79 @@ export function allEvents(paths: LabPaths): ContenderEvent[] {
   return readState(paths)!.contenders.flatMap((c) => events(paths, c.id)).sort((a, b) => a.t - b.t);
 }
 
-/** The contender ZooKeeper says leads: owner session of the leading znode, mapped through the contenders' logs. */
-export async function zkLeaderContender(paths: LabPaths, path = '/election'): Promise<string | null> {
-  const state = readState(paths)!;
-  const lead = await withObserver(directConnectString(state), (zk) => leadingZnode(zk, path));
-  if (!lead) return null;
-  return listContenders(paths).find((c) => c.sessions.includes(lead.owner))?.id ?? null;
+/** Session ids in one spelling for comparing: lower-case hex, no 0x, no leading zeros ("0": no owner). */
+function sessionKey(id: string): string {
+  return id.trim().toLowerCase().replace(/^0x/, '').replace(/^0+(?=.)/, '');
 }
 
-/** Leadership intervals from the logs: [claim, end) per contender and session; end = first leadership-ending event. */
-export function leadershipIntervals(all: readonly ContenderEvent[], killedAt: ReadonlyMap<string, number> = new Map()): { id: string; session: string | null; start: number; end: number }[] {
-  const out: { id: string; session: string | null; start: number; end: number }[] = [];
-  const open = new Map<string, { session: string | null; start: number }>();
-  for (const e of all) {
-    if (e.event === 'leader' && !open.has(e.id)) open.set(e.id, { session: e.session, start: e.t });
-    const ends = e.event === 'resigned' || e.event === 'expired' || e.event === 'stopped' || (e.event === 'paused' && e.wasLeader);
-    if (ends && open.has(e.id)) {
-      out.push({ id: e.id, ...open.get(e.id)!, end: e.t });
-      open.delete(e.id);
-    }
+/** ZooKeeper's sequential suffix: the 10 digits it appends to the requested name. */
+const SEQUENCE_SUFFIX = /\d{10}$/;
+
+/** A znode's data and owner session, read in one request; null when it is gone (it may vanish after a listing). */
+async function readZnode(zk: ZkClient, znode: string): Promise<{ data: string; owner: string } | null> {
+  try {
+    const { data, stat } = await zk.getData(znode);
+    return { data: data.toString('utf8'), owner: sessionKey(stat.ephemeralOwner) };
+  } catch (e) {
+    if (await zk.exists(znode)) throw e;
+    return null;
   }
-  for (const [id, o] of open) out.push({ id, ...o, end: killedAt.get(id) ?? Number.POSITIVE_INFINITY });
-  return out;
+}
+
+/** The contender id a predecessor / herd / single-file contender stores as its znode's data: {"id":"c3",…}. */
+function idInData(znode: string, data: string): string {
+  let id: unknown;
+  try {
+    id = (JSON.parse(data) as { id?: unknown }).id;
+  } catch {
+    // not JSON: reported below
+  }
+  if (typeof id !== 'string') throw new Error(`${znode} leads, but its data names no contender: ${JSON.stringify(data)}`);
+  return id;
+}
+
+/**
+ * The contender ZooKeeper says leads at `path`, from ZooKeeper's own znodes alone (this helper checks the
+ * production leadership code, so it must not call it):
+ * - priority recipe (the path has `nodes` or `election`): the owner session of `<path>/leader/current`, mapped to
+ *   the `<path>/nodes/<contenderId>` znode the same session owns;
+ * - else the child with the lowest 10-digit sequence suffix that still exists; its data names the contender;
+ * - else an ephemeral `<path>/leader` (single-file); its data names the contender.
+ * null when nobody leads. Throws when a leading znode cannot be traced to a contender.
+ */
+export async function zkLeaderContender(paths: LabPaths, path = '/election'): Promise<string | null> {
+  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  try {
+    if (!(await zk.exists(path))) return null;
+    const children = await zk.getChildren(path);
+
+    if (children.includes('nodes') || children.includes('election')) {
+      const current = await readZnode(zk, `${path}/leader/current`);
+      if (!current || current.owner === '0') return null;
+      const members = (await zk.exists(`${path}/nodes`)) ? await zk.getChildren(`${path}/nodes`) : [];
+      for (const id of members) {
+        const stat = await zk.exists(`${path}/nodes/${id}`);
+        if (stat && sessionKey(stat.ephemeralOwner) === current.owner) return id;
+      }
+      throw new Error(`${path}/leader/current belongs to session 0x${current.owner}, which owns no ${path}/nodes/<id>`);
+    }
+
+    const sequential = children
+      .filter((name) => SEQUENCE_SUFFIX.test(name))
+      .sort((a, b) => Number(SEQUENCE_SUFFIX.exec(a)![0]) - Number(SEQUENCE_SUFFIX.exec(b)![0]));
+    if (sequential.length > 0) {
+      for (const name of sequential) {
+        const node = await readZnode(zk, `${path}/${name}`);
+        if (node) return idInData(`${path}/${name}`, node.data);
+      }
+      return null;
+    }
+
+    if (!children.includes('leader')) return null;
+    const leader = await readZnode(zk, `${path}/leader`);
+    if (!leader || leader.owner === '0') return null;
+    return idInData(`${path}/leader`, leader.data);
+  } finally {
+    await zk.close();
+  }
 }

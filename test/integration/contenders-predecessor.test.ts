@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLabEvents } from '../../src/contenders/event-log.js';
+import { readLabEvents } from '../../src/lab/event-log.js';
+import { contenderOf } from '../../src/lab/events.js';
 import { contenderFaults } from '../../src/contenders/faults.js';
 import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { cmdlineOf, findMarked } from '../../src/lab/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { sortBySequence } from '../../src/recipes/sequence.js';
-import { allEvents, events, leadershipIntervals, spawn, zkLeaderContender } from '../helpers/contenders.js';
+import { allEvents, events, spawn, zkLeaderContender } from '../helpers/contenders.js';
+import { leadershipIntervals } from '../../src/lab/leadership-intervals.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { watchFacts } from '../helpers/zk-facts.js';
@@ -107,19 +109,18 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   it('no two contenders ever led at once while both sessions were live (from the logs)', async () => {
     const lab = readLabEvents(paths.labEventsFile);
     const frozenOrDead = (id: string, t: number) => {
-      const mine = lab.filter((e) => e.contender === id && e.t <= t);
+      const mine = lab.filter((e) => contenderOf(e) === id && e.t <= t);
       const last = mine.at(-1);
       return last !== undefined && (last.event === 'contender-killed' || last.event === 'contender-paused');
     };
-    const killed = new Map(lab.filter((e) => e.event === 'contender-killed').map((e) => [String(e.contender), e.t]));
-    const intervals = leadershipIntervals(allEvents(paths), killed).sort((a, b) => a.start - b.start);
+    const intervals = leadershipIntervals(allEvents(paths), lab, Date.now());
     expect(intervals.length).toBeGreaterThanOrEqual(4);
     for (let i = 0; i < intervals.length; i++) {
       for (let j = i + 1; j < intervals.length; j++) {
         const a = intervals[i]!;
         const b = intervals[j]!;
-        if (a.id === b.id || a.end <= b.start) continue;
-        expect(frozenOrDead(a.id, b.start), `${a.id} and ${b.id} overlap at ${b.start}`).toBe(true);
+        if (a.contender === b.contender || a.end <= b.start) continue;
+        expect(frozenOrDead(a.contender, b.start), `${a.contender} and ${b.contender} overlap at ${b.start}`).toBe(true);
       }
     }
   });

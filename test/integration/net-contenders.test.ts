@@ -1,3 +1,4 @@
+import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLeader } from '../../src/contenders/faults.js';
 import { withObserver } from '../../src/contenders/leader.js';
@@ -7,7 +8,9 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { clearDelay, delay, heal, isolate } from '../../src/net/service.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { events, leadershipIntervals, allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
+import { events, allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
+import { leadershipIntervals } from '../../src/lab/leadership-intervals.js';
+import { readLabEvents } from '../../src/lab/event-log.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPorts } from '../helpers/sockets.js';
@@ -78,7 +81,7 @@ describe('contender links on a real ensemble', () => {
     const t0 = Date.now();
     expect((await isolate(paths, 'leader')).member).toBe(old);
 
-    const paused = await waitFor(() => events(paths, old).find((e) => e.event === 'paused' && e.t >= t0), `${old} to pause`, 10_000);
+    const paused = await waitFor(() => events(paths, old).find((e): e is ContenderEventOf<'paused'> => e.event === 'paused' && e.t >= t0), `${old} to pause`, 10_000);
     expect(paused.wasLeader).toBe(true);
     // The C client gives up on a silent server after 2/3 of the session timeout; allow scheduling slack.
     expect(paused.t - t0).toBeLessThan((SESSION * 2) / 3 + 700);
@@ -99,9 +102,9 @@ describe('contender links on a real ensemble', () => {
 
     // Never a claim under the expired session; the old leadership ended before the new one began.
     expect(events(paths, old).filter((e) => e.event === 'leader' && e.t > t0)).toEqual([]);
-    const intervals = leadershipIntervals(allEvents(paths));
-    const oldEnd = intervals.find((i) => i.id === old && i.session === oldSession)!.end;
-    const newStart = intervals.find((i) => i.id === next && i.start > t0)!.start;
+    const intervals = leadershipIntervals(allEvents(paths), readLabEvents(paths.labEventsFile), Date.now());
+    const oldEnd = intervals.find((i) => i.contender === old && i.session === oldSession)!.end;
+    const newStart = intervals.find((i) => i.contender === next && i.start > t0)!.start;
     expect(oldEnd).toBeLessThan(newStart);
     expect(await zkLeaderContender(paths, PATH)).toBe(next);
   }, 120_000);

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLabEvents } from '../../src/contenders/event-log.js';
+import { readLabEvents } from '../../src/lab/event-log.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
 import { zkLeader } from '../../src/ensemble/server-faults.js';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { parseEventLines, type ContenderEvent, type LabEvent } from '../../contenders/events.js';
+import { parseLines } from '../../lab/event-log.js';
+import { isContenderEvent, isLabEvent, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { isOurs, isStopped } from '../../lab/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
@@ -67,7 +68,7 @@ export class LabTail {
       }
       // The leader's heartbeat is most of the traffic: skip its lines before parsing them.
       const lines = read.lines.filter((l) => !QUIET_LINE.test(l));
-      const fresh = parseEventLines(lines.join('\n')).filter((e) => !QUIET_EVENTS.has(e.event));
+      const fresh = parseLines(lines.join('\n'), isContenderEvent).filter((e) => !QUIET_EVENTS.has(e.event));
       if (fresh.length > 0) {
         log.events.push(...fresh);
         changed = true;
@@ -76,7 +77,7 @@ export class LabTail {
     const lab = this.labTail.read();
     if (lab.reset) this.labEvents = [];
     if (lab.lines.length > 0) {
-      this.labEvents = this.labEvents.concat(parseEventLines(lab.lines.join('\n')) as unknown as LabEvent[]).slice(-RECENT_PER_SOURCE);
+      this.labEvents = this.labEvents.concat(parseLines(lab.lines.join('\n'), isLabEvent)).slice(-RECENT_PER_SOURCE);
     }
     return changed || lab.reset || lab.lines.length > 0;
   }

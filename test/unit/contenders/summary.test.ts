@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ContenderEvent } from '../../../src/contenders/events.js';
+import type { ContenderEventFields, ContenderEventHead, ContenderEventName } from '../../../src/lab/events.js';
+import { contenderEvent } from '../../helpers/events.js';
 import { summarizeEvents, withProcessFacts } from '../../../src/contenders/summary.js';
 
 let t = 0;
-const ev = (event: ContenderEvent['event'], fields: Partial<ContenderEvent> = {}): ContenderEvent => ({ t: ++t, id: 'c1', pid: 1, session: 's1', znode: '/e/x-n_0000000001', event, ...fields });
+const ev = <E extends ContenderEventName>(event: E, fields: Partial<ContenderEventFields[E]> & Partial<ContenderEventHead> = {}) =>
+  contenderEvent(++t, 'c1', event, { session: 's1', znode: '/e/x-n_0000000001', ...fields });
 
 describe('summarizeEvents', () => {
   it('follows a contender from join to leadership', () => {

@@ -4,7 +4,7 @@ import { buildHistory } from '../../../src/drills/history.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const start = [...joinAll(0, ['c1', 'c2', 'c3']), ev(100, 'c1', 'leader', { token: 10 })];
-const kill = lab(1000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' });
+const kill = lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' });
 
 describe('checkFailoverTime', () => {
   it('measures from the kill of the leader to the next claim by another contender', () => {
@@ -36,8 +36,8 @@ describe('checkFailoverTime', () => {
 
   it('does not count a short freeze the leader rode out', () => {
     const h = buildHistory(start, [
-      lab(1000, 'contender-paused', { contender: 'c1' }),
-      lab(1300, 'contender-resumed', { contender: 'c1' }),
+      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+      lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
     ], { end: 5000 });
     const r = checkFailoverTime(h);
     expect(r.passed).toBe(true);
@@ -47,17 +47,17 @@ describe('checkFailoverTime', () => {
 
   it('attributes a failover to the fault that caused it, not to an earlier one the leader survived', () => {
     const h = buildHistory([...start, ev(6000, 'c2', 'leader', { token: 11 })], [
-      lab(1000, 'contender-paused', { contender: 'c1' }),
-      lab(1300, 'contender-resumed', { contender: 'c1' }),
-      lab(5000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' }),
+      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+      lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      lab(5000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
     ]);
     expect(checkFailoverTime(h).measurements.map((m) => [m.t, m.value])).toEqual([[5000, 1000]]);
   });
 
   it('counts a frozen leader replaced while frozen as failed over', () => {
     const h = buildHistory([...start, ev(3000, 'c2', 'leader', { token: 11 }), ev(5001, 'c1', 'expired')], [
-      lab(1000, 'contender-paused', { contender: 'c1' }),
-      lab(5000, 'contender-resumed', { contender: 'c1' }),
+      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+      lab(5000, 'contender-resumed', { contender: 'c1', pid: 1 }),
     ]);
     expect(checkFailoverTime(h).measurements.map((m) => m.value)).toEqual([2000]);
   });

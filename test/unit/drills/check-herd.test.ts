@@ -5,7 +5,7 @@ import { ev, joinAll, lab } from './fixtures.js';
 
 const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];
 const start = [...joinAll(0, ids), ev(100, 'c1', 'leader', { token: 10 })];
-const kill = lab(1000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' });
+const kill = lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' });
 const deleted = { path: '/election/c1', type: 'deleted' };
 
 /** c1's session expires at 3000: its znode goes and the watchers of it are told. */
@@ -47,7 +47,7 @@ describe('checkHerdSize', () => {
   });
 
   it('does not count notifications when no leader died', () => {
-    const h = buildHistory([...start, ev(2000, 'c3', 'notified', deleted)], [lab(1500, 'contender-killed', { contender: 'c2' })]);
+    const h = buildHistory([...start, ev(2000, 'c3', 'notified', deleted)], [lab(1500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' })]);
     const r = checkHerdSize(h, { max: 0 });
     expect(r.passed).toBe(true);
     expect(r.summary).toBe('no leader died');

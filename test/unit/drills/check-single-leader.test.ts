@@ -114,8 +114,8 @@ describe('checkSingleLeader on sessions', () => {
 
 describe('checkSingleLeader with a frozen leader', () => {
   const frozen = [
-    lab(1000, 'contender-paused', { contender: 'c1' }),
-    lab(5000, 'contender-resumed', { contender: 'c1' }),
+    lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+    lab(5000, 'contender-resumed', { contender: 'c1', pid: 1 }),
   ];
   const zombie = [
     ...start,

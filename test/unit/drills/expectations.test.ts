@@ -10,7 +10,7 @@ const events = [
   ev(3000, 'c2', 'notified', { path: '/election/c1', type: 'deleted' }),
   ev(3050, 'c2', 'leader', { token: 11 }),
 ];
-const labEvents = [lab(1000, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' })];
+const labEvents = [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })];
 
 function judge(e: Expectation, now: number, extra: Partial<ExpectationContext> = {}) {
   const history = buildHistory(

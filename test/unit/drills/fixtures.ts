@@ -1,13 +1,10 @@
-import type { ContenderEvent, ContenderEventName, LabEvent } from '../../../src/contenders/events.js';
+import type { ContenderEvent } from '../../../src/lab/events.js';
+import { contenderEvent, labEvent } from '../../helpers/events.js';
 
 /** A contender event; the session defaults to `s-<id>` and the znode to the id, as a recorded log would have. */
-export function ev(t: number, id: string, event: ContenderEventName, extra: Record<string, unknown> = {}): ContenderEvent {
-  return { t, id, pid: Number(id.slice(1)) || 1, session: `s-${id}`, znode: `/election/${id}`, event, ...extra };
-}
+export const ev = contenderEvent;
 
-export function lab(t: number, event: string, extra: Record<string, unknown> = {}): LabEvent {
-  return { t, source: 'lab', event, ...extra };
-}
+export const lab = labEvent;
 
 /** Started, connected and joined at t, as followers. */
 export function joinAll(t: number, ids: readonly string[]): ContenderEvent[] {

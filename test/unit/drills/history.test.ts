@@ -20,7 +20,7 @@ describe('buildHistory leadership intervals', () => {
   it('ends at the lab’s kill of that contender, not at a kill of another', () => {
     const h = buildHistory(
       [...base, ev(100, 'c1', 'leader', { token: 7 })],
-      [lab(500, 'contender-killed', { contender: 'c2', signal: 'SIGKILL' }), lab(800, 'contender-killed', { contender: 'c1', signal: 'SIGKILL' })],
+      [lab(500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }), lab(800, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })],
     );
     expect(h.intervals.map((i) => [i.contender, i.end, i.endReason])).toEqual([['c1', 800, 'killed']]);
   });
@@ -45,7 +45,7 @@ describe('buildHistory leadership intervals', () => {
   it('does not end leadership when the lab freezes the leader', () => {
     const h = buildHistory(
       [...base, ev(100, 'c1', 'leader', { token: 7 })],
-      [lab(500, 'contender-paused', { contender: 'c1' }), lab(900, 'contender-resumed', { contender: 'c1' })],
+      [lab(500, 'contender-paused', { contender: 'c1', pid: 1 }), lab(900, 'contender-resumed', { contender: 'c1', pid: 1 })],
       { end: 2000 },
     );
     expect(h.intervals[0]?.endReason).toBe('end-of-history');
@@ -56,9 +56,9 @@ describe('buildHistory leadership intervals', () => {
 describe('buildHistory fault windows', () => {
   it('spans a partition until its heal and marks a kill as an instant', () => {
     const h = buildHistory(base, [
-      lab(100, 'partition', { description: 'isolate c1', isolate: 'c1' }),
-      lab(400, 'contender-killed', { contender: 'c2', signal: 'SIGKILL' }),
-      lab(700, 'heal', { target: 'all' }),
+      lab(100, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' }),
+      lab(400, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }),
+      lab(700, 'heal', { kind: 'partition', description: 'heal all', target: 'all' }),
     ]);
     expect(h.faults.map((f) => [f.kind, f.start, f.end, f.label, f.contenders])).toEqual([
       ['partition', 100, 700, 'isolate c1', ['c1']],
@@ -67,7 +67,7 @@ describe('buildHistory fault windows', () => {
   });
 
   it('counts the minority side of a split as cut off', () => {
-    const h = buildHistory(base, [lab(100, 'partition', { groups: [['zk1', 'c1'], ['zk2', 'zk3', 'c2']] })]);
+    const h = buildHistory(base, [lab(100, 'partition', { groups: [['zk1', 'c1'], ['zk2', 'zk3', 'c2']], description: 'split', mode: 'blackhole' })]);
     expect(h.faults[0]?.contenders).toEqual(['c1']);
     expect(h.faults[0]?.servers).toEqual(['zk1']);
   });

@@ -16,9 +16,9 @@ const h = buildHistory(
     ev(6000, 'c3', 'paused', { wasLeader: false }),
   ],
   [
-    lab(1000, 'contender-paused', { contender: 'c1' }),
-    lab(5000, 'contender-resumed', { contender: 'c1' }),
-    lab(7000, 'contender-killed', { contender: 'c2', signal: 'SIGKILL' }),
+    lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+    lab(5000, 'contender-resumed', { contender: 'c1', pid: 1 }),
+    lab(7000, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }),
   ],
   { end: 9000 },
 );

@@ -60,11 +60,11 @@ export function sampleResult(overrides: Partial<DrillResult> = {}): DrillResult 
       ev(t(8500), 'c3', 'leader', { token: 12 }),
     ],
     labEvents: [
-      lab(t(1000), 'contender-paused', { contender: 'c1' }),
-      lab(t(4000), 'partition', { isolate: 'c3', description: `isolate c3 ${HOSTILE}` }),
-      lab(t(5000), 'heal', { target: 'all' }),
-      lab(t(6000), 'contender-resumed', { contender: 'c1' }),
-      lab(t(7000), 'contender-killed', { contender: 'c2', signal: 'SIGKILL' }),
+      lab(t(1000), 'contender-paused', { contender: 'c1', pid: 1 }),
+      lab(t(4000), 'partition', { target: 'c3', description: `isolate c3 ${HOSTILE}`, mode: 'blackhole' }),
+      lab(t(5000), 'heal', { kind: 'partition', description: 'heal all', target: 'all' }),
+      lab(t(6000), 'contender-resumed', { contender: 'c1', pid: 1 }),
+      lab(t(7000), 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }),
     ],
     ...overrides,
   };

@@ -20,8 +20,8 @@ function partitionedLeader(onDisconnect: 'pause' | 'ignore') {
     ev(5050, 'c1', 'expired'),
   ];
   const labEvents = [
-    lab(1000, 'partition', { isolate: 'c1', description: 'isolate c1' }),
-    lab(5000, 'heal', { target: 'c1', description: 'heal c1' }),
+    lab(1000, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' }),
+    lab(5000, 'heal', { kind: 'partition', target: 'c1', description: 'heal c1' }),
   ];
   return { events, labEvents };
 }

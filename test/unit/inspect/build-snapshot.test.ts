@@ -235,7 +235,7 @@ describe('buildSnapshot: states and faults', () => {
       input({
         maxEvents: 2,
         events: [
-          { t: 3, source: 'lab', event: 'partition', server: 'zk3' },
+          { t: 3, source: 'lab', event: 'partition', target: 'zk3', description: 'isolate zk3', mode: 'blackhole' },
           { t: 1, id: 'c1', pid: 1, session: 'a1', znode: '/election/n_1', event: 'joined' },
           { t: 2, id: 'c1', pid: 1, session: 'a1', znode: '/election/n_1', event: 'leader', token: 42 },
         ],
@@ -243,7 +243,7 @@ describe('buildSnapshot: states and faults', () => {
     );
     expect(s.events).toEqual([
       { t: 2, who: 'c1', event: 'leader', detail: 'token=42' },
-      { t: 3, who: 'lab', event: 'partition', detail: 'server=zk3' },
+      { t: 3, who: 'lab', event: 'partition', detail: 'target=zk3 description=isolate zk3 mode=blackhole' },
     ]);
   });
 });

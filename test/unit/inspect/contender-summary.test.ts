@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ContenderEvent } from '../../../src/contenders/events.js';
+import type { ContenderEventFields, ContenderEventHead, ContenderEventName } from '../../../src/lab/events.js';
+import { contenderEvent } from '../../helpers/events.js';
 import { summarizeContenderEvents } from '../../../src/inspect/contender-summary.js';
 
 let t = 0;
-const e = (event: ContenderEvent['event'], fields: Partial<ContenderEvent> = {}): ContenderEvent => ({
-  t: ++t, id: 'c1', pid: 1, session: '0x00A1', znode: '/election/n_1', event, ...fields,
-});
+const e = <E extends ContenderEventName>(event: E, fields: Partial<ContenderEventFields[E]> & Partial<ContenderEventHead> = {}) =>
+  contenderEvent(++t, 'c1', event, { session: '0x00A1', znode: '/election/n_1', ...fields });
 
 describe('summarizeContenderEvents', () => {
   it('knows nothing before the first event', () => {
@@ -30,7 +30,7 @@ describe('summarizeContenderEvents', () => {
   });
 
   it('tracks armed child watches: set by watching, spent by a children or deleted notification', () => {
-    const watch = (path: string, kind = 'children') => e('watching', { path, kind });
+    const watch = (path: string, kind: 'children' | 'exists' = 'children') => e('watching', { path, kind });
     expect(summarizeContenderEvents([watch('/election'), watch('/election/x', 'exists')]).childWatches).toEqual(['/election']);
     expect(summarizeContenderEvents([watch('/election'), e('notified', { path: '/election', type: 'children' })]).childWatches).toEqual([]);
     expect(summarizeContenderEvents([watch('/a'), e('notified', { path: '/a', type: 'deleted' })]).childWatches).toEqual([]);

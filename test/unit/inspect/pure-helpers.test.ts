@@ -74,9 +74,9 @@ describe('tree rows', () => {
 describe('toSnapshotEvent', () => {
   it('keeps the fields that are news, and shortens long znode paths', () => {
     const znode = '/election/7c1e0000-4b8a-9f3d-n_0000000003';
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'joined' }).detail).toBe('znode=7c1e0000-4b8a-9f3d-n_0000000003');
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'connected' }).detail).toBe('session=0xa3');
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'watching', path: '/election', kind: 'children' }).detail).toBe(
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'joined' as const }).detail).toBe('znode=7c1e0000-4b8a-9f3d-n_0000000003');
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'connected' as const, timeoutMs: 2000 }).detail).toBe('session=0xa3 timeoutMs=2000');
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'watching' as const, path: '/election', kind: 'children' as const }).detail).toBe(
       'path=/election kind=children',
     );
   });

@@ -1,4 +1,4 @@
-import type { ContenderEventName } from '../../../src/contenders/events.js';
+import type { ContenderEventName } from '../../../src/lab/events.js';
 import type { Recipe, RecipeIO, RecipeOptions } from '../../../src/recipes/types.js';
 import { FakeEnsemble, type FakeSession } from './fake-zk.js';
 
@@ -33,7 +33,7 @@ export class RecipeLab {
         onSession?.(s);
         return s;
       },
-      log: (event, fields = {}) => this.log.push({ id, event, fields }),
+      log: (event, ...fields) => this.log.push({ id, event, fields: fields[0] ?? {} }),
     };
     const memberData = JSON.stringify({ id, pid: 1000 + this.recipes.size, recipe: opts.recipe, priority: opts.priority, site: opts.site });
     const recipe = this.make(opts, io, memberData);
