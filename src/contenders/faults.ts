@@ -3,7 +3,8 @@ import { recordLabEvent } from '../lab/event-log.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, signal, signalStop, stopProcesses } from '../lab/procs.js';
 import { directConnectString, requireState, type ContenderRecord, type LabState } from '../lab/state.js';
-import { leadingZnode, withObserver } from './leader.js';
+import { readLeader } from '../recipes/leadership.js';
+import { withObserver } from '../zk/observer.js';
 import { describeContender, resolveContender } from './service.js';
 
 export interface LeaderFact {
@@ -18,7 +19,7 @@ export async function resolveLeader(paths: LabPaths, state: LabState = requireSt
   if (live.length === 0) throw new UsageError('no contender is running in this lab', 'spawn some with `zklab contenders spawn 5`');
   const paths_ = [...new Set(live.map((c) => c.path))];
   const connect = directConnectString(state);
-  const leading = await withObserver(connect, async (zk) => Promise.all(paths_.map((p) => leadingZnode(zk, p)))).catch((e: Error) => {
+  const leading = await withObserver(connect, async (zk) => Promise.all(paths_.map((p) => readLeader(zk, p)))).catch((e: Error) => {
     throw new UsageError(`cannot ask the ensemble who leads: ${e.message}`, 'check `zklab ensemble status`');
   });
   for (const lead of leading) {

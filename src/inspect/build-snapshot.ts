@@ -1,12 +1,13 @@
 import { normalizeSessionId } from '../zk/session-id.js';
-import { basename } from '../recipes/sequence.js';
-import { detectLayout, leaderPath } from './leader.js';
+import { basename, parentPath } from '../zk/paths.js';
+import { electionLayout, pickLeader } from '../recipes/leadership.js';
 import { findProblems } from './problems.js';
 import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
 import { DEFAULT_MAX_EVENTS, latestEvents } from './snapshot-events.js';
 import type { ContenderInput, RawZnode, ServerInput, SnapshotInput } from './snapshot-input.js';
 import { childWatchCount, claimedChildWatches, compareLabels, mergeDataWatches } from './watches.js';
-import { compareSiblings, decodeEphemeralOwner, parentPath, parseSequence, sessionLabel, shortData } from './znode-facts.js';
+import { decodeEphemeralOwner, sessionLabel, shortData } from './znode-facts.js';
+import { compareSiblings, sequenceOf } from '../recipes/sequence.js';
 import type { ZnodeOwner } from './znode-facts.js';
 
 /** Merges the raw facts of one moment into the Snapshot every view renders. Pure. */
@@ -16,8 +17,10 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const byPath = new Map(input.znodes.filter((z) => under(z.path)).map((z) => [z.path, z] as const));
   const paths = new Set(byPath.keys());
   const exists = paths.has(root);
-  const layout = detectLayout(root, paths);
-  const leaderAt = leaderPath(root, layout, paths);
+  const children = exists ? [...paths].filter((p) => p !== root && parentPath(p) === root).map(basename) : null;
+  const leading = pickLeader(root, children, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null));
+  const layout = electionLayout(children);
+  const leaderAt = leading?.znode ?? null;
 
   const bySession = sessionOwners(input.contenders);
   const label = (session: string): string => bySession.get(session)?.id ?? sessionLabel(session);
@@ -36,7 +39,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
           name,
           path,
           depth,
-          sequence: depth === 0 ? null : parseSequence(name),
+          sequence: depth === 0 ? null : sequenceOf(name),
           czxid: z.stat.czxid,
           sessionId: owner.kind === 'ephemeral' ? sessionLabel(owner.session) : null,
           ephemeral: owner.kind === 'ephemeral',

@@ -1,5 +1,6 @@
 import { normalizeSessionId } from '../zk/session-id.js';
-import type { ElectionLayout, SnapshotNode, SnapshotServer } from './snapshot.js';
+import type { ElectionLayout } from '../recipes/leadership.js';
+import type { SnapshotNode, SnapshotServer } from './snapshot.js';
 import type { ContenderInput } from './snapshot-input.js';
 
 export interface ProblemFacts {

@@ -1,5 +1,5 @@
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
-import { basename } from '../recipes/sequence.js';
+import { basename } from '../zk/paths.js';
 import type { SnapshotEvent } from './snapshot.js';
 import { sessionLabel } from './znode-facts.js';
 

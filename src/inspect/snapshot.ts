@@ -1,3 +1,4 @@
+import type { ElectionLayout } from '../recipes/leadership.js';
 /**
  * What `zklab inspect --json` prints and what every inspect view renders: one moment of an election as ZooKeeper
  * (znodes, watches, 4lw probes) and the lab (contenders, faults, event logs) saw it. Built by buildSnapshot.
@@ -12,13 +13,6 @@
  */
 export type NodeState = 'leader' | 'follower' | 'paused' | 'expired' | 'unknown';
 
-/**
- * How the election path is laid out, read from the znodes themselves:
- * sequential: ephemeral-sequential children, lowest sequence leads (predecessor and herd recipes, Curator);
- * single-file: one `leader` znode, its owner leads; priority: nodes/, election/, leader/elected, leader/current,
- * leader/current's owner leads; empty: the path does not exist.
- */
-export type ElectionLayout = 'sequential' | 'single-file' | 'priority' | 'empty';
 
 export interface SnapshotNode {
   /** Last path segment. */

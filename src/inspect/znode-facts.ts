@@ -1,24 +1,5 @@
 import { normalizeSessionId } from '../zk/session-id.js';
 
-/**
- * The numeric suffix after the last `_` or `-`: "<guid>-n_0000000003" → 3, Curator's
- * "_c_<guid>-latch-0000000001" → 1, "leader" → null.
- */
-export function parseSequence(name: string): number | null {
-  const m = /[_-](\d+)$/.exec(name);
-  return m ? Number.parseInt(m[1]!, 10) : null;
-}
-
-/** Siblings in election order: names without a sequence first (by name), then by sequence, ties by name. */
-export function compareSiblings(a: string, b: string): number {
-  const sa = parseSequence(a);
-  const sb = parseSequence(b);
-  if (sa === null && sb !== null) return -1;
-  if (sa !== null && sb === null) return 1;
-  if (sa !== null && sb !== null && sa !== sb) return sa - sb;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export type ZnodeOwner =
   | { readonly kind: 'persistent' }
   | { readonly kind: 'ephemeral'; readonly session: string }
@@ -44,18 +25,9 @@ export function sessionLabel(hex: string): string {
   return `0x${normalizeSessionId(hex)}`;
 }
 
-export function parentPath(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i <= 0 ? '/' : path.slice(0, i);
-}
-
 /** Data shown in a row: printable, one line, at most max characters. */
 export function shortData(data: string, max = 24): string {
   // eslint-disable-next-line no-control-regex
   const flat = data.replace(/[\u0000-\u001f\u007f]/g, '·');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-export function childPath(parent: string, name: string): string {
-  return parent === '/' ? `/${name}` : `${parent}/${name}`;
 }

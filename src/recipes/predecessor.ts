@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isCode } from '../zk/errors.js';
 import { ElectionRecipe } from './base.js';
-import { basename, findByGuid, predecessorOf } from './sequence.js';
+import { findByGuid, predecessorOf } from './sequence.js';
+import { basename } from '../zk/paths.js';
 import type { RecipeIO, RecipeOptions } from './types.js';
 
 /**

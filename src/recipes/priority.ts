@@ -6,7 +6,8 @@ import { Elector } from './priority-elector.js';
 import { ownMemberInfo, PROGRESS, priorityPaths, READY, takeoverMsOf, type PriorityPaths } from './priority-layout.js';
 import { readCurrent, readElected, vanished, type CurrentRead, type ElectedRead } from './priority-znodes.js';
 import { WatchSet } from './priority-watches.js';
-import { basename, findByGuid, predecessorOf } from './sequence.js';
+import { findByGuid, predecessorOf } from './sequence.js';
+import { basename } from '../zk/paths.js';
 import type { RecipeIO, RecipeOptions } from './types.js';
 
 interface Takeover {

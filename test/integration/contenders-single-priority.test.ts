@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contenderFaults } from '../../src/contenders/faults.js';
-import { withObserver } from '../../src/contenders/leader.js';
+import { withObserver } from '../../src/zk/observer.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';

@@ -1,7 +1,7 @@
 import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLeader } from '../../src/contenders/faults.js';
-import { withObserver } from '../../src/contenders/leader.js';
+import { withObserver } from '../../src/zk/observer.js';
 import { listContenders } from '../../src/contenders/service.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';

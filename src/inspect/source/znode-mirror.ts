@@ -1,8 +1,10 @@
-import { basename } from '../../recipes/sequence.js';
+import { basename } from '../../zk/paths.js';
 import { isCode } from '../../zk/errors.js';
 import type { Stat, WatchEvent, ZkPort } from '../../zk/port.js';
 import type { RawZnode } from '../snapshot-input.js';
-import { childPath, decodeEphemeralOwner, parentPath, parseSequence } from '../znode-facts.js';
+import { decodeEphemeralOwner } from '../znode-facts.js';
+import { childPath, parentPath } from '../../zk/paths.js';
+import { sequenceOf } from '../../recipes/sequence.js';
 
 type JobKind = 'node' | 'children' | 'exists';
 
@@ -234,7 +236,7 @@ export class ZnodeMirror {
    * sequential members carry no changing state, and watching hundreds of them would only add load.
    */
   private wantsDataWatch(path: string): boolean {
-    return path === this.root || parseSequence(basename(path)) === null;
+    return path === this.root || sequenceOf(basename(path)) === null;
   }
 
   private remove(path: string): void {

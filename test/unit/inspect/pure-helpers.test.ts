@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../../src/duration.js';
 import { formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/format.js';
-import { detectLayout } from '../../../src/inspect/leader.js';
 import { toSnapshotEvent } from '../../../src/inspect/snapshot-events.js';
 import { fitSegments } from '../../../src/inspect/views/SegmentLine.js';
 import { treePrefixes, visibleWindow } from '../../../src/inspect/tree-rows.js';
-import { compareSiblings, decodeEphemeralOwner, parseSequence } from '../../../src/inspect/znode-facts.js';
+import { decodeEphemeralOwner } from '../../../src/inspect/znode-facts.js';
 
 describe('znode facts', () => {
-  it('parses the sequence after the last _ or -', () => {
-    expect(parseSequence('7c1e-4b8a-n_0000000003')).toBe(3);
-    expect(parseSequence('_c_0b7f2d9e-1111-latch-0000000012')).toBe(12);
-    expect(parseSequence('leader')).toBeNull();
-    expect(parseSequence('c3')).toBeNull();
-  });
-
-  it('sorts names without a sequence first, then by number, not by text', () => {
-    expect(['b-n_10', 'a-n_9', 'nodes', 'election'].sort(compareSiblings)).toEqual(['election', 'nodes', 'a-n_9', 'b-n_10']);
-  });
-
   it('decodes sessions, TTL and container owners', () => {
     expect(decodeEphemeralOwner('0')).toEqual({ kind: 'persistent' });
     expect(decodeEphemeralOwner('0x0000100a3f2c0001')).toEqual({ kind: 'ephemeral', session: '100a3f2c0001' });
@@ -26,15 +14,6 @@ describe('znode facts', () => {
     expect(decodeEphemeralOwner('8000000000000000')).toEqual({ kind: 'container' });
     // Top byte 0xff with reserved bits set is not a TTL: ZooKeeper would not write it, so take it as a session.
     expect(decodeEphemeralOwner('ff010000000003e8').kind).toBe('ephemeral');
-  });
-
-  it('detects the recipe layout from the znodes present', () => {
-    const at = (...p: string[]) => detectLayout('/e', new Set(['/e', ...p]));
-    expect(detectLayout('/e', new Set())).toBe('empty');
-    expect(at('/e/n_1')).toBe('sequential');
-    expect(at('/e/leader')).toBe('single-file');
-    expect(at('/e/leader', '/e/leader/current')).toBe('priority');
-    expect(at('/e/nodes')).toBe('priority');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { basename, findByGuid, predecessorOf, sequenceOf, sortBySequence } from '../../../src/recipes/sequence.js';
+import { findByGuid, predecessorOf, sequenceOf, sortBySequence } from '../../../src/recipes/sequence.js';
+import { basename } from '../../../src/zk/paths.js';
 
 describe('sequenceOf', () => {
   it('reads the 10-digit suffix ZooKeeper appends', () => {
