@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLabLogs } from '../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
-import { resolveLeader } from '../contenders/faults.js';
+import { resolveLeader } from '../faults/leader.js';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
-import { contenderFaults, resolveLeader } from '../contenders/faults.js';
+import { resolveLeader } from '../faults/leader.js';
+import * as faults from '../faults/service.js';
 import { formatDuration } from '../duration.js';
 import { ProcessError, UsageError } from '../errors.js';
 import { takeSnapshot } from '../inspect/once.js';
@@ -61,7 +62,7 @@ export function failoverSummary(f: Failover): string {
 
 /** Kills the leader and waits for the next one; `onEvent` sees what happens meanwhile. */
 async function killLeader(paths: LabPaths, signal: AbortSignal, say: (t: string) => void, onEvent?: (e: ContenderEvent | LabEvent) => void): Promise<Failover> {
-  const { id, pid } = await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+  const { target: { name: id }, pid } = await faults.kill(paths, 'leader', 'SIGKILL');
   say(`killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`);
   const failover = await awaitFailover(paths, id, { timeoutMs: FAILOVER_TIMEOUT_MS, signal, ...(onEvent ? { onEvent } : {}) });
   // The live view's event pane shows lab events: this puts the measured time there too.

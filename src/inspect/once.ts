@@ -1,7 +1,7 @@
 import { ProcessError } from '../errors.js';
 import { renderSnapshotText } from './render-text.js';
 import type { Snapshot } from './snapshot.js';
-import { InspectSource } from './source.js';
+import { InspectSource } from './source/inspect-source.js';
 import type { InspectTarget } from './target.js';
 
 export interface OnceOptions {

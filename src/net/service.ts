@@ -10,7 +10,6 @@ import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
 import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
-import { checkTargetName, resolveTarget, targetsHint } from './targets.js';
 
 /**
  * The lab's network faults, for the CLI, drills and inspect: partitions (isolate, split, heal) and delays on the
@@ -40,7 +39,7 @@ async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetSta
     const next = change(state.net ?? emptyNet());
     const members = labMembers(state);
     const errors = rules.validateNetRules(members, next.rules, next.delays);
-    if (errors.length > 0) throw new UsageError(errors.join('; '), targetsHint(state));
+    if (errors.length > 0) throw new UsageError(errors.join('; '), membersHint(state));
     await withDaemon(paths, (ctl) => ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }));
     state.net = next;
     writeState(paths, state);
@@ -53,17 +52,28 @@ export interface IsolateResult {
   readonly description: string;
 }
 
-/** Cuts every link of one member (zkN, cN, `leader`, `zk-leader`); replaces an earlier isolation of it. */
-export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole'): Promise<IsolateResult> {
+/** What a network fault can name, for hints. */
+function membersHint(state: LabState): string {
+  return `members: ${labMembers(state).join(', ')}; or leader, zk-leader`;
+}
+
+/** Refuses a name that is no member of the lab (aliases such as `leader` are resolved in src/faults/). */
+function requireMember(state: LabState, name: string): string {
+  if (!labMembers(state).includes(name)) throw new UsageError(`unknown target "${name}"`, membersHint(state));
+  return name;
+}
+
+/** Cuts every link of one member (zkN, cN); replaces an earlier isolation of it. `requested`: the alias it was named by. */
+export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole', requested?: string): Promise<IsolateResult> {
   const state = requireEnsemble(paths);
-  const member = await resolveTarget(paths, state, target);
+  const member = requireMember(state, target);
   const rule = rules.isolate(member, mode);
   await applyNet(paths, (net) => ({
     ...net,
     rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
   }));
   const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', { description, target: member, mode, ...(member === target ? {} : { requested: target }) });
+  recordLabEvent(paths, 'partition', { description, target: member, mode, ...(requested === undefined ? {} : { requested }) });
   return { member, description };
 }
 
@@ -79,10 +89,8 @@ export async function split(paths: LabPaths, groups: readonly (readonly string[]
   if (groups.length < 2) {
     throw new UsageError(`a split needs at least two groups, got ${groups.length}`, 'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)');
   }
-  for (const name of groups.flat()) checkTargetName(state, name);
-  const resolved: string[][] = [];
-  for (const group of groups) resolved.push(await Promise.all(group.map((name) => resolveTarget(paths, state, name))));
-  const rule = rules.split(resolved, mode);
+  for (const name of groups.flat()) requireMember(state, name);
+  const rule = rules.split(groups, mode);
   const problems = rules.validateRule(rule, labMembers(state));
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
   await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
@@ -101,7 +109,7 @@ export interface HealResult {
 /** Lifts `target`'s isolation and the splits that cut it off (see healRules), or everything when none (or `all`) is named. */
 export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
   const state = requireEnsemble(paths);
-  const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);
+  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
   const before = state.net?.rules ?? [];
   const after = rules.healRules(before, labMembers(state), member);
   const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
@@ -122,7 +130,7 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
   checkMs('the delay', ms);
   checkMs('the jitter', jitterMs);
   const state = requireEnsemble(paths);
-  const member = await resolveTarget(paths, state, target);
+  const member = requireMember(state, target);
   const d = rules.delay(member, ms, jitterMs);
   await applyNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
   const description = describeDelay(d);
@@ -133,7 +141,7 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
 /** Removes the delay of one member, or every delay. */
 export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
   const state = requireEnsemble(paths);
-  const member = target === undefined || target === 'all' ? undefined : await resolveTarget(paths, state, target);
+  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
   const before = state.net?.delays ?? [];
   const cleared = before.filter((d) => member === undefined || d.member === member).map(describeDelay);
   if (cleared.length > 0) {

@@ -1,7 +1,8 @@
 /** Issue 3: failover per recipe (KILL, TERM), herd size, join time, memory per contender. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
-import { contenderFaults, resolveLeader } from '../../src/contenders/faults.js';
+import * as faults from '../../src/faults/service.js';
+import { resolveLeader } from '../../src/faults/leader.js';
 import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { listContenders, spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -46,7 +47,7 @@ async function failovers(paths: LabPaths, recipe: RecipeName, sig: 'SIGKILL' | '
   for (let i = 0; i < KILLS; i++) {
     const leader = await untilAsync(() => resolveLeader(paths).then((l) => l.contender.id, () => undefined));
     const t0 = Date.now();
-    await contenderFaults.kill(paths, leader, sig);
+    await faults.kill(paths, leader, sig);
     const t1 = await until(() => claimAfter(paths, ids.filter((id) => id !== leader), t0), 30_000);
     times.push(t1 - t0);
   }
@@ -59,7 +60,7 @@ async function notificationsPerDeath(paths: LabPaths, recipe: RecipeName): Promi
   const ids = (await spawnContenders(paths, parseSpawnRequest({ count: 10, recipe, path }))).spawned.map((c) => c.id);
   await until(() => listContenders(paths).filter((c) => c.path === path && c.state === 'follower').length === 9);
   const t0 = Date.now();
-  await contenderFaults.kill(paths, 'leader', 'SIGTERM');
+  await faults.kill(paths, 'leader', 'SIGTERM');
   await until(() => claimAfter(paths, ids, t0));
   await new Promise((r) => setTimeout(r, 500)); // let late notifications of this death arrive
   const n = ids.flatMap((id) => readEventFile(paths.contenderEvents(id))).filter((e) => e.event === 'notified' && e.t > t0).length;

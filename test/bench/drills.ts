@@ -2,10 +2,10 @@
  * Issue 6: the built-in drill suite's wall time (whole and per drill), and failover figures per recipe and kill
  * signal side by side, each taken by the failoverTime checker from a drill run on a real ensemble.
  */
-import { listBuiltinDrills, resolveDrill } from '../../src/drills/builtins.js';
-import { drillPassed, type DrillResult } from '../../src/drills/result.js';
-import { runDrill } from '../../src/drills/runner.js';
-import { parseDrill } from '../../src/drills/schema.js';
+import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
+import { drillPassed, type DrillResult } from '../../src/drills/judge/result.js';
+import { runDrill } from '../../src/drills/run/runner.js';
+import { parseDrill } from '../../src/drills/format/schema.js';
 import type { RecipeName } from '../../src/recipes/types.js';
 import { median, type BenchRow } from './types.js';
 

@@ -9,7 +9,7 @@ import { spawnContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { buildSnapshot } from '../../src/inspect/build-snapshot.js';
 import type { SnapshotInput } from '../../src/inspect/snapshot-input.js';
-import { InspectSource } from '../../src/inspect/source.js';
+import { InspectSource } from '../../src/inspect/source/inspect-source.js';
 import { resolveInspectTarget } from '../../src/inspect/target.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { zkLeader } from '../../src/ensemble/server-faults.js';
+import { zkLeader } from '../../src/faults/leader.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../../src/inspect/snapshot.js';
-import type { InspectSource } from '../../src/inspect/source.js';
+import type { InspectSource } from '../../src/inspect/source/inspect-source.js';
 
 /**
  * The first snapshot of `source` that satisfies `test`: the current one when it already does (unless `onlyNew`,

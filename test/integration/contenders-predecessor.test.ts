@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { contenderOf } from '../../src/lab/events.js';
-import { contenderFaults } from '../../src/contenders/faults.js';
+import * as faults from '../../src/faults/service.js';
 import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { cmdlineOf, findMarked } from '../../src/lab/procs.js';
@@ -60,7 +60,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   it('KILL the leader: the next in sequence leads within session timeout + 2 ticks + 500 ms', async () => {
     const [old, next] = chain(path);
     const killedAt = Date.now();
-    await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+    await faults.kill(paths, 'leader', 'SIGKILL');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 15_000);
     expect(claim.t - killedAt).toBeLessThanOrEqual(SESSION + 2 * TICK + 500);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
@@ -70,7 +70,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   it('TERM the leader: the next leads within 500 ms', async () => {
     const [, next] = chain(path);
     const killedAt = Date.now();
-    await contenderFaults.kill(paths, 'leader', 'SIGTERM');
+    await faults.kill(paths, 'leader', 'SIGTERM');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 5000);
     expect(claim.t - killedAt).toBeLessThanOrEqual(500);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
@@ -81,7 +81,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     const before = await waitFor(() => (chain(path).length === 5 ? chain(path) : null), 'a chain of five');
     const [leader, , mid, succ] = before;
     const t0 = Date.now();
-    await contenderFaults.kill(paths, mid!.id, 'SIGKILL');
+    await faults.kill(paths, mid!.id, 'SIGKILL');
     await waitFor(async () => (await watchFacts(readState(paths)!)).byPath.get(before[1]!.znode)?.includes(succ!.session), `${succ!.id} to watch ${before[1]!.id}'s znode`, 15_000);
     expect(await zkLeaderContender(paths, path)).toBe(leader!.id);
     for (const c of before.filter((x) => x.id !== leader!.id)) expect(claimsAfter(c.id, t0)).toEqual([]);
@@ -93,11 +93,11 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     const [old, next] = chain(path);
     const oldSession = old!.session;
     const pausedAt = Date.now();
-    await contenderFaults.pause(paths, 'leader', true);
+    await faults.freeze(paths, 'leader', true);
     await waitFor(() => claimsAfter(next!.id, pausedAt)[0], `${next!.id} to lead while ${old!.id} is frozen`, 15_000);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
     const resumedAt = Date.now();
-    await contenderFaults.pause(paths, old!.id, false);
+    await faults.freeze(paths, old!.id, false);
     await waitFor(() => events(paths, old!.id).some((e) => e.event === 'expired' && e.t >= resumedAt), `${old!.id} to learn its session expired`, 15_000);
     const after = events(paths, old!.id).filter((e) => e.t >= resumedAt);
     expect(after.some((e) => (e.event === 'paused' && e.wasLeader) || e.event === 'resigned')).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contenderFaults } from '../../src/contenders/faults.js';
+import * as faults from '../../src/faults/service.js';
 import { withObserver } from '../../src/zk/observer.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -43,7 +43,7 @@ describe('single-file recipe', () => {
     const node = await read(`${path}/leader`);
     expect(JSON.parse(node!.data).id).toBe(first);
     const t0 = Date.now();
-    await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+    await faults.kill(paths, 'leader', 'SIGKILL');
     const next = await waitFor(async () => {
       const zk = await zkLeaderContender(paths, path);
       return zk && zk !== first && leaders(path).length === 1 && leaders(path)[0] === zk ? zk : null;
@@ -68,7 +68,7 @@ describe('priority recipe (elector)', () => {
 
     for (const next of [top, second]) {
       const t0 = Date.now();
-      await contenderFaults.kill(paths, 'leader', 'SIGKILL');
+      await faults.kill(paths, 'leader', 'SIGKILL');
       await waitFor(async () => (await read(`${path}/leader/elected`))?.data === next, `${next} elected next by priority`, 20_000);
       await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY' && (await zkLeaderContender(paths, path)) === next, `${next} READY`, 20_000);
       const seq = events(paths, next).filter((e) => e.t > t0).map((e) => e.event);

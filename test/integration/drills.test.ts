@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listBuiltinDrills, resolveDrill } from '../../src/drills/builtins.js';
-import { parseDrill } from '../../src/drills/schema.js';
-import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/result.js';
-import { runDrill } from '../../src/drills/runner.js';
-import type { DrillProgress } from '../../src/drills/progress.js';
+import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
+import { parseDrill } from '../../src/drills/format/schema.js';
+import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/judge/result.js';
+import { runDrill } from '../../src/drills/run/runner.js';
+import type { DrillProgress } from '../../src/drills/run/progress.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { emptyState, writeState } from '../../src/lab/state.js';
 import { findMarked } from '../../src/lab/procs.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fourLetterWord, parseSrvr, probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleStatus, ensembleUp, restartServers } from '../../src/ensemble/service.js';
-import { killServer, pauseServer, zkLeader } from '../../src/ensemble/server-faults.js';
+import { killServer, pauseServer } from '../../src/faults/server-signals.js';
+import { zkLeader } from '../../src/faults/leader.js';
 import { findMarked, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contenderFaults } from '../../src/contenders/faults.js';
+import * as faults from '../../src/faults/service.js';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
 import { normalizeSessionId } from '../../src/zk/session-id.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { killServer, zkLeader } from '../../src/ensemble/server-faults.js';
-import { InspectSource } from '../../src/inspect/source.js';
+import { killServer } from '../../src/faults/server-signals.js';
+import { zkLeader } from '../../src/faults/leader.js';
+import { InspectSource } from '../../src/inspect/source/inspect-source.js';
 import { leaderNode, type Snapshot } from '../../src/inspect/snapshot.js';
 import { resolveInspectTarget } from '../../src/inspect/target.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
@@ -106,7 +107,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     await source.ready();
     expect(leaderNode(source.current())?.contender).toBe(chain[0]!.id);
     const killedAt = Date.now();
-    await contenderFaults.kill(paths, chain[0]!.id, 'SIGKILL');
+    await faults.kill(paths, chain[0]!.id, 'SIGKILL');
     const s = await nextSnapshot(source, (x) => leaderNode(x)?.contender === chain[1]!.id, `${chain[1]!.id} to lead`, 20_000);
     // The old leader's session lingers until it expires (2 s); the snapshot follows the znode's deletion at once.
     expect(Date.now() - killedAt).toBeLessThan(10_000);
@@ -138,7 +139,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     );
     // Watches still fire on the observer's (possibly new) connection.
     const victim = listContenders(paths).filter((c) => c.alive && c.path === PATH).at(-1)!;
-    await contenderFaults.kill(paths, victim.id, 'SIGTERM');
+    await faults.kill(paths, victim.id, 'SIGTERM');
     const s = await nextSnapshot(source, (x) => x.nodes.length > 1 && !x.nodes.some((n) => n.contender === victim.id), `${victim.id}'s znode to go`, 30_000);
     expect(s.problems.filter((p) => p.includes('observer'))).toEqual([]);
     await ensembleUp(paths);

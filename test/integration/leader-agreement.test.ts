@@ -8,19 +8,15 @@ import { zkLeaderContender } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
-// DRILL TARGET: whom a drill's `leader` target names, aimed at this file's shared lab.
-// A drill run makes a fresh lab of its own (DrillLab.open refuses one that exists), so instead of running a drill
-// this calls the runner's own target resolution in-process, the function a drill's kill/pause step calls just
-// before it acts. It reads nothing of the run state but `state.lab.paths`, hence the narrow cast.
-import type { RunState } from '../../src/drills/run-state.js';
-import { resolveTarget } from '../../src/drills/run-targets.js';
+// A drill's `leader` target, aimed at this file's shared lab. A drill run makes a fresh lab of its own, so this
+// calls what a drill's fault step calls just before it acts (src/drills/run-faults.ts): the faults' resolver.
+import { resolveTarget } from '../../src/faults/targets.js';
 
 async function drillLeaderTarget(paths: LabPaths): Promise<string> {
-  const r = await resolveTarget({ lab: { paths } } as unknown as RunState, 'leader');
+  const r = await resolveTarget(paths, 'leader');
   if (r.kind !== 'contender') throw new Error(`a drill's leader target resolved to a ${r.kind}: ${r.name}`);
   return r.name;
 }
-// (end of DRILL TARGET)
 
 /**
  * One 3-server ensemble for the whole file; each recipe runs 3 contenders on a path of its own. For every recipe,

@@ -1,6 +1,6 @@
 import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLeader } from '../../src/contenders/faults.js';
+import { resolveLeader } from '../../src/faults/leader.js';
 import { withObserver } from '../../src/zk/observer.js';
 import { listContenders } from '../../src/contenders/service.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';

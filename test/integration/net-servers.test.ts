@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
-import { zkLeader } from '../../src/ensemble/server-faults.js';
+import { zkLeader } from '../../src/faults/leader.js';
 import { ProcessError } from '../../src/errors.js';
 import { allPeerProxyPorts, peerProxyPorts, takenPorts } from '../../src/lab/ports.js';
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';

@@ -2,14 +2,16 @@
 import chalk from 'chalk';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { listBuiltinDrills, resolveDrill } from '../../drills/builtins.js';
-import { formatProgress } from '../../drills/progress.js';
-import { renderHtmlReport, renderTextReport, toJsonReport } from '../../drills/report.js';
-import { drillPassed, type DrillResult } from '../../drills/result.js';
-import { runDrillRepeatedly } from '../../drills/runner.js';
+import { listBuiltinDrills, resolveDrill } from '../../drills/format/builtins.js';
+import { formatProgress } from '../../drills/run/progress.js';
+import { renderHtmlReport } from '../../drills/report/html.js';
+import { renderTextReport } from '../../drills/report/text.js';
+import { toJsonReport } from '../../drills/judge/result.js';
+import { drillPassed, type DrillResult } from '../../drills/judge/result.js';
+import { runDrillRepeatedly } from '../../drills/run/runner.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { MAX_REPEAT } from './drill.js';
+import { MAX_REPEAT } from '../../drills/run/limits.js';
 import { wholeNumber } from '../../validate.js';
 
 export interface RunArgs extends GlobalArgs {

@@ -1,8 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { RunArgs } from './drill-run.js';
+import { MAX_REPEAT } from '../../drills/run/limits.js';
 
-export const MAX_REPEAT = 100;
 
 export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {

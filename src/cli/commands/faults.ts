@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { requireState } from '../../lab/state.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
+import type { Target } from '../../faults/service.js';
 
 interface TargetArgs extends GlobalArgs {
   target: string;
@@ -24,6 +25,21 @@ function needName(a: TargetArgs, verb: string, what: 'server' | 'contender'): st
   return a.name;
 }
 
+/** `server zkN` and `contender cN` name a member of that kind; `leader` and `zk-leader` are resolved when the fault runs. */
+function targetOf(a: TargetArgs, verb: string): Target {
+  switch (a.target) {
+    case 'server':
+      return { name: needName(a, verb, 'server'), kind: 'server' };
+    case 'contender':
+      return { name: needName(a, verb, 'contender'), kind: 'contender' };
+    case 'leader':
+    case 'zk-leader':
+      return a.target;
+    default:
+      throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
+  }
+}
+
 export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, TargetArgs> {
   return {
     command: 'kill <target> [name]',
@@ -34,33 +50,17 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
         .option('signal', { type: 'string', describe: 'KILL (default) or TERM' }) as Argv<TargetArgs>,
     handler: async (a) => {
-      const { killServer, zkLeader } = await import('../../ensemble/server-faults.js');
-      const { contenderFaults } = await import('../../contenders/faults.js');
+      const faults = await import('../../faults/service.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
-      if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown kill target "${a.target}"`, `targets: ${TARGETS}`);
+      const target = targetOf(a, 'kill');
       requireState(paths);
-      switch (a.target) {
-        case 'server': {
-          const r = await killServer(paths, needName(a, 'kill', 'server'), sig);
-          ctx.out(`killed ${r.server} (pid ${r.pid}) with ${sig}`);
-          return;
-        }
-        case 'zk-leader': {
-          const leader = await zkLeader(paths);
-          const r = await killServer(paths, leader.name, sig);
-          ctx.out(`killed ${r.server}, the leading server (pid ${r.pid}), with ${sig}`);
-          return;
-        }
-        case 'leader':
-        case 'contender': {
-          const r = await contenderFaults.kill(paths, a.target === 'leader' ? 'leader' : needName(a, 'kill', 'contender'), sig);
-          ctx.out(`killed ${r.id}${a.target === 'leader' ? ', the leader by ZooKeeper\'s own state,' : ''} (pid ${r.pid}) with ${sig}${sig === 'SIGKILL' ? '; its session lingers until it expires' : '; its session is closed'}`);
-          return;
-        }
-        default:
-          throw new UsageError(`unknown kill target "${a.target}"`, `targets: ${TARGETS}`);
+      const { target: hit, pid } = await faults.kill(paths, target, sig);
+      if (hit.kind === 'server') {
+        ctx.out(a.target === 'zk-leader' ? `killed ${hit.name}, the leading server (pid ${pid}), with ${sig}` : `killed ${hit.name} (pid ${pid}) with ${sig}`);
+        return;
       }
+      ctx.out(`killed ${hit.name}${a.target === 'leader' ? ", the leader by ZooKeeper's own state," : ''} (pid ${pid}) with ${sig}${sig === 'SIGKILL' ? '; its session lingers until it expires' : '; its session is closed'}`);
     },
   };
 }
@@ -73,28 +73,12 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
     builder: (y: Argv<GlobalArgs>) =>
       y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string' }) as Argv<TargetArgs>,
     handler: async (a) => {
-      const { pauseServer, zkLeader } = await import('../../ensemble/server-faults.js');
-      const { contenderFaults } = await import('../../contenders/faults.js');
+      const faults = await import('../../faults/service.js');
       const paths = labPaths(a);
-      if (!['server', 'zk-leader', 'leader', 'contender'].includes(a.target)) throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
+      const target = targetOf(a, verb);
       requireState(paths);
-      switch (a.target) {
-        case 'server':
-        case 'zk-leader': {
-          const name = a.target === 'server' ? needName(a, verb, 'server') : (await zkLeader(paths)).name;
-          const r = await pauseServer(paths, name, pause);
-          ctx.out(`${pause ? 'paused' : 'resumed'} ${r.server} (pid ${r.pid})`);
-          return;
-        }
-        case 'leader':
-        case 'contender': {
-          const r = await contenderFaults.pause(paths, a.target === 'leader' ? 'leader' : needName(a, verb, 'contender'), pause);
-          ctx.out(`${pause ? 'paused' : 'resumed'} ${r.id} (pid ${r.pid})`);
-          return;
-        }
-        default:
-          throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
-      }
+      const { target: hit, pid } = await faults.freeze(paths, target, pause);
+      ctx.out(`${pause ? 'paused' : 'resumed'} ${hit.name} (pid ${pid})`);
     },
   };
 }

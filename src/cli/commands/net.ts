@@ -34,7 +34,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
               .positional('ms', { type: 'string', demandOption: true, describe: 'milliseconds, 0 to 60000' })
               .option('jitter', { type: 'string', describe: 'up to this many ms more, at random (default 0)' }) as Argv<DelayArgs>,
           handler: async (a) => {
-            const { delay } = await import('../../net/service.js');
+            const { delay } = await import('../../faults/service.js');
             const r = await delay(labPaths(a), a.target, msArg('the delay', a.ms, Number.NaN), msArg('the jitter', a.jitter, 0));
             ctx.out(`${r.description}; \`zklab net clear ${r.member}\` removes it`);
           },
@@ -44,7 +44,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
           describe: 'Remove the delay of a member, or every delay',
           builder: (b) => b.positional('target', { type: 'string', describe: 'a member; every delay when left out' }),
           handler: async (a) => {
-            const { clearDelay } = await import('../../net/service.js');
+            const { clearDelay } = await import('../../faults/service.js');
             const r = await clearDelay(labPaths(a), a.target);
             ctx.out(r.cleared.length === 0 ? `no delay to clear${a.target ? ` on ${a.target}` : ''}` : `cleared: ${r.cleared.join('; ')}`);
           },

@@ -2,7 +2,7 @@ import { useApp, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { ZklabError } from '../../errors.js';
 import type { Snapshot } from '../snapshot.js';
-import type { SnapshotFeed } from '../source.js';
+import type { SnapshotFeed } from '../source/inspect-source.js';
 import { InspectApp } from '../views/InspectApp.js';
 import type { InspectActions } from './actions.js';
 import { moveSelection, NO_SELECTION, selectedIndex, type Selection } from './selection.js';

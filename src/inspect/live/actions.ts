@@ -1,4 +1,4 @@
-import { contenderFaults } from '../../contenders/faults.js';
+import * as faults from '../../faults/service.js';
 import { parseSpawnRequest } from '../../contenders/options.js';
 import { spawnContenders } from '../../contenders/service.js';
 import { UsageError } from '../../errors.js';
@@ -18,25 +18,24 @@ export interface InspectActions {
 export function labActions(paths: LabPaths, electionPath: string): InspectActions {
   return {
     async kill(id, signal) {
-      const r = await contenderFaults.kill(paths, id, signal);
-      return `killed ${r.id} (pid ${r.pid}) with ${signal}${signal === 'SIGKILL' ? ': its session lingers until it expires' : ': its session is closed'}`;
+      const r = await faults.kill(paths, { name: id, kind: 'contender' }, signal);
+      return `killed ${id} (pid ${r.pid}) with ${signal}${signal === 'SIGKILL' ? ': its session lingers until it expires' : ': its session is closed'}`;
     },
 
     async togglePause(id) {
       const record = requireState(paths).contenders.find((c) => c.id === id);
       const paused = record?.pid !== undefined && isStopped(record.pid);
-      const r = await contenderFaults.pause(paths, id, !paused);
-      return `${paused ? 'resumed' : 'paused'} ${r.id} (pid ${r.pid})`;
+      const r = await faults.freeze(paths, { name: id, kind: 'contender' }, !paused);
+      return `${paused ? 'resumed' : 'paused'} ${id} (pid ${r.pid})`;
     },
 
     async toggleIsolate(id) {
-      const net = await import('../../net/service.js');
       const { memberNetwork } = await import('../../net/status.js');
       if (memberNetwork(requireState(paths), id).cutFrom.length > 0) {
-        const r = await net.heal(paths, id);
+        const r = await faults.heal(paths, id);
         return r.healed.length > 0 ? `healed ${id}: ${r.healed.join('; ')}` : `nothing cuts ${id} off`;
       }
-      const r = await net.isolate(paths, id);
+      const r = await faults.isolate(paths, id);
       return `${r.description} (i again heals it)`;
     },
 

@@ -1,5 +1,5 @@
 import { render } from 'ink';
-import { InspectSource } from '../source.js';
+import { InspectSource } from '../source/inspect-source.js';
 import type { InspectTarget } from '../target.js';
 import { labActions, noLabActions } from './actions.js';
 import { LiveInspect } from './LiveInspect.js';

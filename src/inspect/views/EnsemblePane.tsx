@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { cell } from '../format.js';
-import { describeFaults } from '../faults.js';
+import { describeFaults } from '../link-state.js';
 import type { SnapshotPartition, SnapshotServer, SnapshotServerMode } from '../snapshot.js';
 import { SegmentLine } from './SegmentLine.js';
 import type { Segment } from './tree-row.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkFailoverTime } from '../../../src/drills/check-failover.js';
-import { buildHistory } from '../../../src/drills/history.js';
+import { checkFailoverTime } from '../../../src/drills/judge/check-failover.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const start = [...joinAll(0, ['c1', 'c2', 'c3']), ev(100, 'c1', 'leader', { token: 10 })];

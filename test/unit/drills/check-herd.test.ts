@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHerdSize } from '../../../src/drills/check-herd.js';
-import { buildHistory } from '../../../src/drills/history.js';
+import { checkHerdSize } from '../../../src/drills/judge/check-herd.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const ids = ['c1', 'c2', 'c3', 'c4', 'c5'];

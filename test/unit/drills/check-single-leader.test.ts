@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSingleLeader } from '../../../src/drills/check-single-leader.js';
-import { buildHistory } from '../../../src/drills/history.js';
+import { checkSingleLeader } from '../../../src/drills/judge/check-single-leader.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
 import { acts, ev, joinAll, lab } from './fixtures.js';
 
 const start = joinAll(0, ['c1', 'c2', 'c3']);

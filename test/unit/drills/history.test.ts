@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHistory } from '../../../src/drills/history.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const base = joinAll(0, ['c1', 'c2']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildHistory } from '../../../src/drills/history.js';
-import { joinedCount, leaderAt, stateAt, waitConditionsHold } from '../../../src/drills/queries.js';
-import { laneSegments } from '../../../src/drills/segments.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
+import { joinedCount, leaderAt, stateAt, waitConditionsHold } from '../../../src/drills/judge/queries.js';
+import { laneSegments } from '../../../src/drills/report/segments.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const h = buildHistory(

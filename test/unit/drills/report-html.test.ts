@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderHtmlReport } from '../../../src/drills/report.js';
+import { renderHtmlReport } from '../../../src/drills/report/html.js';
 import { HOSTILE, sampleResult } from './sample-result.js';
 
 const lane = (html: string, id: string) => html.match(new RegExp(`<g class="lane" data-contender="${id}">([\\s\\S]*?)</g>`))?.[1] ?? '';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderTextReport, toJsonReport } from '../../../src/drills/report.js';
+import { renderTextReport } from '../../../src/drills/report/text.js';
+import { toJsonReport } from '../../../src/drills/judge/result.js';
 import { sampleResult } from './sample-result.js';
 
 describe('renderTextReport', () => {

@@ -1,5 +1,5 @@
-import type { CheckResult } from '../../../src/drills/check-types.js';
-import type { DrillResult } from '../../../src/drills/result.js';
+import type { CheckResult } from '../../../src/drills/judge/check-types.js';
+import type { DrillResult } from '../../../src/drills/judge/result.js';
 import { acts, ev, joinAll, lab } from './fixtures.js';
 
 export const HOSTILE = '<script>alert("x")</script>&';

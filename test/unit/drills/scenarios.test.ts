@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDrill } from '../../../src/drills/builtins.js';
-import { runChecks } from '../../../src/drills/checkers.js';
-import { buildHistory } from '../../../src/drills/history.js';
-import { drillPassed, type DrillResult } from '../../../src/drills/result.js';
+import { resolveDrill } from '../../../src/drills/format/builtins.js';
+import { runChecks } from '../../../src/drills/judge/checkers.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
+import { drillPassed, type DrillResult } from '../../../src/drills/judge/result.js';
 import { acts, ev, joinAll, lab } from './fixtures.js';
 
 /** The leader c1 is cut off at 1000 and healed at 5000; its session expires at about 3000 and c2 takes over. */

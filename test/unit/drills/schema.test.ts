@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDrill } from '../../../src/drills/schema.js';
+import { parseDrill } from '../../../src/drills/format/schema.js';
 
 const HEAD = `name: t
 contenders: { count: 3, recipe: predecessor }

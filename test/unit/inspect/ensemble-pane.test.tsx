@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { describeFaults } from '../../../src/inspect/faults.js';
+import { describeFaults } from '../../../src/inspect/link-state.js';
 import type { SnapshotServer } from '../../../src/inspect/snapshot.js';
 import { EnsemblePane } from '../../../src/inspect/views/EnsemblePane.js';
 import { herd, predecessor } from './fixtures.js';

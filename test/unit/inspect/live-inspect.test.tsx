@@ -5,7 +5,7 @@ import type { InspectActions } from '../../../src/inspect/live/actions.js';
 import { LiveInspect } from '../../../src/inspect/live/LiveInspect.js';
 import { moveSelection, NO_SELECTION, selectedIndex } from '../../../src/inspect/live/selection.js';
 import type { Snapshot } from '../../../src/inspect/snapshot.js';
-import type { SnapshotFeed, SnapshotListener } from '../../../src/inspect/source.js';
+import type { SnapshotFeed, SnapshotListener } from '../../../src/inspect/source/inspect-source.js';
 import { waitFor } from '../../helpers/wait.js';
 import { predecessor } from './fixtures.js';
 import { lineWith, plain } from './frame.js';

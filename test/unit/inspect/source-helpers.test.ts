@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { FileTail } from '../../../src/inspect/source/file-tail.js';
 import { withoutObserver } from '../../../src/inspect/source/hide-observer.js';
-import { partitionsOf } from '../../../src/inspect/source/link-faults.js';
+import { partitionsOf } from '../../../src/inspect/source/link-state-reader.js';
 import { serversOf } from '../../../src/inspect/target.js';
 import type { LinkInfo } from '../../../src/net/protocol.js';
 import { server } from './raw-inputs.js';

@@ -1,0 +1,59 @@
+import { formatDuration } from '../../duration.js';
+import type { Expectation, Step, WaitCondition } from './types.js';
+
+function describeWait(c: WaitCondition): string {
+  const parts: string[] = [];
+  if (c.leader !== undefined) parts.push(c.leader ? 'a leader' : 'no leader');
+  if (c.leaderIs !== undefined) parts.push(`${c.leaderIs} leads`);
+  if (c.joined !== undefined) parts.push(`${c.joined} joined`);
+  if (c.serving !== undefined) parts.push(`${c.serving} serving`);
+  if (c.notServing !== undefined) parts.push(`${c.notServing} not serving`);
+  return parts.join(', ');
+}
+
+/** One line for a step, as the drill file says it (the runner appends what `leader` resolved to). */
+export function describeStep(step: Step): string {
+  switch (step.kind) {
+    case 'wait':
+      return `wait for ${describeWait(step.until)} (up to ${formatDuration(step.timeout)})`;
+    case 'kill':
+      return `kill ${step.target}${step.signal === 'SIGKILL' ? '' : ` (${step.signal})`}`;
+    case 'partition':
+      return step.partition.mode === 'isolate'
+        ? `partition: isolate ${step.partition.target}`
+        : `partition: split ${step.partition.groups.map((g) => `[${g.join(' ')}]`).join(' | ')}`;
+    case 'delay':
+      return `delay ${step.target} by ${formatDuration(step.ms)}${step.jitter ? ` ± ${formatDuration(step.jitter)}` : ''}`;
+    case 'spawn':
+      return `spawn ${step.count} contender(s)`;
+    case 'sleep':
+      return `sleep ${formatDuration(step.ms)}`;
+    case 'expect':
+      return `expect ${step.expectations.map(describeExpectation).join('; ')}`;
+    case 'repeat':
+      return `repeat ${step.times}× (${step.steps.length} step(s))`;
+    case 'pause':
+    case 'resume':
+    case 'heal':
+    case 'stop':
+    case 'restart':
+      return `${step.kind} ${step.target}`;
+  }
+}
+
+export function describeExpectation(e: Expectation): string {
+  switch (e.kind) {
+    case 'newLeaderWithin':
+      return `a new leader within ${formatDuration(e.ms)}`;
+    case 'noLeaderChange':
+      return `no leader change for ${formatDuration(e.ms)}`;
+    case 'leaderIs':
+      return `${e.contender} leads`;
+    case 'leaderIsNot':
+      return `${e.contender} does not lead`;
+    case 'notificationsPerDeath':
+      return `at most ${e.max} notified per leader death`;
+    case 'state':
+      return `${e.contender} is ${e.state}`;
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Drill files: YAML, validated strictly (unknown fields and step kinds are errors), every error reported as one
+ * line `<file>:<line>: <field path>: <what is wrong> (<what to do>)`.
+ *
+ * ```yaml
+ * name: leader-dies-no-herd            # lowercase letters, digits, dashes
+ * description: ...                     # optional
+ * ensemble: { servers: 3, tick: 200 }  # optional; these are the defaults (tick in ms or a duration)
+ * contenders:
+ *   count: 5
+ *   recipe: predecessor                # herd | predecessor | single-file | priority
+ *   sessionTimeout: 2s                 # optional, default 2s clamped to [2, 20] ticks; must lie in that range
+ *   onDisconnect: pause                # pause (default) | ignore (keeps leading through a disconnect: unsafe)
+ *   policy: priority                   # priority recipe only: priority | site | first
+ *   priorities: [10, 5, 1]             # priority recipe only: one per contender, c1 first; extra entries go to
+ *                                      # contenders added by spawn (beyond the list: priority 0)
+ *   sites: [a, b, b]                   # priority recipe only: likewise
+ *   takeoverMs: 500                    # priority recipe only: how long the PROGRESS -> READY takeover takes; the
+ *                                      # elector's watchdog excludes a candidate stuck for 3x that + 1s
+ * steps:                               # each item is a one-key mapping <kind>: <value>
+ *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing; all must
+ *                                             # hold; a timeout is required
+ *   - kill: leader                            # or { target: c3, signal: TERM } (KILL by default)
+ *   - pause: leader                           # SIGSTOP; resume: <target> | all
+ *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
+ *                                             # one more group); heal: all | <target> (also clears its delay)
+ *   - delay: { target: c2, ms: 300, jitter: 50 }
+ *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
+ *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers)
+ *   - sleep: 2s
+ *   - expect: { newLeaderWithin: 3s }         # also noLeaderChange: 2s, leaderIs: c2, leaderIsNot: c1,
+ *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower }
+ *   - repeat: { times: 3, steps: [...] }
+ * checks: [singleLeader, { herdSize: { max: 1 } }]  # optional, default all four with defaults:
+ *                                             # singleLeader, failoverTime { max }, herdSize { max, window },
+ *                                             # liveness { within (30s) }
+ * expectFailure: [singleLeader]               # optional: checks this drill exists to make fail
+ * ```
+ * Targets: leader (the leading contender when the step runs), zk-leader (the quorum leader then), c1..cM, zk1..zkN,
+ * all. In `resume`/`heal`, the runner resolves `leader` to the contender the matching pause/partition hit.
+ *
+ * Runner contract the built-in drills rely on: the initial contenders start in order, each after the previous one
+ * has joined, so c1 holds the lowest sequence number (it leads first, and in a predecessor chain c2 watches c1, c3
+ * watches c2, ...). `spawn` likewise returns once the new contenders have joined.
+ */
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../../contenders/options.js';
+import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
+import { UsageError } from '../../errors.js';
+import { parseSteps } from './steps.js';
+import {
+  CHECK_NAMES,
+  ON_DISCONNECT,
+  PRIORITY_POLICIES,
+  RECIPES,
+  type CheckConfig,
+  type CheckName,
+  type ContenderSpec,
+  type Drill,
+} from './types.js';
+import { formatPath, lineOf } from './yaml-lines.js';
+import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
+
+export interface DrillIssue {
+  readonly line: number;
+  /** e.g. `steps[2].kill.target`. */
+  readonly path: string;
+  /** "what is wrong (what to do)". */
+  readonly message: string;
+}
+
+export function formatDrillIssue(file: string, issue: DrillIssue): string {
+  return `${file}:${issue.line}: ${issue.path}: ${issue.message}`;
+}
+
+/** A drill file that does not parse or validate; the message holds one line per problem. */
+export class DrillFileError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly issues: readonly DrillIssue[],
+  ) {
+    super(issues.map((i) => formatDrillIssue(file, i)).join('\n'), 'fix the drill file and run it again');
+  }
+}
+
+const checkOptions = {
+  singleLeader: strict({}),
+  failoverTime: strict({ max: duration().optional() }),
+  herdSize: strict({ max: z.number().int().min(0).optional(), window: duration().optional() }),
+  liveness: strict({ within: duration().optional() }),
+};
+
+/** `herdSize` is short for `{ herdSize: {} }`. */
+const checkEntry = z.preprocess(
+  (v) => (typeof v === 'string' ? { [v]: {} } : v),
+  strict({
+    singleLeader: checkOptions.singleLeader.optional(),
+    failoverTime: checkOptions.failoverTime.optional(),
+    herdSize: checkOptions.herdSize.optional(),
+    liveness: checkOptions.liveness.optional(),
+  }),
+);
+
+const sections = {
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a drill name (use lowercase letters, digits and dashes)' }),
+  description: z.string().optional(),
+  ensemble: strict({ servers: z.number().int().min(1).max(9).default(3), tick: duration().default(200) }).default({
+    servers: 3,
+    tick: 200,
+  }),
+  contenders: strict({
+    count: z.number().int().min(1).max(50),
+    recipe: z.enum(RECIPES),
+    sessionTimeout: duration().optional(),
+    onDisconnect: z.enum(ON_DISCONNECT).default('pause'),
+    policy: z.enum(PRIORITY_POLICIES).optional(),
+    priorities: z.array(z.number().int()).optional(),
+    sites: z.array(z.string().min(1)).optional(),
+    takeoverMs: duration().optional(),
+  }),
+  steps: z.array(z.unknown()).min(1),
+  checks: z.array(checkEntry).optional(),
+  expectFailure: z.array(z.enum(CHECK_NAMES)).optional(),
+};
+
+type Section = keyof typeof sections;
+type SectionValue<K extends Section> = z.output<(typeof sections)[K]>;
+
+/** Parses and validates a drill file; throws DrillFileError listing every problem found. */
+export function parseDrill(text: string, file: string): Drill {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc });
+  if (doc.errors.length > 0) {
+    throw new DrillFileError(
+      file,
+      doc.errors.map((e) => ({
+        line: e.linePos?.[0].line ?? 1,
+        path: '(yaml)',
+        message: `${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')} (fix the YAML syntax)`,
+      })),
+    );
+  }
+  const issues: RawIssue[] = [];
+  const lineFor = (path: readonly (string | number)[]) => lineOf(doc, lc, path);
+  const drill = validate(doc.toJS(), file, issues, lineFor);
+  if (issues.length > 0 || !drill) {
+    throw new DrillFileError(
+      file,
+      issues
+        .map((i) => ({ line: lineFor(i.path), path: formatPath(i.path), message: i.message }))
+        .sort((a, b) => a.line - b.line),
+    );
+  }
+  return drill;
+}
+
+/** Each section is validated on its own so that one bad section does not hide the problems of the others. */
+function validate(
+  input: unknown,
+  file: string,
+  issues: RawIssue[],
+  lineFor: (path: readonly (string | number)[]) => number,
+): Drill | undefined {
+  if (input === null || input === undefined) {
+    issues.push({ path: [], message: 'the file is empty (write a drill: name, contenders, steps; see templates/drills/)' });
+    return undefined;
+  }
+  const shape = strict(Object.fromEntries(Object.keys(sections).map((k) => [k, z.unknown().optional()])));
+  const top = shape.safeParse(input, { error: errorMap });
+  if (!top.success) {
+    issues.push(...fromZod(top.error));
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  }
+  const raw = input as Record<string, unknown>;
+  const section = <K extends Section>(key: K): SectionValue<K> | undefined => {
+    const r = sections[key].safeParse(raw[key], { error: errorMap });
+    if (r.success) return r.data as SectionValue<K>;
+    issues.push(...fromZod(r.error, [key]));
+    return undefined;
+  };
+  const name = section('name');
+  const description = section('description');
+  const ensemble = section('ensemble');
+  const contendersRaw = section('contenders');
+  const stepValues = section('steps');
+  const checkEntries = section('checks');
+  const expectFailure = section('expectFailure') ?? [];
+
+  const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
+  const scope = contenders && ensemble ? { servers: ensemble.servers, contenders: contenders.count } : null;
+  const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues });
+  const { checks, names } = normalizeChecks(checkEntries);
+  expectFailure.forEach((check, i) => {
+    if (!names.includes(check)) {
+      issues.push({ path: ['expectFailure', i], message: `${check} is not among the checks (add it to checks)` });
+    }
+  });
+  if (name === undefined || !ensemble || !contenders || issues.length > 0) return undefined;
+  const drill: Drill = { file, name, ensemble, contenders, contendersLine: lineFor(['contenders']), steps, checks, expectFailure };
+  return description === undefined ? drill : { ...drill, description };
+}
+
+function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: RawIssue[]): ContenderSpec {
+  const at = (field: string) => ['contenders', field];
+  const [min, max] = [2 * tick, labMaxSessionTimeoutMs(tick)];
+  const sessionTimeout = c.sessionTimeout ?? Math.min(Math.max(DEFAULT_SESSION_TIMEOUT_MS, min), max);
+  if (sessionTimeout < min || sessionTimeout > max) {
+    issues.push({
+      path: at('sessionTimeout'),
+      message:
+        `${sessionTimeout}ms is outside what the lab's servers grant with tick ${tick}ms ` +
+        `(use ${min}ms..${max}ms, or change ensemble.tick)`,
+    });
+  }
+  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs'] as const) {
+    if (c[field] !== undefined && c.recipe !== 'priority') {
+      issues.push({ path: at(field), message: `only applies to the priority recipe (remove it or use recipe: priority)` });
+    }
+  }
+  for (const field of ['priorities', 'sites'] as const) {
+    const list = c[field];
+    if (list && list.length < c.count) {
+      issues.push({ path: at(field), message: `has ${list.length} entries for ${c.count} contenders (give one per contender)` });
+    }
+  }
+  const { sessionTimeout: _, ...rest } = c;
+  const spec: ContenderSpec = { ...stripUndefined(rest), sessionTimeout };
+  return spec;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {
+  if (entries === undefined) {
+    return { checks: Object.fromEntries(CHECK_NAMES.map((n) => [n, {}])) as CheckConfig, names: [...CHECK_NAMES] };
+  }
+  const checks: Record<string, object> = {};
+  for (const entry of entries) {
+    for (const [name, options] of Object.entries(entry)) if (options !== undefined) checks[name] = options;
+  }
+  return { checks: checks as CheckConfig, names: Object.keys(checks) as CheckName[] };
+}

@@ -1,0 +1,122 @@
+/**
+ * A parsed, validated drill. Durations are milliseconds; every step keeps the line it came from so the runner and
+ * the report can point back at the file. See schema.ts for the YAML format.
+ */
+
+import type { OnDisconnect, RecipeName } from '../../recipes/types.js';
+
+/** The recipes a drill may name, in the order its error messages list them. */
+export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority'] as const satisfies readonly RecipeName[];
+
+/** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
+export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];
+
+/** How the priority recipe's elector picks a candidate. */
+export const PRIORITY_POLICIES = ['priority', 'site', 'first'] as const;
+export type PriorityPolicy = (typeof PRIORITY_POLICIES)[number];
+
+export const CHECK_NAMES = ['singleLeader', 'failoverTime', 'herdSize', 'liveness'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */
+export const CONTENDER_STATES = ['follower', 'leader', 'paused', 'frozen', 'dead'] as const;
+export type ContenderState = (typeof CONTENDER_STATES)[number];
+
+export const SIGNALS = ['SIGKILL', 'SIGTERM', 'SIGINT'] as const;
+export type KillSignal = (typeof SIGNALS)[number];
+
+/** leader | zk-leader | all | c<N> | zk<N>; which are allowed depends on the field (see targets.ts). */
+export type Target = string;
+
+export interface EnsembleSpec {
+  readonly servers: number;
+  readonly tick: number;
+}
+
+export interface ContenderSpec {
+  readonly count: number;
+  readonly recipe: RecipeName;
+  readonly sessionTimeout: number;
+  readonly onDisconnect: OnDisconnect;
+  /** priority recipe only. */
+  readonly policy?: PriorityPolicy;
+  /** priority recipe only: one per contender, c1 first; extra entries are for contenders added by `spawn`, and a
+   * spawned contender beyond the list gets priority 0. */
+  readonly priorities?: readonly number[];
+  /** priority recipe only: one site name per contender, c1 first; extra entries as for priorities. */
+  readonly sites?: readonly string[];
+  /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
+  readonly takeoverMs?: number;
+}
+
+export interface CheckConfig {
+  readonly singleLeader?: Record<string, never>;
+  readonly failoverTime?: { readonly max?: number };
+  readonly herdSize?: { readonly max?: number; readonly window?: number };
+  readonly liveness?: { readonly within?: number };
+}
+
+/** Every condition given must hold at once. `serving`/`notServing` need a 4lw probe, the rest come from events. */
+export interface WaitCondition {
+  /** true: some contender leads; false: none does. */
+  readonly leader?: boolean;
+  readonly leaderIs?: Target;
+  /** At least this many contenders have joined and are alive. */
+  readonly joined?: number;
+  readonly serving?: Target;
+  readonly notServing?: Target;
+}
+
+export type Expectation =
+  /** A contender other than the leader before the latest fault step claims leadership within ms of that fault. */
+  | { readonly kind: 'newLeaderWithin'; readonly ms: number }
+  /** For ms from this step, no contender but the one leading when it starts claims leadership. */
+  | { readonly kind: 'noLeaderChange'; readonly ms: number }
+  | { readonly kind: 'leaderIs'; readonly contender: Target }
+  | { readonly kind: 'leaderIsNot'; readonly contender: Target }
+  /** Every leader death so far woke at most max other contenders. */
+  | { readonly kind: 'notificationsPerDeath'; readonly max: number }
+  | { readonly kind: 'state'; readonly contender: Target; readonly state: ContenderState };
+
+export type PartitionSpec =
+  | { readonly mode: 'isolate'; readonly target: Target }
+  | { readonly mode: 'split'; readonly groups: readonly (readonly Target[])[] };
+
+interface StepBase {
+  /** 1-based line of the step in the drill file. */
+  readonly line: number;
+}
+
+export type Step = StepBase &
+  (
+    | { readonly kind: 'wait'; readonly until: WaitCondition; readonly timeout: number }
+    | { readonly kind: 'kill'; readonly target: Target; readonly signal: KillSignal }
+    | { readonly kind: 'pause'; readonly target: Target }
+    | { readonly kind: 'resume'; readonly target: Target }
+    | { readonly kind: 'partition'; readonly partition: PartitionSpec }
+    | { readonly kind: 'heal'; readonly target: Target }
+    | { readonly kind: 'delay'; readonly target: Target; readonly ms: number; readonly jitter: number }
+    | { readonly kind: 'spawn'; readonly count: number }
+    | { readonly kind: 'stop'; readonly target: Target }
+    | { readonly kind: 'restart'; readonly target: Target }
+    | { readonly kind: 'sleep'; readonly ms: number }
+    | { readonly kind: 'expect'; readonly expectations: readonly Expectation[] }
+    | { readonly kind: 'repeat'; readonly times: number; readonly steps: readonly Step[] }
+  );
+
+export type StepKind = Step['kind'];
+
+export interface Drill {
+  /** The file it came from, as given to parseDrill (for messages). */
+  readonly file: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly ensemble: EnsembleSpec;
+  readonly contenders: ContenderSpec;
+  /** The line of the contenders section, for the runner's set-up step. */
+  readonly contendersLine?: number;
+  readonly steps: readonly Step[];
+  readonly checks: CheckConfig;
+  /** Checks this drill exists to make fail (a lesson in what goes wrong); the drill passes only if they fail. */
+  readonly expectFailure: readonly CheckName[];
+}

@@ -1,0 +1,25 @@
+import { checkFailoverTime } from './check-failover.js';
+import { checkHerdSize } from './check-herd.js';
+import { checkLiveness } from './check-liveness.js';
+import { checkSingleLeader } from './check-single-leader.js';
+import type { CheckResult } from './check-types.js';
+import type { History } from './history.js';
+import { leaderFaults } from './leader-hits.js';
+import { CHECK_NAMES, type CheckConfig } from '../format/types.js';
+
+export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
+export { checkFailoverTime, checkHerdSize, checkLiveness, checkSingleLeader };
+
+/** Runs the checks `config` names (parseDrill fills in all four when a drill names none), in a fixed order. */
+export function runChecks(h: History, config: CheckConfig): CheckResult[] {
+  const faults = leaderFaults(h);
+  const out: CheckResult[] = [];
+  for (const name of CHECK_NAMES) {
+    if (config[name] === undefined) continue;
+    if (name === 'singleLeader') out.push(checkSingleLeader(h));
+    if (name === 'failoverTime') out.push(checkFailoverTime(h, config.failoverTime, faults));
+    if (name === 'herdSize') out.push(checkHerdSize(h, config.herdSize, faults));
+    if (name === 'liveness') out.push(checkLiveness(h, config.liveness, faults));
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+import { contenderOf, type ContenderEvent, type LabEvent } from '../../lab/events.js';
+import { covers, leadershipIntervals, type LeadershipInterval } from '../../lab/leadership-intervals.js';
+import { compareIds } from '../../recipes/elector-policy.js';
+import { faultEnd, faultWindows, type FaultWindow } from './fault-windows.js';
+
+/** A lab SIGSTOP: the process can neither act nor log. */
+export interface FrozenWindow {
+  readonly contender: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface History {
+  readonly start: number;
+  readonly end: number;
+  /** Every contender id seen, in natural order (c2 before c10). */
+  readonly contenders: readonly string[];
+  /** Sorted by time. */
+  readonly events: readonly ContenderEvent[];
+  /** Sorted by time. */
+  readonly lab: readonly LabEvent[];
+  /** Sorted by start. */
+  readonly intervals: readonly LeadershipInterval[];
+  readonly frozen: readonly FrozenWindow[];
+  readonly faults: readonly FaultWindow[];
+}
+
+const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
+  xs.map((x, i) => [x, i] as const).sort((a, b) => a[0].t - b[0].t || a[1] - b[1]).map(([x]) => x);
+
+/**
+ * Builds the drill's view of what happened. `start`/`end` default to the first and last event; pass the drill's
+ * own start and end so that leadership still held at the end is cut there.
+ */
+export function buildHistory(
+  contenderEvents: readonly ContenderEvent[],
+  labEvents: readonly LabEvent[],
+  options: { readonly start?: number; readonly end?: number } = {},
+): History {
+  const events = byTime(contenderEvents);
+  const lab = byTime(labEvents);
+  const times = [...events, ...lab].map((e) => e.t);
+  const start = options.start ?? (times.length ? Math.min(...times) : 0);
+  const end = options.end ?? (times.length ? Math.max(...times) : start);
+  const ids = new Set(events.map((e) => e.id));
+  for (const e of lab) {
+    const id = contenderOf(e);
+    if (id !== undefined) ids.add(id);
+  }
+  return {
+    start,
+    end,
+    contenders: [...ids].sort(compareIds),
+    events,
+    lab,
+    intervals: leadershipIntervals(events, lab, end),
+    frozen: frozenWindows(lab, end),
+    faults: faultWindows(lab, end),
+  };
+}
+
+function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {
+  const out: FrozenWindow[] = [];
+  lab.forEach((e, i) => {
+    if (e.event !== 'contender-paused') return;
+    out.push({ contender: e.contender, start: e.t, end: faultEnd(e, lab.slice(i + 1), end) });
+  });
+  return out;
+}
+
+/** Whether the contender was frozen at t (a window is half-open: frozen from its start, thawed at its end). */
+export function isFrozen(h: History, contender: string, t: number): boolean {
+  return h.frozen.some((w) => w.contender === contender && w.start <= t && t < w.end);
+}
+
+/** The contender's interval that covers t, if any. */
+export function intervalAt(h: History, contender: string, t: number): LeadershipInterval | undefined {
+  return h.intervals.find((i) => i.contender === contender && covers(i, t));
+}

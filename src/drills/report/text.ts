@@ -1,0 +1,32 @@
+import { formatDuration, formatOffset } from '../../duration.js';
+import { checkVerdicts, drillPassed, type DrillResult } from '../judge/result.js';
+
+/**
+ * The terminal report: a headline, the steps that did not go to plan, then one verdict line per expectation and
+ * per check. No colour: the CLI adds it.
+ */
+export function renderTextReport(r: DrillResult): string {
+  const lines = [
+    `drill ${r.drill.name}: ${drillPassed(r) ? 'PASSED' : 'FAILED'} (${formatDuration(r.endedAt - r.startedAt)}${r.seed === undefined ? '' : `, seed ${r.seed}`})`,
+  ];
+  if (r.error !== undefined) lines.push(`  error: ${r.error}`);
+  for (const s of r.steps.filter((x) => x.outcome === 'failed' || x.outcome === 'timeout')) {
+    lines.push(
+      `  step ${s.index} (line ${s.line}) ${s.outcome.toUpperCase()} at ${formatOffset(s.start, r.startedAt)}: ` +
+        `${s.description}${s.detail ? ` - ${s.detail}` : ''}`,
+    );
+  }
+  for (const e of r.expectations) {
+    lines.push(`  ${e.passed ? 'PASSED' : 'FAILED'}  expect ${e.description} (line ${e.line}): ${e.detail}`);
+  }
+  for (const v of checkVerdicts(r)) {
+    lines.push(`  ${v.label}  check ${v.check.name}: ${v.check.summary}`);
+  }
+  return lines.map(printable).join('\n') + '\n';
+}
+
+/** Control characters from recorded text (an ANSI escape in an error message) must not drive the terminal. */
+function printable(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}

@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readLabLogs } from '../../lab/event-log.js';
+import type { ContenderEvent, LabEvent } from '../../lab/events.js';
+import { parseSpawnRequest } from '../../contenders/options.js';
+import { spawnContenders } from '../../contenders/service.js';
+import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
+import { UsageError } from '../../errors.js';
+import { LabPaths } from '../../lab/paths.js';
+import { findMarked, stopProcesses } from '../../lab/procs.js';
+import { buildHistory, type History } from '../judge/history.js';
+import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
+
+/**
+ * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.
+ * `close()` stops every process of it and deletes what it wrote; a directory it created is removed entirely.
+ */
+export class DrillLab {
+  /** Contender ids in spawn order. */
+  readonly contenders: string[] = [];
+
+  private constructor(
+    readonly paths: LabPaths,
+    private readonly created: boolean,
+  ) {}
+
+  /** Checks that the directory holds no lab (nothing is started or written before that is known). */
+  static open(dir?: string): DrillLab {
+    if (dir === undefined) return new DrillLab(new LabPaths(mkdtempSync(join(tmpdir(), 'zklab-drill-'))), true);
+    const root = resolve(dir);
+    const paths = new LabPaths(root);
+    if (existsSync(paths.stateFile) || findMarked(paths.markers).length > 0) {
+      throw new UsageError(
+        `${root} already holds a lab; a drill runs on a fresh one of its own`,
+        `leave out --lab to use a temporary directory, or clear it first: \`zklab ensemble down --purge --lab ${dir}\``,
+      );
+    }
+    const created = !existsSync(root) || readdirSync(root).length === 0;
+    return new DrillLab(paths, created);
+  }
+
+  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number }): Promise<void> {
+    await ensembleUp(this.paths, { servers: spec.servers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
+  }
+
+  /**
+   * Spawns `count` contenders one at a time, each once the previous one has joined, so that spawn order is
+   * sequence order (c1 holds the lowest sequence number). Returns their ids.
+   */
+  async spawn(spec: ContenderSpec, count: number, signal?: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const k = this.contenders.length;
+      const priority = spec.priorities === undefined ? undefined : String(spec.priorities[k] ?? 0);
+      const request = parseSpawnRequest({
+        count: 1,
+        recipe: spec.recipe,
+        sessionTimeout: spec.sessionTimeout,
+        onDisconnect: spec.onDisconnect,
+        policy: spec.policy,
+        takeoverMs: spec.takeoverMs,
+        priority,
+        site: spec.sites?.[k],
+      });
+      const { spawned } = await spawnContenders(this.paths, request, { signal });
+      for (const c of spawned) {
+        this.contenders.push(c.id);
+        ids.push(c.id);
+      }
+    }
+    return ids;
+  }
+
+  /** Every contender event and lab event recorded so far. */
+  events(): { contender: ContenderEvent[]; lab: LabEvent[] } {
+    return readLabLogs(this.paths, this.contenders);
+  }
+
+  history(start: number, end: number): History {
+    const { contender, lab } = this.events();
+    return buildHistory(contender, lab, { start, end });
+  }
+
+  /** Stops everything the lab started and deletes its files; returns how many processes it stopped. */
+  async close(): Promise<number> {
+    const { stopped } = await ensembleDown(this.paths, { purge: true });
+    // Whatever escaped the lab's state (a process launched while `up` failed half-way) still carries its marker.
+    const left = findMarked(this.paths.markers);
+    await stopProcesses(left, 'SIGKILL');
+    if (this.created) rmSync(this.paths.root, { recursive: true, force: true });
+    else rmSync(this.paths.lockFile, { force: true });
+    return stopped + left.length;
+  }
+}

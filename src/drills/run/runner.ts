@@ -1,0 +1,100 @@
+import { randomInt } from 'node:crypto';
+import { runChecks } from '../judge/checkers.js';
+import { formatDuration } from '../../duration.js';
+import { buildHistory } from '../judge/history.js';
+import type { DrillProgress } from './progress.js';
+import { rememberHistory, type DrillResult } from '../judge/result.js';
+import { DrillLab } from './drill-lab.js';
+import type { RunState } from './state.js';
+import { runOne, runSteps } from './steps.js';
+import type { Drill } from '../format/types.js';
+
+export interface RunOptions {
+  /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */
+  readonly labDir?: string;
+  /** Seeds the run's randomness (the links' delay jitter) and is recorded in the result; default: a random seed, reported. */
+  readonly seed?: number;
+  /** Aborting stops the run: everything it started is torn down, then the abort reason is thrown. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: DrillProgress) => void;
+  readonly zkHome?: string;
+}
+
+/**
+ * Runs a drill on a fresh lab: the ensemble, the contenders (one at a time, each after the previous one joined, so
+ * c1 leads first), the steps, then the checkers over the whole history. The lab is torn down in every case.
+ * A step that could not be carried out ends the run and is reported in the result's `error`.
+ */
+export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<DrillResult> {
+  const signal = opts.signal ?? new AbortController().signal;
+  signal.throwIfAborted();
+  const report = opts.onProgress ?? (() => undefined);
+  const seed = opts.seed ?? randomInt(2 ** 31);
+  const lab = DrillLab.open(opts.labDir);
+  const say = (message: string) => report({ kind: 'lab', t: Date.now(), message });
+  try {
+    const upAt = Date.now();
+    say(`lab ${lab.paths.root} (seed ${seed})`);
+    await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
+    say(`ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`);
+    const state: RunState = {
+      drill,
+      lab,
+      signal,
+      ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
+      startedAt: Date.now(),
+      steps: [],
+      expectations: [],
+      pausedAlias: new Map(),
+      partitionedAlias: new Map(),
+      frozen: new Set(),
+      report,
+    };
+    const setUp = { kind: 'spawn' as const, line: drill.contendersLine ?? 1, count: drill.contenders.count };
+    if (await runOne(state, setUp, '0')) {
+      delete state.lastFault; // the contenders' arrival is the starting line, not a fault
+      await runSteps(state, drill.steps);
+    }
+    return result(drill, state, seed, Date.now());
+  } catch (e) {
+    // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.
+    throw signal.aborted ? signal.reason : e;
+  } finally {
+    const stopped = await lab.close();
+    say(`torn down: ${stopped} process(es) stopped, lab removed`);
+  }
+}
+
+function result(drill: Drill, state: RunState, seed: number, endedAt: number): DrillResult {
+  const events = state.lab.events();
+  const history = buildHistory(events.contender, events.lab, { start: state.startedAt, end: endedAt });
+  const r: DrillResult = {
+    drill: {
+      name: drill.name,
+      ...(drill.description === undefined ? {} : { description: drill.description }),
+      file: drill.file,
+      expectFailure: drill.expectFailure,
+    },
+    seed,
+    startedAt: state.startedAt,
+    endedAt,
+    steps: state.steps,
+    expectations: state.expectations,
+    checks: runChecks(history, drill.checks),
+    contenderEvents: events.contender,
+    labEvents: events.lab,
+    ...(state.broke === undefined ? {} : { error: state.broke }),
+  };
+  return rememberHistory(r, history);
+}
+
+/** Runs the drill `times` times, one after the other, each on a fresh lab; run k uses seed + k - 1. */
+export async function runDrillRepeatedly(drill: Drill, times: number, opts: RunOptions = {}): Promise<DrillResult[]> {
+  const seed = opts.seed ?? randomInt(2 ** 31 - times);
+  const results: DrillResult[] = [];
+  for (let k = 0; k < times; k++) {
+    if (times > 1) opts.onProgress?.({ kind: 'lab', t: Date.now(), message: `run ${k + 1} of ${times}` });
+    results.push(await runDrill(drill, { ...opts, seed: seed + k }));
+  }
+  return results;
+}

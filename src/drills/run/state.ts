@@ -1,0 +1,29 @@
+import type { DrillProgress } from './progress.js';
+import type { ExpectationResult, StepResult } from '../judge/result.js';
+import type { DrillLab } from './drill-lab.js';
+import type { Drill } from '../format/types.js';
+
+/** A fault's aim as the step named it (`leader`, `zk-leader`) and what that resolved to. */
+export type Alias = 'leader' | 'zk-leader';
+
+/** Everything one run of a drill keeps while its steps run. */
+export interface RunState {
+  readonly drill: Drill;
+  readonly lab: DrillLab;
+  readonly signal: AbortSignal;
+  readonly zkHome?: string;
+  /** The drill's clock: offsets in the report count from here. */
+  readonly startedAt: number;
+  readonly steps: StepResult[];
+  readonly expectations: ExpectationResult[];
+  /** The latest step that changed the system, and who led just before it (for newLeaderWithin). */
+  lastFault?: { readonly t: number; readonly leaderBefore: string | null };
+  /** What `leader` / `zk-leader` named in the latest pause and partition, so `resume leader` thaws the same one. */
+  readonly pausedAlias: Map<Alias, string>;
+  readonly partitionedAlias: Map<Alias, string>;
+  /** Contenders and servers this run froze and has not thawed yet (for `resume: all`). */
+  readonly frozen: Set<string>;
+  readonly report: (p: DrillProgress) => void;
+  /** Set when a step could not be carried out: the run stopped there. */
+  broke?: string;
+}

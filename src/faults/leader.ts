@@ -1,0 +1,40 @@
+import { describeContender } from '../contenders/service.js';
+import { leadingServer, resolveServer, serverStatuses } from '../ensemble/service.js';
+import { UsageError } from '../errors.js';
+import type { LabPaths } from '../lab/paths.js';
+import { isOurs } from '../lab/procs.js';
+import { directConnectString, requireEnsemble, requireState, type ContenderRecord, type LabState, type ServerRecord } from '../lab/state.js';
+import { readLeader } from '../recipes/leadership.js';
+import { withObserver } from '../zk/observer.js';
+
+export interface LeaderFact {
+  readonly contender: ContenderRecord;
+  readonly znode: string;
+  readonly owner: string;
+}
+
+/** The leading contender by ZooKeeper's own state: the owner session of the leading znode, mapped to a contender. */
+export async function resolveLeader(paths: LabPaths, state: LabState = requireState(paths)): Promise<LeaderFact> {
+  const live = state.contenders.filter((c) => isOurs(c.pid, paths.markers));
+  if (live.length === 0) throw new UsageError('no contender is running in this lab', 'spawn some with `zklab contenders spawn 5`');
+  const electionPaths = [...new Set(live.map((c) => c.path))];
+  const connect = directConnectString(state);
+  const leading = await withObserver(connect, async (zk) => Promise.all(electionPaths.map((p) => readLeader(zk, p)))).catch((e: Error) => {
+    throw new UsageError(`cannot ask the ensemble who leads: ${e.message}`, 'check `zklab ensemble status`');
+  });
+  for (const lead of leading) {
+    if (!lead) continue;
+    const owner = state.contenders.find((c) => describeContender(paths, c).sessions.includes(lead.owner));
+    if (owner) return { contender: owner, znode: lead.znode, owner: lead.owner };
+    throw new UsageError(`the leading znode ${lead.znode} belongs to session 0x${lead.owner}, which no zklab contender owns`, 'another client leads; kill a contender by name instead');
+  }
+  throw new UsageError('nobody leads right now', 'wait for an election (`zklab contenders list`), or spawn contenders');
+}
+
+/** The server whose own srvr says it leads. */
+export async function zkLeader(paths: LabPaths): Promise<ServerRecord> {
+  const state = requireEnsemble(paths);
+  const leader = leadingServer(await serverStatuses(paths, state));
+  if (!leader) throw new UsageError('no server reports itself as leader right now', 'check `zklab ensemble status`; the ensemble may be electing or without quorum');
+  return resolveServer(state, leader.name);
+}

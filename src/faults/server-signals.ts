@@ -1,0 +1,47 @@
+import { UsageError } from '../errors.js';
+import { recordLabEvent } from '../lab/event-log.js';
+import { withLabLock } from '../lab/lock.js';
+import type { LabPaths } from '../lab/paths.js';
+import { isOurs, isStopped, signal, signalStop, waitForExit } from '../lab/procs.js';
+import { requireEnsemble, type ServerRecord } from '../lab/state.js';
+import { resolveServer } from '../ensemble/service.js';
+
+/** Signals to one server process (kill, pause, resume), named zkN. */
+
+function requireLive(paths: LabPaths, s: ServerRecord): number {
+  if (!isOurs(s.pid, paths.markers)) {
+    throw new UsageError(`${s.name} is not running`, 'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`');
+  }
+  return s.pid!;
+}
+
+export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<{ server: string; pid: number }> {
+  const state = requireEnsemble(paths);
+  const s = resolveServer(state, name);
+  const pid = requireLive(paths, s);
+  return withLabLock(paths, async () => {
+    signal(pid, 'SIGCONT');
+    signal(pid, sig);
+    const left = await waitForExit([pid], sig === 'SIGKILL' ? 5000 : 10_000);
+    if (left.length > 0) signal(pid, 'SIGKILL');
+    await waitForExit([pid], 5000);
+    recordLabEvent(paths, 'server-killed', { server: s.name, signal: sig });
+    return { server: s.name, pid };
+  });
+}
+
+/** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
+export async function pauseServer(paths: LabPaths, name: string, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<{ server: string; pid: number }> {
+  const state = requireEnsemble(paths);
+  const s = resolveServer(state, name);
+  const pid = requireLive(paths, s);
+  if (pause === isStopped(pid)) {
+    throw new UsageError(`${s.name} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do');
+  }
+  // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
+  const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
+  if (!pause) signal(pid, 'SIGCONT');
+  recordLabEvent(paths, pause ? 'server-paused' : 'server-resumed', { server: s.name });
+  await stopped;
+  return { server: s.name, pid };
+}

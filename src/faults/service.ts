@@ -1,0 +1,67 @@
+import type { LabPaths } from '../lab/paths.js';
+import type { CutMode } from '../lab/net-plan.js';
+import * as net from '../net/service.js';
+import { contenderSignals } from './contender-signals.js';
+import { killServer, pauseServer } from './server-signals.js';
+import { requireState } from '../lab/state.js';
+import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
+
+/**
+ * The one dispatch of the lab's faults, for the CLI, the drills and inspect's keys. A target is a name (`leader`,
+ * `zk-leader`, zkN, cN), resolved when the fault runs, or a Resolved one (a drill's remembered alias, a key on a
+ * row). Each fault says whom it hit.
+ */
+export type Target = string | Resolved;
+
+export interface Hit {
+  readonly target: Resolved;
+  readonly pid: number;
+}
+
+const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> => (typeof t === 'string' ? resolveTarget(paths, t) : t);
+
+/** SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way. */
+export async function kill(paths: LabPaths, t: Target, sig: 'SIGKILL' | 'SIGTERM'): Promise<Hit> {
+  const target = await resolve(paths, t);
+  const { pid } = target.kind === 'contender' ? await contenderSignals.kill(paths, target.name, sig) : await killServer(paths, target.name, sig);
+  return { target, pid };
+}
+
+/** SIGSTOP (`pause`) or SIGCONT; a pause returns once the process is stopped. */
+export async function freeze(paths: LabPaths, t: Target, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<Hit> {
+  const target = await resolve(paths, t);
+  const { pid } = target.kind === 'contender' ? await contenderSignals.pause(paths, target.name, pause, opts) : await pauseServer(paths, target.name, pause, opts);
+  return { target, pid };
+}
+
+/** Cuts every link of the target; replaces an earlier isolation of it. */
+export async function isolate(paths: LabPaths, t: Target, mode: CutMode = 'blackhole'): Promise<net.IsolateResult & { target: Resolved }> {
+  const target = await resolve(paths, t);
+  const r = await net.isolate(paths, target.name, mode, typeof t === 'string' && t !== target.name ? t : undefined);
+  return { ...r, target };
+}
+
+/** Splits the lab into groups (members not named form one more); aliases are resolved when the split runs. */
+export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<net.SplitResult> {
+  const state = requireState(paths);
+  for (const name of groups.flat()) checkTargetName(state, name);
+  const resolved: string[][] = [];
+  for (const group of groups) resolved.push(await Promise.all(group.map(async (name) => (await resolveTarget(paths, name, state)).name)));
+  return net.split(paths, resolved, mode);
+}
+
+/** Lifts the target's isolation and the splits that cut it off; everything when no target (or `all`) is named. */
+export async function heal(paths: LabPaths, t?: Target): Promise<net.HealResult> {
+  return net.heal(paths, t === undefined || t === 'all' ? undefined : (await resolve(paths, t)).name);
+}
+
+/** Round-trip latency on every link of the target; 0 removes it. */
+export async function delay(paths: LabPaths, t: Target, ms: number, jitterMs = 0): Promise<net.DelayResult & { target: Resolved }> {
+  const target = await resolve(paths, t);
+  return { ...(await net.delay(paths, target.name, ms, jitterMs)), target };
+}
+
+/** Removes the target's delay, or every delay. */
+export async function clearDelay(paths: LabPaths, t?: Target): Promise<{ readonly cleared: readonly string[] }> {
+  return net.clearDelay(paths, t === undefined || t === 'all' ? undefined : (await resolve(paths, t)).name);
+}
