@@ -57,6 +57,8 @@ export async function heal(paths: LabPaths, t?: Target): Promise<net.HealResult>
 
 /** Round-trip latency on every link of the target; 0 removes it. */
 export async function delay(paths: LabPaths, t: Target, ms: number, jitterMs = 0): Promise<net.DelayResult & { target: Resolved }> {
+  net.checkMs('the delay', ms);
+  net.checkMs('the jitter', jitterMs);
   const target = await resolve(paths, t);
   return { ...(await net.delay(paths, target.name, ms, jitterMs)), target };
 }

@@ -26,7 +26,8 @@ export function parseMode(mode: string | undefined): CutMode {
   return m as CutMode;
 }
 
-function checkMs(what: string, v: number): void {
+/** Refuses a delay or jitter outside 0..MAX_DELAY_MS; bad input is refused before anything is asked or touched. */
+export function checkMs(what: string, v: number): void {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rules.MAX_DELAY_MS) {
     throw new UsageError(`${what} must be a number of milliseconds from 0 to ${rules.MAX_DELAY_MS}, got ${String(v)}`, 'e.g. `zklab net delay c1 300 --jitter 50`');
   }

@@ -14,7 +14,7 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
-import { heal, isolate } from '../../src/net/service.js';
+import { heal, isolate } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { median, percentile, type BenchRow } from './types.js';
 

@@ -9,7 +9,7 @@ import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
 // A drill's `leader` target, aimed at this file's shared lab. A drill run makes a fresh lab of its own, so this
-// calls what a drill's fault step calls just before it acts (src/drills/run-faults.ts): the faults' resolver.
+// calls what a drill's fault step calls just before it acts (src/drills/run/fault-steps.ts): the faults' resolver.
 import { resolveTarget } from '../../src/faults/targets.js';
 
 async function drillLeaderTarget(paths: LabPaths): Promise<string> {

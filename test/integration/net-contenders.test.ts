@@ -6,7 +6,7 @@ import { listContenders } from '../../src/contenders/service.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
-import { clearDelay, delay, heal, isolate } from '../../src/net/service.js';
+import { clearDelay, delay, heal, isolate } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { events, allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
 import { leadershipIntervals } from '../../src/lab/leadership-intervals.js';

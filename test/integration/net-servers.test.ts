@@ -9,7 +9,8 @@ import { allPeerProxyPorts, peerProxyPorts, takenPorts } from '../../src/lab/por
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
-import { heal, isolate, listNetwork, split } from '../../src/net/service.js';
+import { listNetwork } from '../../src/net/service.js';
+import { heal, isolate, split } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
 import { connectedPorts, listeningAddresses } from '../helpers/sockets.js';

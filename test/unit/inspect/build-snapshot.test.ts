@@ -54,6 +54,24 @@ describe('buildSnapshot: leader and order', () => {
     expect(s.problems).toEqual(['c3 believes it leads, but the leader znode n_0000000001 belongs to c1']);
   });
 
+  it('marks the leader kill leader names where the two used to differ: a sequential election beside a leader znode, no 9-digit sequences, no persistent leader', () => {
+    const s = buildSnapshot(
+      input({
+        znodes: [
+          znode('/election'),
+          znode('/election/leader', { owner: 'a9', data: 'published by the app' }),
+          znode('/election/x-n_000000001', { owner: 'a1' }),
+          znode('/election/y-n_0000000002', { owner: '0' }),
+          znode('/election/z-n_0000000003', { owner: 'a3' }),
+        ],
+        contenders: [contender('c1', 'a1'), contender('c3', 'a3'), contender('c9', 'a9')],
+      }),
+    );
+    expect(s.layout).toBe('sequential');
+    expect(s.nodes.filter((n) => n.leader).map((n) => n.name)).toEqual(['z-n_0000000003']);
+    expect(byName(s, 'x-n_000000001').sequence).toBeNull();
+  });
+
   it("makes the single-file recipe's leader znode owner the leader", () => {
     const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/leader', { owner: 'a2', data: 'c2' })], contenders: [contender('c2', 'a2')] }));
     expect(s.layout).toBe('single-file');
