@@ -88,11 +88,7 @@ export function validateServerCount(n: unknown): number {
 }
 
 export function validateTick(t: unknown): number {
-  const num = typeof t === 'number' ? t : Number(t);
-  if (!Number.isInteger(num) || num < 20 || num > 10_000) {
-    throw new UsageError(`--tick must be a whole number of milliseconds from 20 to 10000, got ${JSON.stringify(t)}`, `the lab default is ${DEFAULT_TICK_MS}; ZooKeeper's own is ${PRODUCTION_TICK_MS}`);
-  }
-  return num;
+  return wholeNumber(t, '--tick', 20, 10_000, `milliseconds; the lab default is ${DEFAULT_TICK_MS}, ZooKeeper's own is ${PRODUCTION_TICK_MS}`);
 }
 
 /** A warning for even ensembles, or undefined. */

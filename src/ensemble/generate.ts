@@ -6,12 +6,13 @@ import { readTemplate } from '../templates.js';
 import { DEFAULT_TICK_MS, loopbackPeers, PRODUCTION_TICK_MS, productionConfigs, renderZooCfg, serverName, validateServerCount, validateTick, type ServerConfig, labServerConfig } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
+/** As given on the command line; the numbers are checked here. */
 export interface GenerateOptions {
-  readonly servers?: number;
+  readonly servers?: unknown;
   readonly out: string;
-  readonly tickMs?: number;
+  readonly tickMs?: unknown;
   readonly hosts?: string;
-  readonly basePort?: number;
+  readonly basePort?: unknown;
 }
 
 export interface Written {
@@ -38,9 +39,8 @@ export function generateConfigs(opts: GenerateOptions): Written[] {
     configs = productionConfigs(hosts, tickMs);
     dataDirOnHost = true;
   } else {
-    const base = opts.basePort ?? 2181;
     const count = servers ?? 3;
-    validateBasePort(base, count);
+    const base = opts.basePort === undefined ? 2181 : validateBasePort(opts.basePort);
     const plan = planServerPorts(base, count);
     const peers = loopbackPeers(plan);
     configs = plan.map((p) => labServerConfig({ ...p, name: serverName(p.id) }, tickMs, join(out, serverName(p.id), 'data'), peers));

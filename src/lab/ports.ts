@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
-import { EnvironmentError, UsageError } from '../errors.js';
+import { EnvironmentError } from '../errors.js';
+import { wholeNumber } from '../validate.js';
 
 export const MAX_SERVERS = 9;
 /** Ports a lab reserves: client, quorum and election per server, then room for the link proxies. */
@@ -82,10 +83,9 @@ export async function takenPorts(ports: readonly number[]): Promise<number[]> {
   return results.filter((p): p is number => p !== undefined);
 }
 
-export function validateBasePort(base: number, servers: number): void {
-  if (!Number.isInteger(base) || base < 1024 || base + BLOCK_SIZE > 65_535) {
-    throw new UsageError(`--base-port ${base} is out of range`, `choose a port from 1024 to ${65_535 - BLOCK_SIZE}; zklab uses ${BLOCK_SIZE} ports from there for ${servers} servers and their links`);
-  }
+/** A --base-port as given: a whole number with room for a lab's block of ports above it. */
+export function validateBasePort(base: unknown): number {
+  return wholeNumber(base, '--base-port', 1024, 65_535 - BLOCK_SIZE, `zklab uses ${BLOCK_SIZE} ports from there for the servers and their links`);
 }
 
 /**
@@ -94,7 +94,7 @@ export function validateBasePort(base: number, servers: number): void {
  */
 export async function choosePorts(labRoot: string, servers: number, explicitBase?: number): Promise<{ base: number; plan: ServerPorts[] }> {
   if (explicitBase !== undefined) {
-    validateBasePort(explicitBase, servers);
+    validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
     const taken = await takenPorts([...allPorts(plan), ...allPeerProxyPorts(explicitBase, servers)]);
     if (taken.length > 0) {

@@ -21,6 +21,28 @@ describe('bad input, no lab', () => {
     await expectUsage(['ensemble', 'up', '--servers', n], /--servers must be a whole number from 1 to 9/);
   });
 
+  // yargs' number type turns "abc" into NaN (printed as null): every number option must quote what was typed.
+  it.each([
+    'ensemble up -n',
+    'ensemble up --servers',
+    'ensemble up --tick',
+    'ensemble up --base-port',
+    'config generate --out OUT -n',
+    'config generate --out OUT --tick',
+    'config generate --out OUT --base-port',
+    'contenders spawn 3 --session-timeout',
+    'contenders spawn 3 --takeover-ms',
+    'drill run join-and-elect --repeat',
+    'drill run join-and-elect --seed',
+    'logs zk1 --lines',
+  ])('%s abc says got "abc"', async (line) => {
+    const out = `${tempDir()}/out`;
+    const args = [...line.split(' ').map((a) => (a === 'OUT' ? out : a)), 'abc'];
+    const option = line.endsWith('-n') ? '--servers' : line.split(' ').at(-1);
+    await expectUsage(args, new RegExp(`^zklab: ${option} must be a whole number from \\d+ to \\d+, got "abc"\n`));
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('status, kill and logs with no lab', async () => {
     await expectUsage(['ensemble', 'status'], /there is no lab at/);
     await expectUsage(['kill', 'server', 'zk1'], /there is no lab at/);

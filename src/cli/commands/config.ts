@@ -2,11 +2,11 @@ import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 interface GenerateArgs extends GlobalArgs {
-  servers?: number;
+  servers?: string;
   out: string;
-  tick?: number;
+  tick?: string;
   hosts?: string;
-  'base-port'?: number;
+  'base-port'?: string;
 }
 
 export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
@@ -20,11 +20,11 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
           describe: 'Write one zoo.cfg and myid per server (a local lab, or real hosts with --hosts)',
           builder: (b) =>
             b
-              .option('servers', { alias: 'n', type: 'number', describe: 'number of servers (default 3, or the number of --hosts)' })
+              .option('servers', { alias: 'n', type: 'string', describe: 'number of servers (default 3, or the number of --hosts)' })
               .option('out', { type: 'string', demandOption: true, describe: 'directory to write into' })
-              .option('tick', { type: 'number', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
+              .option('tick', { type: 'string', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
               .option('hosts', { type: 'string', describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)' })
-              .option('base-port', { type: 'number', describe: 'first port for a local lab (default 2181)' }) as Argv<GenerateArgs>,
+              .option('base-port', { type: 'string', describe: 'first port for a local lab (default 2181)' }) as Argv<GenerateArgs>,
           handler: async (a) => {
             const { generateConfigs } = await import('../../ensemble/generate.js');
             const written = generateConfigs({ servers: a.servers, out: a.out, tickMs: a.tick, hosts: a.hosts, basePort: a['base-port'] });

@@ -11,12 +11,12 @@ import { networkJson, networkLines } from './net-view.js';
 interface SpawnArgs extends GlobalArgs {
   count: unknown;
   recipe?: string;
-  'session-timeout'?: number;
+  'session-timeout'?: string;
   path?: string;
   priority?: string;
   site?: string;
   policy?: string;
-  'takeover-ms'?: number;
+  'takeover-ms'?: string;
   'on-disconnect'?: string;
   connect?: string;
   json?: boolean;
@@ -71,12 +71,12 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
             b
               .positional('count', { type: 'string', describe: 'how many, 1 to 200' })
               .option('recipe', { type: 'string', describe: 'predecessor (default), herd, single-file or priority' })
-              .option('session-timeout', { type: 'number', describe: 'ms (default 2000)' })
+              .option('session-timeout', { type: 'string', describe: 'ms (default 2000)' })
               .option('path', { type: 'string', describe: 'election path (default /election)' })
               .option('priority', { type: 'string', describe: 'priority recipe: one number per contender, e.g. 5,3,1' })
               .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
               .option('policy', { type: 'string', describe: 'priority recipe: priority (default), site, first or round-robin' })
-              .option('takeover-ms', { type: 'number', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
+              .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,

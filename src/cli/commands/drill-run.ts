@@ -16,8 +16,8 @@ import { wholeNumber } from '../../validate.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
-  repeat?: number;
-  seed?: number;
+  repeat?: string;
+  seed?: string;
   json?: boolean;
   report?: string;
 }

@@ -22,8 +22,8 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           builder: (b) =>
             b
               .positional('drill', { type: 'string', demandOption: true, describe: 'built-in name (`zklab drill list`) or path of a .yaml file' })
-              .option('repeat', { type: 'number', describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})` })
-              .option('seed', { type: 'number', describe: 'seeds the links\' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)' })
+              .option('repeat', { type: 'string', describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})` })
+              .option('seed', { type: 'string', describe: 'seeds the links\' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)' })
               .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
               .option('report', { type: 'string', describe: 'write a self-contained HTML report with a timeline to FILE.html' }) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),

@@ -1,15 +1,16 @@
 import { formatDuration } from '../../duration.js';
 import type { Argv, CommandModule } from 'yargs';
-import { evenCountWarning, validateServerCount } from '../../ensemble/config.js';
+import { evenCountWarning, validateServerCount, validateTick } from '../../ensemble/config.js';
+import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { connectString, renderStatus, statusJson } from '../ensemble-view.js';
 
 interface UpArgs extends GlobalArgs {
-  servers?: number;
-  tick?: number;
-  'base-port'?: number;
+  servers?: string;
+  tick?: string;
+  'base-port'?: string;
   json?: boolean;
 }
 
@@ -32,19 +33,20 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           describe: 'Start an ensemble (or repair the servers of one that died) and wait for quorum',
           builder: (b) =>
             b
-              .option('servers', { alias: 'n', type: 'number', describe: 'number of servers, 1 to 9 (default 3)' })
-              .option('tick', { type: 'number', describe: 'tickTime in ms (default 200)' })
-              .option('base-port', { type: 'number', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
+              .option('servers', { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' })
+              .option('tick', { type: 'string', describe: 'tickTime in ms (default 200)' })
+              .option('base-port', { type: 'string', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
               .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
-            if (a.servers !== undefined) {
-              const warning = evenCountWarning(validateServerCount(a.servers));
-              if (warning) ctx.err(warning);
-            }
+            const servers = a.servers === undefined ? undefined : validateServerCount(a.servers);
+            const tickMs = a.tick === undefined ? undefined : validateTick(a.tick);
+            const basePort = a['base-port'] === undefined ? undefined : validateBasePort(a['base-port']);
+            const warning = servers === undefined ? undefined : evenCountWarning(servers);
+            if (warning) ctx.err(warning);
             const paths = labPaths(a);
             const started = Date.now();
-            const result = await ensembleUp(paths, { servers: a.servers, tickMs: a.tick, basePort: a['base-port'], zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
+            const result = await ensembleUp(paths, { servers, tickMs, basePort, zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
             if (a.json) {
               ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
               return;

@@ -2,11 +2,15 @@ import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { tailFile } from '../../lab/fs.js';
+import { wholeNumber } from '../../validate.js';
+
+const DEFAULT_LINES = 40;
+const MAX_LINES = 100_000;
 
 interface LogsArgs extends GlobalArgs {
   name: string;
   follow?: boolean;
-  lines?: number;
+  lines?: string;
 }
 
 export function logsCommand(ctx: CommandContext): CommandModule<GlobalArgs, LogsArgs> {
@@ -17,11 +21,12 @@ export function logsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Logs
       y
         .positional('name', { type: 'string', demandOption: true })
         .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep printing new lines until Ctrl-C' })
-        .option('lines', { type: 'number', default: 40, describe: 'how many lines of the end to show first' }) as Argv<LogsArgs>,
+        .option('lines', { type: 'string', describe: `how many lines of the end to show first, 1 to ${MAX_LINES} (default ${DEFAULT_LINES})` }) as Argv<LogsArgs>,
     handler: async (a) => {
+      const lines = a.lines === undefined ? DEFAULT_LINES : wholeNumber(a.lines, '--lines', 1, MAX_LINES, 'e.g. `zklab logs zk1 --lines 100`');
       const { followLog, logFileFor } = await import('../../lab/logs.js');
       const file = logFileFor(labPaths(a), a.name);
-      ctx.out(tailFile(file, a.lines ?? 40, 1024 * 1024));
+      ctx.out(tailFile(file, lines, 1024 * 1024));
       if (a.follow) await followLog(file, (chunk) => process.stdout.write(chunk), ctx.signal);
     },
   };

@@ -65,7 +65,7 @@ describe('production configs for --hosts', () => {
 });
 
 describe('validation', () => {
-  it.each([0, -1, 10, 'abc', 2.5, NaN])('rejects %s servers', (n) => {
+  it.each([0, -1, 10, 'abc', 2.5, NaN, '', '0x3', '3e0', '3.0'])('rejects %j servers', (n) => {
     expect(() => validateServerCount(n)).toThrow(UsageError);
   });
   it.each([1, 3, 9, '5'])('accepts %s servers', (n) => {
@@ -75,6 +75,11 @@ describe('validation', () => {
     expect(() => validateTick(0)).toThrow(UsageError);
     expect(() => validateTick(100000)).toThrow(UsageError);
     expect(validateTick(50)).toBe(50);
+    expect(validateTick('50')).toBe(50);
+  });
+  it('quotes a value as it was typed', () => {
+    expect(() => validateServerCount('abc')).toThrow(/--servers must be a whole number from 1 to 9, got "abc"$/);
+    expect(() => validateTick('abc')).toThrow(/--tick must be a whole number from 20 to 10000, got "abc"$/);
   });
   it('warns about even ensembles only', () => {
     expect(evenCountWarning(4)).toMatch(/quorum needs 3/);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allPorts, BLOCK_SIZE, choosePorts, planServerPorts, preferredBase } from '../../../src/lab/ports.js';
+import { allPorts, BLOCK_SIZE, choosePorts, planServerPorts, preferredBase, validateBasePort } from '../../../src/lab/ports.js';
 import { EnvironmentError, UsageError } from '../../../src/errors.js';
 
 const servers: Server[] = [];
@@ -51,5 +51,10 @@ describe('port planning', () => {
   it('rejects a base port out of range', async () => {
     await expect(choosePorts('/x', 3, 80)).rejects.toThrow(UsageError);
     await expect(choosePorts('/x', 3, 65500)).rejects.toThrow(UsageError);
+  });
+
+  it('takes a base port as typed and quotes a bad one', () => {
+    expect(validateBasePort('30000')).toBe(30000);
+    expect(() => validateBasePort('abc')).toThrow(/--base-port must be a whole number from 1024 to 65335, got "abc"$/);
   });
 });
