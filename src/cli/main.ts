@@ -12,6 +12,7 @@ import { netCommand } from './commands/net.js';
 import { inspectCommand } from './commands/inspect.js';
 import { drillCommand } from './commands/drill.js';
 import { demoCommand } from './commands/demo.js';
+import { labsCommand } from './commands/labs.js';
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
@@ -27,6 +28,7 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     inspectCommand(ctx),
     drillCommand(ctx),
     demoCommand(ctx),
+    labsCommand(ctx),
     logsCommand(ctx),
     configCommand(ctx),
     doctorCommand(ctx),

@@ -6,6 +6,7 @@ import { probeSrvr } from '../ensemble/fourlw.js';
 import { isServing } from '../ensemble/quorum.js';
 import { tailFile } from '../lab/fs.js';
 import { recordLabEvent } from '../lab/event-log.js';
+import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
@@ -84,6 +85,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   }
   if (existing && !req.connect) await ensureReachable(existing);
   ensureDir(paths.root);
+  registerLongLived(paths, 'contenders spawn');
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
     if (req.connect) state.externalConnect = req.connect;

@@ -8,6 +8,7 @@ import { ProcessError, UsageError } from '../errors.js';
 import { ensureDir } from '../lab/fs.js';
 import type { LabPaths } from '../lab/paths.js';
 import { findMarked, stopProcesses } from '../lab/procs.js';
+import { ownLab, type OwnedLab } from '../lab/owner.js';
 
 export const DEMO_LAB_DIR = '.zklab-demo';
 export const DEMO_SERVERS = 3;
@@ -21,6 +22,7 @@ export class DemoLab {
   private constructor(
     readonly paths: LabPaths,
     private readonly removeDir: boolean,
+    private readonly lease: OwnedLab,
   ) {}
 
   static async claim(paths: LabPaths): Promise<DemoLab> {
@@ -34,7 +36,7 @@ export class DemoLab {
     const fresh = !existsSync(paths.root) || readdirSync(paths.root).length === 0 || existsSync(marker);
     ensureDir(paths.root);
     writeFileSync(marker, 'this directory is the lab of `zklab demo`; the demo removes it when it ends\n');
-    return new DemoLab(paths, fresh);
+    return new DemoLab(paths, fresh, ownLab(paths, { command: 'demo', removeDir: fresh }));
   }
 
   /** Ensemble up, then the contenders one at a time so that c1 leads first. */
@@ -61,6 +63,7 @@ export class DemoLab {
     if (left.length > 0) throw new ProcessError(`processes ${left.join(', ')} of the demo's lab are still running`, `stop them: kill -9 ${left.join(' ')}`);
     if (this.removeDir) rmSync(this.paths.root, { recursive: true, force: true });
     else rmSync(join(this.paths.root, MARKER), { force: true });
+    this.lease.release();
     return { stopped: stopped + strays.length, removed: this.removeDir };
   }
 }

@@ -12,6 +12,7 @@ import { ensureWritableLab, writeServerFiles } from './lab-files.js';
 import { isServing, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/event-log.js';
+import { deregister, readEntry, registerLongLived } from '../lab/registry.js';
 import { emptyNet, proxiedPeers } from '../net/lab-links.js';
 import { daemonPid, ensureNetwork, stopNetwork } from '../net/lab-network.js';
 import { networkStatus, serversExpectedToServe, type NetworkStatus } from '../net/status.js';
@@ -106,6 +107,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   ensureWritableLab(paths);
+  registerLongLived(paths, 'ensemble up');
   return withLabLock(paths, async () => {
     // A previous lab of another shape (all of it dead): start afresh.
     for (const dir of [paths.confDir, paths.dataDir]) rmSync(dir, { recursive: true, force: true });
@@ -231,6 +233,7 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
     const orphans = findMarked(paths.markers);
     await stopProcesses(orphans, 'SIGKILL');
     if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root)) rmSync(paths.root, { recursive: true, force: true });
+    forgetLongLived(paths);
     return { stopped: orphans.length, purged: Boolean(opts.purge) };
   }
   return withLabLock(paths, async () => {
@@ -250,8 +253,14 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
       writeState(paths, state);
       recordLabEvent(paths, 'ensemble-down', {});
     }
+    forgetLongLived(paths);
     return { stopped: pids.size + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
+}
+
+/** A long-lived lab that is down is no longer listed; an owned one stays its owner's until the owner ends. */
+function forgetLongLived(paths: LabPaths): void {
+  if (readEntry(paths.root)?.kind === 'long-lived') deregister(paths.root);
 }
 
 export function resolveServer(state: LabState, name: string): ServerRecord {

@@ -12,6 +12,8 @@ export function setup(): void {
   }
   // Set before the workers start, so they inherit it.
   process.env.ZKLAB_TEST_RUN = randomBytes(4).toString('hex');
+  // This run's labs are listed in a registry of their own, not among the developer's labs.
+  process.env.ZKLAB_REGISTRY = `${testRootPrefix()}registry`;
 }
 
 /** Every process this run's labs started must be gone by now; anything left is a defect, reported and then stopped. */

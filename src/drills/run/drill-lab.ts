@@ -9,12 +9,14 @@ import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
 import { findMarked, stopProcesses } from '../../lab/procs.js';
+import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
 
 /**
  * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.
  * `close()` stops every process of it and deletes what it wrote; a directory it created is removed entirely.
+ * The run's process owns the lab: if it dies before `close()`, the lab's warden clears it.
  */
 export class DrillLab {
   /** Contender ids in spawn order. */
@@ -23,11 +25,15 @@ export class DrillLab {
   private constructor(
     readonly paths: LabPaths,
     private readonly created: boolean,
+    private readonly lease: OwnedLab,
   ) {}
 
   /** Checks that the directory holds no lab (nothing is started or written before that is known). */
-  static open(dir?: string): DrillLab {
-    if (dir === undefined) return new DrillLab(new LabPaths(mkdtempSync(join(tmpdir(), 'zklab-drill-'))), true);
+  static open(command: string, dir?: string): DrillLab {
+    if (dir === undefined) {
+      const paths = new LabPaths(mkdtempSync(join(tmpdir(), 'zklab-drill-')));
+      return new DrillLab(paths, true, ownLab(paths, { command, removeDir: true }));
+    }
     const root = resolve(dir);
     const paths = new LabPaths(root);
     if (existsSync(paths.stateFile) || findMarked(paths.markers).length > 0) {
@@ -37,7 +43,7 @@ export class DrillLab {
       );
     }
     const created = !existsSync(root) || readdirSync(root).length === 0;
-    return new DrillLab(paths, created);
+    return new DrillLab(paths, created, ownLab(paths, { command, removeDir: created }));
   }
 
   async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number }): Promise<void> {
@@ -90,6 +96,7 @@ export class DrillLab {
     await stopProcesses(left, 'SIGKILL');
     if (this.created) rmSync(this.paths.root, { recursive: true, force: true });
     else rmSync(this.paths.lockFile, { force: true });
+    this.lease.release();
     return stopped + left.length;
   }
 }

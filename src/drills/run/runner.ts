@@ -30,7 +30,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   signal.throwIfAborted();
   const report = opts.onProgress ?? (() => undefined);
   const seed = opts.seed ?? randomInt(2 ** 31);
-  const lab = DrillLab.open(opts.labDir);
+  const lab = DrillLab.open(`drill run ${drill.name}`, opts.labDir);
   const say = (message: string) => report({ kind: 'lab', t: Date.now(), message });
   try {
     const upAt = Date.now();

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { clearLab } from '../lab/clear.js';
+import { LabPaths } from '../lab/paths.js';
+import { findMarked, isOurs } from '../lab/procs.js';
+import { currentBootId, readEntry, readRegistry, stillRuns, type LabKind, type RegistryEntry } from '../lab/registry.js';
+import { readState } from '../lab/state.js';
+import { ensembleDown } from './service.js';
+
+/**
+ * Every lab on this machine, from the registry, each checked against the machine: running (something of it
+ * runs), down (a long-lived lab with nothing running), orphan (its owner is gone but processes of it run), stale
+ * (its owner or its directory is gone, or the machine rebooted, and nothing of it runs).
+ */
+export type LabStatus = 'running' | 'down' | 'orphan' | 'stale';
+
+export interface LabListing {
+  readonly root: string;
+  readonly kind: LabKind;
+  readonly command: string;
+  readonly status: LabStatus;
+  /** Why it is orphan or stale. */
+  readonly reason: string | null;
+  readonly owner: { readonly pid: number; readonly alive: boolean } | null;
+  readonly servers: { readonly running: number; readonly total: number };
+  readonly contenders: { readonly running: number; readonly total: number };
+  readonly clientPorts: readonly number[];
+  readonly processes: number;
+  readonly ageMs: number;
+}
+
+function judge(e: RegistryEntry, processes: number): { status: LabStatus; reason: string | null } {
+  const ownerGone = e.kind === 'owned' && !stillRuns(e.owner);
+  const gone =
+    e.bootId !== currentBootId() ? 'it was made before the machine last started'
+    : !existsSync(e.root) ? 'its directory is gone'
+    : ownerGone ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
+    : null;
+  if (gone === null) return { status: processes > 0 ? 'running' : 'down', reason: null };
+  return processes > 0 && e.bootId === currentBootId() ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };
+}
+
+export function describeLab(e: RegistryEntry, now = Date.now()): LabListing {
+  const paths = new LabPaths(e.root);
+  const processes = e.bootId === currentBootId() ? findMarked(paths.markers).length : 0;
+  const state = existsSync(e.root) ? readState(paths) : undefined;
+  const servers = state?.servers ?? [];
+  const contenders = state?.contenders ?? [];
+  return {
+    root: e.root,
+    kind: e.kind,
+    command: e.command,
+    ...judge(e, processes),
+    owner: e.owner ? { pid: e.owner.pid, alive: stillRuns(e.owner) } : null,
+    servers: { running: servers.filter((s) => isOurs(s.pid, paths.markers)).length, total: servers.length },
+    contenders: { running: contenders.filter((c) => isOurs(c.pid, paths.markers)).length, total: contenders.length },
+    clientPorts: servers.map((s) => s.clientPort),
+    processes,
+    ageMs: Math.max(0, now - Date.parse(e.createdAt)),
+  };
+}
+
+export function listLabs(): LabListing[] {
+  return readRegistry().map((e) => describeLab(e));
+}
+
+/** Clears every orphan and stale lab: its processes stopped, a temporary directory removed, its entry forgotten. */
+export async function pruneLabs(): Promise<LabListing[]> {
+  const pruned: LabListing[] = [];
+  for (const e of readRegistry()) {
+    const l = describeLab(e);
+    if (l.status !== 'orphan' && l.status !== 'stale') continue;
+    await clearLab(new LabPaths(e.root), { removeDir: e.kind === 'owned' && e.temporary === true });
+    pruned.push(l);
+  }
+  return pruned;
+}
+
+/** Stops one lab (a directory the registry lists, or one holding a lab) or every listed lab. */
+export async function labsDown(target: string): Promise<string[]> {
+  const roots = target === 'all' ? readRegistry().map((e) => e.root) : [resolveLab(target)];
+  for (const root of roots) {
+    const paths = new LabPaths(root);
+    const e = readEntry(root);
+    if (e?.kind === 'owned') await clearLab(paths, { removeDir: e.temporary === true && !stillRuns(e.owner) });
+    else {
+      if (existsSync(paths.stateFile)) await ensembleDown(paths);
+      await clearLab(paths, { removeDir: false });
+    }
+  }
+  return roots;
+}
+
+function resolveLab(dir: string): string {
+  const root = new LabPaths(dir).root;
+  if (readEntry(root) || existsSync(new LabPaths(root).stateFile) || findMarked(new LabPaths(root).markers).length > 0) return root;
+  throw new UsageError(`${root} is not a lab`, 'name a directory `zklab labs` lists, or `all`');
+}
