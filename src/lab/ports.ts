@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { EnvironmentError } from '../errors.js';
 import { wholeNumber } from '../validate.js';
+import { describePortHolder } from './port-holder.js';
 
 export const MAX_SERVERS = 9;
 /** Ports a lab reserves: client, quorum and election per server, then room for the link proxies. */
@@ -98,7 +99,8 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
     const plan = planServerPorts(explicitBase, servers);
     const taken = await takenPorts([...allPorts(plan), ...allPeerProxyPorts(explicitBase, servers)]);
     if (taken.length > 0) {
-      throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use`, `choose another --base-port, or omit it and zklab picks a free block`);
+      const holder = describePortHolder(taken[0]!);
+      throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`, `choose another --base-port, or omit it and zklab picks a free block`);
     }
     return { base: explicitBase, plan };
   }

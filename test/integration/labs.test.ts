@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, stopProcesses } from '../../src/lab/procs.js';
@@ -93,6 +93,23 @@ describe('zklab labs', () => {
     expect(notALab.stderr.split('\n')[0]).toBe(`zklab: ${base} is not a lab`);
     expect([...(await labs()).keys()].sort()).toEqual([longLived.root, running.root].sort());
   });
+
+  it('ensemble up on ports another lab holds says which lab holds them, and touches nothing', async () => {
+    const { basePort } = JSON.parse(readFileSync(longLived.stateFile, 'utf8')) as { basePort: number };
+    const other = new LabPaths(`${base}/other`);
+    const r = await zklab(['ensemble', 'up', '-n', '1', '--base-port', String(basePort), '--lab', other.root]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`already in use, held by the zklab lab at ${longLived.root} \\(pid \\d+\\)$`));
+    expect(existsSync(other.stateFile)).toBe(false);
+  });
+
+  it('two drills at once, beside a long-lived lab, do not collide', async () => {
+    const run = (dir: string) => zklab(['drill', 'run', 'join-and-elect', '--lab', `${base}/${dir}`], { timeoutMs: 120_000 });
+    const [a, b] = await Promise.all([run('drill-a'), run('drill-b')]);
+    expect(a.exitCode, a.stdout + a.stderr).toBe(0);
+    expect(b.exitCode, b.stdout + b.stderr).toBe(0);
+    expect(findMarked(longLived.markers).length).toBeGreaterThan(0);
+  }, 150_000);
 
   it('labs down stops a lab the registry lists, and its entry goes', async () => {
     const r = await zklab(['labs', 'down', running.root]);

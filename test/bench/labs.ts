@@ -1,0 +1,69 @@
+/**
+ * Issue 12: from the SIGKILL of a lab's owner to the last process of the lab gone (the warden's work), beside
+ * `ensemble down` of a lab of the same shape, both measured in this run.
+ */
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LabPaths } from '../../src/lab/paths.js';
+import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+import { median, type BenchRow } from './types.js';
+
+const TRIALS = 10;
+const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
+
+async function until(probe: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!probe()) {
+    if (performance.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A drill that holds a 3-server lab with 3 contenders, killed with SIGKILL once its contenders run. */
+async function ownerKill(dir: string, drillFile: string): Promise<number> {
+  const paths = new LabPaths(join(dir, 'lab'));
+  const run = execa(process.execPath, [BIN, 'drill', 'run', drillFile, '--lab', paths.root], { reject: false, stdin: 'ignore' });
+  await until(() => existsSync(paths.contenderEvents('c3')) && findMarked(paths.markers).length >= 7, 60_000);
+  const t0 = performance.now();
+  run.kill('SIGKILL');
+  await until(() => findMarked(paths.markers).length === 0, 20_000);
+  const took = performance.now() - t0;
+  await run;
+  await stopProcesses(findMarked([`--zklab-warden=${paths.root}`]), 'SIGKILL');
+  return took;
+}
+
+/** The same shape as a long-lived lab: up, 3 contenders, then `ensemble down`. */
+async function down(dir: string): Promise<number> {
+  const lab = join(dir, 'long');
+  await execa(process.execPath, [BIN, 'ensemble', 'up', '--lab', lab, '--json']);
+  await execa(process.execPath, [BIN, 'contenders', 'spawn', '3', '--lab', lab]);
+  const t0 = performance.now();
+  await execa(process.execPath, [BIN, 'ensemble', 'down', '--purge', '--lab', lab]);
+  return performance.now() - t0;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync('/tmp/zklab-bench-labs-');
+  const drillFile = join(dir, 'hold.yaml');
+  writeFileSync(drillFile, 'name: hold\ncontenders: { count: 3, recipe: predecessor }\nsteps:\n  - sleep: 120s\n');
+  const kills: number[] = [];
+  const downs: number[] = [];
+  try {
+    for (let i = 0; i < TRIALS; i++) {
+      kills.push(await ownerKill(mkdtempSync(join(dir, 'k-')), drillFile));
+      downs.push(await down(mkdtempSync(join(dir, 'd-'))));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const worst = Math.max(...kills);
+  return [
+    { name: `owner SIGKILL → last lab process gone, 3 servers + 3 contenders (median of ${TRIALS})`, value: median(kills) / 1000, unit: 's', target: '≤ 5 s', pass: worst <= 5000 },
+    { name: `owner SIGKILL → last lab process gone, max of ${TRIALS}`, value: worst / 1000, unit: 's', target: '≤ 5 s', pass: worst <= 5000 },
+    { name: `ensemble down, same shape (median of ${TRIALS})`, value: median(downs) / 1000, unit: 's' },
+    { name: 'owner-death clean-up / ensemble down', value: median(kills) / median(downs), unit: 'x' },
+  ];
+}
