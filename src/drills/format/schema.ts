@@ -59,7 +59,7 @@ import {
   type ContenderSpec,
   type Drill,
 } from './types.js';
-import { formatPath, lineOf } from './yaml-lines.js';
+import { formatPath, lineOf, locate } from './yaml-lines.js';
 import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
 
 export interface DrillIssue {
@@ -145,12 +145,12 @@ export function parseDrill(text: string, file: string): Drill {
   const lineFor = (path: readonly (string | number)[]) => lineOf(doc, lc, path);
   const drill = validate(doc.toJS(), file, issues, lineFor);
   if (issues.length > 0 || !drill) {
-    throw new DrillFileError(
-      file,
-      issues
-        .map((i) => ({ line: lineFor(i.path), path: formatPath(i.path), message: i.message }))
-        .sort((a, b) => a.line - b.line),
-    );
+    // What is written wrong comes first, in line order; then what is missing. A missing field points at the line of
+    // its parent, above its usual cause (a section indented into a step, a misspelt or misplaced key), and would
+    // otherwise be read first: `contenders: is required` before the step that swallowed the contenders.
+    const located = issues.map((i) => ({ ...locate(doc, lc, i.path), path: formatPath(i.path), message: i.message }));
+    located.sort((a, b) => Number(a.missing) - Number(b.missing) || a.line - b.line);
+    throw new DrillFileError(file, located.map(({ line, path, message }) => ({ line, path, message })));
   }
   return drill;
 }

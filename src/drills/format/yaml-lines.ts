@@ -6,30 +6,35 @@ function lineAt(node: Node | null | undefined, lc: LineCounter): number | undefi
 }
 
 /**
- * The 1-based line a field path points at: the key's line for a mapping entry (a block value starts below it), the
- * item's line for a list entry. A path that does not exist (a missing field) resolves to its deepest existing
- * ancestor, which is where the field should be added.
+ * Where a field path points: the 1-based line of the key for a mapping entry (a block value starts below it), of
+ * the item for a list entry. A path that does not exist (a missing field) resolves to its deepest existing
+ * ancestor, which is where the field should be added, and is marked `missing`. A path that goes on below a scalar
+ * or an empty value (`kill: c4` checked as `kill.target`) is about what is written there, which is not missing.
  */
-export function lineOf(doc: Document, lc: LineCounter, path: readonly (string | number)[]): number {
+export function locate(doc: Document, lc: LineCounter, path: readonly (string | number)[]): { line: number; missing: boolean } {
   let node: unknown = doc.contents;
   let line = lineAt(doc.contents, lc) ?? 1;
   for (const seg of path) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-      if (!pair) break;
+      if (!pair) return { line, missing: true };
       line = lineAt(pair.key as Node, lc) ?? line;
       node = pair.value;
-      if (node === null) break;
     } else if (isSeq(node) && typeof seg === 'number') {
       const item = node.items[seg];
-      if (item === undefined) break;
+      if (item === undefined) return { line, missing: true };
       line = lineAt(item as Node, lc) ?? line;
       node = item;
     } else {
-      break;
+      return { line, missing: false };
     }
   }
-  return line;
+  return { line, missing: false };
+}
+
+/** The line of `locate`. */
+export function lineOf(doc: Document, lc: LineCounter, path: readonly (string | number)[]): number {
+  return locate(doc, lc, path).line;
 }
 
 /** `steps[2].kill.target`; the top level is `(top level)`. */

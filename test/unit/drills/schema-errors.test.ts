@@ -106,6 +106,21 @@ describe('parseDrill errors name the file, line and field', () => {
     ]);
   });
 
+  it('reports what is written wrong before what is then missing', () => {
+    // contenders indented into a step: the step is the real error, the missing section only follows from it.
+    const nested = `name: t\nsteps:\n  - explode: leader\n    contenders: { count: 3, recipe: predecessor }\n`;
+    expect(errors(nested).map((l) => l.replace(/ \(use one of: .*\)$/, ''))).toEqual([
+      'd.yaml:3: steps[0].explode: unknown step kind',
+      'd.yaml:4: steps[0].contenders: unknown step kind',
+      'd.yaml:1: contenders: is required (add it: a mapping)',
+    ]);
+    const repeat = `${HEAD}  - repeat:\n      times: 2\n    steps:\n      - kill: leader\n`;
+    expect(errors(repeat)).toEqual([
+      'd.yaml:6: steps[0].steps: belongs inside the repeat step (write repeat: { ..., steps: ... })',
+      'd.yaml:4: steps[0].repeat.steps: is required (add it: a list)',
+    ]);
+  });
+
   it('reports a missing required section at the top', () => {
     expect(errors(`name: t\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:1: contenders: is required (add it: a mapping)']);
   });
