@@ -13,6 +13,8 @@ export interface ConnectionHost extends PumpHost {
   readonly refusedRetryMs: number;
   countToTarget(bytes: number): void;
   countFromTarget(bytes: number): void;
+  /** The connecting side ended or closed its connection (called once per connection): its process may be gone. */
+  clientLeft(): void;
   closed(conn: ProxiedConnection): void;
 }
 
@@ -29,6 +31,7 @@ export class ProxiedConnection {
   /** Until the first InitialMessage has gone through (election links with an address to advertise). */
   private rewriter: InitialMessageRewriter | undefined;
   private clientClosed = false;
+  private leftNoted = false;
   private upstreamClosed = false;
   private done = false;
 
@@ -133,6 +136,7 @@ export class ProxiedConnection {
   }
 
   private onClientEnd(): void {
+    this.noteClientLeft();
     if (this.upstream || this.retryTimer) {
       this.toTarget.pushEnd('fin');
       return;
@@ -144,6 +148,7 @@ export class ProxiedConnection {
 
   private onClientClose(hadError: boolean): void {
     this.clientClosed = true;
+    this.noteClientLeft();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.fromTarget?.discard();
@@ -154,6 +159,13 @@ export class ProxiedConnection {
     }
     if (hadError) this.toTarget.pushEnd('rst');
     this.finishIfClosed();
+  }
+
+  /** A FIN is enough: during a blackhole nothing answers it, so the connection may never close while the link is cut. */
+  private noteClientLeft(): void {
+    if (this.leftNoted) return;
+    this.leftNoted = true;
+    this.host.clientLeft();
   }
 
   private finishIfClosed(): void {

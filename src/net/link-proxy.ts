@@ -21,6 +21,11 @@ export interface LinkProxyOptions {
   readonly refusedRetryMs?: number;
   /** Source of jitter, uniform in [0, 1); replaceable for tests. */
   readonly random?: () => number;
+  /**
+   * Called when a connecting side ends or closes one of its connections (a FIN, a reset, or the proxy closing it).
+   * When a process dies the kernel closes its sockets, so this is how the link daemon hears of a contender's death.
+   */
+  readonly onClientLeft?: () => void;
 }
 
 export interface LinkStats {
@@ -78,6 +83,7 @@ export class LinkProxy {
       random: options.random ?? Math.random,
       countToTarget: (n) => (counts.bytesToTarget += n),
       countFromTarget: (n) => (counts.bytesFromTarget += n),
+      clientLeft: () => options.onClientLeft?.(),
       closed: (conn) => {
         this.connections.delete(conn);
         if (this.connections.size === 0) this.whenIdle?.();

@@ -14,6 +14,12 @@ interface Entry {
   readonly proxy: LinkProxy;
 }
 
+/** One member's client links (a contender's, one per server) and how many connections are open on them now. */
+export interface ClientMember {
+  readonly linkIds: readonly string[];
+  readonly open: number;
+}
+
 /** Every link proxy of a lab, and the rules and delays that set their faults. */
 export class LinkTable {
   private readonly entries = new Map<string, Entry>();
@@ -23,6 +29,9 @@ export class LinkTable {
   /** Seeds every link's jitter when set (drills' --seed); Math.random otherwise. */
   private seed: number | undefined;
   private readonly randoms = new Map<string, () => number>();
+
+  /** `onClientLeft` hears of every connection whose connecting side ended or closed, on client links only. */
+  constructor(private readonly onClientLeft?: (spec: LinkSpec) => void) {}
 
   /** Starts proxies for new links (current rules apply from the first connection). All or nothing. */
   async add(specs: readonly LinkSpec[]): Promise<NetResponses['add-links']['links']> {
@@ -42,7 +51,8 @@ export class LinkTable {
     try {
       for (const spec of fresh) {
         if (this.seed !== undefined) this.randoms.set(spec.id, seededRandom(this.seed, spec.id));
-        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)() });
+        const onClientLeft = spec.kind === 'client' && this.onClientLeft ? () => this.onClientLeft?.(spec) : undefined;
+        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)(), onClientLeft });
         try {
           await proxy.start();
         } catch (err) {
@@ -94,6 +104,17 @@ export class LinkTable {
   list(): Omit<NetResponses['list'], 'ok'> {
     const links = [...this.entries.values()].map(({ spec, proxy }) => ({ ...spec, port: proxy.port, fault: proxy.fault, stats: proxy.stats() }));
     return { links, members: this.explicitMembers ?? this.linkMembers(), rules: this.rules, delays: this.delays };
+  }
+
+  /** The members that connect through client links (contenders), by name. */
+  clientMembers(): Map<string, ClientMember> {
+    const members = new Map<string, ClientMember>();
+    for (const { spec, proxy } of this.entries.values()) {
+      if (spec.kind !== 'client') continue;
+      const m = members.get(spec.from) ?? { linkIds: [], open: 0 };
+      members.set(spec.from, { linkIds: [...m.linkIds, spec.id], open: m.open + proxy.stats().open });
+    }
+    return members;
   }
 
   async stopAll(): Promise<void> {

@@ -149,3 +149,47 @@ describe('LinkProxy delay', () => {
     }
   });
 });
+
+describe('LinkProxy onClientLeft', () => {
+  async function counting(): Promise<{ proxy: LinkProxy; left: () => number }> {
+    let n = 0;
+    const p = new LinkProxy({ kind: 'client', targetHost: '127.0.0.1', targetPort: target.port, onClientLeft: () => n++ });
+    await p.start();
+    return { proxy: p, left: () => n };
+  }
+
+  it('reports a FIN at once, even during a blackhole that keeps the connection open, and only once', async () => {
+    const { proxy: p, left } = await counting();
+    try {
+      const client = await connectPeer(p.port);
+      await echoRoundTrip(client, 'hi');
+      p.setFault({ mode: 'blackhole' });
+      client.socket.end();
+      await waitFor(() => left() === 1, 3000, 'the FIN reported');
+      expect(p.stats().open).toBe(1);
+      p.setFault({ mode: 'pass' });
+      await waitFor(() => p.stats().open === 0, 3000, 'connection closed once healed');
+      expect(left()).toBe(1);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('reports a reset, and not the target closing its side', async () => {
+    const { proxy: p, left } = await counting();
+    try {
+      const a = await connectPeer(p.port);
+      await echoRoundTrip(a, 'a');
+      target.peers[0]!.socket.end();
+      await waitFor(() => a.ended, 3000, 'the target\'s FIN at the client');
+      expect(left()).toBe(0);
+
+      const b = await connectPeer(p.port);
+      await echoRoundTrip(b, 'b');
+      b.socket.resetAndDestroy();
+      await waitFor(() => left() === 1, 3000, 'the reset reported');
+    } finally {
+      await p.stop();
+    }
+  });
+});
