@@ -17,7 +17,7 @@ import { readEventFile } from '../lab/event-log.js';
 import type { SpawnRequest } from './options.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
-import { contenderConnect, removeContenderLinks } from '../net/lab-network.js';
+import { contenderConnect, forgetGoneContenderLinks } from '../net/lab-network.js';
 import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
@@ -182,8 +182,8 @@ export async function stopContenders(paths: LabPaths, ids: readonly string[] | '
   await withLabLock(paths, async () => {
     const fresh = requireState(paths);
     for (const c of fresh.contenders) if (live.some((l) => l.id === c.id)) c.stoppedAt = Date.now();
-    // The stopped ones, and any that died before (killed, crashed): a contender never comes back under its id.
-    await removeContenderLinks(paths, fresh, fresh.contenders.filter((c) => !isOurs(c.pid, paths.markers)).map((c) => c.id));
+    // The stopped ones, and any the link daemon has not forgotten yet: it does so by itself when a contender dies.
+    await forgetGoneContenderLinks(paths, fresh);
     writeState(paths, fresh);
   });
   for (const c of live) recordLabEvent(paths, 'contender-stopped', { contender: c.id });

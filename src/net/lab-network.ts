@@ -2,6 +2,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
 import type { LabState } from '../lab/state.js';
 import { pingDaemon, startDaemon, withDaemon } from './control.js';
+import { forgetGoneContenders, goneContenders } from './gone-contenders.js';
 import type { ResponseFor } from './protocol.js';
 import { contenderLinkSpecs, emptyNet, labMembers, LOOPBACK, perDirectionDelays, serverLinkSpecs } from './lab-links.js';
 
@@ -30,9 +31,10 @@ export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (mes
     // a partitioned link pass in between.
     await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state), ...(net.seed === undefined ? {} : { seed: net.seed }) });
     await ctl.request({ op: 'add-links', links: serverLinkSpecs(state) });
+    const gone = new Set(goneContenders(paths, state));
     for (const c of state.contenders) {
       const ports = net.contenderPorts[c.id];
-      if (!ports || !isOurs(c.pid, paths.markers)) continue;
+      if (!ports || gone.has(c.id)) continue;
       try {
         await ctl.request({ op: 'add-links', links: contenderLinkSpecs(c.id, state, ports) });
       } catch (e) {
@@ -75,17 +77,17 @@ export async function contenderConnect(paths: LabPaths, id: string, state: LabSt
 }
 
 /**
- * Closes stopped contenders' proxies and forgets their ports (the caller writes the state). Best effort: with no
- * daemon running there is nothing to close, and the next `up` does not restore links of contenders that are gone.
+ * Forgets the links of every contender whose process is gone (`contenders stop` calls it under the lab lock; the
+ * caller writes the state when it returns ids). The link daemon does the same by itself when a contender dies;
+ * this makes `stop` see its own contenders' links closed when it returns. Best effort towards the daemon: with
+ * none running there is nothing to close, and the next `up` does not restore links of contenders that are gone.
  */
-export async function removeContenderLinks(paths: LabPaths, state: LabState, ids: readonly string[]): Promise<void> {
-  const proxied = ids.filter((id) => state.net?.contenderPorts[id]);
-  if (proxied.length === 0) return;
-  const linkIds = proxied.flatMap((id) => contenderLinkSpecs(id, state).map((s) => s.id));
-  try {
-    await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids: linkIds }));
-  } catch {
-    // No daemon answers: its links are gone with it.
-  }
-  for (const id of proxied) delete state.net!.contenderPorts[id];
+export function forgetGoneContenderLinks(paths: LabPaths, state: LabState): Promise<string[]> {
+  return forgetGoneContenders(paths, state, async (ids) => {
+    try {
+      await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids }));
+    } catch {
+      // No daemon answers: its links are gone with it.
+    }
+  });
 }
