@@ -1,6 +1,7 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { LabPaths } from '../lab/paths.js';
+import { ContenderReaper } from './contender-reaper.js';
 import { serveControl, type ControlServer } from './control-server.js';
 import { LinkTable } from './link-table.js';
 import { describeRule } from './partition.js';
@@ -10,7 +11,8 @@ import type { NetOp, NetRequest, NetResponses } from './protocol.js';
  * The lab's link daemon: holds every link proxy of one lab and obeys requests on `<lab>/net.sock`.
  * Run as `node dist/net/daemon.js --lab-root DIR --zklab-lab=DIR` (the second argument marks the process as the
  * lab's). It exits on `shutdown`, SIGTERM or SIGINT, and by itself when the lab directory disappears or its
- * socket is removed or taken over by another daemon: nobody could reach it any more.
+ * socket is removed or taken over by another daemon: nobody could reach it any more. It closes a contender's links
+ * by itself when that contender's process dies (see ContenderReaper).
  */
 
 const WATCH_INTERVAL_MS = 500;
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
   if (existsSync(socketPath)) unlinkSync(socketPath); // stale: its daemon is gone
 
   const started = Date.now();
-  const table = new LinkTable();
+  const table = new LinkTable((spec) => reaper.connectionLeft(spec.from));
   let control: ControlServer | undefined;
   let ownInode: number | undefined;
   let watch: NodeJS.Timeout | undefined;
@@ -65,19 +67,22 @@ async function main(): Promise<void> {
     stopping = true;
     log(`shutting down: ${reason}`);
     clearInterval(watch);
+    reaper.stop();
     // Closing the listener unlinks the socket path; never do that to a socket another daemon owns now.
     if (control && inodeOf(socketPath) === ownInode) await control.close();
     await table.stopAll();
     process.exit(code);
   };
 
-  // One request at a time across all connections: requests change shared state and some of them await.
+  // One change at a time, requests and the reaper's alike: they change shared state and some of them await.
   let queue: Promise<unknown> = Promise.resolve();
-  const handle = (req: NetRequest): Promise<NetResponses[NetOp]> => {
-    const run = queue.then(() => execute(req));
+  const inTurn = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn);
     queue = run.catch(() => undefined);
     return run;
   };
+  const handle = (req: NetRequest): Promise<NetResponses[NetOp]> => inTurn(() => execute(req));
+  const reaper = new ContenderReaper(paths, { clientMembers: () => table.clientMembers(), removeLinks: (ids) => inTurn(() => table.remove(ids)), log });
 
   const execute = async (req: NetRequest): Promise<NetResponses[NetOp]> => {
     switch (req.op) {
@@ -115,7 +120,9 @@ async function main(): Promise<void> {
   watch = setInterval(() => {
     if (!existsSync(paths.root)) void shutdown(`lab directory ${paths.root} is gone`);
     else if (inodeOf(socketPath) !== ownInode) void shutdown(`control socket ${socketPath} was removed or replaced`);
+    else reaper.tick();
   }, WATCH_INTERVAL_MS);
+  reaper.start();
 
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -2,7 +2,7 @@ import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLeader } from '../../src/faults/leader.js';
 import { withObserver } from '../../src/zk/observer.js';
-import { listContenders } from '../../src/contenders/service.js';
+import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
@@ -14,6 +14,10 @@ import { readLabEvents } from '../../src/lab/event-log.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPorts } from '../helpers/sockets.js';
+import { readFileSync } from 'node:fs';
+import { withDaemon } from '../../src/net/control.js';
+import type { LinkInfo } from '../../src/net/protocol.js';
+import { isStopped, waitForExit } from '../../src/lab/procs.js';
 
 const paths = tempLab();
 const SESSION = 2000;
@@ -124,5 +128,64 @@ describe('contender links on a real ensemble', () => {
     // The contender's own session rode it out.
     expect(events(paths, c.id).filter((e) => (e.event === 'expired' || e.event === 'paused') && e.t >= t0)).toEqual([]);
     expect(listContenders(paths).find((x) => x.id === c.id)!.state).toBe('follower');
+  }, 90_000);
+});
+
+/** The daemon's own list of a contender's links (its proxies, one per server). */
+async function daemonLinks(id: string): Promise<LinkInfo[]> {
+  const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
+  return links.filter((l) => l.kind === 'client' && l.from === id);
+}
+
+describe('contenders that die, on a real ensemble', () => {
+  it('the link daemon closes a SIGKILLed contender\'s links by itself; paused, cut-off and reconnecting ones keep theirs', async () => {
+    const [dead, holeDead, resetDead, paused, cut] = await spawn(paths, { count: 5, path: '/reaper', sessionTimeout: SESSION });
+    const killed = [dead!, holeDead!, resetDead!];
+    const recorded = () => readState(paths)!.net!.contenderPorts;
+    const before = { paused: recorded()[paused!.id]!, cut: recorded()[cut!.id]! };
+    const rejected = async (id: string) => (await daemonLinks(id)).reduce((n, l) => n + l.stats.rejected, 0);
+    try {
+      process.kill(paused!.pid!, 'SIGSTOP');
+      await waitFor(() => isStopped(paused!.pid!), `${paused!.id} to stop`, 2000);
+
+      // Reset on every attempt, `cut` and `resetDead` have no open connection and keep trying: the daemon looks at
+      // such contenders on every tick, since no close would tell of their death. So it does at the paused one, whose
+      // connection the reset closes.
+      for (const c of [cut!, resetDead!, paused!]) await isolate(paths, c.id, 'reject');
+      await waitFor(async () => (await rejected(cut!.id)) >= 2 && (await rejected(resetDead!.id)) >= 2, 'both to try again and be reset', 15_000, 100);
+      // A blackhole keeps a socket open and silent: the daemon hears of that death from the FIN the kernel sends.
+      await isolate(paths, holeDead!.id, 'blackhole');
+
+      // One at a time, so that each is found by its own way: a close (plain, blackhole) or a tick (reset).
+      for (const c of killed) {
+        const t0 = Date.now();
+        process.kill(c.pid!, 'SIGKILL');
+        await waitFor(async () => (await daemonLinks(c.id)).length === 0, `${c.id}'s links to close`, 2000);
+        expect(Date.now() - t0).toBeLessThan(1500);
+        await waitFor(() => !(c.id in recorded()), `lab.json to forget ${c.id}'s ports`, 5000);
+        expect(await waitForExit([c.pid!], 1000)).toEqual([]);
+        // Found by the daemon itself (not swept up by the state update that followed another death).
+        expect(readFileSync(paths.netLog, 'utf8')).toContain(`contender process gone: ${c.id} (pid ${c.pid})`);
+      }
+
+      // The tick that found `resetDead` gone looked at `cut` and the paused one too, and found them alive.
+      expect((await daemonLinks(paused!.id)).map((l) => l.port).sort()).toEqual(Object.values(before.paused).sort());
+      expect((await daemonLinks(cut!.id)).map((l) => l.port).sort()).toEqual(Object.values(before.cut).sort());
+      expect(recorded()[paused!.id]).toEqual(before.paused);
+      expect(recorded()[cut!.id]).toEqual(before.cut);
+
+      // Healed, the cut-off one reconnects through the same links.
+      await heal(paths, cut!.id);
+      await waitFor(async () => (await daemonLinks(cut!.id)).some((l) => l.stats.open > 0), `${cut!.id} to reconnect`, 15_000, 100);
+      expect(recorded()[cut!.id]).toEqual(before.cut);
+
+      // `contenders stop` goes the same way, and has its contender's links closed by the time it returns.
+      expect(await stopContenders(paths, [cut!.id])).toEqual([cut!.id]);
+      expect(await daemonLinks(cut!.id)).toEqual([]);
+      expect(recorded()).not.toHaveProperty(cut!.id);
+    } finally {
+      process.kill(paused!.pid!, 'SIGCONT');
+      await heal(paths);
+    }
   }, 90_000);
 });
