@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // The zklab shim: run main(argv) and map what it throws to an exit code. All logic lives in src/.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
 // React (under Ink) picks its build when first loaded: the production one renders about a third cheaper.
 process.env.NODE_ENV ??= 'production';
-const { main } = await import('../dist/cli/main.js');
-const { formatError } = await import('../dist/errors.js');
+// bin/setup links this file as `zklab` on the PATH: dist/ is found beside the file itself, not beside the link
+// (Node resolves the main module's symlinks already, but not under --preserve-symlinks-main).
+const dist = new URL('../dist/', pathToFileURL(realpathSync(fileURLToPath(import.meta.url))));
+const { main } = await import(new URL('cli/main.js', dist).href);
+const { formatError } = await import(new URL('errors.js', dist).href);
 
 const argv = process.argv.slice(2);
 const verbose = argv.includes('--verbose');
