@@ -13,6 +13,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { drillCommand } from './commands/drill.js';
 import { demoCommand } from './commands/demo.js';
 import { labsCommand } from './commands/labs.js';
+import { completionCommand } from './commands/completion.js';
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
@@ -32,6 +33,7 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     logsCommand(ctx),
     configCommand(ctx),
     doctorCommand(ctx),
+    completionCommand(),
   ];
 }
 
