@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { findMarked, stopProcesses } from '../../src/lab/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
 import { testRootPrefix } from './paths.js';
+import { readRegistry } from '../../src/lab/registry.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 
 export function setup(): void {
@@ -29,5 +30,11 @@ export async function teardown(): Promise<void> {
     cleanUp();
     throw new Error(`tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`);
   }
+  // Every lab of this run is forgotten by now: owned ones by their owner or its warden (which may still be at it
+  // for the last file's lab), long-lived ones by `ensemble down`. One still listed is a lab nobody cleared.
+  const deadline = Date.now() + 10_000;
+  while (readRegistry().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const listed = readRegistry();
   cleanUp();
+  if (listed.length > 0) throw new Error(`tests left ${listed.length} lab(s) in the registry: ${listed.map((e) => `${e.root} (${e.kind}, ${e.command})`).join('; ')}`);
 }
