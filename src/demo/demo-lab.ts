@@ -7,7 +7,8 @@ import { ensembleDown, ensembleUp } from '../ensemble/service.js';
 import { ProcessError, UsageError } from '../errors.js';
 import { ensureDir } from '../lab/fs.js';
 import type { LabPaths } from '../lab/paths.js';
-import { findMarked, stopProcesses } from '../lab/procs.js';
+import { clearLab } from '../lab/clear.js';
+import { findMarked } from '../lab/procs.js';
 import { ownLab, type OwnedLab } from '../lab/owner.js';
 
 export const DEMO_LAB_DIR = '.zklab-demo';
@@ -58,11 +59,10 @@ export class DemoLab {
   async close(): Promise<{ readonly stopped: number; readonly removed: boolean }> {
     const { stopped } = await ensembleDown(this.paths, { purge: true });
     const strays = findMarked(this.paths.markers);
-    await stopProcesses(strays, 'SIGKILL');
+    await clearLab(this.paths, { removeDir: this.removeDir });
     const left = findMarked(this.paths.markers);
     if (left.length > 0) throw new ProcessError(`processes ${left.join(', ')} of the demo's lab are still running`, `stop them: kill -9 ${left.join(' ')}`);
-    if (this.removeDir) rmSync(this.paths.root, { recursive: true, force: true });
-    else rmSync(join(this.paths.root, MARKER), { force: true });
+    if (!this.removeDir) rmSync(join(this.paths.root, MARKER), { force: true });
     this.lease.release();
     return { stopped: stopped + strays.length, removed: this.removeDir };
   }

@@ -4,7 +4,7 @@ import { clearLab } from '../lab/clear.js';
 import { LabPaths } from '../lab/paths.js';
 import { findMarked, isOurs } from '../lab/procs.js';
 import { currentBootId, readEntry, readRegistry, stillRuns, type LabKind, type RegistryEntry } from '../lab/registry.js';
-import { readState } from '../lab/state.js';
+import { readState, type LabState } from '../lab/state.js';
 import { ensembleDown } from './service.js';
 
 /**
@@ -30,20 +30,35 @@ export interface LabListing {
 }
 
 function judge(e: RegistryEntry, processes: number): { status: LabStatus; reason: string | null } {
-  const ownerGone = e.kind === 'owned' && !stillRuns(e.owner);
+  const thisBoot = e.bootId === currentBootId();
+  // A live owner answers for its lab, even before the lab's directory exists.
+  if (thisBoot && e.kind === 'owned' && stillRuns(e.owner)) return { status: processes > 0 ? 'running' : 'down', reason: null };
+  const ownerGone = e.kind === 'owned';
   const gone =
-    e.bootId !== currentBootId() ? 'it was made before the machine last started'
+    !thisBoot ? 'it was made before the machine last started'
     : !existsSync(e.root) ? 'its directory is gone'
     : ownerGone ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
     : null;
   if (gone === null) return { status: processes > 0 ? 'running' : 'down', reason: null };
-  return processes > 0 && e.bootId === currentBootId() ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };
+  return processes > 0 && thisBoot ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };
 }
+
+/** A lab being removed while it is read, or with a broken state file, is listed without its state. */
+function readStateIfAny(paths: LabPaths): LabState | undefined {
+  try {
+    return existsSync(paths.root) ? readState(paths) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The owner made the directory and is gone: clearing the lab removes it. */
+const removable = (e: RegistryEntry): boolean => e.kind === 'owned' && e.temporary === true && !stillRuns(e.owner);
 
 export function describeLab(e: RegistryEntry, now = Date.now()): LabListing {
   const paths = new LabPaths(e.root);
   const processes = e.bootId === currentBootId() ? findMarked(paths.markers).length : 0;
-  const state = existsSync(e.root) ? readState(paths) : undefined;
+  const state = readStateIfAny(paths);
   const servers = state?.servers ?? [];
   const contenders = state?.contenders ?? [];
   return {
@@ -70,7 +85,7 @@ export async function pruneLabs(): Promise<LabListing[]> {
   for (const e of readRegistry()) {
     const l = describeLab(e);
     if (l.status !== 'orphan' && l.status !== 'stale') continue;
-    await clearLab(new LabPaths(e.root), { removeDir: e.kind === 'owned' && e.temporary === true });
+    await clearLab(new LabPaths(e.root), { removeDir: removable(e) });
     pruned.push(l);
   }
   return pruned;
@@ -82,7 +97,7 @@ export async function labsDown(target: string): Promise<string[]> {
   for (const root of roots) {
     const paths = new LabPaths(root);
     const e = readEntry(root);
-    if (e?.kind === 'owned') await clearLab(paths, { removeDir: e.temporary === true && !stillRuns(e.owner) });
+    if (e?.kind === 'owned') await clearLab(paths, { removeDir: removable(e) });
     else {
       if (existsSync(paths.stateFile)) await ensembleDown(paths);
       await clearLab(paths, { removeDir: false });

@@ -107,7 +107,6 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   ensureWritableLab(paths);
-  registerLongLived(paths, 'ensemble up');
   return withLabLock(paths, async () => {
     // A previous lab of another shape (all of it dead): start afresh.
     for (const dir of [paths.confDir, paths.dataDir]) rmSync(dir, { recursive: true, force: true });
@@ -131,6 +130,8 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       await startAndWait(paths, state, state.servers, v, opts, false, network);
     } catch (e) {
       await stopNetwork(paths);
+      // A fresh lab that did not come up runs nothing: it is not listed either.
+      forgetLongLived(paths);
       throw e;
     }
     recordLabEvent(paths, 'ensemble-up', { servers: state.servers.length });
@@ -165,6 +166,8 @@ async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions)
 /** Launches `toStart`, records their pids at once (so a crash of this CLI leaves them findable), waits for quorum. */
 async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly ServerRecord[], v: ReturnType<typeof validateUp>, opts: UpOptions, repairing = false, network?: Promise<unknown>): Promise<void> {
   opts.onProgress?.({ kind: 'starting', servers: toStart.map((s) => s.name), repair: repairing });
+  // Listed from the moment servers are launched (a fresh up, a repair, a restart) until `down`.
+  registerLongLived(paths, 'ensemble up');
   try {
     for (const s of toStart) {
       s.pid = launchServer(

@@ -1,16 +1,30 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { findMarked, stopProcesses } from './procs.js';
-import { deregister } from './registry.js';
+import { deregister, readEntry } from './registry.js';
+
+/** Files only a lab (or the demo's) leaves in its directory: a directory is removed only when it holds one, or nothing. */
+const LAB_FILES = ['lab.json', 'lab.lock', 'conf', 'data', 'logs', 'events', 'zklab-demo'];
+
+function looksLikeLab(root: string): boolean {
+  const names = readdirSync(root);
+  return names.length === 0 || LAB_FILES.some((f) => existsSync(join(root, f)));
+}
+
+/** How many passes before giving up on a process that will not die (one in uninterruptible sleep, or not ours). */
+const MAX_PASSES = 10;
 
 /**
  * Stops every process that carries the lab's marker (servers, link daemon, contenders: whether or not the lab's
  * state knows them) and, for a lab made for one command, removes its directory; then forgets it. Looks again
  * until a pass finds nothing, since a process may still be starting when the first pass runs.
+ * `warden`: clearing on behalf of that warden; the registry entry is forgotten only if it is still that warden's
+ * (a new owner may have taken the directory since).
  */
-export async function clearLab(paths: LabPaths, opts: { removeDir: boolean }): Promise<number> {
-  let stopped = 0;
-  for (let quiet = 0; quiet < 2; ) {
+export async function clearLab(paths: LabPaths, opts: { readonly removeDir: boolean; readonly warden?: number }): Promise<void> {
+  let quiet = 0;
+  for (let pass = 0; pass < MAX_PASSES && quiet < 2; pass++) {
     const left = findMarked(paths.markers);
     if (left.length === 0) {
       quiet++;
@@ -19,9 +33,8 @@ export async function clearLab(paths: LabPaths, opts: { removeDir: boolean }): P
     }
     quiet = 0;
     await stopProcesses(left, 'SIGKILL').catch(() => undefined);
-    stopped += left.length;
   }
-  if (opts.removeDir) rmSync(paths.root, { recursive: true, force: true });
-  deregister(paths.root);
-  return stopped;
+  if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root)) rmSync(paths.root, { recursive: true, force: true });
+  const entry = readEntry(paths.root);
+  if (opts.warden === undefined || entry?.warden?.pid === opts.warden) deregister(paths.root);
 }

@@ -5,6 +5,8 @@ import type { LabPaths } from './paths.js';
 import { deregister, processRef, register } from './registry.js';
 
 export const WARDEN_SCRIPT = join(PACKAGE_ROOT, 'dist', 'lab', 'warden.js');
+/** What the owner tells its warden when it has cleared the lab itself. */
+export const RELEASED = 'released\n';
 
 /** A lab bound to this process: when the process dies, by any signal, the warden clears the lab. */
 export interface OwnedLab {
@@ -20,7 +22,7 @@ export interface OwnedLab {
  * start within one owned lab's life. The lab is registered as owned, with this process as its owner.
  */
 export function ownLab(paths: LabPaths, opts: { readonly command: string; readonly removeDir: boolean }): OwnedLab {
-  const args = [WARDEN_SCRIPT, `--zklab-warden=${paths.root}`, ...(opts.removeDir ? ['--remove-dir'] : [])];
+  const args = [WARDEN_SCRIPT, paths.wardenMarker, ...(opts.removeDir ? ['--remove-dir'] : [])];
   const warden = spawn(process.execPath, args, { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   warden.on('error', () => undefined);
   const pipe = warden.stdin!;
@@ -33,7 +35,8 @@ export function ownLab(paths: LabPaths, opts: { readonly command: string; readon
     wardenPid: warden.pid ?? 0,
     release: () => {
       deregister(paths.root);
-      pipe.destroy();
+      // Told, not just closed: a closed pipe alone means the owner died and the lab needs clearing.
+      pipe.end(RELEASED);
     },
   };
 }

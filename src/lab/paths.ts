@@ -3,6 +3,8 @@ import { resolve, join } from 'node:path';
 export const DEFAULT_LAB_DIR = '.zklab';
 export const JVM_MARKER_PREFIX = '-Dzklab.lab=';
 export const NODE_MARKER_PREFIX = '--zklab-lab=';
+/** The warden of an owned lab: a marker of its own, so that `ensemble down` in the owner's life leaves it alone. */
+export const WARDEN_MARKER_PREFIX = '--zklab-warden=';
 
 /** Every file a lab keeps, relative to one directory. */
 export class LabPaths {
@@ -31,6 +33,7 @@ export class LabPaths {
   /** The same for node processes (contenders, the link daemon). */
   get nodeMarker(): string { return `${NODE_MARKER_PREFIX}${this.root}`; }
   get markers(): readonly string[] { return [this.jvmMarker, this.nodeMarker]; }
+  get wardenMarker(): string { return `${WARDEN_MARKER_PREFIX}${this.root}`; }
 }
 
 export function resolveLabDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {

@@ -32,6 +32,16 @@ export function processState(pid: number): string | undefined {
   }
 }
 
+/** A process's start time (clock ticks since boot, /proc/pid/stat field 22), or undefined when it is gone. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 export function isStopped(pid: number): boolean {
   const s = processState(pid);
   return s === 'T' || s === 't';

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDir } from './fs.js';
 import type { LabPaths } from './paths.js';
+import { processStartTime } from './procs.js';
 
 /**
  * Every lab on this machine for this user, one small JSON file each, in the user's runtime directory
@@ -45,16 +46,6 @@ export function currentBootId(): string {
   }
 }
 
-/** A process's start time (clock ticks since boot, /proc/pid/stat field 22), or undefined when it is gone. */
-export function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when the process that was `pid` at `startTime` still runs (not a later process with the same pid). */
 export function stillRuns(p: { readonly pid: number; readonly startTime: string } | undefined): boolean {
   return p !== undefined && processStartTime(p.pid) === p.startTime;
@@ -69,6 +60,8 @@ export function register(paths: LabPaths, entry: Omit<RegistryEntry, 'root' | 'c
   try {
     const dir = registryDir();
     ensureDir(dir);
+    // Entries say which directories may be removed: only this user may write them.
+    chmodSync(dir, 0o700);
     const file = entryFile(paths.root, dir);
     const full: RegistryEntry = { root: paths.root, createdAt: new Date().toISOString(), bootId: currentBootId(), ...entry };
     writeFileSync(`${file}.tmp${process.pid}`, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
@@ -78,9 +71,15 @@ export function register(paths: LabPaths, entry: Omit<RegistryEntry, 'root' | 'c
   }
 }
 
-/** Registers a long-lived lab unless it is registered already (an owned lab stays owned). */
+/**
+ * Registers a long-lived lab. An owned lab whose owner runs stays owned; any other entry (a long-lived one, or
+ * one left from a dead owner or an earlier boot) is replaced, so a lab that runs is never listed as stale.
+ */
 export function registerLongLived(paths: LabPaths, command: string): void {
-  if (!readEntry(paths.root)) register(paths, { kind: 'long-lived', command });
+  const e = readEntry(paths.root);
+  if (e?.kind === 'owned' && e.bootId === currentBootId() && stillRuns(e.owner)) return;
+  if (e?.kind === 'long-lived' && e.bootId === currentBootId()) return;
+  register(paths, { kind: 'long-lived', command });
 }
 
 export function deregister(root: string): void {
@@ -93,6 +92,7 @@ export function readEntry(root: string): RegistryEntry | undefined {
 
 function parseEntry(file: string): RegistryEntry | undefined {
   try {
+    if (typeof process.getuid === 'function' && statSync(file).uid !== process.getuid()) return undefined;
     const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<RegistryEntry>;
     if (typeof v.root !== 'string' || (v.kind !== 'long-lived' && v.kind !== 'owned')) return undefined;
     return v as RegistryEntry;

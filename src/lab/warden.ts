@@ -1,17 +1,17 @@
 /**
- * The lease of a lab made for one command. The owner starts this process with a pipe on its stdin and never
- * writes to it; the kernel closes the pipe when the owner exits, however it exits (SIGKILL included), and then
- * this process clears the lab: every marked process stopped, the directory removed if the owner made it.
- * Run as `node dist/lab/warden.js --zklab-warden=DIR [--remove-dir]`; the marker is not the lab's own, so that
- * `ensemble down` inside the owner's life leaves the warden alone.
+ * The lease of a lab made for one command. The owner starts this process with a pipe on its stdin. When the
+ * owner has cleared the lab itself it writes RELEASED and closes the pipe, and this process just leaves. If the
+ * pipe closes without it, the owner died (the kernel closes the pipe however a process ends, SIGKILL included),
+ * and this process clears the lab: every marked process stopped, the directory removed if the owner made it.
+ * Run as `node dist/lab/warden.js --zklab-warden=DIR [--remove-dir]`.
  */
-import { LabPaths } from './paths.js';
 import { clearLab } from './clear.js';
+import { RELEASED } from './owner.js';
+import { LabPaths, WARDEN_MARKER_PREFIX } from './paths.js';
 
-const WARDEN_MARKER = '--zklab-warden=';
-const root = process.argv.find((a) => a.startsWith(WARDEN_MARKER))?.slice(WARDEN_MARKER.length);
+const root = process.argv.find((a) => a.startsWith(WARDEN_MARKER_PREFIX))?.slice(WARDEN_MARKER_PREFIX.length);
 if (!root) {
-  process.stderr.write(`usage: warden.js ${WARDEN_MARKER}DIR [--remove-dir]\n`);
+  process.stderr.write(`usage: warden.js ${WARDEN_MARKER_PREFIX}DIR [--remove-dir]\n`);
   process.exit(2);
 }
 const removeDir = process.argv.includes('--remove-dir');
@@ -20,13 +20,17 @@ const removeDir = process.argv.includes('--remove-dir');
 process.on('SIGINT', () => undefined);
 process.on('SIGHUP', () => undefined);
 
-let clearing = false;
-const clear = (): void => {
-  if (clearing) return;
-  clearing = true;
-  clearLab(new LabPaths(root), { removeDir }).finally(() => process.exit(0));
+let heard = '';
+let ended = false;
+const end = (): void => {
+  if (ended) return;
+  ended = true;
+  // Released: the owner cleared the lab, and the directory may already be a new owner's.
+  if (heard.startsWith(RELEASED)) process.exit(0);
+  clearLab(new LabPaths(root), { removeDir, warden: process.pid }).finally(() => process.exit(0));
 };
-process.stdin.on('end', clear);
-process.stdin.on('close', clear);
-process.stdin.on('error', clear);
-process.stdin.resume();
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => (heard += chunk));
+process.stdin.on('end', end);
+process.stdin.on('close', end);
+process.stdin.on('error', end);

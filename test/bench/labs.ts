@@ -31,22 +31,29 @@ async function ownerKill(dir: string, drillFile: string): Promise<number> {
   await until(() => findMarked(paths.markers).length === 0, 20_000);
   const took = performance.now() - t0;
   await run;
-  await stopProcesses(findMarked([`--zklab-warden=${paths.root}`]), 'SIGKILL');
+  await stopProcesses(findMarked([paths.wardenMarker]), 'SIGKILL');
   return took;
 }
 
 /** The same shape as a long-lived lab: up, 3 contenders, then `ensemble down`. */
 async function down(dir: string): Promise<number> {
   const lab = join(dir, 'long');
-  await execa(process.execPath, [BIN, 'ensemble', 'up', '--lab', lab, '--json']);
-  await execa(process.execPath, [BIN, 'contenders', 'spawn', '3', '--lab', lab]);
-  const t0 = performance.now();
-  await execa(process.execPath, [BIN, 'ensemble', 'down', '--purge', '--lab', lab]);
-  return performance.now() - t0;
+  try {
+    await execa(process.execPath, [BIN, 'ensemble', 'up', '--lab', lab, '--json']);
+    await execa(process.execPath, [BIN, 'contenders', 'spawn', '3', '--lab', lab]);
+    const t0 = performance.now();
+    await execa(process.execPath, [BIN, 'ensemble', 'down', '--purge', '--lab', lab]);
+    return performance.now() - t0;
+  } finally {
+    await stopProcesses(findMarked(new LabPaths(lab).markers), 'SIGKILL');
+  }
 }
 
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync('/tmp/zklab-bench-labs-');
+  // The bench's labs are listed in a registry of their own, not among the developer's.
+  const registry = process.env.ZKLAB_REGISTRY;
+  process.env.ZKLAB_REGISTRY = join(dir, 'registry');
   const drillFile = join(dir, 'hold.yaml');
   writeFileSync(drillFile, 'name: hold\ncontenders: { count: 3, recipe: predecessor }\nsteps:\n  - sleep: 120s\n');
   const kills: number[] = [];
@@ -57,6 +64,8 @@ export async function run(): Promise<BenchRow[]> {
       downs.push(await down(mkdtempSync(join(dir, 'd-'))));
     }
   } finally {
+    if (registry === undefined) delete process.env.ZKLAB_REGISTRY;
+    else process.env.ZKLAB_REGISTRY = registry;
     rmSync(dir, { recursive: true, force: true });
   }
   const worst = Math.max(...kills);

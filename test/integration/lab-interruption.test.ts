@@ -38,10 +38,8 @@ const CASES: readonly Case[] = [
   { name: 'drill run', owned: true, spanMs: 9000, args: (lab) => ['drill', 'run', 'join-and-elect', '--lab', lab] },
 ];
 
-const wardenMarker = (root: string) => `--zklab-warden=${root}`;
-
 /** Nothing of the lab runs: no server, daemon or contender (its markers), and no warden. */
-const nothingRuns = (paths: LabPaths) => findMarked([...paths.markers, wardenMarker(paths.root)]).length === 0;
+const nothingRuns = (paths: LabPaths) => findMarked([...paths.markers, paths.wardenMarker]).length === 0;
 
 async function staleLabs(): Promise<unknown[]> {
   const r = await zklab(['labs', '--json']);
@@ -54,7 +52,7 @@ const labsMade: LabPaths[] = [];
 
 afterEach(async () => {
   running?.kill('SIGKILL');
-  for (const paths of labsMade.splice(0)) await stopProcesses(findMarked([...paths.markers, wardenMarker(paths.root)]), 'SIGKILL');
+  for (const paths of labsMade.splice(0)) await stopProcesses(findMarked([...paths.markers, paths.wardenMarker]), 'SIGKILL');
 });
 
 describe('an interrupted command leaves no lab process behind', () => {

@@ -19,7 +19,6 @@ const orphan = new LabPaths(`${base}/orphan`);
 const drillFile = `${base}/hold.yaml`;
 writeFileSync(drillFile, 'name: hold\nensemble: { servers: 1 }\ncontenders: { count: 1, recipe: predecessor }\nsteps:\n  - sleep: 60s\n');
 
-const wardenMarker = (p: LabPaths) => `--zklab-warden=${p.root}`;
 const drills: ResultPromise[] = [];
 
 interface Listed {
@@ -50,7 +49,7 @@ async function holdingDrill(paths: LabPaths): Promise<{ readonly run: ResultProm
 afterAll(async () => {
   for (const d of drills) d.kill('SIGKILL');
   await zklab(['ensemble', 'down', '--lab', longLived.root]);
-  for (const p of [longLived, running, orphan]) await stopProcesses(findMarked([...p.markers, wardenMarker(p)]), 'SIGKILL');
+  for (const p of [longLived, running, orphan]) await stopProcesses(findMarked([...p.markers, p.wardenMarker]), 'SIGKILL');
 });
 
 describe('zklab labs', () => {
@@ -59,10 +58,10 @@ describe('zklab labs', () => {
     const { run: drill } = await holdingDrill(running);
     const { run: doomed } = await holdingDrill(orphan);
     // An orphan: the lease holder first, then the owner, both without a chance to clean up.
-    const [warden] = findMarked([wardenMarker(orphan)]);
+    const [warden] = findMarked([orphan.wardenMarker]);
     expect(warden).toBeDefined();
     process.kill(warden!, 'SIGKILL');
-    await waitFor(() => findMarked([wardenMarker(orphan)]).length === 0, 'the orphan warden gone');
+    await waitFor(() => findMarked([orphan.wardenMarker]).length === 0, 'the orphan warden gone');
     doomed.kill('SIGKILL');
     await doomed;
 

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLeader } from '../../src/faults/leader.js';
@@ -21,6 +22,17 @@ import { isStopped, waitForExit } from '../../src/lab/procs.js';
 
 const paths = tempLab();
 const SESSION = 2000;
+
+/** Whether a connection to the port on loopback is refused (nothing listens). */
+const refused = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = createConnection({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+  });
 const PATH = '/election';
 
 beforeAll(async () => {
@@ -158,11 +170,14 @@ describe('contenders that die, on a real ensemble', () => {
 
       // One at a time, so that each is found by its own way: a close (plain, blackhole) or a tick (reset).
       for (const c of killed) {
+        const ports = Object.values(recorded()[c.id]!);
         const t0 = Date.now();
         process.kill(c.pid!, 'SIGKILL');
         await waitFor(async () => (await daemonLinks(c.id)).length === 0, `${c.id}'s links to close`, 2000);
         expect(Date.now() - t0).toBeLessThan(1500);
         await waitFor(() => !(c.id in recorded()), `lab.json to forget ${c.id}'s ports`, 5000);
+        // Closed as the kernel sees it, not only as the daemon lists it: nothing listens there any more.
+        for (const port of ports) expect(await refused(port), `port ${port} of ${c.id}`).toBe(true);
         expect(await waitForExit([c.pid!], 1000)).toEqual([]);
         // Found by the daemon itself (not swept up by the state update that followed another death).
         expect(readFileSync(paths.netLog, 'utf8')).toContain(`contender process gone: ${c.id} (pid ${c.pid})`);

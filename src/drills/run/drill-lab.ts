@@ -8,7 +8,8 @@ import { spawnContenders } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
-import { findMarked, stopProcesses } from '../../lab/procs.js';
+import { clearLab } from '../../lab/clear.js';
+import { findMarked } from '../../lab/procs.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
@@ -92,11 +93,10 @@ export class DrillLab {
   async close(): Promise<number> {
     const { stopped } = await ensembleDown(this.paths, { purge: true });
     // Whatever escaped the lab's state (a process launched while `up` failed half-way) still carries its marker.
-    const left = findMarked(this.paths.markers);
-    await stopProcesses(left, 'SIGKILL');
-    if (this.created) rmSync(this.paths.root, { recursive: true, force: true });
-    else rmSync(this.paths.lockFile, { force: true });
+    const strays = findMarked(this.paths.markers).length;
+    await clearLab(this.paths, { removeDir: this.created });
+    if (!this.created) rmSync(this.paths.lockFile, { force: true });
     this.lease.release();
-    return stopped + left.length;
+    return stopped + strays;
   }
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listLabs, pruneLabs } from '../../../src/ensemble/labs.js';
 import { LabPaths } from '../../../src/lab/paths.js';
-import { processStartTime, readRegistry, register, registryDir } from '../../../src/lab/registry.js';
+import { processStartTime } from '../../../src/lab/procs.js';
+import { readEntry, readRegistry, register, registerLongLived, registryDir } from '../../../src/lab/registry.js';
 
 /** Registry entries judged against the machine (no lab processes run here, so nothing is killed). */
 let dir: string;
@@ -57,5 +58,22 @@ describe('labs: what an entry says, checked', () => {
     expect(listLabs().find((l) => l.root === vanished.root)).toMatchObject({ status: 'stale', reason: 'its directory is gone' });
     expect((await pruneLabs()).map((l) => l.root)).toEqual([vanished.root]);
     expect(readRegistry().map((e) => e.root)).toEqual([mine.root]);
+  });
+
+  it("a live owner answers for its lab even before the lab's directory exists", () => {
+    const early = new LabPaths(join(dir, 'not-yet'));
+    register(early, { kind: 'owned', command: 'drill run x', owner: { pid: process.pid, startTime: myStart() } });
+    expect(listLabs()).toEqual([expect.objectContaining({ root: early.root, status: 'down', reason: null })]);
+  });
+
+  it('a long-lived lab started where a dead owner left its entry replaces that entry, so it is never listed as stale', () => {
+    const reused = lab('reused');
+    register(reused, { kind: 'owned', command: 'demo', owner: { pid: process.pid, startTime: 'not-this-one' } });
+    registerLongLived(reused, 'ensemble up');
+    expect(readEntry(reused.root)).toMatchObject({ kind: 'long-lived', command: 'ensemble up' });
+    const owned = lab('owned');
+    register(owned, { kind: 'owned', command: 'demo', owner: { pid: process.pid, startTime: myStart() } });
+    registerLongLived(owned, 'ensemble up');
+    expect(readEntry(owned.root)).toMatchObject({ kind: 'owned', command: 'demo' });
   });
 });
