@@ -33,11 +33,10 @@ function judge(e: RegistryEntry, processes: number): { status: LabStatus; reason
   const thisBoot = e.bootId === currentBootId();
   // A live owner answers for its lab, even before the lab's directory exists.
   if (thisBoot && e.kind === 'owned' && stillRuns(e.owner)) return { status: processes > 0 ? 'running' : 'down', reason: null };
-  const ownerGone = e.kind === 'owned';
   const gone =
     !thisBoot ? 'it was made before the machine last started'
     : !existsSync(e.root) ? 'its directory is gone'
-    : ownerGone ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
+    : e.kind === 'owned' ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
     : null;
   if (gone === null) return { status: processes > 0 ? 'running' : 'down', reason: null };
   return processes > 0 && thisBoot ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };

@@ -10,7 +10,6 @@ export const RELEASED = 'released\n';
 
 /** A lab bound to this process: when the process dies, by any signal, the warden clears the lab. */
 export interface OwnedLab {
-  readonly wardenPid: number;
   /** Forgets the lab and lets the warden go, once this process has cleared the lab itself (the warden checks, finds nothing, and exits). */
   release(): void;
 }
@@ -32,7 +31,6 @@ export function ownLab(paths: LabPaths, opts: { readonly command: string; readon
   if ('unref' in pipe && typeof pipe.unref === 'function') pipe.unref();
   register(paths, { kind: 'owned', command: opts.command, temporary: opts.removeDir, owner: processRef(process.pid), ...(warden.pid ? { warden: processRef(warden.pid) } : {}) });
   return {
-    wardenPid: warden.pid ?? 0,
     release: () => {
       deregister(paths.root);
       // Told, not just closed: a closed pipe alone means the owner died and the lab needs clearing.
