@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireState, type LabState } from '../lab/state.js';
+import { labMembers } from '../net/lab-links.js';
 import { resolveLeader, zkLeader } from './leader.js';
 
 /**
@@ -85,7 +86,7 @@ export function targetsHint(state: LabState): string {
 
 /** True when the name is a member of the lab (server zkN or contender cN, dead ones included). */
 export function isMember(state: LabState, name: string): boolean {
-  return state.servers.some((s) => s.name === name) || state.contenders.some((c) => c.id === name);
+  return labMembers(state).includes(name);
 }
 
 /** Checks a target without asking anyone: a member name, `leader` or `zk-leader`. */

@@ -38,7 +38,6 @@ export function allPorts(plan: readonly ServerPorts[]): number[] {
 const QUORUM_PROXY_OFFSET = 30;
 const ELECTION_PROXY_OFFSET = 115;
 
-/** Where server `from` reaches server `to`'s quorum and election ports through the lab's link proxies. */
 /** Where a server reaches a peer: its quorum and election ports on a host (a proxy's, in a lab). */
 export interface PeerAddress {
   readonly host: string;
@@ -46,6 +45,7 @@ export interface PeerAddress {
   readonly electionPort: number;
 }
 
+/** Where server `from` reaches server `to`'s quorum and election ports through the lab's link proxies. */
 export function peerProxyPorts(base: number, from: number, to: number): { quorumPort: number; electionPort: number } {
   const slot = (from - 1) * MAX_SERVERS + (to - 1);
   return { quorumPort: base + QUORUM_PROXY_OFFSET + slot, electionPort: base + ELECTION_PROXY_OFFSET + slot };

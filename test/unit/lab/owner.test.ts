@@ -40,13 +40,19 @@ function owner(paths: LabPaths) {
   return execa(process.execPath, ['--input-type=module', '-e', script], { env, reject: false, stdin: 'pipe' });
 }
 
+/** A lab directory with a state file, bound to a running owner, once its stand-in and its warden run. */
+async function boundLab() {
+  const paths = new LabPaths(join(dir, 'lab'));
+  mkdirSync(paths.root);
+  writeFileSync(paths.stateFile, '{}');
+  const o = owner(paths);
+  await waitFor(() => findMarked([paths.nodeMarker]).length === 1 && findMarked([paths.wardenMarker]).length === 1, 'the stand-in and the warden');
+  return { paths, o };
+}
+
 describe('a lab bound to its owner', () => {
   it('is cleared when the owner is SIGKILLed: its processes stopped, its directory removed, its entry forgotten', async () => {
-    const paths = new LabPaths(join(dir, 'lab'));
-    mkdirSync(paths.root);
-    writeFileSync(paths.stateFile, '{}');
-    const o = owner(paths);
-    await waitFor(() => findMarked([paths.nodeMarker]).length === 1 && findMarked([paths.wardenMarker]).length === 1, 'the stand-in and the warden');
+    const { paths, o } = await boundLab();
     o.kill('SIGKILL');
     await o;
     await waitFor(() => findMarked([paths.nodeMarker, paths.wardenMarker]).length === 0, 'the lab and its warden gone', 5000);
@@ -55,11 +61,7 @@ describe('a lab bound to its owner', () => {
   });
 
   it('is left alone when the owner releases it: the warden leaves without touching what runs there now', async () => {
-    const paths = new LabPaths(join(dir, 'lab'));
-    mkdirSync(paths.root);
-    writeFileSync(paths.stateFile, '{}');
-    const o = owner(paths);
-    await waitFor(() => findMarked([paths.nodeMarker]).length === 1 && findMarked([paths.wardenMarker]).length === 1, 'the stand-in and the warden');
+    const { paths, o } = await boundLab();
     // The stand-in plays the next owner's process in the same directory.
     o.stdin!.write('release\n');
     await o;
