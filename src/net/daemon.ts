@@ -1,5 +1,6 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
+import { EventLogWriter } from '../lab/event-log.js';
 import { LabPaths } from '../lab/paths.js';
 import { ContenderReaper } from './contender-reaper.js';
 import { serveControl, type ControlServer } from './control-server.js';
@@ -48,6 +49,27 @@ function inodeOf(path: string): number | undefined {
   }
 }
 
+/** Writes each session a contender is granted into its event log, once per session (reconnects repeat the grant). */
+class SessionRecorder {
+  private readonly seen = new Set<string>();
+  private readonly writers = new Map<string, EventLogWriter>();
+
+  constructor(private readonly paths: LabPaths) {}
+
+  granted(contender: string, server: string, session: string, timeoutMs: number): void {
+    const key = `${contender}/${session}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    let writer = this.writers.get(contender);
+    if (!writer) this.writers.set(contender, (writer = new EventLogWriter(this.paths.contenderEvents(contender), contender)));
+    try {
+      writer.write('session', session, null, { server, timeoutMs });
+    } catch (e) {
+      log(`could not record session ${session} of ${contender}: ${(e as Error).message}`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const paths = new LabPaths(labRootFrom(process.argv.slice(2)));
   const socketPath = paths.controlSocket;
@@ -56,7 +78,11 @@ async function main(): Promise<void> {
   if (existsSync(socketPath)) unlinkSync(socketPath); // stale: its daemon is gone
 
   const started = Date.now();
-  const table = new LinkTable((spec) => reaper.connectionLeft(spec.from));
+  const table = new LinkTable(
+    (spec) => reaper.connectionLeft(spec.from),
+    (spec, session, timeoutMs) => sessions.granted(spec.from, spec.to, session, timeoutMs),
+  );
+  const sessions = new SessionRecorder(paths);
   let control: ControlServer | undefined;
   let ownInode: number | undefined;
   let watch: NodeJS.Timeout | undefined;

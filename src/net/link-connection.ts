@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { ConnectResponseSniffer } from './connect-response.js';
 import { InitialMessageRewriter } from './initial-message.js';
 import { Pump, resetSocket, type PumpHost } from './link-pump.js';
 
@@ -15,6 +16,8 @@ export interface ConnectionHost extends PumpHost {
   countFromTarget(bytes: number): void;
   /** The connecting side ended or closed its connection (called once per connection): its process may be gone. */
   clientLeft(): void;
+  /** Client links: the session the server granted on a connection (read from its ConnectResponse). */
+  readonly sessionGranted?: (session: string, timeoutMs: number) => void;
   closed(conn: ProxiedConnection): void;
 }
 
@@ -91,7 +94,12 @@ export class ProxiedConnection {
     this.fromTarget = fromTarget;
     let refused = false;
     let connected = false;
-    upstream.on('data', (chunk: Buffer) => fromTarget.push(chunk));
+    const granted = this.host.sessionGranted;
+    const sniffer = granted && new ConnectResponseSniffer(granted);
+    upstream.on('data', (chunk: Buffer) => {
+      sniffer?.feed(chunk);
+      fromTarget.push(chunk);
+    });
     upstream.on('end', () => fromTarget.pushEnd('fin'));
     upstream.on('error', (err: NodeJS.ErrnoException) => (refused = err.code === 'ECONNREFUSED'));
     // Both pumps wait for the connection to exist: a refused attempt must neither swallow client bytes nor leave

@@ -26,6 +26,8 @@ export interface LinkProxyOptions {
    * When a process dies the kernel closes its sockets, so this is how the link daemon hears of a contender's death.
    */
   readonly onClientLeft?: () => void;
+  /** Client links: called with the session id (hex) the server grants on each connection. */
+  readonly onSession?: (session: string, timeoutMs: number) => void;
 }
 
 export interface LinkStats {
@@ -84,6 +86,7 @@ export class LinkProxy {
       countToTarget: (n) => (counts.bytesToTarget += n),
       countFromTarget: (n) => (counts.bytesFromTarget += n),
       clientLeft: () => options.onClientLeft?.(),
+      sessionGranted: options.onSession,
       closed: (conn) => {
         this.connections.delete(conn);
         if (this.connections.size === 0) this.whenIdle?.();

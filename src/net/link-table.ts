@@ -30,8 +30,14 @@ export class LinkTable {
   private seed: number | undefined;
   private readonly randoms = new Map<string, () => number>();
 
-  /** `onClientLeft` hears of every connection whose connecting side ended or closed, on client links only. */
-  constructor(private readonly onClientLeft?: (spec: LinkSpec) => void) {}
+  /**
+   * On client links only: `onClientLeft` hears of every connection whose connecting side ended or closed,
+   * `onSession` of every session a server grants on one.
+   */
+  constructor(
+    private readonly onClientLeft?: (spec: LinkSpec) => void,
+    private readonly onSession?: (spec: LinkSpec, session: string, timeoutMs: number) => void,
+  ) {}
 
   /** Starts proxies for new links (current rules apply from the first connection). All or nothing. */
   async add(specs: readonly LinkSpec[]): Promise<NetResponses['add-links']['links']> {
@@ -51,8 +57,10 @@ export class LinkTable {
     try {
       for (const spec of fresh) {
         if (this.seed !== undefined) this.randoms.set(spec.id, seededRandom(this.seed, spec.id));
-        const onClientLeft = spec.kind === 'client' && this.onClientLeft ? () => this.onClientLeft?.(spec) : undefined;
-        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)(), onClientLeft });
+        const client = spec.kind === 'client';
+        const onClientLeft = client && this.onClientLeft ? () => this.onClientLeft?.(spec) : undefined;
+        const onSession = client && this.onSession ? (session: string, timeoutMs: number) => this.onSession?.(spec, session, timeoutMs) : undefined;
+        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)(), onClientLeft, onSession });
         try {
           await proxy.start();
         } catch (err) {
