@@ -40,6 +40,8 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
 export function buildParser(argv: readonly string[], ctx: CommandContext): Argv<GlobalArgs> {
   let parser = yargs([...argv])
     .scriptName('zklab')
+    // `contenders spawn --exec -- PROGRAM ARGS…`: what follows -- is the program's, never zklab's options.
+    .parserConfiguration({ 'populate--': true })
     .usage('zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]')
     .option('lab', { type: 'string', global: true, describe: 'lab directory (default .zklab, or ZKLAB_LAB)' })
     .option('zk-home', { type: 'string', global: true, describe: 'ZooKeeper install (default ZOOKEEPER_HOME, then Debian paths)' })

@@ -1,15 +1,26 @@
 import { UsageError } from '../errors.js';
 import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
 import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeName } from '../recipes/types.js';
+import { AUTO_RULE, LEADER_RULE_NAMES, parseLeaderRule, type LeaderRule } from '../recipes/leadership.js';
+import { ADAPTERS, CURATOR_ERROR_POLICIES, type AdapterName, type CuratorErrorPolicy } from './adapters/adapters.js';
 import { wholeNumber } from '../validate.js';
 
 export const MAX_CONTENDERS = 200;
 export const DEFAULT_SESSION_TIMEOUT_MS = 2000;
 export const DEFAULT_PATH = '/election';
 
+/** What a contender runs: one of zklab's recipes, a built-in client adapter, or any program (`--exec`). */
+export type ContenderKind = RecipeName | AdapterName | 'exec';
+export const CONTENDER_KINDS: readonly ContenderKind[] = [...RECIPES, ...ADAPTERS];
+
 export interface SpawnRequest {
   readonly count: number;
-  readonly recipe: RecipeName;
+  readonly recipe: ContenderKind;
+  /** `exec`: the program and its arguments as given, placeholders not filled in. */
+  readonly program?: readonly string[];
+  /** Programs and adapters: how ZooKeeper's view tells who leads. Recipes: auto. */
+  readonly leaderRule: LeaderRule;
+  readonly curatorErrorPolicy?: CuratorErrorPolicy;
   readonly sessionTimeoutMs: number;
   readonly path: string;
   readonly priorities?: readonly number[];
@@ -18,6 +29,11 @@ export interface SpawnRequest {
   readonly takeoverMs: number;
   readonly onDisconnect: OnDisconnect;
   readonly connect?: string;
+}
+
+/** True for the kinds that run a program of their own under a supervisor (adapters and --exec). */
+export function runsProgram(kind: string): boolean {
+  return kind === 'exec' || (ADAPTERS as readonly string[]).includes(kind);
 }
 
 export interface RawSpawnArgs {
@@ -31,6 +47,12 @@ export interface RawSpawnArgs {
   readonly takeoverMs?: unknown;
   readonly onDisconnect?: string;
   readonly connect?: string;
+  /** `--exec` was given. */
+  readonly exec?: boolean;
+  /** What followed `--`. */
+  readonly program?: readonly string[];
+  readonly leaderRule?: string | readonly string[];
+  readonly curatorErrorPolicy?: string;
 }
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {
@@ -62,7 +84,12 @@ export function validateConnect(c: string): string {
 /** Turns raw command-line values into a spawn request, or throws one UsageError naming what is wrong. */
 export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   const count = wholeNumber(raw.count, 'the contender count', 1, MAX_CONTENDERS, 'e.g. `zklab contenders spawn 5`');
-  const recipe = oneOf(raw.recipe, RECIPES, 'recipe', 'predecessor');
+  const { recipe, program } = kindOf(raw);
+  const leaderRule = leaderRuleOf(raw, recipe);
+  if (raw.curatorErrorPolicy !== undefined && recipe !== 'curator-latch') {
+    throw new UsageError('--curator-error-policy applies to --recipe curator-latch only', 'drop it, or add --recipe curator-latch');
+  }
+  const curatorErrorPolicy = recipe === 'curator-latch' ? oneOf(raw.curatorErrorPolicy, CURATOR_ERROR_POLICIES, '--curator-error-policy', 'standard') : undefined;
   const policy = oneOf(raw.policy, POLICIES, 'policy', 'priority');
   const onDisconnect = oneOf(raw.onDisconnect, ['pause', 'ignore'] as const, '--on-disconnect mode', 'pause');
   const sessionTimeoutMs = raw.sessionTimeout === undefined ? DEFAULT_SESSION_TIMEOUT_MS : wholeNumber(raw.sessionTimeout, '--session-timeout', 100, 120_000, 'milliseconds; the servers clamp it to [2, 20] ticks unless configured otherwise (a lab allows up to 60000)');
@@ -76,6 +103,9 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   return {
     count,
     recipe,
+    ...(program ? { program } : {}),
+    leaderRule,
+    ...(curatorErrorPolicy ? { curatorErrorPolicy } : {}),
     policy,
     onDisconnect,
     sessionTimeoutMs,
@@ -85,4 +115,26 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     sites,
     connect: raw.connect === undefined ? undefined : validateConnect(raw.connect),
   };
+}
+
+const EXEC_EXAMPLE = 'e.g. `zklab contenders spawn 3 --exec -- python3 my_contender.py {connect}`';
+
+function kindOf(raw: RawSpawnArgs): { recipe: ContenderKind; program?: readonly string[] } {
+  const program = raw.program ?? [];
+  if (raw.exec) {
+    if (raw.recipe !== undefined) throw new UsageError('--exec and --recipe name two things to run', 'give one: --recipe NAME, or --exec -- PROGRAM ARGS…');
+    if (program.length === 0 || program[0] === '') throw new UsageError('--exec needs a program after --', EXEC_EXAMPLE);
+    return { recipe: 'exec', program };
+  }
+  if (program.length > 0) throw new UsageError(`"${program.join(' ')}" after -- is only read with --exec`, EXEC_EXAMPLE);
+  return { recipe: oneOf(raw.recipe, CONTENDER_KINDS, 'recipe', 'predecessor') };
+}
+
+function leaderRuleOf(raw: RawSpawnArgs, recipe: ContenderKind): LeaderRule {
+  if (raw.leaderRule === undefined) return runsProgram(recipe) ? { kind: 'lowest-sequence' } : AUTO_RULE;
+  if (!runsProgram(recipe)) throw new UsageError(`--leader-rule applies to programs (--exec, curator-latch, kazoo-election), not to the ${recipe} recipe`, 'drop --leader-rule: zklab knows how its own recipes elect');
+  const text = typeof raw.leaderRule === 'string' ? raw.leaderRule : raw.leaderRule.join(' ');
+  const rule = parseLeaderRule(text);
+  if (!rule) throw new UsageError(`unknown --leader-rule "${text}"`, `choose ${LEADER_RULE_NAMES.join(' or ')} (NAME: the znode under --path whose owner leads)`);
+  return rule;
 }

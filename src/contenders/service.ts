@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { probeSrvr } from '../ensemble/fourlw.js';
 import { isServing } from '../ensemble/quorum.js';
-import { tailFile } from '../lab/fs.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
@@ -14,7 +12,13 @@ import { directConnectString, emptyState, readState, requireState, writeState, t
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
-import type { SpawnRequest } from './options.js';
+import { runsProgram, type SpawnRequest } from './options.js';
+import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
+import { undoSpawn, waitJoined } from './join.js';
+import { readZkView, type ZkContenderView } from './zk-view.js';
+import { withObserver } from '../zk/observer.js';
+import { formatLeaderRule } from '../recipes/leadership.js';
+import type { RecipeName } from '../recipes/types.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
 import { contenderConnect, forgetGoneContenderLinks } from '../net/lab-network.js';
@@ -50,26 +54,6 @@ function launchContender(paths: LabPaths, cfg: ChildConfig): number {
   return child.pid;
 }
 
-/** Waits until every contender has logged `joined`; fails naming the first one that died, with its log. */
-async function waitJoined(paths: LabPaths, records: readonly ContenderRecord[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let waiting = [...records];
-  while (waiting.length > 0) {
-    signal?.throwIfAborted();
-    for (const r of waiting) {
-      if (!isOurs(r.pid, paths.markers)) {
-        throw new ProcessError(`contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`, `see \`zklab logs ${r.id}\``);
-      }
-    }
-    waiting = waiting.filter((r) => !readEventFile(paths.contenderEvents(r.id)).some((e) => e.event === 'joined'));
-    if (waiting.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new ProcessError(`contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s`, 'check `zklab ensemble status` and `zklab logs ' + waiting[0]!.id + '`');
-    }
-    await sleep(25);
-  }
-}
-
 export interface SpawnResult {
   /** The contenders this call started. */
   readonly spawned: readonly ContenderInfo[];
@@ -78,7 +62,10 @@ export interface SpawnResult {
 }
 
 export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {}): Promise<SpawnResult> {
-  if (!existsSync(CHILD_ENTRY)) throw new EnvironmentError(`the contender program ${CHILD_ENTRY} is missing`, 'build zklab first: `npm run build`');
+  const entry = runsProgram(req.recipe) ? EXEC_CHILD_ENTRY : CHILD_ENTRY;
+  if (!existsSync(entry)) throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
+  // Everything that can be refused is refused before the lab changes.
+  const program = await programFor(req);
   const existing = readState(paths);
   if (!req.connect && (!existing || existing.servers.length === 0)) {
     throw new UsageError(`there is no ensemble in ${paths.root} to contend on`, 'start one with `zklab ensemble up`, or point at another with --connect HOST:PORT,…');
@@ -86,45 +73,60 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   if (existing && !req.connect) await ensureReachable(existing);
   ensureDir(paths.root);
   registerLongLived(paths, 'contenders spawn');
+  let nextBefore = 0;
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
+    nextBefore = state.nextContender;
     if (req.connect) state.externalConnect = req.connect;
     const created: ContenderRecord[] = [];
     for (let i = 0; i < req.count; i++) {
       const id = `c${state.nextContender++}`;
-      const rec: ContenderRecord = { id, recipe: req.recipe, path: req.path, priority: req.priorities?.[i], site: req.sites?.[i], sessionTimeoutMs: req.sessionTimeoutMs, startedAt: Date.now() };
-      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (st.servers.length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
-      const connect = req.connect ?? (await connectFor(id, state));
-      rec.pid = launchContender(paths, {
+      const rec: ContenderRecord = {
         id,
         recipe: req.recipe,
         path: req.path,
+        priority: req.priorities?.[i],
+        site: req.sites?.[i],
         sessionTimeoutMs: req.sessionTimeoutMs,
-        onDisconnect: req.onDisconnect,
-        priority: rec.priority,
-        site: rec.site,
-        policy: req.policy,
-        takeoverMs: req.takeoverMs,
-        labRoot: paths.root,
-        connect,
-        eventsFile: paths.contenderEvents(id),
-        memberData: JSON.stringify({ id, recipe: req.recipe, priority: rec.priority ?? null, site: rec.site ?? null }),
-      });
+        startedAt: Date.now(),
+        ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
+      };
+      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (st.servers.length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
+      const connect = req.connect ?? (await connectFor(id, state));
+      rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);
       state.contenders.push(rec);
       created.push(rec);
     }
     writeState(paths, state);
     return created;
   });
-  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.recipe });
   try {
-    await waitJoined(paths, records, Math.max(20_000, req.count * 300), opts.signal);
+    await waitJoined(paths, records, Math.max(program ? 30_000 : 20_000, req.count * 300), opts.signal);
   } catch (e) {
-    await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL');
+    await undoSpawn(paths, records, nextBefore);
     throw e;
   }
+  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.recipe });
   const all = listContenders(paths);
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
+}
+
+function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: ContenderRecord, connect: string): number {
+  return launchContender(paths, {
+    id: rec.id,
+    recipe: req.recipe as RecipeName,
+    path: req.path,
+    sessionTimeoutMs: req.sessionTimeoutMs,
+    onDisconnect: req.onDisconnect,
+    priority: rec.priority,
+    site: rec.site,
+    policy: req.policy,
+    takeoverMs: req.takeoverMs,
+    labRoot: paths.root,
+    connect,
+    eventsFile: paths.contenderEvents(rec.id),
+    memberData: JSON.stringify({ id: rec.id, recipe: req.recipe, priority: rec.priority ?? null, site: rec.site ?? null }),
+  });
 }
 
 export function describeContender(paths: LabPaths, r: ContenderRecord): ContenderInfo {
@@ -153,15 +155,19 @@ export interface ContendersOverview {
   readonly contenders: readonly ContenderInfo[];
   /** null for contenders of an ensemble outside the lab (no link proxies). */
   readonly network: ContendersNetwork | null;
+  /** What ZooKeeper says of each contender, by id; null when the ensemble could not be asked. */
+  readonly zookeeper: ReadonlyMap<string, ZkContenderView> | null;
 }
 
-/** Every contender with the network facts about it, from one read of the lab state (what `contenders list` shows). */
+/** Every contender with the network facts and ZooKeeper's view of it, from one read of the lab state (`contenders list`). */
 export async function contendersOverview(paths: LabPaths): Promise<ContendersOverview> {
   const state = requireState(paths);
   const contenders = describeContenders(paths, state);
-  if (state.servers.length === 0) return { contenders, network: null };
+  const sessions = new Map(contenders.map((c) => [c.id, c.sessions] as const));
+  const zookeeper = await withObserver(directConnectString(state), (zk) => readZkView(zk, state.contenders, (id) => sessions.get(id) ?? []), 3000).catch(() => null);
+  if (state.servers.length === 0) return { contenders, network: null, zookeeper };
   const members = new Map(contenders.map((c) => [c.id, memberNetwork(state, c.id)] as const));
-  return { contenders, network: { status: await networkStatus(paths, state), members } };
+  return { contenders, network: { status: await networkStatus(paths, state), members }, zookeeper };
 }
 
 export function resolveContender(state: LabState, id: string): ContenderRecord {

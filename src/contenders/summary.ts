@@ -1,8 +1,10 @@
 import { normalizeSessionId } from '../zk/session-id.js';
 import type { ContenderEvent } from '../lab/events.js';
 import { leadershipEndOf } from '../lab/leadership-intervals.js';
+import { runsProgram } from './options.js';
 
-export type ContenderState = 'starting' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';
+/** running: a program that has not said what it believes (ZooKeeper's view still tells whether it leads). */
+export type ContenderState = 'starting' | 'running' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';
 
 export interface ContenderSummary {
   readonly state: ContenderState;
@@ -51,6 +53,7 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
     switch (e.event) {
       case 'started':
         recipe = e.recipe;
+        if (runsProgram(e.recipe)) state = 'running';
         break;
       case 'connected':
         state = 'joining';

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
 import { directConnectString, requireEnsemble, requireState, type ContenderRecord, type LabState, type ServerRecord } from '../lab/state.js';
-import { readLeader } from '../recipes/leadership.js';
+import { readPathLeaders } from '../contenders/zk-view.js';
 import { withObserver } from '../zk/observer.js';
 
 export interface LeaderFact {
@@ -17,14 +17,13 @@ export interface LeaderFact {
 export async function resolveLeader(paths: LabPaths, state: LabState = requireState(paths)): Promise<LeaderFact> {
   const live = state.contenders.filter((c) => isOurs(c.pid, paths.markers));
   if (live.length === 0) throw new UsageError('no contender is running in this lab', 'spawn some with `zklab contenders spawn 5`');
-  const electionPaths = [...new Set(live.map((c) => c.path))];
-  const connect = directConnectString(state);
-  const leading = await withObserver(connect, async (zk) => Promise.all(electionPaths.map((p) => readLeader(zk, p)))).catch((e: Error) => {
+  const sessions = (id: string) => describeContender(paths, state.contenders.find((c) => c.id === id)!).sessions;
+  const leading = await withObserver(directConnectString(state), (zk) => readPathLeaders(zk, live, sessions)).catch((e: Error) => {
     throw new UsageError(`cannot ask the ensemble who leads: ${e.message}`, 'check `zklab ensemble status`');
   });
   for (const lead of leading) {
-    if (!lead) continue;
-    const owner = state.contenders.find((c) => describeContender(paths, c).sessions.includes(lead.owner));
+    // A live contender's path may be led by the lingering znode of a dead one: any contender of the lab counts.
+    const owner = lead.contender ?? state.contenders.find((c) => describeContender(paths, c).sessions.includes(lead.owner));
     if (owner) return { contender: owner, znode: lead.znode, owner: lead.owner };
     throw new UsageError(`the leading znode ${lead.znode} belongs to session 0x${lead.owner}, which no zklab contender owns`, 'another client leads; kill a contender by name instead');
   }

@@ -18,7 +18,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const paths = new Set(byPath.keys());
   const exists = paths.has(root);
   const children = exists ? [...paths].filter((p) => p !== root && parentPath(p) === root).map(basename) : null;
-  const leading = pickLeader(root, children, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null));
+  const leading = pickLeader(root, children, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null), input.leaderRule);
   const layout = electionLayout(children);
   const leaderAt = leading?.znode ?? null;
 
@@ -83,7 +83,7 @@ function sessionOwners(contenders: readonly ContenderInput[]): Map<string, Conte
 
 function nodeState(owner: ZnodeOwner, contender: ContenderInput | undefined, isLeader: boolean): NodeState {
   if (owner.kind !== 'ephemeral') return 'unknown';
-  if (!contender) return isLeader ? 'leader' : 'unknown';
+  if (!contender) return 'foreign';
   const current = contender.sessionId === null ? null : normalizeSessionId(contender.sessionId);
   if (!contender.alive || current !== owner.session || contender.state === 'expired' || contender.state === 'stopped') {
     return 'expired';

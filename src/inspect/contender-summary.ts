@@ -6,6 +6,7 @@ export type ContenderSummary = Pick<ContenderInput, 'sessionId' | 'pastSessionId
 
 const CLAIMED: Readonly<Record<ContenderState, ClaimedState>> = {
   starting: 'unknown',
+  running: 'unknown',
   joining: 'unknown',
   leader: 'leader',
   follower: 'follower',

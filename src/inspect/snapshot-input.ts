@@ -1,6 +1,7 @@
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import type { Srvr } from '../ensemble/fourlw.js';
 import type { SnapshotPartition } from './snapshot.js';
+import type { LeaderRule } from '../recipes/leadership.js';
 
 /** The raw facts the inspect data source collects; buildSnapshot turns them into a Snapshot. */
 
@@ -61,6 +62,8 @@ export interface SnapshotInput {
   /** The election path itself and every znode below it, in any order. */
   readonly znodes: readonly RawZnode[];
   readonly contenders: readonly ContenderInput[];
+  /** How to tell who leads (programs run as contenders name a rule); auto when absent. */
+  readonly leaderRule?: LeaderRule;
   readonly servers: readonly ServerInput[];
   readonly partitions?: readonly SnapshotPartition[];
   /** Contender and lab events in any order; the latest maxEvents are kept. */

@@ -9,9 +9,11 @@ import type { ElectionLayout } from '../recipes/leadership.js';
  * paused: its contender is stopped (SIGSTOP by the lab) or reports a disconnect.
  * expired: its owner is gone (process dead, or the contender moved on to a new session); the znode lingers until
  * the server expires the old session.
- * unknown: persistent znodes, and ephemerals of sessions no zklab contender owns (another client library).
+ * foreign: an ephemeral of a session no contender of the lab owns (another client); `leader` still marks it if it
+ * leads.
+ * unknown: persistent znodes.
  */
-export type NodeState = 'leader' | 'follower' | 'paused' | 'expired' | 'unknown';
+export type NodeState = 'leader' | 'follower' | 'paused' | 'expired' | 'foreign' | 'unknown';
 
 
 export interface SnapshotNode {

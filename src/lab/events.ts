@@ -7,16 +7,21 @@
 /** What a contender's lines carry beyond the common head, by event. */
 export interface ContenderEventFields {
   /** The process runs. */
-  started: { recipe: string; path: string; sessionTimeoutMs: number; onDisconnect: string; connect: string };
+  started: { recipe: string; path: string; sessionTimeoutMs: number; onDisconnect: string; connect: string; program?: string[] };
   /** A session was established (first connect, or a new session after expiry). */
   connected: { timeoutMs: number };
+  /**
+   * Written by the link daemon, not the contender: a server granted this session on one of the contender's links
+   * (`server`). How the lab knows the sessions of a program that says nothing about itself.
+   */
+  session: { server: string; timeoutMs: number };
   /** The contender's own znode exists (single-file: it takes part, without a znode of its own). */
   joined: { znode?: string | null; member?: string; path?: string };
   watching: { path: string; kind: 'exists' | 'children' | 'data' };
   /** A watch fired. */
   notified: { path: string; type: string };
-  /** Leadership claimed, with a fencing token: the czxid of the leading znode. */
-  leader: { token: number };
+  /** Leadership claimed, with a fencing token: the czxid of the leading znode (null: a program that gave none). */
+  leader: { token: number | null };
   /** Not the leader; what it waits for. */
   follower: { predecessor?: string | null; watching?: string | null; elected?: string | null; waitingFor?: string };
   /** The leader does its work, every ACT_INTERVAL_MS while it believes it leads. */
@@ -49,6 +54,10 @@ export interface ContenderEventFields {
   error: { message: string };
   /** Clean shutdown: the session was closed. */
   stopped: Record<never, never>;
+  /** A program run as a contender: its client library's own connection state (Curator's, kazoo's), as it said. */
+  'client-state': { state: string; wasLeader?: boolean };
+  /** Written by the supervisor of a program run as a contender: the program ended (not on the lab's SIGTERM). */
+  exited: { code: number | null; signal: string | null; stderr: string[] };
 }
 
 export type ContenderEventName = keyof ContenderEventFields;
@@ -91,6 +100,11 @@ export interface LabEventFields {
   delay: { description: string; target: string; ms: number; jitter: number };
   /** The demo's measured failover, for the live view's event pane. */
   failover: { description: string; ms: number };
+  /**
+   * A drill's record of who leads `path` by ZooKeeper's own state (the owner of the leading znode), written when it
+   * changes: `leader` is the contender, null when nobody leads or `session` is no contender's (another client).
+   */
+  'zk-leader': { path: string; leader: string | null; znode: string | null; session: string | null };
 }
 
 export type LabEventName = keyof LabEventFields;
@@ -100,18 +114,22 @@ export type LabEventOf<E extends LabEventName> = LabEventMap[E];
 export type LabEvent = LabEventMap[LabEventName];
 
 const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
-  'started', 'connected', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
+  'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
   'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'progress', 'ready', 'excluded', 'retry',
-  'error', 'stopped',
+  'error', 'stopped', 'client-state', 'exited',
 ]);
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
   'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
-  'contender-stopped', 'partition', 'heal', 'delay', 'failover',
+  'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader',
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function isContenderEventName(name: string): name is ContenderEventName {
+  return CONTENDER_EVENTS.has(name);
+}
 
 /** A parsed line that has the head of a contender event and a known event name. */
 export function isContenderEvent(v: unknown): v is ContenderEvent {

@@ -6,6 +6,8 @@ export type IntervalEnd =
   | 'resigned'
   | 'expired'
   | 'stopped'
+  /** A program run as a contender ended by itself. */
+  | 'exited'
   | 'follower'
   | 'killed'
   /** The same contender claimed again with another token: a new interval starts. */
@@ -32,6 +34,7 @@ const OWN_ENDS: Partial<Record<ContenderEventName, IntervalEnd>> = {
   expired: 'expired',
   stopped: 'stopped',
   follower: 'follower',
+  exited: 'exited',
   started: 'restarted',
 };
 

@@ -71,9 +71,23 @@ export function findMarked(markers: readonly string[], prefix = false): number[]
   return pids;
 }
 
+/** True when pid leads its own process group (every lab process does: spawnDetached starts it with setsid). */
+function leadsGroup(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2] === String(pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Signals a lab process, and with it its process group when it leads one: a program run as a contender lives in
+ * its supervisor's group, so a kill or pause of the contender reaches the program too.
+ */
 export function signal(pid: number, sig: NodeJS.Signals): boolean {
   try {
-    process.kill(pid, sig);
+    process.kill(leadsGroup(pid) ? -pid : pid, sig);
     return true;
   } catch {
     return false;

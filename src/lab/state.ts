@@ -24,6 +24,10 @@ export interface ContenderRecord {
   readonly sessionTimeoutMs: number;
   readonly startedAt: number;
   stoppedAt?: number;
+  /** Programs run as contenders: how ZooKeeper's view says who leads (src/recipes/leadership.ts reads it). */
+  readonly leaderRule?: string;
+  /** Programs run as contenders: the command line as given (placeholders not filled in). */
+  readonly program?: readonly string[];
 }
 
 export function emptyState(): LabState {

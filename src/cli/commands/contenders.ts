@@ -3,6 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { parseSpawnRequest } from '../../contenders/options.js';
 import type { ContenderInfo, ContendersNetwork } from '../../contenders/service.js';
+import type { ZkContenderView } from '../../contenders/zk-view.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
@@ -19,6 +20,10 @@ interface SpawnArgs extends GlobalArgs {
   'takeover-ms'?: string;
   'on-disconnect'?: string;
   connect?: string;
+  exec?: boolean;
+  'leader-rule'?: string[];
+  'curator-error-policy'?: string;
+  '--'?: (string | number)[];
   json?: boolean;
 }
 
@@ -30,7 +35,9 @@ function colourState(s: ContenderInfo['state']): string {
   return s;
 }
 
-export function contendersJson(list: readonly ContenderInfo[], net: ContendersNetwork | null = null): unknown {
+type ZkViews = ReadonlyMap<string, ZkContenderView> | null;
+
+export function contendersJson(list: readonly ContenderInfo[], net: ContendersNetwork | null = null, zookeeper: ZkViews = null): unknown {
   return {
     ...(net ? { network: networkJson(net.status) } : {}),
     contenders: list.map((c) => ({
@@ -41,20 +48,37 @@ export function contendersJson(list: readonly ContenderInfo[], net: ContendersNe
       state: c.state,
       znode: c.znode,
       sessionId: c.session ? `0x${c.session}` : null,
+      sessions: c.sessions.map((x) => `0x${x}`),
       watching: c.watching,
       token: c.token,
       priority: c.priority,
       site: c.site,
       ...(net ? { network: net.members.get(c.id) } : {}),
+      ...(zookeeper ? { zookeeper: zookeeper.get(c.id) ?? null } : {}),
     })),
   };
 }
 
-export function renderContenders(list: readonly ContenderInfo[]): string {
+/** `state` is what a contender says of itself; `zookeeper` what ZooKeeper says (LEADS: it owns the leading znode). */
+export function renderContenders(list: readonly ContenderInfo[], zookeeper: ZkViews = null): string {
   if (list.length === 0) return 'no contenders yet: `zklab contenders spawn 5`';
+  const zkCell = (c: ContenderInfo): string => {
+    const v = zookeeper?.get(c.id);
+    return !v ? '-' : v.leads ? chalk.green.bold('LEADS') : v.znodes.length > 0 ? 'in line' : 'no znode';
+  };
   return table(
-    ['id', 'pid', 'alive', 'recipe', 'state', 'znode', 'session', 'watching'],
-    list.map((c) => [c.id, c.pid === null ? '-' : String(c.pid), c.alive ? 'yes' : chalk.red('no'), c.recipe, colourState(c.state), c.znode ?? '-', c.session ? `0x${c.session}` : '-', c.watching ?? '-']),
+    ['id', 'pid', 'alive', 'recipe', 'state', ...(zookeeper ? ['zookeeper'] : []), 'znode', 'session', 'watching'],
+    list.map((c) => [
+      c.id,
+      c.pid === null ? '-' : String(c.pid),
+      c.alive ? 'yes' : chalk.red('no'),
+      c.recipe,
+      colourState(c.state),
+      ...(zookeeper ? [zkCell(c)] : []),
+      c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-',
+      c.session ? `0x${c.session}` : '-',
+      c.watching ?? '-',
+    ]),
   );
 }
 
@@ -66,11 +90,14 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
       y
         .command<SpawnArgs>({
           command: 'spawn <count>',
-          describe: 'Start <count> contender processes running a leader-election recipe',
+          describe: 'Start <count> contenders: a zklab recipe, Curator or kazoo (--recipe), or any program (--exec -- PROGRAM ARGS…)',
           builder: (b) =>
             b
               .positional('count', { type: 'string', describe: 'how many, 1 to 200' })
-              .option('recipe', { type: 'string', describe: 'predecessor (default), herd, single-file or priority' })
+              .option('recipe', { type: 'string', describe: 'predecessor (default), herd, single-file, priority; curator-latch or kazoo-election' })
+              .option('exec', { type: 'boolean', describe: 'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments' })
+              .option('leader-rule', { type: 'array', string: true, describe: 'programs: who leads by ZooKeeper\'s view: lowest-sequence (default) or single-node NAME' })
+              .option('curator-error-policy', { type: 'string', describe: 'curator-latch: standard (default: leadership ends on SUSPENDED) or session (on LOST)' })
               .option('session-timeout', { type: 'string', describe: 'ms (default 2000)' })
               .option('path', { type: 'string', describe: 'election path (default /election)' })
               .option('priority', { type: 'string', describe: 'priority recipe: one number per contender, e.g. 5,3,1' })
@@ -82,7 +109,22 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
-            const req = parseSpawnRequest({ count: a.count, recipe: a.recipe, sessionTimeout: a['session-timeout'], path: a.path, priority: a.priority, site: a.site, policy: a.policy, takeoverMs: a['takeover-ms'], onDisconnect: a['on-disconnect'], connect: a.connect });
+            const req = parseSpawnRequest({
+              count: a.count,
+              recipe: a.recipe,
+              sessionTimeout: a['session-timeout'],
+              path: a.path,
+              priority: a.priority,
+              site: a.site,
+              policy: a.policy,
+              takeoverMs: a['takeover-ms'],
+              onDisconnect: a['on-disconnect'],
+              connect: a.connect,
+              exec: a.exec,
+              program: a['--']?.map(String),
+              leaderRule: a['leader-rule'],
+              curatorErrorPolicy: a['curator-error-policy'],
+            });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
             else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`);
@@ -94,8 +136,8 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           builder: (b) => b.option('json', { type: 'boolean', default: false }),
           handler: async (a) => {
             const { contendersOverview } = await import('../../contenders/service.js');
-            const { contenders, network } = await contendersOverview(labPaths(a));
-            ctx.out(a.json ? JSON.stringify(contendersJson(contenders, network), null, 2) : [renderContenders(contenders), ...(network ? networkLines(network.status) : [])].join('\n'));
+            const { contenders, network, zookeeper } = await contendersOverview(labPaths(a));
+            ctx.out(a.json ? JSON.stringify(contendersJson(contenders, network, zookeeper), null, 2) : [renderContenders(contenders, zookeeper), ...(network ? networkLines(network.status) : [])].join('\n'));
           },
         })
         .command<GlobalArgs & { ids?: string[]; all: boolean }>({

@@ -225,6 +225,7 @@ export class InspectSource implements SnapshotFeed {
       znodes: this.mirror.znodes(),
       // Until the znodes have been read once, what contenders claim cannot be checked against them.
       contenders: this.mirror.synced ? (this.lab?.contenders() ?? []) : [],
+      leaderRule: this.lab?.leaderRule(),
       servers,
       partitions: this.links?.partitions ?? [],
       events: this.lab?.events() ?? [],

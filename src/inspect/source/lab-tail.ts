@@ -4,6 +4,8 @@ import { isContenderEvent, isLabEvent, type ContenderEvent, type LabEvent } from
 import type { LabPaths } from '../../lab/paths.js';
 import { isOurs, isStopped } from '../../lab/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
+import { ruleOf } from '../../contenders/leader-rule.js';
+import type { LeaderRule } from '../../recipes/leadership.js';
 import { summarizeContenderEvents, type ContenderSummary } from '../contender-summary.js';
 import type { ContenderInput } from '../snapshot-input.js';
 import { FileTail } from './file-tail.js';
@@ -52,6 +54,11 @@ export class LabTail {
   /** The contender records of this election path. */
   records(): ContenderRecord[] {
     return (this.state?.contenders ?? []).filter((c) => c.path === this.electionPath);
+  }
+
+  /** How ZooKeeper's view tells who leads this path (the rule its program contenders were spawned with). */
+  leaderRule(): LeaderRule {
+    return ruleOf(this.state?.contenders ?? [], this.electionPath);
   }
 
   /** Reads whatever was appended or rewritten; true when a snapshot would change. */

@@ -43,6 +43,8 @@ export function stateColor(state: NodeState): string | undefined {
       return 'yellow';
     case 'expired':
       return 'red';
+    case 'foreign':
+      return 'magenta';
     default:
       return undefined;
   }

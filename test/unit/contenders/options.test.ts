@@ -31,3 +31,37 @@ describe('parseSpawnRequest', () => {
     expect(() => parseSpawnRequest({ count: 1, connect: 'zk1;rm -rf /' })).toThrow(UsageError);
   });
 });
+
+describe('parseSpawnRequest: programs and adapters', () => {
+  it('takes the program after -- with --exec, and lowest-sequence as its leader rule', () => {
+    expect(parseSpawnRequest({ count: 2, exec: true, program: ['python3', 'x.py', '{connect}'] })).toMatchObject({
+      recipe: 'exec',
+      program: ['python3', 'x.py', '{connect}'],
+      leaderRule: { kind: 'lowest-sequence' },
+    });
+  });
+
+  it('refuses --exec without a program, a program without --exec, and --exec with --recipe', () => {
+    expect(() => parseSpawnRequest({ count: 1, exec: true })).toThrow(/--exec needs a program after --/);
+    expect(() => parseSpawnRequest({ count: 1, exec: true, program: [''] })).toThrow(/--exec needs a program/);
+    expect(() => parseSpawnRequest({ count: 1, program: ['python3'] })).toThrow(/only read with --exec/);
+    expect(() => parseSpawnRequest({ count: 1, exec: true, recipe: 'herd', program: ['x'] })).toThrow(/two things to run/);
+  });
+
+  it('reads both spellings of single-node and refuses unknown rules', () => {
+    const exec = { count: 1, exec: true, program: ['x'] };
+    expect(parseSpawnRequest({ ...exec, leaderRule: ['single-node', 'leader'] }).leaderRule).toEqual({ kind: 'single-node', name: 'leader' });
+    expect(parseSpawnRequest({ ...exec, leaderRule: 'single-node:leader' }).leaderRule).toEqual({ kind: 'single-node', name: 'leader' });
+    expect(() => parseSpawnRequest({ ...exec, leaderRule: 'loudest' })).toThrow(/unknown --leader-rule "loudest"/);
+    expect(() => parseSpawnRequest({ ...exec, leaderRule: ['single-node'] })).toThrow(/unknown --leader-rule/);
+    expect(() => parseSpawnRequest({ count: 1, leaderRule: 'lowest-sequence' })).toThrow(/applies to programs/);
+  });
+
+  it('knows the adapters, and the Curator error policy only for Curator', () => {
+    expect(parseSpawnRequest({ count: 3, recipe: 'curator-latch' })).toMatchObject({ recipe: 'curator-latch', curatorErrorPolicy: 'standard', leaderRule: { kind: 'lowest-sequence' } });
+    expect(parseSpawnRequest({ count: 3, recipe: 'curator-latch', curatorErrorPolicy: 'session' }).curatorErrorPolicy).toBe('session');
+    expect(parseSpawnRequest({ count: 3, recipe: 'kazoo-election' }).recipe).toBe('kazoo-election');
+    expect(() => parseSpawnRequest({ count: 3, recipe: 'curator-latch', curatorErrorPolicy: 'lax' })).toThrow(/unknown --curator-error-policy "lax"/);
+    expect(() => parseSpawnRequest({ count: 3, recipe: 'kazoo-election', curatorErrorPolicy: 'session' })).toThrow(/curator-latch only/);
+  });
+});

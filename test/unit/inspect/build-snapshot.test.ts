@@ -38,8 +38,19 @@ describe('buildSnapshot: leader and order', () => {
     );
     expect(s.nodes.slice(1).map((n) => n.sequence)).toEqual([3, 4, 7]);
     const foreign = s.nodes[1]!;
-    expect(foreign).toMatchObject({ contender: null, pid: null, sessionId: '0xf00d', leader: true, state: 'leader' });
-    expect(s.nodes[3]).toMatchObject({ contender: null, state: 'unknown', leader: false });
+    expect(foreign).toMatchObject({ contender: null, pid: null, sessionId: '0xf00d', leader: true, state: 'foreign' });
+    expect(s.nodes[3]).toMatchObject({ contender: null, state: 'foreign', leader: false });
+  });
+
+  it('follows the leader rule of program contenders: single-node NAME leads even beside sequential znodes', () => {
+    const s = buildSnapshot(
+      input({
+        znodes: [znode('/election'), znode('/election/n_0000000001', { owner: 'b1' }), znode('/election/leader', { owner: 'b2' })],
+        contenders: [contender('c1', 'b1'), contender('c2', 'b2')],
+        leaderRule: { kind: 'single-node', name: 'leader' },
+      }),
+    );
+    expect(s.nodes.filter((n) => n.leader).map((n) => n.contender)).toEqual(['c2']);
   });
 
   it('takes the leader from ownership, not from what a contender claims', () => {

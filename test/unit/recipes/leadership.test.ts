@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { electionLayout, pickLeader } from '../../../src/recipes/leadership.js';
+import { electionLayout, formatLeaderRule, parseLeaderRule, pickLeader } from '../../../src/recipes/leadership.js';
 import { compareSiblings } from '../../../src/recipes/sequence.js';
 
 /** A path's children and their owners as ZooKeeper would report them: null = listed, but gone by the stat. */
@@ -52,5 +52,27 @@ describe('who leads (the one rule)', () => {
 describe('sibling order', () => {
   it('order siblings: names without a sequence first, then by number, not by text', () => {
     expect([`b-n_${SEQ(10)}`, `a-n_${SEQ(9)}`, 'nodes', 'election'].sort(compareSiblings)).toEqual(['election', 'nodes', `a-n_${SEQ(9)}`, `b-n_${SEQ(10)}`]);
+  });
+});
+
+describe('leader rules of programs run as contenders', () => {
+  const children = ['leader', `n_${SEQ(4)}`, `n_${SEQ(2)}`, 'config'];
+  const owners: Record<string, string> = { '/e/leader': 'a9', [`/e/n_${SEQ(4)}`]: 'a4', [`/e/n_${SEQ(2)}`]: 'a2', '/e/config': '0' };
+  const owner = (p: string) => owners[p] ?? null;
+
+  it('lowest-sequence ignores a `leader` znode; single-node NAME only looks at NAME', () => {
+    expect(pickLeader('/e', children, owner, { kind: 'lowest-sequence' })?.owner).toBe('a2');
+    expect(pickLeader('/e', children, owner, { kind: 'single-node', name: 'leader' })?.owner).toBe('a9');
+    expect(pickLeader('/e', children, owner, { kind: 'single-node', name: 'config' })).toBeNull();
+    expect(pickLeader('/e', children, owner, { kind: 'single-node', name: 'absent' })).toBeNull();
+  });
+
+  it('reads and writes rules the way --leader-rule takes them', () => {
+    expect(parseLeaderRule('lowest-sequence')).toEqual({ kind: 'lowest-sequence' });
+    expect(parseLeaderRule('single-node leader')).toEqual({ kind: 'single-node', name: 'leader' });
+    expect(parseLeaderRule('single-node=leader')).toEqual({ kind: 'single-node', name: 'leader' });
+    expect(formatLeaderRule({ kind: 'single-node', name: 'leader' })).toBe('single-node leader');
+    expect(parseLeaderRule(formatLeaderRule({ kind: 'lowest-sequence' }))).toEqual({ kind: 'lowest-sequence' });
+    for (const bad of ['', 'highest-sequence', 'single-node', 'single-node a/b', 'lowest-sequence x', 'single-node a b']) expect(parseLeaderRule(bad)).toBeUndefined();
   });
 });

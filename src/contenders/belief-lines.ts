@@ -1,0 +1,50 @@
+import { isContenderEventName, type ContenderEventName } from '../lab/events.js';
+import { normalizeSessionId } from '../zk/session-id.js';
+
+/**
+ * What a program run as a contender says about itself: stdout lines `ZKLAB {"event":"leader","token":42}`. They are
+ * its beliefs, recorded in its event log beside what ZooKeeper says; never instructions (nothing in them is run).
+ */
+export const BELIEF_PREFIX = 'ZKLAB ';
+
+/** Events only the lab writes: the supervisor (started, exited) and the link daemon (session). */
+const LAB_ONLY: ReadonlySet<ContenderEventName> = new Set(['started', 'exited', 'session']);
+/** Keys of an event line's head, which the supervisor sets itself. */
+const HEAD_KEYS = new Set(['t', 'id', 'pid', 'event', 'session', 'znode']);
+
+export type BeliefLine =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | {
+      readonly kind: 'event';
+      readonly event: ContenderEventName;
+      readonly fields: Readonly<Record<string, unknown>>;
+      /** The session the program names (normalized hex), when it names one. */
+      readonly session?: string;
+      readonly znode?: string;
+    };
+
+const TOKEN_EVENTS: ReadonlySet<string> = new Set(['leader', 'act', 'resigned']);
+
+/** Reads one stdout line. Not a ZKLAB line: text; a ZKLAB line that cannot be an event: invalid, with why. */
+export function parseBeliefLine(line: string): BeliefLine {
+  if (!line.startsWith(BELIEF_PREFIX)) return { kind: 'text' };
+  let v: unknown;
+  try {
+    v = JSON.parse(line.slice(BELIEF_PREFIX.length));
+  } catch {
+    return { kind: 'invalid', reason: 'not JSON after "ZKLAB "' };
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { kind: 'invalid', reason: 'not a JSON object' };
+  const o = v as Record<string, unknown>;
+  const event = o.event;
+  if (typeof event !== 'string' || !isContenderEventName(event)) return { kind: 'invalid', reason: `unknown event ${JSON.stringify(event)}` };
+  if (LAB_ONLY.has(event)) return { kind: 'invalid', reason: `"${event}" is written by the lab, not by a program` };
+  const fields: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(o)) if (!HEAD_KEYS.has(k)) fields[k] = x;
+  // A fencing token is a number or nothing; anything else would poison the checkers' comparisons.
+  if (TOKEN_EVENTS.has(event)) fields.token = typeof fields.token === 'number' && Number.isFinite(fields.token) ? fields.token : null;
+  const session = typeof o.session === 'string' && /^(0x)?[0-9a-fA-F]{1,16}$/.test(o.session) ? normalizeSessionId(o.session) : undefined;
+  const znode = typeof o.znode === 'string' && o.znode.startsWith('/') ? o.znode : undefined;
+  return { kind: 'event', event, fields, ...(session === undefined ? {} : { session }), ...(znode === undefined ? {} : { znode }) };
+}

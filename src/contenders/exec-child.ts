@@ -1,0 +1,95 @@
+/**
+ * The supervisor of a program run as a contender (`contenders spawn --exec`, the Curator and kazoo adapters). It
+ * carries the lab's marker and leads the process group the program runs in, so the lab's signals (kill, pause,
+ * stop) reach both. It records the program's `ZKLAB {…}` lines as the contender's beliefs, passes every other
+ * line to the contender's log, and records how the program ended.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { EventLogWriter } from '../lab/event-log.js';
+import type { ContenderEventFields, ContenderEventName } from '../lab/events.js';
+import { LabPaths } from '../lab/paths.js';
+import { parseBeliefLine } from './belief-lines.js';
+import { decodeChildConfig, type ExecChildConfig } from './child-config.js';
+
+/** How many of the program's last stderr lines an `exited` event keeps. */
+const STDERR_TAIL = 12;
+/** How long the program has to stop after the lab's SIGTERM before it is killed. */
+const STOP_GRACE_MS = 5000;
+
+const cfg = decodeChildConfig<ExecChildConfig>(process.argv);
+const log = new EventLogWriter(cfg.eventsFile, cfg.id);
+const labState = new LabPaths(cfg.labRoot).stateFile;
+let session: string | null = null;
+let znode: string | null = null;
+let stopRequested = false;
+let reportedStop = false;
+const stderrTail: string[] = [];
+
+const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) => log.write(event, session, znode, fields);
+
+write('started', { recipe: cfg.kind, path: cfg.path, sessionTimeoutMs: cfg.sessionTimeoutMs, onDisconnect: 'program', connect: cfg.connect, program: [cfg.command, ...cfg.args] });
+
+// Not detached: the program stays in this process's group, which the lab signals as one.
+const child = spawn(cfg.command, [...cfg.args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...cfg.env } });
+
+createInterface({ input: child.stdout }).on('line', (line) => {
+  const b = parseBeliefLine(line);
+  if (b.kind === 'text') return void process.stdout.write(line + '\n');
+  if (b.kind === 'invalid') return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
+  if (b.session !== undefined) session = b.session;
+  if (b.znode !== undefined) znode = b.znode;
+  if (b.event === 'stopped') reportedStop = true;
+  // The line's fields were checked against the event's name only; the readers tolerate a program's extra fields.
+  write(b.event, b.fields as ContenderEventFields[typeof b.event]);
+});
+
+createInterface({ input: child.stderr }).on('line', (line) => {
+  process.stderr.write(line + '\n');
+  stderrTail.push(line);
+  if (stderrTail.length > STDERR_TAIL) stderrTail.shift();
+});
+
+let exitCode = 0;
+child.on('error', (e) => {
+  // The program could not be started at all (ENOENT, EACCES): the spawn checked, but the file may have changed since.
+  stderrTail.push(e.message);
+  write('exited', { code: null, signal: null, stderr: [...stderrTail] });
+  process.exit(1);
+});
+
+child.on('exit', (code, sig) => {
+  // Let the pipes drain: the program's last lines belong before its end.
+  setImmediate(() => {
+    if (stopRequested) {
+      if (!reportedStop) write('stopped', {});
+    } else {
+      write('exited', { code, signal: sig, stderr: [...stderrTail] });
+    }
+    exitCode = stopRequested ? 0 : code ?? 1;
+    process.exit(exitCode);
+  });
+});
+
+function stop(sig: NodeJS.Signals): void {
+  if (stopRequested) return;
+  stopRequested = true;
+  // The lab signals the whole group, so the program has its own SIGTERM already; a signal to this process alone
+  // (Ctrl-C in a foreground run) is passed on.
+  child.kill(sig);
+  setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+}
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGTERM'));
+process.on('SIGHUP', () => stop('SIGTERM'));
+process.on('uncaughtException', (e) => {
+  process.stderr.write(`zklab supervisor: ${e.stack ?? e.message}\n`);
+  child.kill('SIGKILL');
+  process.exit(1);
+});
+
+// A contender never outlives its lab: when the lab's state is purged, it leaves.
+setInterval(() => {
+  if (!existsSync(labState)) stop('SIGTERM');
+}, 2000).unref();

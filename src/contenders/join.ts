@@ -1,0 +1,101 @@
+import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProcessError } from '../errors.js';
+import { readEventFile } from '../lab/event-log.js';
+import type { ContenderEvent } from '../lab/events.js';
+import { tailFile } from '../lab/fs.js';
+import { withLabLock } from '../lab/lock.js';
+import type { LabPaths } from '../lab/paths.js';
+import { isOurs, stopProcesses } from '../lab/procs.js';
+import { directConnectString, readState, writeState, type ContenderRecord } from '../lab/state.js';
+import { forgetGoneContenderLinks } from '../net/lab-network.js';
+import { normalizeSessionId } from '../zk/session-id.js';
+import { openObserver } from '../zk/observer.js';
+import { unlessGone } from '../zk/errors.js';
+import { childPath } from '../zk/paths.js';
+import type { ZkPort } from '../zk/port.js';
+import { programExitError } from './program.js';
+import { runsProgram } from './options.js';
+
+/** A program says it has joined with any of these; one that says nothing has joined once ZooKeeper shows its znode. */
+const JOIN_WORDS: ReadonlySet<string> = new Set(['joined', 'leader', 'follower']);
+
+function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));
+}
+
+/** True when a znode under `path` belongs to one of `sessions`. */
+async function ownsZnodeUnder(zk: ZkPort, path: string, sessions: ReadonlySet<string>): Promise<boolean> {
+  if (sessions.size === 0) return false;
+  for (const name of (await unlessGone(zk.getChildren(path))) ?? []) {
+    const stat = await zk.exists(childPath(path, name));
+    if (stat && sessions.has(normalizeSessionId(stat.ephemeralOwner))) return true;
+  }
+  return false;
+}
+
+/**
+ * Waits until every contender has joined: a recipe logs `joined`; a program says so (joined, leader, follower) or
+ * owns a znode under its path. Fails naming the first one that died (a program with its exit code and stderr).
+ */
+export async function waitJoined(paths: LabPaths, records: readonly ContenderRecord[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...records];
+  let observer: ZkPort | undefined;
+  const look = async (r: ContenderRecord, events: readonly ContenderEvent[]): Promise<boolean> => {
+    if (!runsProgram(r.recipe)) return events.some((e) => e.event === 'joined');
+    if (events.some((e) => JOIN_WORDS.has(e.event))) return true;
+    const state = readState(paths);
+    if (!state) return false;
+    observer ??= await openObserver(directConnectString(state));
+    return ownsZnodeUnder(observer, r.path, sessionsOf(events)).catch(() => false);
+  };
+  try {
+    while (waiting.length > 0) {
+      signal?.throwIfAborted();
+      const still: ContenderRecord[] = [];
+      for (const r of waiting) {
+        const events = readEventFile(paths.contenderEvents(r.id));
+        if (!isOurs(r.pid, paths.markers)) {
+          throw (
+            (r.program && programExitError(r.id, r.program, events)) ??
+            new ProcessError(`contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`, `see \`zklab logs ${r.id}\``)
+          );
+        }
+        if (!(await look(r, events))) still.push(r);
+      }
+      waiting = still;
+      if (waiting.length === 0) return;
+      if (Date.now() > deadline) {
+        const first = waiting[0]!;
+        const what = runsProgram(first.recipe) ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})` : '';
+        throw new ProcessError(`contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(), `check \`zklab ensemble status\` and \`zklab logs ${first.id}\``);
+      }
+      await sleep(25);
+    }
+  } finally {
+    await observer?.close();
+  }
+}
+
+/**
+ * Takes back a spawn that failed: its processes are killed, and the lab's state, links and event files are as they
+ * were before (bad input leaves the lab unchanged).
+ */
+export async function undoSpawn(paths: LabPaths, records: readonly ContenderRecord[], nextBefore: number): Promise<void> {
+  await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL').catch(() => undefined);
+  const ids = new Set(records.map((r) => r.id));
+  await withLabLock(paths, async () => {
+    const state = readState(paths);
+    if (!state) return;
+    await forgetGoneContenderLinks(paths, state);
+    state.contenders = state.contenders.filter((c) => !ids.has(c.id));
+    // Only when no other spawn took ids after these: ids are never reused.
+    if (state.nextContender === nextBefore + records.length) state.nextContender = nextBefore;
+    writeState(paths, state);
+  });
+  for (const id of ids) {
+    rmSync(paths.contenderEvents(id), { force: true });
+    rmSync(paths.contenderLog(id), { force: true });
+  }
+}

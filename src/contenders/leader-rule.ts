@@ -1,0 +1,8 @@
+import type { ContenderRecord } from '../lab/state.js';
+import { AUTO_RULE, parseLeaderRule, type LeaderRule } from '../recipes/leadership.js';
+
+/** How ZooKeeper's view tells who leads `path`: the rule its contenders were spawned with (programs name one). */
+export function ruleOf(contenders: readonly ContenderRecord[], path: string): LeaderRule {
+  const named = contenders.find((c) => c.path === path && c.leaderRule !== undefined)?.leaderRule;
+  return (named !== undefined && parseLeaderRule(named)) || AUTO_RULE;
+}

@@ -1,0 +1,119 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { ProcessError, UsageError } from '../errors.js';
+import type { ContenderEvent } from '../lab/events.js';
+import type { LabPaths } from '../lab/paths.js';
+import { spawnDetached } from '../lab/procs.js';
+import { PACKAGE_ROOT } from '../templates.js';
+import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
+import type { ContenderRecord } from '../lab/state.js';
+import type { SpawnRequest } from './options.js';
+import { prepareAdapter } from './adapters/adapters.js';
+
+/** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
+
+export const EXEC_CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'exec-child.js');
+
+function executable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The program's absolute path: as given when it names a path, else the first match on PATH. UsageError if none. */
+export function resolveProgram(command: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  if (command.includes('/')) {
+    const file = isAbsolute(command) ? command : resolve(cwd, command);
+    if (!executable(file)) throw new UsageError(`the program ${command} does not exist or is not executable`, 'give the path of an executable file (chmod +x), or a program on the PATH');
+    return file;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, command))) return join(dir, command);
+  }
+  throw new UsageError(`the program "${command}" is not on the PATH`, 'give its path (./my-contender) or install it');
+}
+
+/** What a program is told, in its environment and through placeholders in its arguments. */
+export interface ProgramContext {
+  readonly connect: string;
+  readonly id: string;
+  readonly path: string;
+  readonly sessionTimeoutMs: number;
+}
+
+export function programEnv(c: ProgramContext, labRoot: string): Record<string, string> {
+  return {
+    ZKLAB_CONNECT: c.connect,
+    ZKLAB_ID: c.id,
+    ZKLAB_PATH: c.path,
+    ZKLAB_SESSION_TIMEOUT_MS: String(c.sessionTimeoutMs),
+    // A program that runs zklab itself acts on the lab it belongs to.
+    ZKLAB_LAB: labRoot,
+  };
+}
+
+/** `{connect}`, `{id}`, `{path}` and `{session}` (the session timeout in ms) in each argument; other braces stay. */
+export function fillPlaceholders(args: readonly string[], c: ProgramContext): string[] {
+  const values: Record<string, string> = { connect: c.connect, id: c.id, path: c.path, session: String(c.sessionTimeoutMs) };
+  return args.map((a) => a.replace(/\{(connect|id|path|session)\}/g, (_, k: string) => values[k]!));
+}
+
+/** Starts the supervisor, which starts the program in its own process group. Resolves the supervisor's pid. */
+export function launchProgram(paths: LabPaths, cfg: ExecChildConfig): number {
+  const args = ['--max-old-space-size=48', EXEC_CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
+  const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
+  if (child.pid === undefined) throw new ProcessError(`could not start the supervisor of contender ${cfg.id}`);
+  return child.pid;
+}
+
+/** The words for a program that ended while it should have been joining: its exit code and its last stderr lines. */
+export function programExitError(id: string, program: readonly string[], events: readonly ContenderEvent[]): UsageError | undefined {
+  const exited = events.findLast((e) => e.event === 'exited');
+  if (!exited || exited.event !== 'exited') return undefined;
+  const how = exited.code !== null ? `with code ${exited.code}` : exited.signal ? `on ${exited.signal}` : 'before it could start';
+  const tail = exited.stderr.length > 0 ? `its last stderr lines:\n  ${exited.stderr.join('\n  ')}` : 'it printed nothing on stderr';
+  return new UsageError(`${id}: ${program.join(' ')} exited at once ${how}`, tail);
+}
+
+/** What a program contender runs: the command (resolved), its arguments, and how `contenders list` shows it. */
+export interface ProgramSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Adapters: flags that mark the program as the lab's, so clearing a lab finds it even without its supervisor. */
+  readonly marked: 'jvm' | 'node-arg' | 'none';
+  readonly shown: readonly string[];
+}
+
+export async function programFor(req: SpawnRequest): Promise<ProgramSpec | undefined> {
+  if (req.recipe === 'exec') {
+    const [command, ...args] = req.program!;
+    return { command: resolveProgram(command!), args, marked: 'none', shown: req.program! };
+  }
+  if (req.recipe === 'curator-latch' || req.recipe === 'kazoo-election') {
+    const a = await prepareAdapter(req.recipe, { curatorErrorPolicy: req.curatorErrorPolicy });
+    return { command: a.command, args: a.args, marked: req.recipe === 'curator-latch' ? 'jvm' : 'node-arg', shown: [a.command, ...a.args] };
+  }
+  return undefined;
+}
+
+export function launchProgramContender(paths: LabPaths, req: SpawnRequest, rec: ContenderRecord, program: ProgramSpec, connect: string): number {
+  const context = { connect, id: rec.id, path: req.path, sessionTimeoutMs: req.sessionTimeoutMs };
+  const args = fillPlaceholders(program.args, context);
+  const marked = program.marked === 'jvm' ? [paths.jvmMarker, ...args] : program.marked === 'node-arg' ? [...args, paths.nodeMarker] : args;
+  return launchProgram(paths, {
+    id: rec.id,
+    labRoot: paths.root,
+    eventsFile: paths.contenderEvents(rec.id),
+    kind: req.recipe,
+    path: req.path,
+    sessionTimeoutMs: req.sessionTimeoutMs,
+    connect,
+    command: program.command,
+    args: marked,
+    env: programEnv(context, paths.root),
+  });
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseBeliefLine } from '../../../src/contenders/belief-lines.js';
+
+describe('parseBeliefLine', () => {
+  it('passes other output through as text', () => {
+    expect(parseBeliefLine('INFO connected')).toEqual({ kind: 'text' });
+    expect(parseBeliefLine(' ZKLAB {"event":"leader"}')).toEqual({ kind: 'text' });
+  });
+
+  it('reads an event with its fields, session and znode, keeping the head for the lab', () => {
+    const b = parseBeliefLine('ZKLAB {"event":"leader","token":77,"session":"0x1000A","t":1,"id":"c9","pid":4}');
+    expect(b).toEqual({ kind: 'event', event: 'leader', fields: { token: 77 }, session: '1000a' });
+    expect(parseBeliefLine('ZKLAB {"event":"joined","znode":"/election/x_0000000001"}')).toMatchObject({ znode: '/election/x_0000000001', fields: {} });
+  });
+
+  it('turns a token that is no number into none', () => {
+    expect(parseBeliefLine('ZKLAB {"event":"leader"}')).toMatchObject({ fields: { token: null } });
+    expect(parseBeliefLine('ZKLAB {"event":"act","token":"42"}')).toMatchObject({ fields: { token: null } });
+  });
+
+  it('refuses what is not an event a program may report', () => {
+    expect(parseBeliefLine('ZKLAB {oops')).toMatchObject({ kind: 'invalid', reason: 'not JSON after "ZKLAB "' });
+    expect(parseBeliefLine('ZKLAB [1]')).toMatchObject({ kind: 'invalid' });
+    expect(parseBeliefLine('ZKLAB {"event":"elected-king"}')).toMatchObject({ kind: 'invalid', reason: 'unknown event "elected-king"' });
+    expect(parseBeliefLine('ZKLAB {"event":"session"}')).toMatchObject({ kind: 'invalid' });
+    expect(parseBeliefLine('ZKLAB {"event":"exited"}')).toMatchObject({ kind: 'invalid' });
+    expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).toMatchObject({ kind: 'event', fields: { token: null } });
+    expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).not.toHaveProperty('session');
+  });
+});
