@@ -13,6 +13,8 @@ import { CheckFailedError, UsageError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { MAX_REPEAT } from '../../drills/run/limits.js';
 import { wholeNumber } from '../../validate.js';
+import { expandVariants } from '../../drills/format/variants.js';
+import { renderVariantComparison } from '../../drills/report/variants.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
@@ -23,16 +25,20 @@ export interface RunArgs extends GlobalArgs {
 }
 
 
-/** The report files: FILE for one run, FILE-1.html, FILE-2.html… for several. Checked before anything starts. */
-function reportFiles(report: string | undefined, runs: number): string[] {
+/**
+ * The report files: FILE for one run, FILE-1.html, FILE-2.html… for several (FILE-<variant>[-k].html for a drill's
+ * variants). Checked before anything starts.
+ */
+function reportFiles(report: string | undefined, runs: number, variants: readonly string[] = []): string[] {
   if (report === undefined) return [];
   const file = resolve(report);
   const dir = dirname(file);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new UsageError(`cannot write the report to ${report}: ${dir} is not a directory`, 'give --report a path in an existing directory, e.g. --report drill.html');
   }
-  if (runs === 1) return [file];
   const base = file.replace(/\.html?$/i, '');
+  if (variants.length > 0) return variants.flatMap((v) => (runs === 1 ? [`${base}-${v}.html`] : Array.from({ length: runs }, (_, k) => `${base}-${v}-${k + 1}.html`)));
+  if (runs === 1) return [file];
   return Array.from({ length: runs }, (_, k) => `${base}-${k + 1}.html`);
 }
 
@@ -76,17 +82,26 @@ export function listHandler(ctx: CommandContext, json: boolean): void {
 export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
   const repeat = a.repeat === undefined ? 1 : wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5');
   const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
-  const files = reportFiles(a.report, repeat);
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
-  ctx.err(`drill ${drill.name}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
-  const results: DrillResult[] = await runDrillRepeatedly(drill, repeat, {
-    signal: ctx.signal,
-    ...(a.lab === undefined ? {} : { labDir: a.lab }),
-    ...(seed === undefined ? {} : { seed }),
-    ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
-    onProgress: (p) => ctx.err(formatProgress(p)),
-  });
+  const runs = expandVariants(drill);
+  const total = repeat * runs.length;
+  const files = reportFiles(a.report, repeat, drill.variants?.map((v) => v.name));
+  const variants = drill.variants ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})` : '';
+  ctx.err(`drill ${drill.name}${variants}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
+  const results: DrillResult[] = [];
+  for (const run of runs) {
+    if (runs.length > 1) ctx.err(`variant ${run.name}`);
+    results.push(
+      ...(await runDrillRepeatedly(run, repeat, {
+        signal: ctx.signal,
+        ...(a.lab === undefined ? {} : { labDir: a.lab }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
+        onProgress: (p) => ctx.err(formatProgress(p)),
+      })),
+    );
+  }
   results.forEach((r, k) => {
     const file = files[k];
     if (file === undefined) return;
@@ -96,14 +111,15 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   const passed = results.filter(drillPassed).length;
   if (a.json) {
     const reports = results.map(toJsonReport);
-    ctx.out(JSON.stringify(repeat === 1 ? reports[0] : { drill: drill.name, runs: repeat, passed, reports }, null, 2));
+    ctx.out(JSON.stringify(total === 1 ? reports[0] : { drill: drill.name, runs: total, passed, reports }, null, 2));
   } else {
     for (const r of results) ctx.out(colourReport(renderTextReport(r)));
-    if (repeat > 1) ctx.out(`${passed} of ${repeat} runs passed`);
+    if (runs.length > 1) ctx.out(renderVariantComparison(results));
+    if (total > 1) ctx.out(`${passed} of ${total} runs passed`);
   }
-  if (passed < repeat) {
+  if (passed < total) {
     throw new CheckFailedError(
-      repeat === 1 ? `drill ${drill.name} failed` : `drill ${drill.name} failed in ${repeat - passed} of ${repeat} runs`,
+      total === 1 ? `drill ${drill.name} failed` : `drill ${drill.name} failed in ${total - passed} of ${total} runs`,
       files.length > 0 ? `see the verdicts above and the report ${files[0]}` : 'see the verdicts above; --report FILE.html draws the timeline',
     );
   }

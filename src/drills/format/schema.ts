@@ -35,7 +35,13 @@
  *                                             # singleLeader, failoverTime { max }, herdSize { max, window },
  *                                             # liveness { within (30s) }
  * expectFailure: [singleLeader]               # optional: checks this drill exists to make fail
+ * variants:                                   # optional: run once per variant, each on a fresh lab
+ *   - { name: standard, contenders: { curatorErrorPolicy: standard } }
+ *   - { name: session, contenders: { curatorErrorPolicy: session }, expectFailure: [singleLeader] }
  * ```
+ * Contenders may run a client adapter (recipe: curator-latch | kazoo-election, with curatorErrorPolicy:
+ * standard | session for Curator) or any program: `exec: [python3, my_contender.py, "{connect}"]`, judged by
+ * `leaderRule: lowest-sequence` (default) or `"single-node NAME"`.
  * Targets: leader (the leading contender when the step runs), zk-leader (the quorum leader then), c1..cM, zk1..zkN,
  * all. In `resume`/`heal`, the runner resolves `leader` to the contender the matching pause/partition hit.
  *
@@ -49,8 +55,10 @@ import { DEFAULT_SESSION_TIMEOUT_MS } from '../../contenders/options.js';
 import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
 import { UsageError } from '../../errors.js';
 import { parseSteps } from './steps.js';
+import { parseLeaderRule } from '../../recipes/leadership.js';
 import {
   CHECK_NAMES,
+  CURATOR_POLICIES,
   ON_DISCONNECT,
   PRIORITY_POLICIES,
   RECIPES,
@@ -58,6 +66,7 @@ import {
   type CheckName,
   type ContenderSpec,
   type Drill,
+  type DrillVariant,
 } from './types.js';
 import { formatPath, lineOf, locate } from './yaml-lines.js';
 import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
@@ -109,20 +118,37 @@ const sections = {
     servers: 3,
     tick: 200,
   }),
-  contenders: strict({
+  contenders: contendersSchema(),
+  steps: z.array(z.unknown()).min(1),
+  checks: z.array(checkEntry).optional(),
+  expectFailure: z.array(z.enum(CHECK_NAMES)).optional(),
+  variants: z
+    .array(
+      strict({
+        name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a variant name (use lowercase letters, digits and dashes)' }),
+        contenders: z.record(z.string(), z.unknown()).optional(),
+        expectFailure: z.array(z.enum(CHECK_NAMES)).optional(),
+      }),
+    )
+    .min(1)
+    .optional(),
+};
+
+function contendersSchema() {
+  return strict({
     count: z.number().int().min(1).max(50),
-    recipe: z.enum(RECIPES),
+    recipe: z.enum(RECIPES).optional(),
+    exec: z.array(z.string().min(1)).min(1).optional(),
+    leaderRule: z.string().optional(),
+    curatorErrorPolicy: z.enum(CURATOR_POLICIES).optional(),
     sessionTimeout: duration().optional(),
     onDisconnect: z.enum(ON_DISCONNECT).default('pause'),
     policy: z.enum(PRIORITY_POLICIES).optional(),
     priorities: z.array(z.number().int()).optional(),
     sites: z.array(z.string().min(1)).optional(),
     takeoverMs: duration().optional(),
-  }),
-  steps: z.array(z.unknown()).min(1),
-  checks: z.array(checkEntry).optional(),
-  expectFailure: z.array(z.enum(CHECK_NAMES)).optional(),
-};
+  });
+}
 
 type Section = keyof typeof sections;
 type SectionValue<K extends Section> = z.output<(typeof sections)[K]>;
@@ -186,6 +212,7 @@ function validate(
   const stepValues = section('steps');
   const checkEntries = section('checks');
   const expectFailure = section('expectFailure') ?? [];
+  const variantsRaw = section('variants');
 
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
   const scope = contenders && ensemble ? { servers: ensemble.servers, contenders: contenders.count } : null;
@@ -196,8 +223,19 @@ function validate(
       issues.push({ path: ['expectFailure', i], message: `${check} is not among the checks (add it to checks)` });
     }
   });
+  const variants = variantsRaw?.map((v, i): DrillVariant => {
+    const merged = sections.contenders.safeParse({ ...(raw.contenders as object), ...v.contenders }, { error: errorMap });
+    if (!merged.success) issues.push(...fromZod(merged.error, ['variants', i, 'contenders']));
+    (v.expectFailure ?? []).forEach((check, k) => {
+      if (!names.includes(check)) issues.push({ path: ['variants', i, 'expectFailure', k], message: `${check} is not among the checks (add it to checks)` });
+    });
+    const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble.tick, issues) : undefined;
+    if (spec && contenders && spec.count !== contenders.count) issues.push({ path: ['variants', i, 'contenders', 'count'], message: 'differs from contenders.count (the steps name the contenders; keep the count)' });
+    return { name: v.name, contenders: spec ?? contenders!, expectFailure: v.expectFailure ?? expectFailure };
+  });
+  if (variants && new Set(variants.map((v) => v.name)).size !== variants.length) issues.push({ path: ['variants'], message: 'names a variant twice (give each a name of its own)' });
   if (name === undefined || !ensemble || !contenders || issues.length > 0) return undefined;
-  const drill: Drill = { file, name, ensemble, contenders, contendersLine: lineFor(['contenders']), steps, checks, expectFailure };
+  const drill: Drill = { file, name, ensemble, contenders, contendersLine: lineFor(['contenders']), steps, checks, expectFailure, ...(variants ? { variants } : {}) };
   return description === undefined ? drill : { ...drill, description };
 }
 
@@ -213,6 +251,13 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
         `(use ${min}ms..${max}ms, or change ensemble.tick)`,
     });
   }
+  if ((c.recipe === undefined) === (c.exec === undefined)) {
+    issues.push({ path: at(c.recipe === undefined ? 'recipe' : 'exec'), message: c.recipe === undefined ? 'is required (name a recipe, or a program with exec: [program, args…])' : 'names a program as well as a recipe (keep one of recipe and exec)' });
+  }
+  const program = c.exec !== undefined || c.recipe === 'curator-latch' || c.recipe === 'kazoo-election';
+  if (c.leaderRule !== undefined && !program) issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
+  if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined) issues.push({ path: at('leaderRule'), message: 'is not a leader rule (use lowest-sequence or "single-node NAME")' });
+  if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch') issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
   for (const field of ['policy', 'priorities', 'sites', 'takeoverMs'] as const) {
     if (c[field] !== undefined && c.recipe !== 'priority') {
       issues.push({ path: at(field), message: `only applies to the priority recipe (remove it or use recipe: priority)` });

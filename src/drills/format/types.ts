@@ -4,9 +4,12 @@
  */
 
 import type { OnDisconnect, RecipeName } from '../../recipes/types.js';
+import type { AdapterName, CuratorErrorPolicy } from '../../contenders/adapters/adapters.js';
 
-/** The recipes a drill may name, in the order its error messages list them. */
-export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority'] as const satisfies readonly RecipeName[];
+/** What a drill's contenders may run by name, in the order its error messages list them (programs: `exec`). */
+export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority', 'curator-latch', 'kazoo-election'] as const satisfies readonly (RecipeName | AdapterName)[];
+
+export const CURATOR_POLICIES = ['standard', 'session'] as const satisfies readonly CuratorErrorPolicy[];
 
 /** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
 export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];
@@ -35,7 +38,13 @@ export interface EnsembleSpec {
 
 export interface ContenderSpec {
   readonly count: number;
-  readonly recipe: RecipeName;
+  /** A recipe or adapter by name; absent when `exec` names a program. */
+  readonly recipe?: (typeof RECIPES)[number];
+  /** A program and its arguments (placeholders {connect} {id} {path} {session}), run like `contenders spawn --exec`. */
+  readonly exec?: readonly string[];
+  /** Programs and adapters: `lowest-sequence` (default) or `single-node NAME`. */
+  readonly leaderRule?: string;
+  readonly curatorErrorPolicy?: CuratorErrorPolicy;
   readonly sessionTimeout: number;
   readonly onDisconnect: OnDisconnect;
   /** priority recipe only. */
@@ -118,5 +127,13 @@ export interface Drill {
   readonly steps: readonly Step[];
   readonly checks: CheckConfig;
   /** Checks this drill exists to make fail (a lesson in what goes wrong); the drill passes only if they fail. */
+  readonly expectFailure: readonly CheckName[];
+  /** The same drill with other contenders, each run on a fresh lab and judged on its own (see expandVariants). */
+  readonly variants?: readonly DrillVariant[];
+}
+
+export interface DrillVariant {
+  readonly name: string;
+  readonly contenders: ContenderSpec;
   readonly expectFailure: readonly CheckName[];
 }

@@ -2,7 +2,7 @@ import { ACT_INTERVAL_MS } from '../../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import { type LeadershipInterval } from '../../lab/leadership-intervals.js';
-import { intervalAt, isFrozen, type History } from './history.js';
+import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 
 interface StaleActs {
@@ -41,6 +41,47 @@ function staleActs(h: History): StaleActs[] {
     );
   }
   return [...groups.values()];
+}
+
+interface ActsAgainstZk {
+  readonly contender: string;
+  readonly zkLeader: string;
+  readonly zkSince: number;
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+}
+
+/**
+ * An action while ZooKeeper's own state named another leader, one that took over after this contender claimed:
+ * the evidence that needs no token, so it also judges programs that report none and new leaders that say nothing.
+ * A new leader acting before the drill's sample of ZooKeeper caught up is not counted (its claim came later).
+ */
+function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): ActsAgainstZk[] {
+  const groups = new Map<string, ActsAgainstZk>();
+  for (const e of h.events) {
+    if (e.event !== 'act' || isFrozen(h, e.id, e.t) || alreadyStale.has(`${e.id}@${e.t}`)) continue;
+    const z = zkLeaderAt(h, e.t);
+    if (!z || z.leader === null || z.leader === e.id) continue;
+    if (z.start <= (intervalAt(h, e.id, e.t)?.start ?? -Infinity)) continue;
+    const key = `${e.id}/${z.leader}/${z.start}`;
+    const g = groups.get(key);
+    groups.set(key, g ? { ...g, last: e.t, count: g.count + 1 } : { contender: e.id, zkLeader: z.leader, zkSince: z.start, first: e.t, last: e.t, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+/** How long each leadership belief outlived ZooKeeper giving leadership to another (frozen time included). */
+function beliefsBehindZooKeeper(h: History): { contender: string; zkLeader: string; start: number; ms: number }[] {
+  const out: { contender: string; zkLeader: string; start: number; ms: number }[] = [];
+  for (const i of h.intervals) {
+    for (const z of h.zkLeaders) {
+      if (z.leader === null || z.leader === i.contender || z.start <= i.start) continue;
+      const ms = Math.min(i.end, z.end) - Math.max(i.start, z.start);
+      if (ms > 0) out.push({ contender: i.contender, zkLeader: z.leader, start: Math.max(i.start, z.start), ms });
+    }
+  }
+  return out;
 }
 
 /** Leadership claimed under a session an earlier `expired` event of the same contender had ended. */
@@ -93,7 +134,23 @@ export function checkSingleLeader(h: History): CheckResult {
   const stale = staleActs(h);
   const expired = expiredSessionClaims(h);
   const overlaps = beliefOverlaps(h);
+  const staleKeys = new Set(h.events.filter((e) => e.event === 'act' && stale.some((s) => s.contender === e.id && s.first <= e.t && e.t <= s.last)).map((e) => `${e.id}@${e.t}`));
+  const againstZk = actsAgainstZooKeeper(h, staleKeys);
+  const behind = beliefsBehindZooKeeper(h);
   const details: CheckDetail[] = [
+    ...againstZk.map((a) => ({
+      level: 'violation' as const,
+      t: a.first,
+      message:
+        `${a.contender} acted ${a.count}× ${at(a.first)}` +
+        (a.count > 1 ? `..${formatOffset(a.last, h.start)}` : '') +
+        ` while ZooKeeper's state named ${a.zkLeader} leader (since ${formatOffset(a.zkSince, h.start)})`,
+    })),
+    ...behind.map((b) => ({
+      level: isRisky(b.ms) ? ('warning' as const) : ('info' as const),
+      t: b.start,
+      message: `${b.contender} still believed it led for ${formatDuration(b.ms)} after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
+    })),
     ...stale.map((s) => ({
       level: 'violation' as const,
       t: s.first,
@@ -122,7 +179,7 @@ export function checkSingleLeader(h: History): CheckResult {
         '; no stale action came of it unless listed above',
     })),
   ].sort((x, y) => x.t - y.t);
-  const violations = stale.length + expired.length;
+  const violations = stale.length + expired.length + againstZk.length;
   const warnings = overlaps.filter((o) => isRisky(o.capable)).length;
   return {
     name: 'singleLeader',
@@ -133,6 +190,7 @@ export function checkSingleLeader(h: History): CheckResult {
         : `${violations} violation(s): ` +
           [
             stale.length > 0 ? `${stale.length} stale leader(s) acted` : '',
+            againstZk.length > 0 ? `${againstZk.length} leader(s) acted after ZooKeeper had chosen another` : '',
             expired.length > 0 ? `${expired.length} claim(s) from an expired session` : '',
           ]
             .filter(Boolean)
@@ -142,6 +200,8 @@ export function checkSingleLeader(h: History): CheckResult {
       { name: 'stale actions', value: stale.reduce((n, s) => n + s.count, 0), unit: 'count' },
       { name: 'claims from an expired session', value: expired.length, unit: 'count' },
       { name: 'belief overlap (unfrozen)', value: overlaps.reduce((n, o) => n + o.capable, 0), unit: 'ms' },
+      { name: 'acts while ZooKeeper named another leader', value: againstZk.reduce((n, a) => n + a.count, 0), unit: 'count' },
+      { name: 'belief behind ZooKeeper', value: behind.reduce((n, b) => n + b.ms, 0), unit: 'ms' },
     ],
   };
 }

@@ -23,6 +23,15 @@ export interface History {
   readonly intervals: readonly LeadershipInterval[];
   readonly frozen: readonly FrozenWindow[];
   readonly faults: readonly FaultWindow[];
+  /** Who led by ZooKeeper's own state, as the drill sampled it; sorted by start, empty when it was not sampled. */
+  readonly zkLeaders: readonly ZkLeaderInterval[];
+}
+
+/** A span during which ZooKeeper's state named one leader (`leader` null: nobody, or another client's session). */
+export interface ZkLeaderInterval {
+  readonly leader: string | null;
+  readonly start: number;
+  readonly end: number;
 }
 
 const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
@@ -56,7 +65,18 @@ export function buildHistory(
     intervals: leadershipIntervals(events, lab, end),
     frozen: frozenWindows(lab, end),
     faults: faultWindows(lab, end),
+    zkLeaders: zkLeaderIntervals(lab, end),
   };
+}
+
+function zkLeaderIntervals(lab: readonly LabEvent[], end: number): ZkLeaderInterval[] {
+  const samples = lab.filter((e) => e.event === 'zk-leader');
+  return samples.map((e, i) => ({ leader: e.event === 'zk-leader' ? e.leader : null, start: e.t, end: Math.max(e.t, samples[i + 1]?.t ?? end) }));
+}
+
+/** Who led at t by ZooKeeper's state as sampled; undefined when nothing was sampled by then. */
+export function zkLeaderAt(h: History, t: number): ZkLeaderInterval | undefined {
+  return h.zkLeaders.find((z) => z.start <= t && t < z.end);
 }
 
 function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {

@@ -1,5 +1,12 @@
 import type { ContenderState, WaitCondition } from '../format/types.js';
-import { intervalAt, isFrozen, type History } from './history.js';
+import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
+
+const BELIEFS = new Set(['joined', 'leader', 'follower']);
+
+/** A program run as a contender that never says what it believes: ZooKeeper's view stands in for its word. */
+function isSilent(h: History, contender: string): boolean {
+  return !h.events.some((e) => e.id === contender && BELIEFS.has(e.event));
+}
 
 const STATUS_EVENTS = ['started', 'connected', 'joined', 'follower', 'leader', 'paused', 'resumed', 'expired', 'resigned'];
 
@@ -53,7 +60,10 @@ export function leaderAt(h: History, t: number): CurrentLeader | null {
     .filter((i) => i !== undefined);
   holders.sort((a, b) => (b.token ?? -Infinity) - (a.token ?? -Infinity) || b.start - a.start);
   const best = holders[0];
-  return best ? { contender: best.contender, token: best.token, since: best.start } : null;
+  if (best) return { contender: best.contender, token: best.token, since: best.start };
+  const z = zkLeaderAt(h, t);
+  if (z?.leader && isSilent(h, z.leader) && !isDead(h, z.leader, t)) return { contender: z.leader, token: null, since: z.start };
+  return null;
 }
 
 /** How many contenders are alive at t and have joined (own a znode) since they last started. */
@@ -65,7 +75,9 @@ export function joinedCount(h: History, t: number): number {
       own.filter((e) => e.event === 'started'),
       t,
     );
-    return own.some((e) => e.event === 'joined' && e.t >= (lastStart?.t ?? -Infinity));
+    // A silent program has joined once ZooKeeper granted it a session (the link daemon's record).
+    const joinedBy = isSilent(h, c) ? 'session' : 'joined';
+    return own.some((e) => e.event === joinedBy && e.t >= (lastStart?.t ?? -Infinity));
   }).length;
 }
 

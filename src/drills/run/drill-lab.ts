@@ -63,6 +63,9 @@ export class DrillLab {
       const request = parseSpawnRequest({
         count: 1,
         recipe: spec.recipe,
+        ...(spec.exec ? { exec: true, program: spec.exec } : {}),
+        ...(spec.leaderRule === undefined ? {} : { leaderRule: spec.leaderRule }),
+        ...(spec.curatorErrorPolicy === undefined ? {} : { curatorErrorPolicy: spec.curatorErrorPolicy }),
         sessionTimeout: spec.sessionTimeout,
         onDisconnect: spec.onDisconnect,
         policy: spec.policy,

@@ -5,6 +5,7 @@ import { buildHistory } from '../judge/history.js';
 import type { DrillProgress } from './progress.js';
 import { rememberHistory, type DrillResult } from '../judge/result.js';
 import { DrillLab } from './drill-lab.js';
+import { ZkLeaderSampler } from './zk-leader-sampler.js';
 import type { RunState } from './state.js';
 import { runOne, runSteps } from './steps.js';
 import type { Drill } from '../format/types.js';
@@ -32,11 +33,13 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   const seed = opts.seed ?? randomInt(2 ** 31);
   const lab = DrillLab.open(`drill run ${drill.name}`, opts.labDir);
   const say = (message: string) => report({ kind: 'lab', t: Date.now(), message });
+  const sampler = new ZkLeaderSampler(lab.paths);
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
     await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
     say(`ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`);
+    await sampler.start();
     const state: RunState = {
       drill,
       lab,
@@ -60,6 +63,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
     // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.
     throw signal.aborted ? signal.reason : e;
   } finally {
+    await sampler.stop();
     const stopped = await lab.close();
     say(`torn down: ${stopped} process(es) stopped, lab removed`);
   }

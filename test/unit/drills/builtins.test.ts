@@ -28,9 +28,14 @@ describe('built-in drills', () => {
     expect(drill.expectFailure).toEqual(['singleLeader']);
   });
 
-  it('expects only split-brain and the herd half of the comparison to fail a check', () => {
+  it('expects only split-brain, kazoo, the herd half of the comparison and Curator\'s session policy to fail a check', () => {
     const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
-    expect(failing).toEqual(['herd-vs-predecessor-herd', 'split-brain']);
+    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'split-brain']);
+    const curator = resolveDrill('curator-leader-isolated').variants ?? [];
+    expect(curator.map((v) => [v.name, v.contenders.curatorErrorPolicy, v.expectFailure])).toEqual([
+      ['standard', 'standard', []],
+      ['session', 'session', ['singleLeader']],
+    ]);
   });
 
   it('runs the herd comparison with the same steps and bounds on both recipes', () => {

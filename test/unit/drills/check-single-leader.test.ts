@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSingleLeader } from '../../../src/drills/judge/check-single-leader.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import { acts, ev, joinAll, lab } from './fixtures.js';
+import { labEvent } from '../../helpers/events.js';
 
 const start = joinAll(0, ['c1', 'c2', 'c3']);
 const violations = (r: ReturnType<typeof checkSingleLeader>) => r.details.filter((d) => d.level === 'violation');
@@ -143,5 +144,32 @@ describe('checkSingleLeader with a frozen leader', () => {
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(false);
     expect(violations(r)[0]?.message).toMatch(/stale leader acted: c1 acted 1× with token 10/);
+  });
+});
+
+describe('checkSingleLeader against ZooKeeper\'s own view (programs run as contenders)', () => {
+  const zk = (t: number, leader: string | null) => labEvent(t, 'zk-leader', { path: '/election', leader, znode: leader && `/election/${leader}`, session: leader && `s-${leader}` });
+
+  it('fails a believer that acts after ZooKeeper gave leadership to a contender that says nothing', () => {
+    const h = buildHistory(
+      [...start, ev(100, 'c1', 'leader', { token: null }), ...acts('c1', null, 100, 3000)],
+      [zk(50, 'c1'), zk(1500, 'c3')],
+      { end: 3000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r)[0]?.message).toMatch(/^c1 acted \d+× at \+1\.[5-7]\d*s\.\.\+2\.\d+s while ZooKeeper's state named c3 leader \(since \+1\.5s?0*\)/);
+    expect(r.details.some((d) => /c1 still believed it led for 1\.5s after ZooKeeper gave leadership to c3/.test(d.message))).toBe(true);
+  });
+
+  it('does not count a new leader acting before the sample of ZooKeeper caught up with it', () => {
+    const h = buildHistory(
+      [...start, ev(100, 'c1', 'leader', { token: 10 }), ...acts('c1', 10, 100, 900), ev(900, 'c1', 'resigned', { token: 10 }), ev(1000, 'c2', 'leader', { token: 11 }), ...acts('c2', 11, 1000, 2000)],
+      [zk(50, 'c1'), zk(1080, 'c2')],
+      { end: 2000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(r.details).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ export function joinAll(t: number, ids: readonly string[]): ContenderEvent[] {
 }
 
 /** `act` heartbeats every `every` ms in [from, to). */
-export function acts(id: string, token: number, from: number, to: number, every = 200): ContenderEvent[] {
+export function acts(id: string, token: number | null, from: number, to: number, every = 200): ContenderEvent[] {
   const out: ContenderEvent[] = [];
   for (let t = from; t < to; t += every) out.push(ev(t, id, 'act', { token }));
   return out;

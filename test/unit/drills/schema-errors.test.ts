@@ -82,7 +82,7 @@ describe('parseDrill errors name the file, line and field', () => {
     const text = `name: Bad Name\ncontenders: { count: 2, recipe: bully }\nsteps:\n  - sleep: 1s\nchecks: [speed]\n`;
     expect(errors(text)).toEqual([
       'd.yaml:1: name: is not a drill name (use lowercase letters, digits and dashes)',
-      'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority)',
+      'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority, curator-latch, kazoo-election)',
       'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness)',
     ]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDrill } from '../../../src/drills/format/schema.js';
+import { expandVariants } from '../../../src/drills/format/variants.js';
 
 const HEAD = `name: t
 contenders: { count: 3, recipe: predecessor }
@@ -61,5 +62,51 @@ describe('parseDrill on valid drills', () => {
   it('lets steps name contenders added by spawn', () => {
     const d = parseDrill(`${HEAD}  - spawn: 2\n  - kill: c5\n`, 'd.yaml');
     expect(d.steps[1]).toMatchObject({ target: 'c5' });
+  });
+});
+
+describe('parseDrill: programs, adapters and variants', () => {
+  const STEPS = `steps:\n  - wait: { leader: true, timeout: 10s }\n`;
+  const errors = (text: string): string => {
+    try {
+      parseDrill(text, 'd.yaml');
+      return '';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  it('reads a program with its leader rule, and an adapter with its error policy', () => {
+    const d = parseDrill(`name: t\ncontenders: { count: 2, exec: [python3, x.py, "{connect}"], leaderRule: single-node leader }\n${STEPS}`, 'd.yaml');
+    expect(d.contenders).toMatchObject({ count: 2, exec: ['python3', 'x.py', '{connect}'], leaderRule: 'single-node leader' });
+    const c = parseDrill(`name: t\ncontenders: { count: 3, recipe: curator-latch, curatorErrorPolicy: session }\n${STEPS}`, 'd.yaml');
+    expect(c.contenders).toMatchObject({ recipe: 'curator-latch', curatorErrorPolicy: 'session' });
+  });
+
+  it('wants one of recipe and exec, and the program-only fields only for programs', () => {
+    expect(errors(`name: t\ncontenders: { count: 2 }\n${STEPS}`)).toMatch(/contenders\.recipe: is required \(name a recipe, or a program/);
+    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, exec: [x] }\n${STEPS}`)).toMatch(/contenders\.exec: names a program as well as a recipe/);
+    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, leaderRule: lowest-sequence }\n${STEPS}`)).toMatch(/contenders\.leaderRule: only applies to programs/);
+    expect(errors(`name: t\ncontenders: { count: 2, exec: [x], leaderRule: loudest }\n${STEPS}`)).toMatch(/contenders\.leaderRule: is not a leader rule/);
+    expect(errors(`name: t\ncontenders: { count: 2, recipe: kazoo-election, curatorErrorPolicy: session }\n${STEPS}`)).toMatch(/curatorErrorPolicy: only applies to recipe: curator-latch/);
+  });
+
+  it('runs each variant with its own contenders and expected failures', () => {
+    const d = parseDrill(
+      `name: t\ncontenders: { count: 3, recipe: curator-latch }\n${STEPS}checks: [singleLeader]\nvariants:\n  - { name: standard, contenders: { curatorErrorPolicy: standard } }\n  - { name: session, contenders: { curatorErrorPolicy: session }, expectFailure: [singleLeader] }\n`,
+      'd.yaml',
+    );
+    expect(expandVariants(d).map((v) => [v.name, v.contenders.curatorErrorPolicy, v.expectFailure])).toEqual([
+      ['t:standard', 'standard', []],
+      ['t:session', 'session', ['singleLeader']],
+    ]);
+  });
+
+  it('refuses variants that change the count, repeat a name, or expect an unchecked failure', () => {
+    const head = `name: t\ncontenders: { count: 3, recipe: curator-latch }\n${STEPS}checks: [singleLeader]\nvariants:\n`;
+    expect(errors(`${head}  - { name: a, contenders: { count: 4 } }\n`)).toMatch(/variants\[0\]\.contenders\.count: differs from contenders\.count/);
+    expect(errors(`${head}  - { name: a }\n  - { name: a }\n`)).toMatch(/variants: names a variant twice/);
+    expect(errors(`${head}  - { name: a, expectFailure: [herdSize] }\n`)).toMatch(/herdSize is not among the checks/);
+    expect(errors(`${head}  - { name: a, contenders: { curatorErrorPolicy: lax } }\n`)).toMatch(/variants\[0\]\.contenders\.curatorErrorPolicy/);
   });
 });
