@@ -38,8 +38,12 @@ async function readZnode(zk: ZkClient, znode: string): Promise<{ data: string; o
   }
 }
 
-/** The contender id a predecessor / herd / single-file contender stores as its znode's data: {"id":"c3",…}. */
+/**
+ * The contender id a contender stores as its znode's data: {"id":"c3",…} (zklab's recipes, the tests' programs), or
+ * the bare id (Curator's LeaderLatch id, kazoo's Election identifier).
+ */
 function idInData(znode: string, data: string): string {
+  if (/^c\d+$/.test(data)) return data;
   let id: unknown;
   try {
     id = (JSON.parse(data) as { id?: unknown }).id;
@@ -91,6 +95,24 @@ export async function zkLeaderContender(paths: LabPaths, path = '/election'): Pr
     const leader = await readZnode(zk, `${path}/leader`);
     if (!leader || leader.owner === '0') return null;
     return idInData(`${path}/leader`, leader.data);
+  } finally {
+    await zk.close();
+  }
+}
+
+/**
+ * Each contender's znodes under `path` and the session that owns them, by ZooKeeper's own word: the znode's data
+ * names the contender (see idInData), its ephemeralOwner is the session. Independent of zklab's session mapping.
+ */
+export async function zkMembers(paths: LabPaths, path: string): Promise<Map<string, { znode: string; owner: string }>> {
+  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  try {
+    const out = new Map<string, { znode: string; owner: string }>();
+    for (const name of (await zk.exists(path)) ? await zk.getChildren(path) : []) {
+      const node = await readZnode(zk, `${path}/${name}`);
+      if (node && node.owner !== '0') out.set(idInData(`${path}/${name}`, node.data), { znode: `${path}/${name}`, owner: node.owner });
+    }
+    return out;
   } finally {
     await zk.close();
   }

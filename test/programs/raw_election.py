@@ -1,8 +1,11 @@
 """
 A contender that is none of zklab's: ZooKeeper's leader-election recipe written by hand on kazoo's plain client
-(no kazoo recipe), run by the tests with `zklab contenders spawn --exec`. It reads the connect string and the
-election path from its arguments, says nothing to zklab about what it believes, and leaves it to ZooKeeper's view.
+(no kazoo recipe), run by the tests with `zklab contenders spawn --exec`. It reads the connect string, the election
+path and the session timeout from its arguments ({connect} {path} {session}) and its id from ZKLAB_ID; it says
+nothing to zklab about what it believes, which leaves leadership to ZooKeeper's view.
 """
+import json
+import os
 import signal
 import sys
 import threading
@@ -17,7 +20,9 @@ signal.signal(signal.SIGTERM, lambda *_: stop.set())
 
 def join():
     zk.ensure_path(path)
-    me = zk.create(path + "/n_", ephemeral=True, sequence=True)
+    # Who it is, for the tests to read from ZooKeeper itself: the id from its environment and its own pid.
+    data = json.dumps({"id": os.environ["ZKLAB_ID"], "pid": os.getpid()}).encode()
+    me = zk.create(path + "/n_", data, ephemeral=True, sequence=True)
     print("created", me, flush=True)
     return me.rsplit("/", 1)[1]
 
