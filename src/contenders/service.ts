@@ -8,7 +8,7 @@ import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
-import { directConnectString, emptyState, readState, requireState, writeState, type ContenderRecord, type LabState } from '../lab/state.js';
+import { directConnectString, emptyState, externalServers, readState, requireState, upstreams, writeState, type ContenderRecord, type LabState } from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
@@ -21,7 +21,7 @@ import { formatLeaderRule } from '../recipes/leadership.js';
 import type { RecipeName } from '../recipes/types.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
-import { contenderConnect, forgetGoneContenderLinks } from '../net/lab-network.js';
+import { contenderConnect, ensureNetwork, forgetGoneContenderLinks } from '../net/lab-network.js';
 import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
@@ -77,7 +77,8 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
     nextBefore = state.nextContender;
-    if (req.connect) state.externalConnect = req.connect;
+    const external = req.connect !== undefined && state.servers.length === 0;
+    if (external) await pointAtExternal(paths, state, req.connect!);
     const created: ContenderRecord[] = [];
     for (let i = 0; i < req.count; i++) {
       const id = `c${state.nextContender++}`;
@@ -91,8 +92,9 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
         startedAt: Date.now(),
         ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
       };
-      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (st.servers.length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
-      const connect = req.connect ?? (await connectFor(id, state));
+      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
+      // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
+      const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
       rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);
       state.contenders.push(rec);
       created.push(rec);
@@ -129,6 +131,30 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
   });
 }
 
+/** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */
+export async function useOutsideEnsemble(paths: LabPaths, connect: string): Promise<void> {
+  ensureDir(paths.root);
+  await withLabLock(paths, async () => {
+    const state = readState(paths) ?? emptyState();
+    if (state.servers.length > 0) throw new UsageError(`the lab at ${paths.root} has an ensemble of its own`, 'leave out --connect, or use another lab');
+    await pointAtExternal(paths, state, connect);
+  });
+}
+
+/**
+ * Makes the lab's contenders use an ensemble zklab did not start: its servers become the far ends of their links
+ * (x1..xN), and the link daemon runs so that partitions and delays act on them. One ensemble per lab.
+ */
+async function pointAtExternal(paths: LabPaths, state: LabState, connect: string): Promise<void> {
+  if (state.externalConnect !== undefined && state.externalConnect !== connect) {
+    throw new UsageError(`this lab's contenders already use --connect ${state.externalConnect}`, 'use the same --connect, or another lab (--lab DIR) for another ensemble');
+  }
+  state.externalConnect = connect;
+  state.external = externalServers(connect);
+  writeState(paths, state);
+  await ensureNetwork(paths, state);
+}
+
 export function describeContender(paths: LabPaths, r: ContenderRecord): ContenderInfo {
   const alive = isOurs(r.pid, paths.markers);
   const frozen = alive && isStopped(r.pid!);
@@ -153,7 +179,7 @@ export interface ContendersNetwork {
 
 export interface ContendersOverview {
   readonly contenders: readonly ContenderInfo[];
-  /** null for contenders of an ensemble outside the lab (no link proxies). */
+  /** null when the contenders have no link proxies (they connect straight to an ensemble of another lab). */
   readonly network: ContendersNetwork | null;
   /** What ZooKeeper says of each contender, by id; null when the ensemble could not be asked. */
   readonly zookeeper: ReadonlyMap<string, ZkContenderView> | null;
@@ -165,7 +191,7 @@ export async function contendersOverview(paths: LabPaths): Promise<ContendersOve
   const contenders = describeContenders(paths, state);
   const sessions = new Map(contenders.map((c) => [c.id, c.sessions] as const));
   const zookeeper = await withObserver(directConnectString(state), (zk) => readZkView(zk, state.contenders, (id) => sessions.get(id) ?? []), 3000).catch(() => null);
-  if (state.servers.length === 0) return { contenders, network: null, zookeeper };
+  if (upstreams(state).length === 0) return { contenders, network: null, zookeeper };
   const members = new Map(contenders.map((c) => [c.id, memberNetwork(state, c.id)] as const));
   return { contenders, network: { status: await networkStatus(paths, state), members }, zookeeper };
 }

@@ -14,6 +14,8 @@ export type IntervalEnd =
   | 'reclaimed'
   /** A new process with the same id started: the old one is gone. */
   | 'restarted'
+  /** A program that says nothing of itself: ZooKeeper's state named another leader, or nobody. */
+  | 'zookeeper'
   | 'end-of-history';
 
 /** A span during which one contender believed it led, from its `leader` claim to the first sign it stopped. */
@@ -25,6 +27,8 @@ export interface LeadershipInterval {
   readonly start: number;
   readonly end: number;
   readonly endReason: IntervalEnd;
+  /** Taken from ZooKeeper's state, not from the contender's word (a program that reports no beliefs). */
+  readonly byZooKeeper?: true;
 }
 
 /** The events with which a contender's own log ends a leadership it claimed: the one definition of it. */

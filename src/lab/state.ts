@@ -30,6 +30,28 @@ export interface ContenderRecord {
   readonly program?: readonly string[];
 }
 
+/** A server of an ensemble zklab did not start (`--connect`): faults only act on the links to it. */
+export interface ExternalServer {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Where a contender's links lead: the lab's own servers, or the servers of the ensemble it was pointed at. */
+export function upstreams(state: LabState): { readonly name: string; readonly host: string; readonly port: number }[] {
+  if (state.servers.length > 0) return state.servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
+  return state.external ?? [];
+}
+
+/** `host:port,…` as external servers x1..xN (validated by the caller); IPv6 literals keep their brackets off. */
+export function externalServers(connect: string): ExternalServer[] {
+  return connect.split(',').map((hp, i) => {
+    const t = hp.trim();
+    const cut = t.lastIndexOf(':');
+    return { name: `x${i + 1}`, host: t.slice(0, cut).replace(/^\[(.*)\]$/, '$1'), port: Number(t.slice(cut + 1)) };
+  });
+}
+
 export function emptyState(): LabState {
   return { version: 1, createdAt: new Date().toISOString(), tickMs: 0, basePort: 0, zkHome: '', servers: [], contenders: [], nextContender: 1 };
 }
@@ -46,6 +68,8 @@ export interface LabState {
   nextContender: number;
   /** Set when contenders were pointed at an ensemble outside the lab with --connect. */
   externalConnect?: string;
+  /** That ensemble's servers, named x1..xN: each contender reaches each through a link proxy of its own. */
+  external?: ExternalServer[];
   /** The lab network as asked for, so a restarted link daemon gets it back (src/net/ gives it meaning). */
   net?: LabNetState;
 }
@@ -95,6 +119,15 @@ export function requireEnsemble(paths: LabPaths): LabState {
   const state = requireState(paths);
   if (state.servers.length === 0) {
     throw new UsageError(`the lab at ${paths.root} has no ensemble of its own (its contenders use --connect ${state.externalConnect ?? ''})`.trim(), 'start one with `zklab ensemble up`');
+  }
+  return state;
+}
+
+/** The lab's state when its contenders' links can be cut: it has an ensemble of its own, or one it was pointed at. */
+export function requireNetwork(paths: LabPaths): LabState {
+  const state = requireState(paths);
+  if (state.servers.length === 0 && !state.external?.length) {
+    throw new UsageError(`the lab at ${paths.root} has no network of its own (its contenders connect to ${state.externalConnect ?? 'nothing'} directly)`, 'start an ensemble with `zklab ensemble up`, or spawn contenders with --connect');
   }
   return state;
 }

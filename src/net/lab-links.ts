@@ -1,6 +1,6 @@
 import type { PeerAddress } from '../lab/ports.js';
 import { peerProxyPorts } from '../lab/ports.js';
-import type { LabNetState, LabState } from '../lab/state.js';
+import { upstreams, type LabNetState, type LabState } from '../lab/state.js';
 import { linkId } from './link-types.js';
 import type { MemberDelay } from '../lab/net-plan.js';
 import type { LinkSpec } from './protocol.js';
@@ -17,9 +17,9 @@ export function emptyNet(): LabNetState {
   return { rules: [], delays: [], contenderPorts: {} };
 }
 
-/** Every name a rule may use: the servers, then every contender the lab has had. */
+/** Every name a rule may use: the servers (the lab's, or those of an ensemble it was pointed at), then every contender the lab has had. */
 export function labMembers(state: LabState): string[] {
-  return [...state.servers.map((s) => s.name), ...state.contenders.map((c) => c.id)];
+  return [...upstreams(state).map((s) => s.name), ...state.contenders.map((c) => c.id)];
 }
 
 /** How server `id` reaches each member: itself on its real ports, every other server through the pair's proxies. */
@@ -65,14 +65,14 @@ export function serverLinkSpecs(state: LabState): LinkSpec[] {
 
 /** A contender's client links, one per server; `ports` (server name → port) pins them, otherwise the daemon picks. */
 export function contenderLinkSpecs(id: string, state: LabState, ports: Readonly<Record<string, number>> = {}): LinkSpec[] {
-  return state.servers.map((s) => ({
+  return upstreams(state).map((s) => ({
     id: linkId({ from: id, to: s.name, kind: 'client' }),
     from: id,
     to: s.name,
     kind: 'client',
     listenPort: ports[s.name] ?? 0,
-    targetHost: LOOPBACK,
-    targetPort: s.clientPort,
+    targetHost: s.host,
+    targetPort: s.port,
   }));
 }
 

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { requireEnsemble, writeState, type LabNetState, type LabState } from '../lab/state.js';
+import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './control.js';
 import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
@@ -36,7 +36,7 @@ export function checkMs(what: string, v: number): void {
 /** Validates the next network against the lab, has the daemon apply it, then records it. All under the lab lock. */
 async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetState): Promise<LabNetState> {
   return withLabLock(paths, async () => {
-    const state = requireEnsemble(paths);
+    const state = requireNetwork(paths);
     const next = change(state.net ?? emptyNet());
     const members = labMembers(state);
     const errors = rules.validateNetRules(members, next.rules, next.delays);
@@ -66,7 +66,7 @@ function requireMember(state: LabState, name: string): string {
 
 /** Cuts every link of one member (zkN, cN); replaces an earlier isolation of it. `requested`: the alias it was named by. */
 export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole', requested?: string): Promise<IsolateResult> {
-  const state = requireEnsemble(paths);
+  const state = requireNetwork(paths);
   const member = requireMember(state, target);
   const rule = rules.isolate(member, mode);
   await applyNet(paths, (net) => ({
@@ -86,7 +86,7 @@ export interface SplitResult {
 
 /** Cuts the links between groups; members not named form one more group. */
 export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<SplitResult> {
-  const state = requireEnsemble(paths);
+  const state = requireNetwork(paths);
   if (groups.length < 2) {
     throw new UsageError(`a split needs at least two groups, got ${groups.length}`, 'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)');
   }
@@ -109,7 +109,7 @@ export interface HealResult {
 
 /** Lifts `target`'s isolation and the splits that cut it off (see healRules), or everything when none (or `all`) is named. */
 export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
-  const state = requireEnsemble(paths);
+  const state = requireNetwork(paths);
   const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
   const before = state.net?.rules ?? [];
   const after = rules.healRules(before, labMembers(state), member);
@@ -130,7 +130,7 @@ export interface DelayResult {
 export async function delay(paths: LabPaths, target: string, ms: number, jitterMs = 0): Promise<DelayResult> {
   checkMs('the delay', ms);
   checkMs('the jitter', jitterMs);
-  const state = requireEnsemble(paths);
+  const state = requireNetwork(paths);
   const member = requireMember(state, target);
   const d = rules.delay(member, ms, jitterMs);
   await applyNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
@@ -141,7 +141,7 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
 
 /** Removes the delay of one member, or every delay. */
 export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
-  const state = requireEnsemble(paths);
+  const state = requireNetwork(paths);
   const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
   const before = state.net?.delays ?? [];
   const cleared = before.filter((d) => member === undefined || d.member === member).map(describeDelay);
@@ -160,7 +160,7 @@ export interface NetListing extends NetworkStatus {
 }
 
 export async function listNetwork(paths: LabPaths): Promise<NetListing> {
-  const state: LabState = requireEnsemble(paths);
+  const state: LabState = requireNetwork(paths);
   const status = await networkStatus(paths, state);
   if (!status.daemon.running) return { ...status, faultyLinks: [], linkCount: 0 };
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));

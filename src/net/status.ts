@@ -1,6 +1,6 @@
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
-import type { LabNetState, LabState, ServerRecord } from '../lab/state.js';
+import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
 import { daemonPid } from './lab-network.js';
 import { emptyNet, labMembers } from './lab-links.js';
 import { type CutMode } from '../lab/net-plan.js';
@@ -43,7 +43,8 @@ export function describeNet(net: LabNetState): string[] {
 export async function networkStatus(paths: LabPaths, state: LabState): Promise<NetworkStatus> {
   const net = state.net ?? emptyNet();
   const pid = await daemonPid(paths);
-  const needed = state.servers.some((s) => isOurs(s.pid, paths.markers));
+  // Needed while a server of the lab runs, or while contenders of an outside ensemble go through their links.
+  const needed = state.servers.some((s) => isOurs(s.pid, paths.markers)) || (state.servers.length === 0 && state.contenders.some((c) => isOurs(c.pid, paths.markers)));
   return { daemon: { running: pid !== null, pid, needed }, rules: net.rules, delays: net.delays, faults: describeNet(net) };
 }
 
@@ -76,7 +77,7 @@ export interface PairFault {
 /** Every pair of members the lab's rules and delays affect, from the state alone (for inspect and reports). */
 export function pairFaults(state: LabState): PairFault[] {
   const net = state.net ?? emptyNet();
-  const servers = state.servers.map((s) => s.name);
+  const servers = upstreams(state).map((s) => s.name);
   const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) => servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })));
   const faults = computeLinkFaults(pairs, net.rules, net.delays);
   return pairs.flatMap((p) => {

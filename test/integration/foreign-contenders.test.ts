@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
@@ -235,4 +236,34 @@ describe('the isolation drills report what the real clients do', () => {
     expect(report.checks.find((c) => c.name === 'singleLeader')).toMatchObject({ passed: false, expectedToFail: true });
     expect(measured(report, 'acts while ZooKeeper named another leader') + measured(report, 'stale actions')).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('drill run --connect: contender faults against an ensemble the drill did not start', () => {
+  const connect = () => readState(paths)!.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+
+  it('runs a drill of silent programs, judged by ZooKeeper\'s view, through link proxies of their own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zklab-outside-'));
+    const file = join(dir, 'outside.yaml');
+    writeFileSync(
+      file,
+      `name: outside\ncontenders: { count: 3, exec: [${PYTHON}, ${RAW}, "{connect}", "{path}", "{session}"], sessionTimeout: 2s }\nsteps:\n` +
+        '  - wait: { joined: 3, timeout: 30s }\n  - wait: { leader: true, timeout: 20s }\n  - kill: leader\n  - expect: { newLeaderWithin: 6s }\n' +
+        '  - partition: { isolate: leader }\n  - expect: { newLeaderWithin: 8s }\n  - heal: all\nchecks: [singleLeader, liveness]\n',
+    );
+    const r = await zklab(['drill', 'run', file, '--connect', connect(), '--json'], { timeoutMs: 120_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { verdict: string; steps: { description: string; outcome: string }[]; leadership: { contender: string }[] };
+    expect(report.verdict).toBe('passed');
+    expect(report.steps.find((s) => s.description.startsWith('partition'))?.description).toMatch(/isolate leader → c2/);
+    expect(report.leadership.map((l) => l.contender)).toEqual(['c1', 'c2', 'c3']);
+    // The drill's contenders went with its lab (killed: their sessions expire); the borrowed ensemble serves on.
+    await waitFor(async () => (await zkMembers(paths, '/election')).size === 0, 'the drill contenders\' sessions to expire', 10_000, 100);
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('refuses a drill with server faults in one line, exit 2, before anything starts', async () => {
+    const r = await zklab(['drill', 'run', 'zk-leader-isolation', '--connect', connect()]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^zklab: drill zk-leader-isolation acts on a server \(line \d+: partition zk-leader\); with --connect only contenders/);
+  });
 });

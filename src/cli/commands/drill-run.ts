@@ -14,6 +14,8 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { MAX_REPEAT } from '../../drills/run/limits.js';
 import { wholeNumber } from '../../validate.js';
 import { expandVariants } from '../../drills/format/variants.js';
+import { serverStep } from '../../drills/format/outside-ensemble.js';
+import { validateConnect } from '../../contenders/options.js';
 import { renderVariantComparison } from '../../drills/report/variants.js';
 
 export interface RunArgs extends GlobalArgs {
@@ -22,6 +24,7 @@ export interface RunArgs extends GlobalArgs {
   seed?: string;
   json?: boolean;
   report?: string;
+  connect?: string;
 }
 
 
@@ -84,6 +87,11 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
+  const connect = a.connect === undefined ? undefined : validateConnect(a.connect);
+  const onServer = connect === undefined ? undefined : serverStep(drill);
+  if (onServer !== undefined) {
+    throw new UsageError(`drill ${drill.name} acts on a server (${onServer}); with --connect only contenders can be killed, paused, partitioned or delayed`, 'run it without --connect on a lab of its own, or drop its server steps');
+  }
   const runs = expandVariants(drill);
   const total = repeat * runs.length;
   const files = reportFiles(a.report, repeat, drill.variants?.map((v) => v.name));
@@ -98,6 +106,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
         ...(a.lab === undefined ? {} : { labDir: a.lab }),
         ...(seed === undefined ? {} : { seed }),
         ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
+        ...(connect === undefined ? {} : { connect }),
         onProgress: (p) => ctx.err(formatProgress(p)),
       })),
     );

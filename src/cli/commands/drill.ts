@@ -24,6 +24,7 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
               .positional('drill', { type: 'string', demandOption: true, describe: 'built-in name (`zklab drill list`) or path of a .yaml file' })
               .option('repeat', { type: 'string', describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})` })
               .option('seed', { type: 'string', describe: 'seeds the links\' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)' })
+              .option('connect', { type: 'string', describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only' })
               .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
               .option('report', { type: 'string', describe: 'write a self-contained HTML report with a timeline to FILE.html' }) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),

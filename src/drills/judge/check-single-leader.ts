@@ -74,7 +74,7 @@ function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): Ac
 /** How long each leadership belief outlived ZooKeeper giving leadership to another (frozen time included). */
 function beliefsBehindZooKeeper(h: History): { contender: string; zkLeader: string; start: number; ms: number }[] {
   const out: { contender: string; zkLeader: string; start: number; ms: number }[] = [];
-  for (const i of h.intervals) {
+  for (const i of h.intervals.filter((x) => !x.byZooKeeper)) {
     for (const z of h.zkLeaders) {
       if (z.leader === null || z.leader === i.contender || z.start <= i.start) continue;
       const ms = Math.min(i.end, z.end) - Math.max(i.start, z.start);
@@ -112,8 +112,10 @@ function capableMs(h: History, a: string, b: string, start: number, end: number)
 
 function beliefOverlaps(h: History) {
   const out: { a: LeadershipInterval; b: LeadershipInterval; start: number; end: number; capable: number }[] = [];
-  h.intervals.forEach((a, i) => {
-    for (const b of h.intervals.slice(i + 1)) {
+  // Beliefs only: a silent program's leadership is ZooKeeper's word, judged by actsAgainstZooKeeper instead.
+  const beliefs = h.intervals.filter((i) => !i.byZooKeeper);
+  beliefs.forEach((a, i) => {
+    for (const b of beliefs.slice(i + 1)) {
       if (a.contender === b.contender) continue;
       const start = Math.max(a.start, b.start);
       const end = Math.min(a.end, b.end);

@@ -52,6 +52,7 @@ export function buildHistory(
   const start = options.start ?? (times.length ? Math.min(...times) : 0);
   const end = options.end ?? (times.length ? Math.max(...times) : start);
   const ids = new Set(events.map((e) => e.id));
+  const zkLeaders = zkLeaderIntervals(lab, end);
   for (const e of lab) {
     const id = contenderOf(e);
     if (id !== undefined) ids.add(id);
@@ -62,11 +63,39 @@ export function buildHistory(
     contenders: [...ids].sort(compareIds),
     events,
     lab,
-    intervals: leadershipIntervals(events, lab, end),
+    intervals: [...leadershipIntervals(events, lab, end), ...silentLeadership(events, lab, zkLeaders)].sort((a, b) => a.start - b.start),
     frozen: frozenWindows(lab, end),
     faults: faultWindows(lab, end),
-    zkLeaders: zkLeaderIntervals(lab, end),
+    zkLeaders,
   };
+}
+
+const BELIEFS: ReadonlySet<string> = new Set(['joined', 'leader', 'follower']);
+
+/** Programs run as contenders that never say what they believe: ZooKeeper's view stands in for their word. */
+export function silentContenders(events: readonly ContenderEvent[]): Set<string> {
+  const all = new Set(events.map((e) => e.id));
+  for (const e of events) if (BELIEFS.has(e.event)) all.delete(e.id);
+  return all;
+}
+
+/**
+ * The leadership of silent contenders, from ZooKeeper's sampled state: while it names one, that one leads, up to
+ * the sample that names another, or its kill or stop (a dead process leads nothing, whatever its znode says).
+ */
+function silentLeadership(events: readonly ContenderEvent[], lab: readonly LabEvent[], zk: readonly ZkLeaderInterval[]): LeadershipInterval[] {
+  const silent = silentContenders(events);
+  const out: LeadershipInterval[] = [];
+  for (const [i, z] of zk.entries()) {
+    if (z.leader === null || !silent.has(z.leader) || zk[i - 1]?.leader === z.leader) continue;
+    let k = i;
+    while (zk[k + 1]?.leader === z.leader) k++;
+    const death = lab.find((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === z.leader && e.t >= z.start && e.t < zk[k]!.end);
+    const end = death?.t ?? zk[k]!.end;
+    const endReason = death ? (death.event === 'contender-killed' ? 'killed' : 'stopped') : zk[k + 1] ? 'zookeeper' : 'end-of-history';
+    out.push({ contender: z.leader, token: null, session: null, start: z.start, end, endReason, byZooKeeper: true });
+  }
+  return out;
 }
 
 function zkLeaderIntervals(lab: readonly LabEvent[], end: number): ZkLeaderInterval[] {
@@ -76,7 +105,8 @@ function zkLeaderIntervals(lab: readonly LabEvent[], end: number): ZkLeaderInter
 
 /** Who led at t by ZooKeeper's state as sampled; undefined when nothing was sampled by then. */
 export function zkLeaderAt(h: History, t: number): ZkLeaderInterval | undefined {
-  return h.zkLeaders.find((z) => z.start <= t && t < z.end);
+  // The last sample holds up to the end of history, that moment included (a wait asks about "now").
+  return h.zkLeaders.find((z, i) => z.start <= t && (t < z.end || (i === h.zkLeaders.length - 1 && t <= z.end)));
 }
 
 function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {

@@ -37,10 +37,11 @@ export interface LeaderFault {
   readonly survived: boolean;
 }
 
+/** Every claim of leadership: a contender's own `leader` line, or ZooKeeper naming a contender that says nothing. */
 export function leaderClaims(h: History): LeaderClaim[] {
-  return h.events
-    .filter((e) => e.event === 'leader')
-    .map((e) => ({ t: e.t, contender: e.id, token: typeof e.token === 'number' ? e.token : null }));
+  const own = h.events.filter((e) => e.event === 'leader').map((e) => ({ t: e.t, contender: e.id, token: typeof e.token === 'number' ? e.token : null }));
+  const byZk = h.intervals.filter((i) => i.byZooKeeper).map((i) => ({ t: i.start, contender: i.contender, token: null }));
+  return [...own, ...byZk].sort((a, b) => a.t - b.t);
 }
 
 /**

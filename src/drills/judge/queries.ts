@@ -1,12 +1,5 @@
 import type { ContenderState, WaitCondition } from '../format/types.js';
-import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
-
-const BELIEFS = new Set(['joined', 'leader', 'follower']);
-
-/** A program run as a contender that never says what it believes: ZooKeeper's view stands in for its word. */
-function isSilent(h: History, contender: string): boolean {
-  return !h.events.some((e) => e.id === contender && BELIEFS.has(e.event));
-}
+import { intervalAt, isFrozen, silentContenders, type History } from './history.js';
 
 const STATUS_EVENTS = ['started', 'connected', 'joined', 'follower', 'leader', 'paused', 'resumed', 'expired', 'resigned'];
 
@@ -60,14 +53,12 @@ export function leaderAt(h: History, t: number): CurrentLeader | null {
     .filter((i) => i !== undefined);
   holders.sort((a, b) => (b.token ?? -Infinity) - (a.token ?? -Infinity) || b.start - a.start);
   const best = holders[0];
-  if (best) return { contender: best.contender, token: best.token, since: best.start };
-  const z = zkLeaderAt(h, t);
-  if (z?.leader && isSilent(h, z.leader) && !isDead(h, z.leader, t)) return { contender: z.leader, token: null, since: z.start };
-  return null;
+  return best ? { contender: best.contender, token: best.token, since: best.start } : null;
 }
 
 /** How many contenders are alive at t and have joined (own a znode) since they last started. */
 export function joinedCount(h: History, t: number): number {
+  const silent = silentContenders(h.events);
   return h.contenders.filter((c) => {
     if (isDead(h, c, t)) return false;
     const own = h.events.filter((e) => e.id === c && e.t <= t);
@@ -76,7 +67,7 @@ export function joinedCount(h: History, t: number): number {
       t,
     );
     // A silent program has joined once ZooKeeper granted it a session (the link daemon's record).
-    const joinedBy = isSilent(h, c) ? 'session' : 'joined';
+    const joinedBy = silent.has(c) ? 'session' : 'joined';
     return own.some((e) => e.event === joinedBy && e.t >= (lastStart?.t ?? -Infinity));
   }).length;
 }

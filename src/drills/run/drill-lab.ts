@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../../lab/events.js';
 import { parseSpawnRequest } from '../../contenders/options.js';
-import { spawnContenders } from '../../contenders/service.js';
+import { spawnContenders, useOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
@@ -22,6 +22,8 @@ import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
 export class DrillLab {
   /** Contender ids in spawn order. */
   readonly contenders: string[] = [];
+  /** Set when the drill runs against an ensemble zklab did not start. */
+  private connect: string | undefined;
 
   private constructor(
     readonly paths: LabPaths,
@@ -47,7 +49,10 @@ export class DrillLab {
     return new DrillLab(paths, created, ownLab(paths, { command, removeDir: created }));
   }
 
-  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number }): Promise<void> {
+  /** `connect`: no ensemble of its own; the contenders go through link proxies to that one. */
+  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string }): Promise<void> {
+    this.connect = opts.connect;
+    if (opts.connect !== undefined) return useOutsideEnsemble(this.paths, opts.connect);
     await ensembleUp(this.paths, { servers: spec.servers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
   }
 
@@ -63,6 +68,7 @@ export class DrillLab {
       const request = parseSpawnRequest({
         count: 1,
         recipe: spec.recipe,
+        ...(this.connect === undefined ? {} : { connect: this.connect }),
         ...(spec.exec ? { exec: true, program: spec.exec } : {}),
         ...(spec.leaderRule === undefined ? {} : { leaderRule: spec.leaderRule }),
         ...(spec.curatorErrorPolicy === undefined ? {} : { curatorErrorPolicy: spec.curatorErrorPolicy }),

@@ -19,6 +19,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: DrillProgress) => void;
   readonly zkHome?: string;
+  /** Run against this ensemble (HOST:PORT,…) instead of one of the drill's own: contender-side faults only. */
+  readonly connect?: string;
 }
 
 /**
@@ -37,8 +39,12 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
-    await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
-    say(`ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`);
+    await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}), ...(opts.connect ? { connect: opts.connect } : {}) });
+    say(
+      opts.connect
+        ? `ensemble outside the lab: ${opts.connect} (contenders through link proxies of their own)`
+        : `ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`,
+    );
     await sampler.start();
     const state: RunState = {
       drill,

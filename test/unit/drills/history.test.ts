@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import { ev, joinAll, lab } from './fixtures.js';
+import { contenderEvent, labEvent } from '../../helpers/events.js';
 
 const base = joinAll(0, ['c1', 'c2']);
 
@@ -70,5 +71,22 @@ describe('buildHistory fault windows', () => {
     const h = buildHistory(base, [lab(100, 'partition', { groups: [['zk1', 'c1'], ['zk2', 'zk3', 'c2']], description: 'split', mode: 'blackhole' })]);
     expect(h.faults[0]?.contenders).toEqual(['c1']);
     expect(h.faults[0]?.servers).toEqual(['zk1']);
+  });
+});
+
+describe('history of programs that say nothing: leadership by ZooKeeper\'s view', () => {
+  const zk = (t: number, leader: string | null) => labEvent(t, 'zk-leader', { path: '/election', leader, znode: null, session: null });
+  const started = (t: number, id: string) => contenderEvent(t, id, 'started', { recipe: 'exec', path: '/election', sessionTimeoutMs: 2000, onDisconnect: 'program', connect: '' });
+
+  it('leads while ZooKeeper names it, up to the next name or its kill; contenders with beliefs keep their own word', () => {
+    const h = buildHistory(
+      [started(0, 'c1'), started(0, 'c2'), contenderEvent(0, 'c3', 'joined'), contenderEvent(50, 'c3', 'follower')],
+      [zk(100, 'c1'), zk(150, 'c1'), labEvent(400, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }), zk(2400, 'c2'), zk(3000, 'c3')],
+      { end: 4000 },
+    );
+    expect(h.intervals.map((i) => [i.contender, i.start, i.end, i.endReason, i.byZooKeeper])).toEqual([
+      ['c1', 100, 400, 'killed', true],
+      ['c2', 2400, 3000, 'zookeeper', true],
+    ]);
   });
 });

@@ -1,0 +1,38 @@
+import type { Drill, Step } from './types.js';
+
+const SERVER = /^zk([1-9]\d*)$|^zk-leader$/;
+
+/** The server a step acts on or waits for, if any (a drill run with --connect cannot touch servers). */
+function serverOf(step: Step): string | undefined {
+  switch (step.kind) {
+    case 'restart':
+      return step.target;
+    case 'kill':
+    case 'pause':
+    case 'resume':
+    case 'stop':
+    case 'heal':
+    case 'delay':
+      return SERVER.test(step.target) ? step.target : undefined;
+    case 'partition':
+      return step.partition.mode === 'isolate' ? (SERVER.test(step.partition.target) ? step.partition.target : undefined) : step.partition.groups.flat().find((t) => SERVER.test(t));
+    case 'wait':
+      return step.until.serving ?? step.until.notServing;
+    case 'repeat':
+      return step.steps.map(serverOf).find((s) => s !== undefined);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why the drill cannot run against an ensemble zklab did not start (`drill run --connect`): the first step that
+ * acts on a server or waits for one, as "line N: <kind> <server>"; undefined when every step is contender-side.
+ */
+export function serverStep(drill: Drill): string | undefined {
+  for (const step of drill.steps) {
+    const server = serverOf(step);
+    if (server !== undefined) return `line ${step.line}: ${step.kind} ${server}`;
+  }
+  return undefined;
+}
