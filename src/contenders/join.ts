@@ -2,13 +2,13 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessError } from '../errors.js';
 import { readEventFile } from '../lab/event-log.js';
-import type { ContenderEvent } from '../lab/events.js';
+import { SAYS_WHERE_IT_STANDS, type ContenderEvent } from '../lab/events.js';
 import { tailFile } from '../lab/fs.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses } from '../lab/procs.js';
 import { directConnectString, readState, writeState, type ContenderRecord } from '../lab/state.js';
-import { forgetGoneContenderLinks } from '../net/lab-network.js';
+import { forgetGoneContenderLinks, stopNetwork } from '../net/lab-network.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { openObserver } from '../zk/observer.js';
 import { unlessGone } from '../zk/errors.js';
@@ -17,8 +17,6 @@ import type { ZkPort } from '../zk/port.js';
 import { programExitError } from './program.js';
 import { runsProgram } from './options.js';
 
-/** A program says it has joined with any of these; one that says nothing has joined once ZooKeeper shows its znode. */
-const JOIN_WORDS: ReadonlySet<string> = new Set(['joined', 'leader', 'follower']);
 
 function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
   return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));
@@ -44,7 +42,8 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
   let observer: ZkPort | undefined;
   const look = async (r: ContenderRecord, events: readonly ContenderEvent[]): Promise<boolean> => {
     if (!runsProgram(r.recipe)) return events.some((e) => e.event === 'joined');
-    if (events.some((e) => JOIN_WORDS.has(e.event))) return true;
+    // A program that says where it stands has joined; one that says nothing, once ZooKeeper shows its znode.
+    if (events.some((e) => SAYS_WHERE_IT_STANDS.has(e.event))) return true;
     const state = readState(paths);
     if (!state) return false;
     observer ??= await openObserver(directConnectString(state));
@@ -59,7 +58,7 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
         if (!isOurs(r.pid, paths.markers)) {
           throw (
             (r.program && programExitError(r.id, r.program, events)) ??
-            new ProcessError(`contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`, `see \`zklab logs ${r.id}\``)
+            new ProcessError(`contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`, 'the spawn was taken back; check `zklab ensemble status` and try again')
           );
         }
         if (!(await look(r, events))) still.push(r);
@@ -69,7 +68,7 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
       if (Date.now() > deadline) {
         const first = waiting[0]!;
         const what = runsProgram(first.recipe) ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})` : '';
-        throw new ProcessError(`contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(), `check \`zklab ensemble status\` and \`zklab logs ${first.id}\``);
+        throw new ProcessError(`contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(), 'the spawn was taken back; check `zklab ensemble status`, or run the program by hand with the same ZKLAB_* environment');
       }
       await sleep(25);
     }
@@ -78,11 +77,19 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
   }
 }
 
+/** What a spawn changed in the lab's state besides its contenders, to be put back if it fails. */
+export interface SpawnUndo {
+  readonly nextContender: number;
+  /** undefined: the lab was not pointed at an outside ensemble before this spawn. */
+  readonly externalConnect: string | undefined;
+}
+
 /**
  * Takes back a spawn that failed: its processes are killed, and the lab's state, links and event files are as they
  * were before (bad input leaves the lab unchanged).
  */
-export async function undoSpawn(paths: LabPaths, records: readonly ContenderRecord[], nextBefore: number): Promise<void> {
+export async function undoSpawn(paths: LabPaths, records: readonly ContenderRecord[], before: SpawnUndo): Promise<void> {
+  const nextBefore = before.nextContender;
   await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL').catch(() => undefined);
   const ids = new Set(records.map((r) => r.id));
   await withLabLock(paths, async () => {
@@ -92,7 +99,15 @@ export async function undoSpawn(paths: LabPaths, records: readonly ContenderReco
     state.contenders = state.contenders.filter((c) => !ids.has(c.id));
     // Only when no other spawn took ids after these: ids are never reused.
     if (state.nextContender === nextBefore + records.length) state.nextContender = nextBefore;
+    const unpointed = before.externalConnect === undefined && state.externalConnect !== undefined && state.contenders.length === 0;
+    if (unpointed) {
+      delete state.externalConnect;
+      delete state.external;
+      delete state.net;
+    }
     writeState(paths, state);
+    // This spawn pointed the lab at an outside ensemble and started its link daemon: that goes too.
+    if (unpointed) await stopNetwork(paths);
   });
   for (const id of ids) {
     rmSync(paths.contenderEvents(id), { force: true });

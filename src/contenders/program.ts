@@ -76,7 +76,7 @@ export function programExitError(id: string, program: readonly string[], events:
   if (!exited || exited.event !== 'exited') return undefined;
   const how = exited.code !== null ? `with code ${exited.code}` : exited.signal ? `on ${exited.signal}` : 'before it could start';
   const tail = exited.stderr.length > 0 ? `its last stderr lines:\n  ${exited.stderr.join('\n  ')}` : 'it printed nothing on stderr';
-  return new UsageError(`${id}: ${program.join(' ')} exited at once ${how}`, tail);
+  return new UsageError(`${id}: ${program.join(' ')} exited ${how} before it joined`, tail);
 }
 
 /** What a program contender runs: the command (resolved), its arguments, and how `contenders list` shows it. */

@@ -14,7 +14,7 @@ import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
 import { runsProgram, type SpawnRequest } from './options.js';
 import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
-import { undoSpawn, waitJoined } from './join.js';
+import { undoSpawn, waitJoined, type SpawnUndo } from './join.js';
 import { readZkView, type ZkContenderView } from './zk-view.js';
 import { withObserver } from '../zk/observer.js';
 import { formatLeaderRule } from '../recipes/leadership.js';
@@ -67,37 +67,48 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   // Everything that can be refused is refused before the lab changes.
   const program = await programFor(req);
   const existing = readState(paths);
-  if (!req.connect && (!existing || existing.servers.length === 0)) {
+  // A lab pointed at an outside ensemble keeps using it when --connect is not repeated.
+  const outside = req.connect ?? (existing && existing.servers.length === 0 ? existing.externalConnect : undefined);
+  if (!outside && (!existing || existing.servers.length === 0)) {
     throw new UsageError(`there is no ensemble in ${paths.root} to contend on`, 'start one with `zklab ensemble up`, or point at another with --connect HOST:PORT,…');
   }
-  if (existing && !req.connect) await ensureReachable(existing);
+  if (program && req.connect !== undefined && existing && existing.servers.length > 0) {
+    throw new UsageError(`--connect would take these programs past the link proxies of the lab at ${paths.root}, out of reach of its faults`, 'leave out --connect to use the lab\'s ensemble, or use another lab (--lab DIR) for another ensemble');
+  }
+  if (existing && !outside) await ensureReachable(existing);
   ensureDir(paths.root);
   registerLongLived(paths, 'contenders spawn');
-  let nextBefore = 0;
+  let before: SpawnUndo | undefined;
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
-    nextBefore = state.nextContender;
-    const external = req.connect !== undefined && state.servers.length === 0;
-    if (external) await pointAtExternal(paths, state, req.connect!);
+    checkLeaderRule(paths, state, req);
+    before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
+    const external = outside !== undefined && state.servers.length === 0;
+    if (external) await pointAtExternal(paths, state, outside);
     const created: ContenderRecord[] = [];
-    for (let i = 0; i < req.count; i++) {
-      const id = `c${state.nextContender++}`;
-      const rec: ContenderRecord = {
-        id,
-        recipe: req.recipe,
-        path: req.path,
-        priority: req.priorities?.[i],
-        site: req.sites?.[i],
-        sessionTimeoutMs: req.sessionTimeoutMs,
-        startedAt: Date.now(),
-        ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
-      };
-      const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
-      // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
-      const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
-      rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);
-      state.contenders.push(rec);
-      created.push(rec);
+    try {
+      for (let i = 0; i < req.count; i++) {
+        const id = `c${state.nextContender++}`;
+        const rec: ContenderRecord = {
+          id,
+          recipe: req.recipe,
+          path: req.path,
+          priority: req.priorities?.[i],
+          site: req.sites?.[i],
+          sessionTimeoutMs: req.sessionTimeoutMs,
+          startedAt: Date.now(),
+          ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
+        };
+        const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
+        // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
+        const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
+        rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);
+        state.contenders.push(rec);
+        created.push(rec);
+      }
+    } catch (e) {
+      await stopProcesses(created.map((r) => r.pid!), 'SIGKILL').catch(() => undefined);
+      throw e;
     }
     writeState(paths, state);
     return created;
@@ -105,7 +116,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   try {
     await waitJoined(paths, records, Math.max(program ? 30_000 : 20_000, req.count * 300), opts.signal);
   } catch (e) {
-    await undoSpawn(paths, records, nextBefore);
+    await undoSpawn(paths, records, before!);
     throw e;
   }
   recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.recipe });
@@ -129,6 +140,19 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     eventsFile: paths.contenderEvents(rec.id),
     memberData: JSON.stringify({ id: rec.id, recipe: req.recipe, priority: rec.priority ?? null, site: rec.site ?? null }),
   });
+}
+
+/**
+ * One rule per election path: a program with another --leader-rule, or beside zklab's recipes, on a path with live
+ * contenders would make "who leads" mean two things.
+ */
+function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+  const rule = runsProgram(req.recipe) ? formatLeaderRule(req.leaderRule) : undefined;
+  // zklab's own recipes share a path as before (the auto rule tells them apart); a program's rule is never mixed.
+  const other = state.contenders.find((c) => c.path === req.path && c.leaderRule !== rule && (rule !== undefined || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
+  if (!other) return;
+  const theirs = other.leaderRule === undefined ? `zklab's ${other.recipe} recipe` : `--leader-rule ${other.leaderRule}`;
+  throw new UsageError(`${req.path} already has contenders judged by ${theirs} (${other.id}); these would be judged by ${rule === undefined ? `zklab's ${req.recipe} recipe` : `--leader-rule ${rule}`}`, 'give them a --path of their own, or stop the others first');
 }
 
 /** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */
@@ -160,6 +184,14 @@ export function describeContender(paths: LabPaths, r: ContenderRecord): Contende
   const frozen = alive && isStopped(r.pid!);
   const summary = withProcessFacts(summarizeEvents(readEventFile(paths.contenderEvents(r.id))), alive, frozen);
   return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null };
+}
+
+/** Every session each contender has had (its own log and the link daemon's record), by id, read when asked. */
+export function sessionsOf(paths: LabPaths, state: LabState): (id: string) => readonly string[] {
+  return (id) => {
+    const r = state.contenders.find((c) => c.id === id);
+    return r ? describeContender(paths, r).sessions : [];
+  };
 }
 
 export function listContenders(paths: LabPaths): ContenderInfo[] {

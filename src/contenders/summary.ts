@@ -70,7 +70,7 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         state = 'follower';
         break;
       case 'state': {
-        const mapped = e.state === undefined ? undefined : SINGLE_FILE_STATES[e.state];
+        const mapped = typeof e.state === 'string' && Object.hasOwn(SINGLE_FILE_STATES, e.state) ? SINGLE_FILE_STATES[e.state] : undefined;
         if (mapped === 'paused') pause();
         else if (mapped) state = mapped;
         break;

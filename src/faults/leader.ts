@@ -1,4 +1,4 @@
-import { describeContender } from '../contenders/service.js';
+import { describeContender, sessionsOf } from '../contenders/service.js';
 import { leadingServer, resolveServer, serverStatuses } from '../ensemble/service.js';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -17,7 +17,7 @@ export interface LeaderFact {
 export async function resolveLeader(paths: LabPaths, state: LabState = requireState(paths)): Promise<LeaderFact> {
   const live = state.contenders.filter((c) => isOurs(c.pid, paths.markers));
   if (live.length === 0) throw new UsageError('no contender is running in this lab', 'spawn some with `zklab contenders spawn 5`');
-  const sessions = (id: string) => describeContender(paths, state.contenders.find((c) => c.id === id)!).sessions;
+  const sessions = sessionsOf(paths, state);
   const leading = await withObserver(directConnectString(state), (zk) => readPathLeaders(zk, live, sessions)).catch((e: Error) => {
     throw new UsageError(`cannot ask the ensemble who leads: ${e.message}`, 'check `zklab ensemble status`');
   });

@@ -91,6 +91,9 @@ export function isMember(state: LabState, name: string): boolean {
 
 /** Checks a target without asking anyone: a member name, `leader` or `zk-leader`. */
 export function checkTargetName(state: LabState, name: string): void {
+  if (state.external?.some((x) => x.name === name)) {
+    throw new UsageError(`${name} is a server of an ensemble outside the lab; zklab can only cut or slow its contenders' links to it`, 'name a contender (cN) or leader');
+  }
   if (name === 'leader' || name === 'zk-leader' || isMember(state, name)) return;
   throw new UsageError(`unknown target "${name}"`, targetsHint(state));
 }

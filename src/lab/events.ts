@@ -127,6 +127,9 @@ const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** The events with which a contender says where it stands in an election; a program that prints none is silent. */
+export const SAYS_WHERE_IT_STANDS: ReadonlySet<string> = new Set<ContenderEventName>(['joined', 'leader', 'follower']);
+
 export function isContenderEventName(name: string): name is ContenderEventName {
   return CONTENDER_EVENTS.has(name);
 }

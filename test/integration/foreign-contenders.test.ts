@@ -1,12 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { findMarked } from '../../src/lab/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { zklab } from '../helpers/cli.js';
+import { sharedEnsemble } from '../helpers/shared-ensemble.js';
 import { zkLeaderContender, zkMembers } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
@@ -22,18 +23,7 @@ const lab = paths.root;
 const RAW = join(PACKAGE_ROOT, 'test', 'programs', 'raw_election.py');
 const PYTHON = '/usr/bin/python3';
 
-beforeAll(async () => {
-  const up = await zklab(['ensemble', 'up', '-n', '3'], { lab });
-  expect(up.exitCode, up.stderr).toBe(0);
-}, 120_000);
-
-afterAll(async () => {
-  await zklab(['contenders', 'stop', '--all'], { lab });
-  const down = await zklab(['ensemble', 'down', '--purge'], { lab });
-  const left = findMarked(paths.markers);
-  if (left.length > 0) await stopProcesses(left, 'SIGKILL');
-  expect(left, `ensemble down (exit ${down.exitCode}) left lab processes: ${down.stderr}`).toEqual([]);
-}, 120_000);
+sharedEnsemble(paths);
 
 // Each test's contenders go with it: `leader` names one election's leader, and the next test has its own.
 afterEach(async () => {
@@ -192,7 +182,7 @@ describe('bad input: one line, exit 2, the lab unchanged', () => {
     ['--exec without a program', ['contenders', 'spawn', '2', '--exec'], {}, /--exec needs a program after --/],
     ['a program that does not exist', ['contenders', 'spawn', '2', '--exec', '--', '/no/such/program'], {}, /does not exist or is not executable/],
     ['a program not on the PATH', ['contenders', 'spawn', '2', '--exec', '--', 'no-such-program-zklab'], {}, /is not on the PATH/],
-    ['a program that exits at once', ['contenders', 'spawn', '2', '--exec', '--', sh, '-c', 'echo "cannot reach {connect}" >&2; exit 3'], {}, /exited at once with code 3[\s\S]*cannot reach 127\.0\.0\.1:/],
+    ['a program that exits at once', ['contenders', 'spawn', '2', '--exec', '--', sh, '-c', 'echo "cannot reach {connect}" >&2; exit 3'], {}, /exited with code 3 before it joined[\s\S]*cannot reach 127\.0\.0\.1:/],
     ['an unknown leader rule', ['contenders', 'spawn', '2', '--leader-rule', 'loudest', '--exec', '--', sh], {}, /unknown --leader-rule "loudest"/],
     ['Curator without its jars', ['contenders', 'spawn', '2', '--recipe', 'curator-latch'], { CURATOR_CLASSPATH: '/nonexistent/curator.jar' }, /CURATOR_CLASSPATH|libcurator-recipes-java/],
     ['kazoo without kazoo', ['contenders', 'spawn', '2', '--recipe', 'kazoo-election'], { ZKLAB_PYTHON: '/bin/false' }, /python3-kazoo/],

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LabPaths } from '../../src/lab/paths.js';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { zklab } from '../helpers/cli.js';
+import { sharedEnsemble } from '../helpers/shared-ensemble.js';
 import { zkLeaderContender } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
@@ -37,19 +37,7 @@ const RECIPES = [
 /** Leader rounds per recipe: 3 contenders, so the leader is killed twice and the last one is checked too. */
 const ROUNDS = 3;
 
-beforeAll(async () => {
-  const up = await zklab(['ensemble', 'up', '-n', '3'], { lab });
-  expect(up.exitCode, up.stderr).toBe(0);
-}, 120_000);
-
-afterAll(async () => {
-  await zklab(['contenders', 'stop', '--all'], { lab });
-  const down = await zklab(['ensemble', 'down', '--purge'], { lab });
-  // Whatever `down` missed still carries the lab's marker: stop it, then fail saying so.
-  const left = findMarked(paths.markers);
-  if (left.length > 0) await stopProcesses(left, 'SIGKILL');
-  expect(left, `ensemble down (exit ${down.exitCode}) left lab processes: ${down.stderr}`).toEqual([]);
-}, 120_000);
+sharedEnsemble(paths);
 
 /** Runs the CLI on the shared lab; a non-zero exit is an error naming the command and its stderr. */
 async function cli(args: string[]): Promise<string> {

@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { CURATOR_MAIN_CLASS, compileCuratorLatch, describeCurator, locateCurator } from './curator-runtime.js';
 import { KAZOO_SCRIPT, describeKazoo, locateKazoo } from './kazoo-runtime.js';
@@ -39,7 +40,7 @@ export async function prepareAdapter(name: AdapterName, opts: { curatorErrorPoli
       const classes = await compileCuratorLatch(rt);
       return {
         command: rt.java.bin,
-        args: [...CURATOR_JVM_FLAGS, '-cp', [classes, ...rt.classpath].join(':'), CURATOR_MAIN_CLASS, '--error-policy', policy],
+        args: [...CURATOR_JVM_FLAGS, '-cp', [classes, ...rt.classpath].join(delimiter), CURATOR_MAIN_CLASS, '--error-policy', policy],
         runtime: describeCurator(rt),
       };
     }

@@ -1,6 +1,7 @@
+import { targetKind } from '../../faults/targets.js';
 import type { Drill, Step } from './types.js';
 
-const SERVER = /^zk([1-9]\d*)$|^zk-leader$/;
+const isServer = (target: string): boolean => ['server', 'zk-leader'].includes(targetKind(target) ?? '');
 
 /** The server a step acts on or waits for, if any (a drill run with --connect cannot touch servers). */
 function serverOf(step: Step): string | undefined {
@@ -13,9 +14,9 @@ function serverOf(step: Step): string | undefined {
     case 'stop':
     case 'heal':
     case 'delay':
-      return SERVER.test(step.target) ? step.target : undefined;
+      return isServer(step.target) ? step.target : undefined;
     case 'partition':
-      return step.partition.mode === 'isolate' ? (SERVER.test(step.partition.target) ? step.partition.target : undefined) : step.partition.groups.flat().find((t) => SERVER.test(t));
+      return step.partition.mode === 'isolate' ? (isServer(step.partition.target) ? step.partition.target : undefined) : step.partition.groups.flat().find(isServer);
     case 'wait':
       return step.until.serving ?? step.until.notServing;
     case 'repeat':

@@ -56,9 +56,9 @@ import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
 import { UsageError } from '../../errors.js';
 import { parseSteps } from './steps.js';
 import { parseLeaderRule } from '../../recipes/leadership.js';
+import { CURATOR_ERROR_POLICIES } from '../../contenders/adapters/adapters.js';
 import {
   CHECK_NAMES,
-  CURATOR_POLICIES,
   ON_DISCONNECT,
   PRIORITY_POLICIES,
   RECIPES,
@@ -140,7 +140,7 @@ function contendersSchema() {
     recipe: z.enum(RECIPES).optional(),
     exec: z.array(z.string().min(1)).min(1).optional(),
     leaderRule: z.string().optional(),
-    curatorErrorPolicy: z.enum(CURATOR_POLICIES).optional(),
+    curatorErrorPolicy: z.enum(CURATOR_ERROR_POLICIES).optional(),
     sessionTimeout: duration().optional(),
     onDisconnect: z.enum(ON_DISCONNECT).default('pause'),
     policy: z.enum(PRIORITY_POLICIES).optional(),

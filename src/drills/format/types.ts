@@ -9,7 +9,6 @@ import type { AdapterName, CuratorErrorPolicy } from '../../contenders/adapters/
 /** What a drill's contenders may run by name, in the order its error messages list them (programs: `exec`). */
 export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority', 'curator-latch', 'kazoo-election'] as const satisfies readonly (RecipeName | AdapterName)[];
 
-export const CURATOR_POLICIES = ['standard', 'session'] as const satisfies readonly CuratorErrorPolicy[];
 
 /** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
 export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];

@@ -1,6 +1,8 @@
 import { contenderOf, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import { covers, leadershipIntervals, type LeadershipInterval } from '../../lab/leadership-intervals.js';
 import { compareIds } from '../../recipes/elector-policy.js';
+import { runsProgram } from '../../contenders/options.js';
+import { SAYS_WHERE_IT_STANDS } from '../../lab/events.js';
 import { faultEnd, faultWindows, type FaultWindow } from './fault-windows.js';
 
 /** A lab SIGSTOP: the process can neither act nor log. */
@@ -70,13 +72,27 @@ export function buildHistory(
   };
 }
 
-const BELIEFS: ReadonlySet<string> = new Set(['joined', 'leader', 'follower']);
-
 /** Programs run as contenders that never say what they believe: ZooKeeper's view stands in for their word. */
 export function silentContenders(events: readonly ContenderEvent[]): Set<string> {
-  const all = new Set(events.map((e) => e.id));
-  for (const e of events) if (BELIEFS.has(e.event)) all.delete(e.id);
-  return all;
+  const programs = new Set(events.flatMap((e) => (e.event === 'started' && runsProgram(e.recipe) ? [e.id] : [])));
+  for (const e of events) if (SAYS_WHERE_IT_STANDS.has(e.event)) programs.delete(e.id);
+  return programs;
+}
+
+interface Death {
+  readonly t: number;
+  readonly reason: 'killed' | 'stopped' | 'exited';
+}
+
+/** When and how a contender's process ended: killed or stopped by the lab, or a program that exited by itself. */
+export function deathOf(contender: string, events: readonly ContenderEvent[], lab: readonly LabEvent[]): Death | undefined {
+  const deaths: Death[] = [];
+  for (const e of lab) {
+    if (e.event === 'contender-killed' && e.contender === contender) deaths.push({ t: e.t, reason: 'killed' });
+    if (e.event === 'contender-stopped' && e.contender === contender) deaths.push({ t: e.t, reason: 'stopped' });
+  }
+  for (const e of events) if (e.id === contender && (e.event === 'exited' || e.event === 'stopped')) deaths.push({ t: e.t, reason: e.event });
+  return deaths.sort((a, b) => a.t - b.t)[0];
 }
 
 /**
@@ -90,10 +106,12 @@ function silentLeadership(events: readonly ContenderEvent[], lab: readonly LabEv
     if (z.leader === null || !silent.has(z.leader) || zk[i - 1]?.leader === z.leader) continue;
     let k = i;
     while (zk[k + 1]?.leader === z.leader) k++;
-    const death = lab.find((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === z.leader && e.t >= z.start && e.t < zk[k]!.end);
-    const end = death?.t ?? zk[k]!.end;
-    const endReason = death ? (death.event === 'contender-killed' ? 'killed' : 'stopped') : zk[k + 1] ? 'zookeeper' : 'end-of-history';
-    out.push({ contender: z.leader, token: null, session: null, start: z.start, end, endReason, byZooKeeper: true });
+    // Ids are never reused: a contender's first death is its last. A znode it left may still lead after it.
+    const death = deathOf(z.leader, events, lab);
+    if (death && death.t <= z.start) continue;
+    const cut = death && death.t < zk[k]!.end ? death : undefined;
+    const endReason = cut ? cut.reason : zk[k + 1] ? 'zookeeper' : 'end-of-history';
+    out.push({ contender: z.leader, token: null, session: null, start: z.start, end: cut?.t ?? zk[k]!.end, endReason, byZooKeeper: true });
   }
   return out;
 }

@@ -13,7 +13,7 @@ function lastBefore<T extends { t: number }>(xs: readonly T[], t: number): T | u
 export function isDead(h: History, contender: string, t: number): boolean {
   const deaths = [
     ...h.lab.filter((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === contender),
-    ...h.events.filter((e) => e.id === contender && e.event === 'stopped'),
+    ...h.events.filter((e) => e.id === contender && (e.event === 'stopped' || e.event === 'exited')),
   ].map((e) => e.t);
   const births = h.events.filter((e) => e.id === contender && e.event === 'started').map((e) => e.t);
   const death = Math.max(-Infinity, ...deaths.filter((d) => d <= t));

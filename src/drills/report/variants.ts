@@ -14,7 +14,8 @@ export function renderVariantComparison(results: readonly DrillResult[]): string
   const rows = results.map((r) => {
     const overlap = measured(r, 'belief overlap (unfrozen)');
     const behind = measured(r, 'belief behind ZooKeeper');
-    const verdict = r.checks.find((c) => c.name === 'singleLeader')?.passed === false ? 'two leaders acted' : 'no stale leader acted';
+    const single = r.checks.find((c) => c.name === 'singleLeader');
+    const verdict = single === undefined ? 'singleLeader not checked' : `singleLeader ${single.passed ? 'held' : `failed (${single.summary})`}`;
     const beliefs = overlap > 0 ? `two believed they led for ${formatDuration(overlap)}` : 'never two believed they led';
     return `  ${r.drill.name}: ${verdict}; ${beliefs}; a belief outlived ZooKeeper's choice by ${formatDuration(behind)}`;
   });

@@ -5,7 +5,7 @@ import { buildHistory } from '../judge/history.js';
 import type { DrillProgress } from './progress.js';
 import { rememberHistory, type DrillResult } from '../judge/result.js';
 import { DrillLab } from './drill-lab.js';
-import { ZkLeaderSampler } from './zk-leader-sampler.js';
+import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
 import { runOne, runSteps } from './steps.js';
 import type { Drill } from '../format/types.js';
@@ -35,7 +35,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   const seed = opts.seed ?? randomInt(2 ** 31);
   const lab = DrillLab.open(`drill run ${drill.name}`, opts.labDir);
   const say = (message: string) => report({ kind: 'lab', t: Date.now(), message });
-  const sampler = new ZkLeaderSampler(lab.paths);
+  const sampler = new SamplerProcess(lab.paths);
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
@@ -45,7 +45,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
         ? `ensemble outside the lab: ${opts.connect} (contenders through link proxies of their own)`
         : `ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`,
     );
-    await sampler.start();
+    sampler.start();
     const state: RunState = {
       drill,
       lab,

@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import type { LabPaths } from '../../lab/paths.js';
+import { spawnDetached, stopProcesses } from '../../lab/procs.js';
+import { PACKAGE_ROOT } from '../../templates.js';
+
+const ENTRY = join(PACKAGE_ROOT, 'dist', 'drills', 'run', 'zk-leader-sampler-child.js');
+
+/** The drill's sampler of ZooKeeper's leader, in a process of its own (why: see ZkLeaderSampler). */
+export class SamplerProcess {
+  private pid: number | undefined;
+
+  constructor(private readonly paths: LabPaths) {}
+
+  start(): void {
+    this.pid = spawnDetached(process.execPath, ['--max-old-space-size=64', ENTRY, this.paths.nodeMarker], join(this.paths.logDir, 'zk-leader-sampler.log')).pid;
+  }
+
+  /** Stops it and waits for it to exit; the lab's teardown would stop it too (it carries the lab's marker). */
+  async stop(): Promise<void> {
+    if (this.pid !== undefined) await stopProcesses([this.pid], 'SIGTERM', 2000).catch(() => undefined);
+  }
+}
