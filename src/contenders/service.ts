@@ -142,17 +142,23 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
   });
 }
 
+/** The rule that says who leads among a contender's znodes, in the words of --leader-rule where there are some. */
+function effectiveRule(recipe: string, leaderRule: string | undefined): string {
+  if (leaderRule !== undefined) return leaderRule;
+  if (recipe === 'predecessor' || recipe === 'herd') return 'lowest-sequence';
+  return recipe === 'single-file' ? 'single-node leader' : recipe;
+}
+
 /**
- * One rule per election path: a program with another --leader-rule, or beside zklab's recipes, on a path with live
- * contenders would make "who leads" mean two things.
+ * One rule per election path: programs judged by another rule than the live contenders already on the path would
+ * make "who leads" mean two things. (zklab's sequential recipes follow lowest-sequence, single-file single-node
+ * leader, so those mix.)
  */
 function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): void {
-  const rule = runsProgram(req.recipe) ? formatLeaderRule(req.leaderRule) : undefined;
-  // zklab's own recipes share a path as before (the auto rule tells them apart); a program's rule is never mixed.
-  const other = state.contenders.find((c) => c.path === req.path && c.leaderRule !== rule && (rule !== undefined || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
+  const rule = effectiveRule(req.recipe, runsProgram(req.recipe) ? formatLeaderRule(req.leaderRule) : undefined);
+  const other = state.contenders.find((c) => c.path === req.path && effectiveRule(c.recipe, c.leaderRule) !== rule && (runsProgram(req.recipe) || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
   if (!other) return;
-  const theirs = other.leaderRule === undefined ? `zklab's ${other.recipe} recipe` : `--leader-rule ${other.leaderRule}`;
-  throw new UsageError(`${req.path} already has contenders judged by ${theirs} (${other.id}); these would be judged by ${rule === undefined ? `zklab's ${req.recipe} recipe` : `--leader-rule ${rule}`}`, 'give them a --path of their own, or stop the others first');
+  throw new UsageError(`${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`, 'give them a --path of their own, or stop the others first');
 }
 
 /** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */

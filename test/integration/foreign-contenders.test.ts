@@ -199,6 +199,17 @@ describe('bad input: one line, exit 2, the lab unchanged', () => {
   }, 60_000);
 });
 
+describe('one rule per election path', () => {
+  it('refuses programs judged by another leader rule beside live contenders, exit 2, the lab unchanged', async () => {
+    await cli(['contenders', 'spawn', '1', '--recipe', 'predecessor', '--path', '/rules']);
+    const before = readFileSync(paths.stateFile, 'utf8');
+    const r = await zklab(['contenders', 'spawn', '1', '--path', '/rules', '--leader-rule', 'single-node', 'leader', '--exec', '--', PYTHON, RAW, '{connect}', '{path}', '{session}'], { env: { ZKLAB_LAB: lab } });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^zklab: \/rules already has contenders that lead by lowest-sequence \(c\d+\); these would lead by single-node leader/);
+    expect(JSON.parse(readFileSync(paths.stateFile, 'utf8'))).toEqual(JSON.parse(before));
+  }, 60_000);
+});
+
 describe('the isolation drills report what the real clients do', () => {
   interface Report {
     drill: string;
