@@ -128,8 +128,10 @@ describe.each([
     const ids = (JSON.parse(spawned) as { contenders: { id: string }[] }).contenders.map((c) => c.id);
     const leader = await waitFor(async () => {
       const zk = await zkLeaderContender(paths, path);
-      const believers = ids.filter((id) => believes(id) === 'leader');
-      return zk !== null && believers.length === 1 && believers[0] === zk ? zk : null;
+      const said = ids.map(believes);
+      const believers = ids.filter((_, k) => said[k] === 'leader');
+      // Each client says where it stands a moment after it joins: wait until all three have said it.
+      return zk !== null && believers.length === 1 && believers[0] === zk && !said.includes(null) ? zk : null;
     }, `ZooKeeper and the ${recipe} clients to agree on one leader`, 20_000, 50);
     expect(ids.filter((id) => id !== leader).map(believes)).toEqual(['follower', 'follower']);
     expect(await inspectLeader(path)).toBe(leader);
