@@ -27,4 +27,11 @@ describe('parseBeliefLine', () => {
     expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).toMatchObject({ kind: 'event', fields: { token: null } });
     expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).not.toHaveProperty('session');
   });
+
+  it('drops fields of the wrong type and refuses events without the fields their readers need', () => {
+    expect(parseBeliefLine('ZKLAB {"event":"paused","reason":42,"wasLeader":true,"extra":[1]}')).toMatchObject({ fields: { wasLeader: true, extra: [1] } });
+    expect(parseBeliefLine('ZKLAB {"event":"paused","reason":42}')).not.toHaveProperty('fields.reason');
+    expect(parseBeliefLine('ZKLAB {"event":"watching","path":{"x":1},"kind":"exists"}')).toMatchObject({ kind: 'invalid', reason: '"watching" needs path' });
+    expect(parseBeliefLine('ZKLAB {"event":"state","state":"__proto__"}')).toMatchObject({ kind: 'event', fields: { state: '__proto__' } });
+  });
 });
