@@ -22,13 +22,13 @@ const STOP_GRACE_MS = 4000;
 const cfg = decodeChildConfig<ExecChildConfig>(process.argv);
 const log = new EventLogWriter(cfg.eventsFile, cfg.id);
 const labState = new LabPaths(cfg.labRoot).stateFile;
-const session: string | null = null;
 let znode: string | null = null;
 let stopRequested = false;
 let reportedStop = false;
 const stderrTail: string[] = [];
 
-const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) => log.write(event, session, znode, fields);
+// The session is left to the link daemon, which records what the server granted ('session' events).
+const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) => log.write(event, null, znode, fields);
 
 write('started', { recipe: cfg.kind, path: cfg.path, sessionTimeoutMs: cfg.sessionTimeoutMs, onDisconnect: 'program', connect: cfg.connect, program: [cfg.command, ...cfg.args] });
 
@@ -41,10 +41,10 @@ const stdoutDone = new Promise<void>((resolve) =>
       const b = parseBeliefLine(line);
       if (b.kind === 'text') return void process.stdout.write(line + '\n');
       if (b.kind === 'invalid') return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
-      // The session is the link daemon's word (the server granted it), not the program's: only its znode is taken.
+      // The program's word on its session is not taken (see `write`); its znode is.
       if (b.znode !== undefined) znode = b.znode;
       if (b.event === 'stopped') reportedStop = true;
-      // The line's fields were checked against the event's name only; the readers tolerate a program's extra fields.
+      // Typed as far as the readers use them (parseBeliefLine); a program's extra fields are kept and ignored.
       write(b.event, b.fields as ContenderEventFields[typeof b.event]);
     })
     .on('close', resolve),

@@ -17,7 +17,6 @@ import type { ZkPort } from '../zk/port.js';
 import { programExitError } from './program.js';
 import { runsProgram } from './options.js';
 
-
 function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
   return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));
 }
