@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { findMarked } from '../../src/lab/procs.js';
 import { readState } from '../../src/lab/state.js';
@@ -246,6 +246,7 @@ describe('drill run --connect: contender faults against an ensemble the drill di
 
   it('runs a drill of silent programs, judged by ZooKeeper\'s view, through link proxies of their own', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zklab-outside-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'outside.yaml');
     writeFileSync(
       file,
@@ -261,7 +262,6 @@ describe('drill run --connect: contender faults against an ensemble the drill di
     expect(report.leadership.map((l) => l.contender)).toEqual(['c1', 'c2', 'c3']);
     // The drill's contenders went with its lab (killed: their sessions expire); the borrowed ensemble serves on.
     await waitFor(async () => (await zkMembers(paths, '/election')).size === 0, 'the drill contenders\' sessions to expire', 10_000, 100);
-    rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   it('refuses a drill with server faults in one line, exit 2, before anything starts', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,16 +31,20 @@ describe('program contenders', () => {
 
   it('finds programs on the PATH or by path, and refuses what cannot run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zklab-prog-'));
-    const runnable = join(dir, 'runnable');
-    const plain = join(dir, 'plain');
-    writeFileSync(runnable, '#!/bin/sh\n');
-    chmodSync(runnable, 0o755);
-    writeFileSync(plain, 'data');
-    expect(resolveProgram('runnable', { PATH: `/nonexistent:${dir}` })).toBe(runnable);
-    expect(resolveProgram('./runnable', {}, dir)).toBe(runnable);
-    expect(() => resolveProgram('plain', { PATH: dir })).toThrow(/not on the PATH/);
-    expect(() => resolveProgram(plain, {})).toThrow(UsageError);
-    expect(() => resolveProgram('/no/such/program', {})).toThrow(/does not exist or is not executable/);
+    try {
+      const runnable = join(dir, 'runnable');
+      const plain = join(dir, 'plain');
+      writeFileSync(runnable, '#!/bin/sh\n');
+      chmodSync(runnable, 0o755);
+      writeFileSync(plain, 'data');
+      expect(resolveProgram('runnable', { PATH: `/nonexistent:${dir}` })).toBe(runnable);
+      expect(resolveProgram('./runnable', {}, dir)).toBe(runnable);
+      expect(() => resolveProgram('plain', { PATH: dir })).toThrow(/not on the PATH/);
+      expect(() => resolveProgram(plain, {})).toThrow(UsageError);
+      expect(() => resolveProgram('/no/such/program', {})).toThrow(/does not exist or is not executable/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says how a program that died at once ended, with its stderr', () => {
