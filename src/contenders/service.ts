@@ -16,6 +16,7 @@ import { runsProgram, type SpawnRequest } from './options.js';
 import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
 import { undoSpawn, waitJoined, type SpawnUndo } from './join.js';
 import { readZkView, type ZkContenderView } from './zk-view.js';
+import { effectiveRule } from './leader-rule.js';
 import { withObserver } from '../zk/observer.js';
 import { formatLeaderRule } from '../recipes/leadership.js';
 import type { RecipeName } from '../recipes/types.js';
@@ -140,13 +141,6 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     eventsFile: paths.contenderEvents(rec.id),
     memberData: JSON.stringify({ id: rec.id, recipe: req.recipe, priority: rec.priority ?? null, site: rec.site ?? null }),
   });
-}
-
-/** The rule that says who leads among a contender's znodes, in the words of --leader-rule where there are some. */
-function effectiveRule(recipe: string, leaderRule: string | undefined): string {
-  if (leaderRule !== undefined) return leaderRule;
-  if (recipe === 'predecessor' || recipe === 'herd') return 'lowest-sequence';
-  return recipe === 'single-file' ? 'single-node leader' : recipe;
 }
 
 /**
