@@ -54,6 +54,11 @@ export function toZkError(err: unknown, op: string, path?: string): ZkError {
   return new ZkError(BY_RC[rc] ?? 'OTHER', rc, op, path, m?.[2] ?? message);
 }
 
+/** An error from a return code (the pure-JS client behind src/zk/multi.ts reports those as numbers). */
+export function zkErrorFromRc(rc: number, op: string, path: string | undefined, message: string): ZkError {
+  return new ZkError(BY_RC[rc] ?? 'OTHER', rc, op, path, message);
+}
+
 export function isCode(err: unknown, ...codes: ZkCode[]): boolean {
   return err instanceof ZkError && codes.includes(err.code);
 }
