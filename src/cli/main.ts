@@ -13,6 +13,8 @@ import { inspectCommand } from './commands/inspect.js';
 import { drillCommand } from './commands/drill.js';
 import { demoCommand } from './commands/demo.js';
 import { labsCommand } from './commands/labs.js';
+import { jobsCommand } from './commands/jobs.js';
+import { failpointCommand } from './commands/failpoint.js';
 import { completionCommand } from './commands/completion.js';
 
 /** Every command, registered from one explicit list. */
@@ -20,12 +22,14 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
   return [
     ensembleCommand(ctx),
     contendersCommand(ctx),
+    jobsCommand(ctx),
     killCommand(ctx),
     pauseCommand(ctx, true),
     pauseCommand(ctx, false),
     partitionCommand(ctx),
     healCommand(ctx),
     netCommand(ctx),
+    failpointCommand(ctx),
     inspectCommand(ctx),
     drillCommand(ctx),
     demoCommand(ctx),

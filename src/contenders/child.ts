@@ -10,16 +10,28 @@ import type { ContenderEventFields, ContenderEventName } from '../lab/events.js'
 import { ZkClient } from '../zk/client.js';
 import { decodeChildConfig } from './child-config.js';
 import { EventLogWriter } from '../lab/event-log.js';
+import { takeFailpoint } from '../lab/failpoints.js';
+import { MultiClient } from '../zk/multi.js';
 
 const cfg = decodeChildConfig(process.argv);
 const log = new EventLogWriter(cfg.eventsFile, cfg.id);
-const labState = new LabPaths(cfg.labRoot).stateFile;
+const labPaths = new LabPaths(cfg.labRoot);
+const labState = labPaths.stateFile;
 let recipe: Recipe | undefined;
 
 const io = {
   connect: () => ZkClient.connect({ connect: cfg.connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
   log: <E extends ContenderEventName>(event: E, ...fields: LogFields<E>) =>
     log.write(event, recipe?.session ?? null, recipe?.znode ?? null, (fields[0] ?? {}) as ContenderEventFields[E]),
+  failpoint: async (at: string) => {
+    const fp = takeFailpoint(labPaths, cfg.id, at);
+    if (!fp) return;
+    log.write('failpoint', recipe?.session ?? null, recipe?.znode ?? null, { at, action: fp.action });
+    if (fp.action === 'crash') process.kill(process.pid, 'SIGKILL');
+    else if (fp.action === 'pause') process.kill(process.pid, 'SIGSTOP');
+    else await new Promise<never>(() => undefined); // hang: this flow never goes on; the process and its session live
+  },
+  openMulti: () => new MultiClient({ connect: cfg.connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
 } satisfies RecipeIO;
 
 let stopping = false;

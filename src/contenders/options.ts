@@ -4,6 +4,9 @@ import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeNa
 import { AUTO_RULE, LEADER_RULE_NAMES, parseLeaderRule, type LeaderRule } from '../recipes/leadership.js';
 import { ADAPTERS, CURATOR_ERROR_POLICIES, type AdapterName, type CuratorErrorPolicy } from './adapters/adapters.js';
 import { wholeNumber } from '../validate.js';
+import { parseDuration } from '../duration.js';
+import { DEFAULT_SCHEDULER_PATH, DEFAULT_STATUS_TTL_MS, schedulerLayout, STRATEGIES } from '../recipes/scheduler-layout.js';
+import type { SchedulerOptions } from '../recipes/types.js';
 
 export const MAX_CONTENDERS = 200;
 export const DEFAULT_SESSION_TIMEOUT_MS = 2000;
@@ -29,7 +32,13 @@ export interface SpawnRequest {
   readonly takeoverMs: number;
   readonly onDisconnect: OnDisconnect;
   readonly connect?: string;
+  /** `--workload scheduler`: the contenders are the task scheduler's workers; `path` is its election. */
+  readonly scheduler?: SchedulerOptions;
 }
+
+export const WORKLOADS = ['scheduler'] as const;
+/** The longest status TTL a lab accepts (ZooKeeper's own limit is far beyond what a lab wants to wait). */
+export const MAX_STATUS_TTL_MS = 24 * 3600_000;
 
 /** True for the kinds that run a program of their own under a supervisor (adapters and --exec). */
 export function runsProgram(kind: string): boolean {
@@ -53,6 +62,9 @@ export interface RawSpawnArgs {
   readonly program?: readonly string[];
   readonly leaderRule?: string | readonly string[];
   readonly curatorErrorPolicy?: string;
+  readonly workload?: string;
+  readonly strategy?: string;
+  readonly statusTtl?: unknown;
 }
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {
@@ -100,6 +112,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     return n;
   });
   const sites = list(raw.site, count, 'site');
+  const scheduler = schedulerOf(raw, recipe);
   return {
     count,
     recipe,
@@ -110,11 +123,41 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     onDisconnect,
     sessionTimeoutMs,
     takeoverMs,
-    path: validateZnodePath(raw.path ?? DEFAULT_PATH),
+    path: scheduler ? schedulerLayout(scheduler.root).election : validateZnodePath(raw.path ?? DEFAULT_PATH),
     priorities,
     sites,
     connect: raw.connect === undefined ? undefined : validateConnect(raw.connect),
+    ...(scheduler ? { scheduler } : {}),
   };
+}
+
+/** A positive duration from the command line, or one UsageError. */
+export function positiveDuration(v: unknown, flag: string, max: number, example: string): number {
+  const d = parseDuration(typeof v === 'number' ? v : String(v));
+  if ('error' in d) throw new UsageError(`${flag}: ${d.error}`, example);
+  if (d.ms <= 0 || d.ms > max) throw new UsageError(`${flag} ${String(v)} is out of range`, `give a duration above 0 and at most ${max / 3600_000}h, ${example}`);
+  return d.ms;
+}
+
+const SCHEDULER_EXAMPLE = 'e.g. `zklab contenders spawn 3 --workload scheduler --strategy round-robin --status-ttl 30s`';
+
+function schedulerOf(raw: RawSpawnArgs, recipe: ContenderKind): SchedulerOptions | undefined {
+  if (raw.workload === undefined) {
+    if (raw.strategy !== undefined) throw new UsageError('--strategy applies to --workload scheduler only', SCHEDULER_EXAMPLE);
+    if (raw.statusTtl !== undefined) throw new UsageError('--status-ttl applies to --workload scheduler only', SCHEDULER_EXAMPLE);
+    return undefined;
+  }
+  const workload = oneOf(raw.workload, WORKLOADS, 'workload', 'scheduler');
+  if (recipe !== 'predecessor' || raw.recipe !== undefined && raw.recipe !== 'predecessor') {
+    throw new UsageError(`--workload ${workload} runs its own workers (the predecessor recipe), not ${raw.recipe ?? recipe}`, 'drop --recipe / --exec');
+  }
+  for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.leaderRule, '--leader-rule']] as const) {
+    if (given !== undefined) throw new UsageError(`${flag} applies to election recipes, not to --workload ${workload}`, `drop ${flag}`);
+  }
+  const strategy = oneOf(raw.strategy, STRATEGIES, 'strategy', 'round-robin');
+  const statusTtlMs = raw.statusTtl === undefined ? DEFAULT_STATUS_TTL_MS : positiveDuration(raw.statusTtl, '--status-ttl', MAX_STATUS_TTL_MS, 'e.g. --status-ttl 30s');
+  const root = validateZnodePath(raw.path ?? DEFAULT_SCHEDULER_PATH);
+  return { root, strategy, statusTtlMs };
 }
 
 const EXEC_EXAMPLE = 'e.g. `zklab contenders spawn 3 --exec -- python3 my_contender.py {connect}`';

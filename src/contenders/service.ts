@@ -99,6 +99,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           sessionTimeoutMs: req.sessionTimeoutMs,
           startedAt: Date.now(),
           ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
+          ...(req.scheduler ? { scheduler: req.scheduler } : {}),
         };
         const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
         // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
@@ -120,7 +121,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     await undoSpawn(paths, records, before!);
     throw e;
   }
-  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.recipe });
+  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.scheduler ? 'scheduler' : req.recipe });
   const all = listContenders(paths);
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
@@ -136,6 +137,7 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     site: rec.site,
     policy: req.policy,
     takeoverMs: req.takeoverMs,
+    ...(req.scheduler ? { scheduler: req.scheduler } : {}),
     labRoot: paths.root,
     connect,
     eventsFile: paths.contenderEvents(rec.id),

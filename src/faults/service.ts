@@ -5,6 +5,10 @@ import { contenderSignals } from './contender-signals.js';
 import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
+import { UsageError } from '../errors.js';
+import { armFailpoint as armed } from '../lab/failpoints.js';
+import { recordLabEvent } from '../lab/event-log.js';
+import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.js';
 
 /**
  * The one dispatch of the lab's faults, for the CLI, the drills and inspect's keys. A target is a name (`leader`,
@@ -66,4 +70,21 @@ export async function delay(paths: LabPaths, t: Target, ms: number, jitterMs = 0
 /** Removes the target's delay, or every delay. */
 export async function clearDelay(paths: LabPaths, t?: Target): Promise<{ readonly cleared: readonly string[] }> {
   return net.clearDelay(paths, t === undefined || t === 'all' ? undefined : (await resolve(paths, t)).name);
+}
+
+/**
+ * Arms a failpoint in a contender: at the named point of its recipe it crashes, freezes or hangs (once). Refused,
+ * with nothing changed, for a server, a program of its own, or a point its recipe does not have.
+ */
+export async function armFailpoint(paths: LabPaths, t: Target, at: string, action: FailpointAction): Promise<{ target: Resolved }> {
+  if (typeof t === 'string') checkTargetName(requireState(paths), t);
+  const target = await resolve(paths, t);
+  if (target.kind !== 'contender') throw new UsageError(`${target.name} is a server; failpoints live in contenders`, 'name a contender (cN) or leader');
+  const rec = requireState(paths).contenders.find((c) => c.id === target.name);
+  const known = rec ? failpointsOf(rec.recipe, rec.scheduler ? 'scheduler' : undefined) : [];
+  if (known.length === 0) throw new UsageError(`${target.name} (${rec?.recipe ?? 'unknown'}) has no failpoints`, 'failpoints exist in zklab\'s own recipes: predecessor, herd, and the scheduler workload');
+  if (!known.includes(at)) throw new UsageError(`${target.name} has no failpoint "${at}"`, `its failpoints: ${known.join(', ')}`);
+  armed(paths, target.name, { at, action });
+  recordLabEvent(paths, 'failpoint-armed', { contender: target.name, at, action });
+  return { target };
 }

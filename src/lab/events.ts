@@ -58,6 +58,22 @@ export interface ContenderEventFields {
   'client-state': { state: string; wasLeader?: boolean };
   /** Written by the supervisor of a program run as a contender: the program ended (not on the lab's SIGTERM). */
   exited: { code: number | null; signal: string | null; stderr: string[] };
+  /** An armed failpoint was reached; the action follows at once (crash, pause: nothing more is written). */
+  failpoint: { at: string; action: string };
+  /** Scheduler: registered as a worker under this name (a new name per session). */
+  'worker-registered': { worker: string };
+  /** Scheduler leader: a job given to a worker, in one multi with the job's removal from the queue. */
+  'job-assigned': { job: string; worker: string; attempt: number; strategy: string };
+  /** Scheduler leader: a job of a worker that is gone put back in the queue (attempt is the next one). */
+  'job-requeued': { job: string; from: string; attempt: number };
+  /** Scheduler leader: a queued job removed because its status (or an assignment) already exists. */
+  'job-dropped': { job: string; reason: string };
+  /** Scheduler worker: began running a job. */
+  'job-started': { job: string; worker: string; attempt: number; kind: string };
+  /** Scheduler worker: a job's run completed (ok or failed); every one counts as an execution. */
+  'job-finished': { job: string; worker: string; attempt: number; ok: boolean; result?: number; error?: string; ms: number };
+  /** Scheduler worker: the job's status node is there (created: this worker wrote it; false: it already existed). */
+  'job-status': { job: string; worker: string; attempt: number; created: boolean; ttlMs: number };
 }
 
 export type ContenderEventName = keyof ContenderEventFields;
@@ -105,6 +121,13 @@ export interface LabEventFields {
    * changes: `leader` is the contender, null when nobody leads or `session` is no contender's (another client).
    */
   'zk-leader': { path: string; leader: string | null; znode: string | null; session: string | null };
+  /** Jobs put in a scheduler's queue (`jobs submit`, a drill's jobs step), by name. */
+  'jobs-submitted': { path: string; jobs: string[]; kind: string };
+  /** A failpoint armed for a contender (`failpoint set`, a drill's failpoint step). */
+  'failpoint-armed': { contender: string; at: string; action: string };
+  /** A drill's record of a scheduler's status znodes as ZooKeeper shows them: seen (with the TTL from its data), gone. */
+  'status-seen': { path: string; job: string; ctime: number; ttlMs: number | null };
+  'status-gone': { path: string; job: string };
 }
 
 export type LabEventName = keyof LabEventFields;
@@ -116,13 +139,15 @@ export type LabEvent = LabEventMap[LabEventName];
 const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
   'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
   'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'progress', 'ready', 'excluded', 'retry',
-  'error', 'stopped', 'client-state', 'exited',
+  'error', 'stopped', 'client-state', 'exited', 'failpoint', 'worker-registered', 'job-assigned', 'job-requeued',
+  'job-dropped', 'job-started', 'job-finished', 'job-status',
 ]);
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
   'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
-  'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader',
+  'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader', 'jobs-submitted', 'failpoint-armed',
+  'status-seen', 'status-gone',
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

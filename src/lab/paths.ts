@@ -28,6 +28,9 @@ export class LabPaths {
   serverLog(name: string): string { return join(this.logDir, `${name}.log`); }
   contenderLog(id: string): string { return join(this.logDir, `${id}.log`); }
   contenderEvents(id: string): string { return join(this.eventsDir, `${id}.jsonl`); }
+  /** Armed failpoints, one file per contender, read by the contender when it reaches a named point. */
+  get failpointsDir(): string { return join(this.root, 'failpoints'); }
+  contenderFailpoint(id: string): string { return join(this.failpointsDir, `${id}.json`); }
   /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */
   get jvmMarker(): string { return `${JVM_MARKER_PREFIX}${this.root}`; }
   /** The same for node processes (contenders, the link daemon). */

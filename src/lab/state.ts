@@ -28,6 +28,8 @@ export interface ContenderRecord {
   readonly leaderRule?: string;
   /** Programs run as contenders: the command line as given (placeholders not filled in). */
   readonly program?: readonly string[];
+  /** The scheduler workload: this contender is a worker of the scheduler at `root` (its election is `path`). */
+  readonly scheduler?: { readonly root: string; readonly strategy: string; readonly statusTtlMs: number };
 }
 
 /** A server of an ensemble zklab did not start (`--connect`): faults only act on the links to it. */

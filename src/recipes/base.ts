@@ -51,6 +51,10 @@ export abstract class ElectionRecipe implements Recipe {
   protected abstract evaluate(): Promise<void>;
   /** Called when leadership ends for any reason, before the event is logged (priority: delete leader/current). */
   protected async onLeadershipEnd(_reason: string): Promise<void> {}
+  /** Leadership ends without the release hook (the session is about to close): drop in-process duties only. */
+  protected onLeadershipDropped(): void {}
+  /** Called once per leadership, after the claim is logged (a workload starts its leader's duties). */
+  protected onLeading(_token: number): void {}
 
   async start(): Promise<void> {
     await this.newSession();
@@ -179,10 +183,12 @@ export abstract class ElectionRecipe implements Recipe {
   protected claim(token: number): void {
     if (this.disconnected && this.opts.onDisconnect === 'pause') return;
     if (this.leadingToken === token && this.acting) return;
+    const fresh = this.leadingToken !== token;
     this.leadingToken = token;
     this.followingAs = null;
     this.io.log('leader', { token });
     this.startActing();
+    if (fresh) this.onLeading(token);
   }
 
   /** Records that this contender follows; ends leadership first if it had it. */
@@ -201,6 +207,7 @@ export abstract class ElectionRecipe implements Recipe {
     this.stopActing();
     this.leadingToken = null;
     if (release) await this.onLeadershipEnd(reason).catch(() => undefined);
+    else this.onLeadershipDropped();
     this.io.log(event, { reason, token, wasLeader: true });
   }
 
@@ -228,6 +235,7 @@ export abstract class ElectionRecipe implements Recipe {
       this.stopActing();
       this.io.log('paused', { reason: 'stalled', gapMs: gap, wasLeader: true });
       this.leadingToken = null;
+      this.onLeadershipDropped();
       this.schedule();
       return;
     }

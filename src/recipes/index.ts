@@ -1,6 +1,7 @@
 import { HerdElection } from './herd.js';
 import { PredecessorElection } from './predecessor.js';
 import { PriorityElection } from './priority.js';
+import { SchedulerWorker } from './scheduler.js';
 import { SingleFileElection } from './single-file.js';
 import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
 
@@ -8,7 +9,7 @@ import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
 export function createRecipe(opts: RecipeOptions, io: RecipeIO, memberData: string): Recipe {
   switch (opts.recipe) {
     case 'predecessor':
-      return new PredecessorElection(opts, io, memberData);
+      return opts.scheduler ? new SchedulerWorker(opts, io, memberData) : new PredecessorElection(opts, io, memberData);
     case 'herd':
       return new HerdElection(opts, io, memberData);
     case 'single-file':

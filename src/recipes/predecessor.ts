@@ -24,6 +24,7 @@ export class PredecessorElection extends ElectionRecipe {
     await this.zk.mkdirp(this.opts.path);
     this.ownNode = await this.createOwnNode();
     this.io.log('joined', { znode: this.ownNode });
+    await this.io.failpoint('after-create-before-watch');
   }
 
   /** Creates the znode; after a connection loss, looks for the GUID before creating again (the reply may be lost). */

@@ -1,5 +1,7 @@
 import type { ContenderEventFields, ContenderEventName } from '../lab/events.js';
 import type { ZkPort } from '../zk/port.js';
+import type { MultiOp } from '../zk/multi.js';
+import type { Strategy } from './scheduler-layout.js';
 
 export const RECIPES = ['predecessor', 'herd', 'single-file', 'priority'] as const;
 export type RecipeName = (typeof RECIPES)[number];
@@ -23,6 +25,21 @@ export interface RecipeOptions {
   readonly takeoverMs?: number;
   /** priority recipe: how long the elector waits for READY before excluding the candidate. */
   readonly watchdogMs?: number;
+  /** The scheduler workload: this contender is a worker (and, while it leads, the scheduler's assigner). */
+  readonly scheduler?: SchedulerOptions;
+}
+
+export interface SchedulerOptions {
+  /** The scheduler's root; the workers' election is <root>/election (the contender's path). */
+  readonly root: string;
+  readonly strategy: Strategy;
+  readonly statusTtlMs: number;
+}
+
+/** Transactions on a session of their own (src/zk/multi.ts). */
+export interface MultiPort {
+  commit(ops: readonly MultiOp[]): Promise<void>;
+  close(): void;
 }
 
 /** What a recipe needs from the process around it. */
@@ -34,6 +51,10 @@ export interface RecipeIO {
   connect(): Promise<ZkPort>;
   /** Appends an event; the runtime adds time, id, pid, and the session and znode the recipe reports. */
   log<E extends ContenderEventName>(event: E, ...fields: LogFields<E>): void;
+  /** A named point of the recipe: an armed failpoint for it crashes, freezes or hangs the contender here. */
+  failpoint(at: string): Promise<void>;
+  /** A client for multis (the scheduler's atomic steps). */
+  openMulti(): MultiPort;
 }
 
 export interface Recipe {

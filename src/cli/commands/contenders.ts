@@ -1,3 +1,4 @@
+import { formatDuration } from '../../duration.js';
 import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
@@ -23,6 +24,9 @@ interface SpawnArgs extends GlobalArgs {
   exec?: boolean;
   'leader-rule'?: string[];
   'curator-error-policy'?: string;
+  workload?: string;
+  strategy?: string;
+  'status-ttl'?: string;
   '--'?: (string | number)[];
   json?: boolean;
 }
@@ -106,6 +110,9 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
+              .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001); --path is its root (default /scheduler)' })
+              .option('strategy', { type: 'string', describe: 'scheduler: round-robin (default) or random' })
+              .option('status-ttl', { type: 'string', describe: 'scheduler: how long a job\'s status znode lives (default 30s)' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
@@ -124,9 +131,13 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               program: a['--']?.map(String),
               leaderRule: a['leader-rule'],
               curatorErrorPolicy: a['curator-error-policy'],
+              workload: a.workload,
+              strategy: a.strategy,
+              statusTtl: a['status-ttl'],
             });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
+            else if (req.scheduler) ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (scheduler workers at ${req.scheduler.root}, ${req.scheduler.strategy}, status TTL ${formatDuration(req.scheduler.statusTtlMs)}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`);
             else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`);
           },
         })

@@ -1,0 +1,68 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { labPaths } from '../context.js';
+import { table } from '../table.js';
+import { UsageError } from '../../errors.js';
+import { FAILPOINT_ACTIONS, SCHEDULER_FAILPOINTS, type FailpointAction } from '../../recipes/failpoint-names.js';
+
+interface FailpointArgs extends GlobalArgs {
+  target?: string;
+  at?: string;
+  action?: string;
+  json?: boolean;
+}
+
+function actionOf(v: string | undefined): FailpointAction {
+  const a = v ?? 'crash';
+  if (!(FAILPOINT_ACTIONS as readonly string[]).includes(a)) throw new UsageError(`unknown failpoint action "${a}"`, `choose one of ${FAILPOINT_ACTIONS.join(', ')}`);
+  return a as FailpointAction;
+}
+
+export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs, FailpointArgs> {
+  return {
+    command: 'failpoint <command>',
+    describe: 'Make a contender crash, freeze or hang at a named point of its recipe (once)',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command({
+          command: 'set <target> <at>',
+          describe: `Arm a failpoint: target cN or leader; at ${SCHEDULER_FAILPOINTS.join(', ')}`,
+          builder: (b) =>
+            b
+              .positional('target', { type: 'string', demandOption: true })
+              .positional('at', { type: 'string', demandOption: true })
+              .option('action', { type: 'string', describe: 'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), hang (that step never goes on; the session lives)' }) as Argv<FailpointArgs>,
+          handler: async (a) => {
+            const action = actionOf(a.action);
+            const { armFailpoint } = await import('../../faults/service.js');
+            const { target } = await armFailpoint(labPaths(a), a.target!, a.at!, action);
+            ctx.out(`armed: ${target.name} will ${action} at ${a.at} (once)`);
+          },
+        })
+        .command({
+          command: 'list',
+          describe: 'The failpoints armed and not yet reached',
+          builder: (b) => b.option('json', { type: 'boolean', default: false }) as Argv<FailpointArgs>,
+          handler: async (a) => {
+            const { listFailpoints } = await import('../../lab/failpoints.js');
+            const armed = [...listFailpoints(labPaths(a))].map(([contender, fp]) => ({ contender, ...fp }));
+            if (a.json) ctx.out(JSON.stringify(armed, null, 2));
+            else ctx.out(armed.length === 0 ? 'no failpoint is armed' : table(['contender', 'at', 'action'], armed.map((f) => [f.contender, f.at, f.action])));
+          },
+        })
+        .command({
+          command: 'clear [target]',
+          describe: 'Disarm the failpoint of a contender, or every one',
+          builder: (b) => b.positional('target', { type: 'string' }) as Argv<FailpointArgs>,
+          handler: async (a) => {
+            const { clearFailpoint, listFailpoints } = await import('../../lab/failpoints.js');
+            const paths = labPaths(a);
+            const ids = a.target ? [a.target] : [...listFailpoints(paths).keys()];
+            for (const id of ids) clearFailpoint(paths, id);
+            ctx.out(ids.length === 0 ? 'no failpoint was armed' : `disarmed: ${ids.join(', ')}`);
+          },
+        })
+        .demandCommand(1, 'say what to do: set, list or clear'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,139 @@
+import type { Argv, CommandModule } from 'yargs';
+import chalk from 'chalk';
+import type { CommandContext, GlobalArgs } from '../context.js';
+import { labPaths } from '../context.js';
+import { table } from '../table.js';
+import { UsageError } from '../../errors.js';
+import { formatDuration } from '../../duration.js';
+import { wholeNumber } from '../../validate.js';
+import { positiveDuration, validateZnodePath } from '../../contenders/options.js';
+import { JOB_KINDS, type JobSpec } from '../../recipes/scheduler-layout.js';
+import type { JobsStatus } from '../../contenders/jobs.js';
+
+interface JobsArgs extends GlobalArgs {
+  count?: unknown;
+  kind?: string;
+  ms?: string;
+  args?: string;
+  path?: string;
+  json?: boolean;
+  watch?: boolean;
+}
+
+const SUBMIT_EXAMPLE = 'e.g. `zklab jobs submit 10 --kind sleep --ms 200`';
+
+/** A job from the command line: the same data a worker will read, validated here so a bad one never reaches a queue. */
+export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobSpec {
+  const kind = a.kind ?? 'sleep';
+  if (!(JOB_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown job kind "${kind}"`, `choose one of ${JOB_KINDS.join(', ')}`);
+  if (kind !== 'sleep' && a.ms !== undefined) throw new UsageError(`--ms applies to sleep jobs, not ${kind}`, SUBMIT_EXAMPLE);
+  if (kind !== 'sum' && a.args !== undefined) throw new UsageError(`--args applies to sum jobs, not ${kind}`, 'e.g. `zklab jobs submit 1 --kind sum --args 2,3`');
+  if (kind === 'sleep') {
+    if (a.ms === undefined) return { kind, ms: 200 };
+    // 0 is a job that takes no time (the benchmark's); anything else must be a duration.
+    return { kind, ms: a.ms.trim() === '0' ? 0 : positiveDuration(a.ms, '--ms', 3600_000, SUBMIT_EXAMPLE) };
+  }
+  if (kind === 'sum') {
+    const args = (a.args ?? '2,3').split(',').map((x) => Number(x.trim()));
+    if (args.some((n) => !Number.isFinite(n)) || (a.args ?? '').trim() === '' && a.args !== undefined) {
+      throw new UsageError(`--args "${a.args}" is not a list of numbers`, 'e.g. --args 2,3');
+    }
+    return { kind, args };
+  }
+  return { kind: 'fail' };
+}
+
+function renderStatus(s: JobsStatus): string {
+  const out: string[] = [];
+  const runs = (job: string) => s.executions[job] ?? 0;
+  out.push(`${chalk.bold(s.root)}: ${s.pending.length} pending, ${s.assigned.length} assigned, ${s.done.length} done; ${s.workers.length} worker${s.workers.length === 1 ? '' : 's'} (${s.workers.map((w) => `${w.worker}: ${w.assigned}`).join(', ') || 'none'})`);
+  if (s.pending.length > 0) {
+    out.push('', chalk.bold('pending'));
+    out.push(table(['job', 'attempt', 'waiting'], s.pending.map((p) => [p.job, String(p.attempt ?? '?'), p.waitingMs === null ? '?' : formatDuration(p.waitingMs, 1)])));
+  }
+  if (s.assigned.length > 0) {
+    out.push('', chalk.bold('assigned'));
+    out.push(table(['job', 'worker', 'since', 'attempt', 'runs'], s.assigned.map((a) => [a.job, a.live ? a.worker : chalk.red(`${a.worker} (gone)`), formatDuration(a.sinceMs, 1), String(a.attempt ?? '?'), String(runs(a.job))])));
+  }
+  if (s.done.length > 0) {
+    out.push('', chalk.bold('done'));
+    out.push(
+      table(
+        ['job', 'outcome', 'worker', 'attempt', 'runs', 'status TTL left'],
+        s.done.map((d) => [
+          d.job,
+          d.ok === null ? '?' : d.ok ? chalk.green(d.result === null ? 'ok' : `ok = ${d.result}`) : chalk.red(`failed: ${d.error ?? ''}`),
+          d.worker ?? '?',
+          String(d.attempt ?? '?'),
+          runs(d.job) > 1 ? chalk.yellow(String(runs(d.job))) : String(runs(d.job)),
+          d.expiresInMs === null ? 'unknown (not a worker\'s status)' : `${formatDuration(d.expiresInMs, 1)} of ${formatDuration(d.ttlMs ?? 0, 1)}`,
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, JobsArgs> {
+  return {
+    command: 'jobs <command>',
+    describe: 'Submit jobs to the task scheduler workload and see where each one is',
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .command({
+          command: 'submit <count>',
+          describe: 'Queue jobs: JSON data a worker interprets (sleep, sum, fail), never code',
+          builder: (b) =>
+            b
+              .positional('count', { type: 'string', demandOption: true })
+              .option('kind', { type: 'string', describe: `${JOB_KINDS.join(', ')} (default sleep)` })
+              .option('ms', { type: 'string', describe: 'sleep: how long the job takes (default 200ms)' })
+              .option('args', { type: 'string', describe: 'sum: the numbers, e.g. 2,3' })
+              .option('path', { type: 'string', describe: 'the scheduler\'s root (default: the lab\'s workers\', else /scheduler)' })
+              .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
+          handler: async (a) => {
+            const count = wholeNumber(a.count, 'the job count', 1, 100_000, SUBMIT_EXAMPLE);
+            const spec = jobSpecFromArgs(a);
+            const path = a.path === undefined ? undefined : validateZnodePath(a.path);
+            const { submitJobs } = await import('../../contenders/jobs.js');
+            const r = await submitJobs(labPaths(a), { count, spec, ...(path ? { path } : {}) });
+            if (a.json) {
+              ctx.out(JSON.stringify({ path: r.root, jobs: r.jobs, workers: r.workers }, null, 2));
+              return;
+            }
+            ctx.out(r.jobs.join('\n'));
+            ctx.err(
+              r.workers === 0
+                ? `${r.jobs.length} job${r.jobs.length === 1 ? '' : 's'} queued at ${r.root}/jobs; no worker is running, so they wait until one is (\`zklab contenders spawn 3 --workload scheduler\`)`
+                : `${r.jobs.length} job${r.jobs.length === 1 ? '' : 's'} queued at ${r.root}/jobs for ${r.workers} worker${r.workers === 1 ? '' : 's'}; \`zklab jobs status --watch\` follows them`,
+            );
+          },
+        })
+        .command({
+          command: 'status',
+          describe: 'Pending, assigned and done jobs from the znodes, runs per job from the workers\' logs',
+          builder: (b) =>
+            b
+              .option('path', { type: 'string', describe: 'the scheduler\'s root (default: the lab\'s workers\', else /scheduler)' })
+              .option('watch', { type: 'boolean', default: false, describe: 'keep showing it, every second, until Ctrl-C' })
+              .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
+          handler: async (a) => {
+            const path = a.path === undefined ? undefined : validateZnodePath(a.path);
+            const { jobsStatus } = await import('../../contenders/jobs.js');
+            const show = async () => {
+              const s = await jobsStatus(labPaths(a), path);
+              return a.json ? JSON.stringify(s, null, 2) : renderStatus(s);
+            };
+            ctx.out(await show());
+            while (a.watch && !ctx.signal.aborted) {
+              await new Promise((r) => setTimeout(r, 1000));
+              if (ctx.signal.aborted) break;
+              const text = await show();
+              ctx.out(ctx.isTTY && !a.json ? `\x1b[H\x1b[2J${text}` : text);
+            }
+          },
+        })
+        .demandCommand(1, 'say what to do: submit or status'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,410 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isCode, ZkError } from '../zk/errors.js';
+import { MultiError } from '../zk/multi.js';
+import { PredecessorElection } from './predecessor.js';
+import { runJob } from './scheduler-jobs.js';
+import {
+  decodeJobData,
+  encodeJobData,
+  encodeStatusData,
+  schedulerLayout,
+  sortWorkers,
+  workerName,
+  type JobData,
+  type SchedulerLayout,
+} from './scheduler-layout.js';
+import type { MultiPort, RecipeIO, RecipeOptions, SchedulerOptions } from './types.js';
+
+/** One run of `fn` at a time; a request while it runs makes it run once more after. */
+class Coalesced {
+  private running = false;
+  private again = false;
+  constructor(private readonly fn: () => Promise<void>) {}
+  request(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.fn();
+        } while (this.again);
+      } finally {
+        this.running = false;
+      }
+    })();
+  }
+}
+
+/** How many assignments the leader keeps in flight at once. */
+const ASSIGN_CONCURRENCY = 32;
+
+/** The leader's term: the token it leads with and the session its multis run in. */
+interface Office {
+  readonly token: number;
+  readonly multi: MultiPort;
+}
+
+/**
+ * The task scheduler of seed 001 as a contender: every worker runs jobs assigned to it; the one the predecessor
+ * election names leader also assigns queued jobs to workers (round-robin or random), puts the jobs of dead workers
+ * back in the queue, and on taking office reconciles what it finds. Assignment and the job's removal from the queue
+ * are one multi, fenced by the leader's own election znode: a leader whose session is gone cannot assign.
+ */
+export class SchedulerWorker extends PredecessorElection {
+  private readonly sched: SchedulerOptions;
+  private readonly layout: SchedulerLayout;
+  private generation = 0;
+  private worker: string | null = null;
+  /** Assignments this process has started, by worker name and job: an assignment runs once per worker name. */
+  private readonly started = new Set<string>();
+  private office: Office | null = null;
+  private readonly assignments = new Coalesced(() => this.readAssignments());
+  private readonly reconciler = new Coalesced(() => this.reconcileSafely());
+  private closing = false;
+
+  constructor(opts: RecipeOptions, io: RecipeIO, memberData: string) {
+    super(opts, io, memberData);
+    if (!opts.scheduler) throw new Error('the scheduler workload needs its options');
+    this.sched = opts.scheduler;
+    this.layout = schedulerLayout(opts.scheduler.root);
+  }
+
+  protected override async join(): Promise<void> {
+    const l = this.layout;
+    for (const p of [l.workers, l.jobs, l.assignments, l.status]) await this.zk.mkdirp(p);
+    await super.join();
+    await this.register();
+  }
+
+  /** A new name per session (the seed's re-registration after a lost session): its queue first, then itself. */
+  private async register(): Promise<void> {
+    this.generation += 1;
+    const worker = workerName(this.opts.id, this.generation);
+    await this.ensureQueue(worker);
+    await this.zk.create(`${this.layout.workers}/${worker}`, JSON.stringify({ contender: this.opts.id, pid: process.pid }), 'ephemeral').catch((e: unknown) => {
+      if (!isCode(e, 'NODEEXISTS')) throw e;
+    });
+    this.worker = worker;
+    this.io.log('worker-registered', { worker });
+    this.assignments.request();
+  }
+
+  private async ensureQueue(worker: string): Promise<void> {
+    await this.zk.create(`${this.layout.assignments}/${worker}`, '', 'persistent').catch((e: unknown) => {
+      if (!isCode(e, 'NODEEXISTS')) throw e;
+    });
+  }
+
+  /** Lists this worker's assignments (watched) and starts each one not started yet. */
+  private async readAssignments(): Promise<void> {
+    const worker = this.worker;
+    if (!worker || this.closing) return;
+    const dir = `${this.layout.assignments}/${worker}`;
+    let jobs: string[];
+    try {
+      jobs = await this.zk.getChildren(dir, (ev) => {
+        if (this.worker !== worker) return;
+        if (ev.type === 'children' || ev.type === 'deleted') this.assignments.request();
+      });
+    } catch (e) {
+      if (this.worker !== worker) return;
+      if (isCode(e, 'NONODE')) {
+        // A leader tidied the queue away in the moment between its creation and this worker's registration.
+        await this.ensureQueue(worker).catch(() => undefined);
+        this.assignments.request();
+        return;
+      }
+      if (e instanceof ZkError && e.retryable) {
+        await this.connectedAgain().catch(() => undefined);
+        if (this.worker === worker) this.assignments.request();
+        return;
+      }
+      if (!isCode(e, 'SESSIONEXPIRED', 'CLOSED')) this.io.log('error', { message: `reading ${dir}: ${(e as Error).message}` });
+      return;
+    }
+    for (const job of [...jobs].sort()) {
+      const key = `${worker}/${job}`;
+      if (this.started.has(key)) continue;
+      this.started.add(key);
+      void this.execute(worker, job);
+    }
+  }
+
+  /**
+   * Runs one assignment to its end: read it, run it, write the TTL status, delete the assignment last (a worker
+   * that dies before that leaves the job assigned, and the leader gives it to another). The job's own run is not
+   * tied to the session: a worker cut off mid-job finishes it and reports it, as the seed's worker does.
+   */
+  private async execute(worker: string, job: string): Promise<void> {
+    const assignment = `${this.layout.assignments}/${worker}/${job}`;
+    const read = await this.persist(`read ${assignment}`, () => this.zk.getData(assignment));
+    if (read === 'gone' || read === 'stopped') return;
+    const data = decodeJobData(read.data);
+    const startedAt = Date.now();
+    const attempt = data?.attempt ?? 0;
+    this.io.log('job-started', { job, worker, attempt, kind: data?.spec.kind ?? 'unreadable' });
+    const outcome = data ? await runJob(data.spec) : { ok: false as const, error: 'not a job: the assignment holds no job this scheduler wrote' };
+    const endedAt = Date.now();
+    this.io.log('job-finished', { job, worker, attempt, ...outcome, ms: endedAt - startedAt });
+    await this.io.failpoint('before-status');
+    const status = encodeStatusData({ job, worker, contender: this.opts.id, attempt, ...outcome, startedAt, endedAt, ttlMs: this.sched.statusTtlMs });
+    const created = await this.persist(`create status of ${job}`, async () => {
+      try {
+        await this.zk.create(`${this.layout.status}/${job}`, status, 'persistent-ttl', this.sched.statusTtlMs);
+        return true;
+      } catch (e) {
+        if (isCode(e, 'NODEEXISTS')) return false;
+        throw e;
+      }
+    });
+    if (created === 'stopped' || created === 'gone') return;
+    this.io.log('job-status', { job, worker, attempt, created, ttlMs: this.sched.statusTtlMs });
+    await this.io.failpoint('after-status-before-unassign');
+    await this.persist(`delete ${assignment}`, () => this.zk.delete(assignment));
+    this.started.delete(`${worker}/${job}`);
+  }
+
+  /**
+   * Retries `op` across connection losses and new sessions until it is done; 'gone' when its znode does not exist.
+   * Used for a job's own steps, which belong to the job, not to the session they began in.
+   */
+  private async persist<T>(what: string, op: () => Promise<T>): Promise<T | 'gone' | 'stopped'> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.closing) return 'stopped';
+      try {
+        return await op();
+      } catch (e) {
+        if (isCode(e, 'NONODE')) return 'gone';
+        const transient = e instanceof ZkError && (e.retryable || isCode(e, 'SESSIONEXPIRED', 'CLOSED', 'SESSIONMOVED'));
+        if (!transient) {
+          this.io.log('error', { message: `${what}: ${(e as Error).message}` });
+          return 'stopped';
+        }
+        if (attempt === 1 || attempt % 20 === 0) this.io.log('retry', { op: what, message: (e as Error).message, attempt });
+        await sleep(Math.min(1000, 50 * attempt));
+      }
+    }
+  }
+
+  protected override onLeading(token: number): void {
+    if (this.office?.token !== token) {
+      this.office?.multi.close();
+      this.office = { token, multi: this.io.openMulti() };
+    }
+    this.reconciler.request();
+  }
+
+  protected override async onLeadershipEnd(): Promise<void> {
+    this.onLeadershipDropped();
+  }
+
+  protected override onLeadershipDropped(): void {
+    this.office?.multi.close();
+    this.office = null;
+  }
+
+  private async reconcileSafely(): Promise<void> {
+    const office = this.office;
+    if (!office || this.closing) return;
+    try {
+      await this.reconcile(office);
+    } catch (e) {
+      if (this.office !== office) return;
+      if (e instanceof ZkError && e.retryable) {
+        await this.connectedAgain().catch(() => undefined);
+      } else if (isCode(e, 'SESSIONEXPIRED', 'CLOSED')) {
+        return; // the expiry ends this leadership
+      } else {
+        this.io.log('error', { message: `reconcile: ${(e as Error).message}` });
+        await sleep(500);
+      }
+      if (this.office === office) this.reconciler.request();
+    }
+  }
+
+  /**
+   * What the leader does on taking office and on every change of jobs/ or workers/: assignments of workers that
+   * are gone go back to the queue (or, when their status exists, are only tidied away); each queued job that is
+   * neither assigned nor done is assigned to a live worker.
+   */
+  private async reconcile(office: Office): Promise<void> {
+    const l = this.layout;
+    const again = (): void => {
+      if (this.office === office) this.reconciler.request();
+    };
+    const workers = new Set(await this.zk.getChildren(l.workers, again));
+    const queued = (await this.zk.getChildren(l.jobs, again)).sort();
+    const queues = await this.zk.getChildren(l.assignments);
+    const assigned = new Map<string, string>();
+    for (const w of queues) {
+      const jobs = await this.zk.getChildren(`${l.assignments}/${w}`).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)));
+      if (workers.has(w)) for (const j of jobs) assigned.set(j, w);
+      else await this.takeBack(office, w, jobs);
+    }
+    const pending: string[] = [];
+    for (const job of queued) {
+      if (assigned.has(job)) await this.drop(job, `already assigned to ${assigned.get(job)}`);
+      else pending.push(job);
+    }
+    const done = await inBatches(pending, ASSIGN_CONCURRENCY, (job) => this.zk.exists(`${l.status}/${job}`));
+    const todo: string[] = [];
+    for (const [i, job] of pending.entries()) {
+      if (done[i]) await this.drop(job, 'already done (its status exists)');
+      else todo.push(job);
+    }
+    const live = sortWorkers([...workers]);
+    if (todo.length === 0 || live.length === 0) return;
+    const picks = await this.pick(live, todo.length);
+    let retry = false;
+    await inBatches(todo, ASSIGN_CONCURRENCY, async (job, i) => {
+      if (this.office !== office) return;
+      retry = (await this.assign(office, job, picks[i]!)) || retry;
+    });
+    if (retry) {
+      await sleep(100);
+      again();
+    }
+  }
+
+  /** The workers for the next `n` jobs: round-robin takes n positions at once with one compare-and-set. */
+  private async pick(live: readonly string[], n: number): Promise<string[]> {
+    if (this.sched.strategy === 'random') return Array.from({ length: n }, () => live[Math.floor(Math.random() * live.length)]!);
+    const rotation = this.layout.rotation;
+    for (;;) {
+      let start = 0;
+      let version = -1;
+      try {
+        const { data, stat } = await this.zk.getData(rotation);
+        start = Number(data.toString()) || 0;
+        version = stat.version;
+      } catch (e) {
+        if (!isCode(e, 'NONODE')) throw e;
+        await this.zk.create(rotation, '0', 'persistent').catch((err: unknown) => {
+          if (!isCode(err, 'NODEEXISTS')) throw err;
+        });
+        continue;
+      }
+      try {
+        await this.zk.setData(rotation, String(start + n), version);
+      } catch (e) {
+        if (isCode(e, 'BADVERSION')) continue; // another leader moved it: read again
+        throw e;
+      }
+      return Array.from({ length: n }, (_, i) => live[(start + i) % live.length]!);
+    }
+  }
+
+  /** One multi: only while this leader's znode exists and the worker is registered. True: try again later. */
+  private async assign(office: Office, job: string, worker: string): Promise<boolean> {
+    const l = this.layout;
+    let data: JobData | null;
+    try {
+      data = decodeJobData((await this.zk.getData(`${l.jobs}/${job}`)).data);
+    } catch (e) {
+      if (isCode(e, 'NONODE')) return false;
+      throw e;
+    }
+    const attempt = data?.attempt ?? 1;
+    const body = data ? encodeJobData({ ...data, attempt }) : encodeJobData({ spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt });
+    await this.io.failpoint('before-assign');
+    if (this.office !== office || !this.ownNode) return false;
+    try {
+      await office.multi.commit([
+        { op: 'check', path: this.ownNode },
+        { op: 'check', path: `${l.workers}/${worker}` },
+        { op: 'create', path: `${l.assignments}/${worker}/${job}`, data: body },
+        { op: 'delete', path: `${l.jobs}/${job}` },
+      ]);
+    } catch (e) {
+      if (!(e instanceof MultiError)) throw e;
+      if (e.index === 0) {
+        this.onLeadershipDropped(); // our znode is gone: no longer the leader, whatever this process believed
+        this.schedule();
+        return false;
+      }
+      if (e.index === 1 || e.index === 2) return true; // the worker left, or its queue is not there yet
+      if (e.index === 3) return false; // the job left the queue some other way
+      if (e.retryable) return true;
+      throw e;
+    }
+    this.io.log('job-assigned', { job, worker, attempt, strategy: this.sched.strategy });
+    await this.io.failpoint('after-assign');
+    return false;
+  }
+
+  /** The jobs of a worker that is gone: back to the queue (next attempt), or tidied away if already done. */
+  private async takeBack(office: Office, worker: string, jobs: readonly string[]): Promise<void> {
+    const l = this.layout;
+    for (const job of [...jobs].sort()) {
+      if (this.office !== office || !this.ownNode) return;
+      const assignment = `${l.assignments}/${worker}/${job}`;
+      if (await this.zk.exists(`${l.status}/${job}`)) {
+        await this.zk.delete(assignment).catch((e: unknown) => {
+          if (!isCode(e, 'NONODE')) throw e;
+        });
+        continue;
+      }
+      let data: JobData | null;
+      try {
+        data = decodeJobData((await this.zk.getData(assignment)).data);
+      } catch (e) {
+        if (isCode(e, 'NONODE')) continue;
+        throw e;
+      }
+      const attempt = (data?.attempt ?? 0) + 1;
+      const body = encodeJobData(data ? { ...data, attempt } : { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt });
+      try {
+        await office.multi.commit([
+          { op: 'check', path: this.ownNode },
+          { op: 'create', path: `${l.jobs}/${job}`, data: body },
+          { op: 'delete', path: assignment },
+        ]);
+        this.io.log('job-requeued', { job, from: worker, attempt });
+      } catch (e) {
+        if (!(e instanceof MultiError)) throw e;
+        if (e.index === 0) return;
+        if (e.index === 1) {
+          // Queued already (a copy): the assignment alone goes.
+          await this.zk.delete(assignment).catch(() => undefined);
+          continue;
+        }
+        if (e.index === 2) continue;
+        throw e;
+      }
+    }
+    await this.zk.delete(`${l.assignments}/${worker}`).catch((e: unknown) => {
+      if (!isCode(e, 'NONODE', 'NOTEMPTY')) throw e;
+    });
+  }
+
+  private async drop(job: string, reason: string): Promise<void> {
+    await this.zk.delete(`${this.layout.jobs}/${job}`).catch((e: unknown) => {
+      if (!isCode(e, 'NONODE')) throw e;
+    });
+    this.io.log('job-dropped', { job, reason });
+  }
+
+  override async stop(): Promise<void> {
+    this.closing = true;
+    this.onLeadershipDropped();
+    await super.stop();
+  }
+}
+
+/** `fn` over `items`, at most `width` at a time; results in order. */
+async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return out;
+}
