@@ -6,6 +6,7 @@ import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
+import { isOurs } from '../lab/procs.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.js';
@@ -81,6 +82,7 @@ export async function armFailpoint(paths: LabPaths, t: Target, at: string, actio
   const target = await resolve(paths, t);
   if (target.kind !== 'contender') throw new UsageError(`${target.name} is a server; failpoints live in contenders`, 'name a contender (cN) or leader');
   const rec = requireState(paths).contenders.find((c) => c.id === target.name);
+  if (!rec || !isOurs(rec.pid, paths.markers)) throw new UsageError(`${target.name} is not running`, 'arm a failpoint in a live contender: `zklab contenders list`');
   const known = rec ? failpointsOf(rec.recipe, rec.scheduler ? 'scheduler' : undefined) : [];
   if (known.length === 0) throw new UsageError(`${target.name} (${rec?.recipe ?? 'unknown'}) has no failpoints`, 'failpoints exist in zklab\'s own recipes: predecessor, herd, and the scheduler workload');
   if (!known.includes(at)) throw new UsageError(`${target.name} has no failpoint "${at}"`, `its failpoints: ${known.join(', ')}`);
