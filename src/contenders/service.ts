@@ -49,7 +49,8 @@ async function ensureReachable(state: LabState): Promise<void> {
 }
 
 function launchContender(paths: LabPaths, cfg: ChildConfig): number {
-  const args = ['--max-old-space-size=64', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
+  // A small young generation: a busy worker otherwise grows its RSS by tens of MB of garbage between scavenges.
+  const args = ['--max-old-space-size=64', '--max-semi-space-size=2', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
   const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
   return child.pid;

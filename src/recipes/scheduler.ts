@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isCode, ZkError } from '../zk/errors.js';
-import { MultiError } from '../zk/multi.js';
+import { MultiError, type MultiOp } from '../zk/multi.js';
 import { PredecessorElection } from './predecessor.js';
 import { runJob } from './scheduler-jobs.js';
 import {
@@ -39,13 +39,16 @@ class Coalesced {
   }
 }
 
-/** How many assignments the leader keeps in flight at once. */
-const ASSIGN_CONCURRENCY = 32;
+/** Jobs per assignment multi, and how many such multis the leader keeps in flight. */
+const ASSIGN_BATCH = 50;
+const BATCHES_IN_FLIGHT = 8;
 
 /** The leader's term: the token it leads with and the session its multis run in. */
 interface Office {
   readonly token: number;
   readonly multi: MultiPort;
+  /** The term's first full reconciliation is done. */
+  settled: boolean;
 }
 
 /**
@@ -193,7 +196,7 @@ export class SchedulerWorker extends PredecessorElection {
   protected override onLeading(token: number): void {
     if (this.office?.token !== token) {
       this.office?.multi.close();
-      this.office = { token, multi: this.io.openMulti() };
+      this.office = { token, multi: this.io.openMulti(), settled: false };
     }
     this.reconciler.request();
   }
@@ -228,8 +231,9 @@ export class SchedulerWorker extends PredecessorElection {
 
   /**
    * What the leader does on taking office and on every change of jobs/ or workers/: assignments of workers that
-   * are gone go back to the queue (or, when their status exists, are only tidied away); each queued job that is
-   * neither assigned nor done is assigned to a live worker.
+   * are gone go back to the queue (or, when their status exists, are only tidied away); each queued job is assigned
+   * to a live worker. The first pass of a term also drops queued jobs that are already assigned or done (left by a
+   * predecessor that died mid-step); after it, the multis keep the queue and the assignments apart.
    */
   private async reconcile(office: Office): Promise<void> {
     const l = this.layout;
@@ -237,37 +241,43 @@ export class SchedulerWorker extends PredecessorElection {
       if (this.office === office) this.reconciler.request();
     };
     const workers = new Set(await this.zk.getChildren(l.workers, again));
-    const queued = (await this.zk.getChildren(l.jobs, again)).sort();
-    const queues = await this.zk.getChildren(l.assignments);
+    let todo = (await this.zk.getChildren(l.jobs, again)).sort();
+    const full = !office.settled;
     const assigned = new Map<string, string>();
-    for (const w of queues) {
+    for (const w of await this.zk.getChildren(l.assignments)) {
+      if (workers.has(w) && !full) continue;
       const jobs = await this.zk.getChildren(`${l.assignments}/${w}`).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)));
       if (workers.has(w)) for (const j of jobs) assigned.set(j, w);
       else await this.takeBack(office, w, jobs);
     }
+    if (full) todo = await this.withoutFinished(todo, assigned);
+    office.settled = true;
+    const live = sortWorkers([...workers]);
+    if (todo.length === 0 || live.length === 0) return;
+    const picks = await this.pick(live, todo.length);
+    const batches: { job: string; worker: string }[][] = [];
+    for (let i = 0; i < todo.length; i += ASSIGN_BATCH) batches.push(todo.slice(i, i + ASSIGN_BATCH).map((job, k) => ({ job, worker: picks[i + k]! })));
+    const retry = await inBatches(batches, BATCHES_IN_FLIGHT, (batch) => (this.office === office ? this.assign(office, batch) : Promise.resolve(false)));
+    if (retry.some(Boolean)) {
+      await sleep(100);
+      again();
+    }
+  }
+
+  /** Queued jobs that are neither assigned nor done; the others leave the queue. */
+  private async withoutFinished(queued: readonly string[], assigned: ReadonlyMap<string, string>): Promise<string[]> {
     const pending: string[] = [];
     for (const job of queued) {
       if (assigned.has(job)) await this.drop(job, `already assigned to ${assigned.get(job)}`);
       else pending.push(job);
     }
-    const done = await inBatches(pending, ASSIGN_CONCURRENCY, (job) => this.zk.exists(`${l.status}/${job}`));
+    const done = await inBatches(pending, ASSIGN_BATCH, (job) => this.zk.exists(`${this.layout.status}/${job}`));
     const todo: string[] = [];
     for (const [i, job] of pending.entries()) {
       if (done[i]) await this.drop(job, 'already done (its status exists)');
       else todo.push(job);
     }
-    const live = sortWorkers([...workers]);
-    if (todo.length === 0 || live.length === 0) return;
-    const picks = await this.pick(live, todo.length);
-    let retry = false;
-    await inBatches(todo, ASSIGN_CONCURRENCY, async (job, i) => {
-      if (this.office !== office) return;
-      retry = (await this.assign(office, job, picks[i]!)) || retry;
-    });
-    if (retry) {
-      await sleep(100);
-      again();
-    }
+    return todo;
   }
 
   /** The workers for the next `n` jobs: round-robin takes n positions at once with one compare-and-set. */
@@ -298,27 +308,35 @@ export class SchedulerWorker extends PredecessorElection {
     }
   }
 
-  /** One multi: only while this leader's znode exists and the worker is registered. True: try again later. */
-  private async assign(office: Office, job: string, worker: string): Promise<boolean> {
+  /**
+   * Assigns a batch in one multi, which holds only while this leader's znode exists and each worker is registered:
+   * every assignment created and its job deleted, or nothing. When one job spoils the batch (its worker left, it
+   * left the queue), the jobs go one multi each. True: some job should be tried again later.
+   */
+  private async assign(office: Office, batch: readonly { job: string; worker: string }[]): Promise<boolean> {
     const l = this.layout;
-    let data: JobData | null;
-    try {
-      data = decodeJobData((await this.zk.getData(`${l.jobs}/${job}`)).data);
-    } catch (e) {
-      if (isCode(e, 'NONODE')) return false;
-      throw e;
-    }
-    const attempt = data?.attempt ?? 1;
-    const body = data ? encodeJobData({ ...data, attempt }) : encodeJobData({ spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt });
+    const items = (
+      await Promise.all(
+        batch.map(async ({ job, worker }) => {
+          try {
+            const data = decodeJobData((await this.zk.getData(`${l.jobs}/${job}`)).data);
+            const body = encodeJobData(data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt: 1 });
+            return { job, worker, attempt: data?.attempt ?? 1, body };
+          } catch (e) {
+            if (isCode(e, 'NONODE')) return null; // it left the queue meanwhile
+            throw e;
+          }
+        }),
+      )
+    ).filter((x) => x !== null);
+    if (items.length === 0) return false;
     await this.io.failpoint('before-assign');
     if (this.office !== office || !this.ownNode) return false;
+    const ops: MultiOp[] = [{ op: 'check', path: this.ownNode }];
+    for (const w of new Set(items.map((i) => i.worker))) ops.push({ op: 'check', path: `${l.workers}/${w}` });
+    for (const i of items) ops.push({ op: 'create', path: `${l.assignments}/${i.worker}/${i.job}`, data: i.body }, { op: 'delete', path: `${l.jobs}/${i.job}` });
     try {
-      await office.multi.commit([
-        { op: 'check', path: this.ownNode },
-        { op: 'check', path: `${l.workers}/${worker}` },
-        { op: 'create', path: `${l.assignments}/${worker}/${job}`, data: body },
-        { op: 'delete', path: `${l.jobs}/${job}` },
-      ]);
+      await office.multi.commit(ops);
     } catch (e) {
       if (!(e instanceof MultiError)) throw e;
       if (e.index === 0) {
@@ -326,12 +344,22 @@ export class SchedulerWorker extends PredecessorElection {
         this.schedule();
         return false;
       }
-      if (e.index === 1 || e.index === 2) return true; // the worker left, or its queue is not there yet
-      if (e.index === 3) return false; // the job left the queue some other way
       if (e.retryable) return true;
+      if (items.length > 1) {
+        const again = await Promise.all(items.map((i) => this.assign(office, [i])));
+        return again.some(Boolean);
+      }
+      // One job: its worker left or its queue is not there yet (try later), or the job left the queue (done with it).
+      const failed = ops[e.index ?? 0]?.op;
+      if (failed === 'delete' && isCode(e, 'NONODE')) return false;
+      if (failed === 'create' && isCode(e, 'NODEEXISTS')) {
+        await this.drop(items[0]!.job, `already assigned to ${items[0]!.worker}`);
+        return false;
+      }
+      if (isCode(e, 'NONODE')) return true;
       throw e;
     }
-    this.io.log('job-assigned', { job, worker, attempt, strategy: this.sched.strategy });
+    for (const i of items) this.io.log('job-assigned', { job: i.job, worker: i.worker, attempt: i.attempt, strategy: this.sched.strategy });
     await this.io.failpoint('after-assign');
     return false;
   }

@@ -4,7 +4,7 @@
  * package has no multi, so this one operation goes through `node-zookeeper-client`, a pure-JS client that speaks the
  * same protocol, on a session of its own. Everything else stays on the native client (TTL creates, the recipes).
  */
-import zookeeper from 'node-zookeeper-client';
+import type zookeeper from 'node-zookeeper-client';
 import { normalizeSessionId } from './session-id.js';
 import { ZkError, zkErrorFromRc } from './errors.js';
 
@@ -35,6 +35,10 @@ interface Rc {
   readonly code?: number;
 }
 
+/** Loaded on first use: only a leader commits multis, and a worker need not carry the library until it leads. */
+let library: Promise<typeof zookeeper> | undefined;
+const loadClient = (): Promise<typeof zookeeper> => (library ??= import('node-zookeeper-client').then((m) => m.default));
+
 const rcOf = (e: unknown): number => (e as Rc)?.getCode?.() ?? (e as Rc)?.code ?? 0;
 
 /**
@@ -56,10 +60,11 @@ export class MultiClient {
 
   async commit(ops: readonly MultiOp[]): Promise<void> {
     const client = await this.session();
+    const { CreateMode } = await loadClient();
     const tx = client.transaction();
     for (const o of ops) {
       if (o.op === 'check') tx.check(o.path, o.version ?? -1);
-      else if (o.op === 'create') tx.create(o.path, Buffer.from(o.data), zookeeper.CreateMode.PERSISTENT);
+      else if (o.op === 'create') tx.create(o.path, Buffer.from(o.data), CreateMode.PERSISTENT);
       else if (o.op === 'delete') tx.remove(o.path, o.version ?? -1);
       else tx.setData(o.path, Buffer.from(o.data), o.version ?? -1);
     }
@@ -80,8 +85,8 @@ export class MultiClient {
 
   private session(): Promise<zookeeper.Client> {
     if (this.closed) return Promise.reject(zkErrorFromRc(-116, 'multi', undefined, 'closed'));
-    this.ready ??= new Promise<zookeeper.Client>((resolve, reject) => {
-      const client = zookeeper.createClient(this.opts.connect, { sessionTimeout: this.opts.sessionTimeoutMs, spinDelay: 100, retries: 0 });
+    this.ready ??= loadClient().then((lib) => new Promise<zookeeper.Client>((resolve, reject) => {
+      const client = lib.createClient(this.opts.connect, { sessionTimeout: this.opts.sessionTimeoutMs, spinDelay: 100, retries: 0 });
       this.client = client;
       const timer = setTimeout(() => {
         this.drop();
@@ -95,7 +100,7 @@ export class MultiClient {
         if (this.client === client) this.drop();
       });
       client.connect();
-    });
+    }));
     return this.ready;
   }
 
