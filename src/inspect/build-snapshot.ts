@@ -1,14 +1,15 @@
 import { normalizeSessionId } from '../zk/session-id.js';
 import { basename, parentPath } from '../zk/paths.js';
 import { electionLayout, pickLeader } from '../recipes/leadership.js';
+import { schedulerLayout } from '../recipes/scheduler-layout.js';
+import { compareSiblings, sequenceOf } from '../recipes/sequence.js';
 import { findProblems } from './problems.js';
+import { isSchedulerRoot, schedulerNodeFacts, summarizeScheduler } from './scheduler-facts.js';
 import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
 import { DEFAULT_MAX_EVENTS, latestEvents } from './snapshot-events.js';
-import type { ContenderInput, RawZnode, ServerInput, SnapshotInput } from './snapshot-input.js';
+import type { ContenderInput, ServerInput, SnapshotInput } from './snapshot-input.js';
 import { childWatchCount, claimedChildWatches, compareLabels, mergeDataWatches } from './watches.js';
-import { decodeEphemeralOwner, sessionLabel, shortData } from './znode-facts.js';
-import { compareSiblings, sequenceOf } from '../recipes/sequence.js';
-import type { ZnodeOwner } from './znode-facts.js';
+import { ownerSession, sessionLabel, shortData, statusOf, ttlFromStatus } from './znode-facts.js';
 
 /** Merges the raw facts of one moment into the Snapshot every view renders. Pure. */
 export function buildSnapshot(input: SnapshotInput): Snapshot {
@@ -17,10 +18,16 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const byPath = new Map(input.znodes.filter((z) => under(z.path)).map((z) => [z.path, z] as const));
   const paths = new Set(byPath.keys());
   const exists = paths.has(root);
-  const children = exists ? [...paths].filter((p) => p !== root && parentPath(p) === root).map(basename) : null;
-  const leading = pickLeader(root, children, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null), input.leaderRule);
-  const layout = electionLayout(children);
+  const childrenOf = (dir: string): string[] | null => (paths.has(dir) ? [...paths].filter((p) => p !== dir && parentPath(p) === dir).map(basename) : null);
+  const children = childrenOf(root);
+  // A scheduler's root holds its election in election/; elsewhere the path is the election.
+  const scheduler = isSchedulerRoot(root, children, input.schedulerRoots ?? []);
+  const electionPath = scheduler ? schedulerLayout(root).election : root;
+  const electionChildren = scheduler ? childrenOf(electionPath) : children;
+  const leading = pickLeader(electionPath, electionChildren, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null), input.leaderRule);
+  const layout = electionLayout(electionChildren);
   const leaderAt = leading?.znode ?? null;
+  const roles = scheduler ? schedulerNodeFacts(root, byPath) : null;
 
   const bySession = sessionOwners(input.contenders);
   const label = (session: string): string => bySession.get(session)?.id ?? sessionLabel(session);
@@ -30,9 +37,10 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const nodes = exists
     ? treeOrder(root, paths).map(({ path, depth }): SnapshotNode => {
         const z = byPath.get(path)!;
-        const owner = decodeEphemeralOwner(z.stat.ephemeralOwner);
-        const contender = owner.kind === 'ephemeral' ? bySession.get(owner.session) : undefined;
+        const session = ownerSession(z.stat.ephemeralOwner);
+        const contender = session === null ? undefined : bySession.get(session);
         const isLeader = path === leaderAt;
+        const member = !scheduler || parentPath(path) === electionPath;
         // The root row shows where the election lives; below it the last segment says enough.
         const name = depth === 0 ? path : basename(path);
         return {
@@ -41,15 +49,16 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
           depth,
           sequence: depth === 0 ? null : sequenceOf(name),
           czxid: z.stat.czxid,
-          sessionId: owner.kind === 'ephemeral' ? sessionLabel(owner.session) : null,
-          ephemeral: owner.kind === 'ephemeral',
+          sessionId: session === null ? null : sessionLabel(session),
+          ephemeral: session !== null,
           contender: contender?.id ?? null,
           pid: contender?.pid ?? null,
           recipe: contender?.recipe ?? null,
           leader: isLeader,
-          state: nodeState(owner, contender, isLeader),
+          state: nodeState(session, contender, isLeader, member),
           ageMs: Math.max(0, input.takenAt - z.stat.ctime),
-          ttlRemainingMs: ttlRemaining(z, owner, input.takenAt),
+          ttl: ttlFromStatus(z, statusOf(z), input.takenAt),
+          scheduler: roles?.get(path) ?? null,
           data: shortData(z.data),
           watchers: [...new Set([...(dataWatches.get(path) ?? [])].map(label))].sort(compareLabels),
           childWatchers: [...(childClaims.get(path) ?? [])].sort(compareLabels),
@@ -65,11 +74,12 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     takenAt: input.takenAt,
     exists,
     layout,
+    scheduler: scheduler ? summarizeScheduler(root, nodes) : null,
     nodes,
     servers,
     events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),
     partitions,
-    problems: findProblems({ path: root, exists, layout, nodes, contenders: input.contenders, servers }),
+    problems: findProblems({ path: root, electionPath, exists, layout, nodes, contenders: input.contenders, servers }),
   };
 }
 
@@ -81,20 +91,17 @@ function sessionOwners(contenders: readonly ContenderInput[]): Map<string, Conte
   return out;
 }
 
-function nodeState(owner: ZnodeOwner, contender: ContenderInput | undefined, isLeader: boolean): NodeState {
-  if (owner.kind !== 'ephemeral') return 'unknown';
+/** member: the znode takes part in the election (outside a scheduler's root, every znode does). */
+function nodeState(session: string | null, contender: ContenderInput | undefined, isLeader: boolean, member: boolean): NodeState {
+  if (session === null) return 'unknown';
   if (!contender) return 'foreign';
   const current = contender.sessionId === null ? null : normalizeSessionId(contender.sessionId);
-  if (!contender.alive || current !== owner.session || contender.state === 'expired' || contender.state === 'stopped') {
+  if (!contender.alive || current !== session || contender.state === 'expired' || contender.state === 'stopped') {
     return 'expired';
   }
   if (contender.paused || contender.state === 'paused') return 'paused';
+  if (!member) return 'alive';
   return isLeader ? 'leader' : 'follower';
-}
-
-function ttlRemaining(z: RawZnode, owner: ZnodeOwner, now: number): number | null {
-  if (owner.kind !== 'ttl') return null;
-  return (z.stat.mtime ?? z.stat.ctime) + owner.ttlMs - now;
 }
 
 /** Depth-first from the root, siblings in election order. A znode whose parent is missing hangs off its nearest listed ancestor. */

@@ -1,10 +1,13 @@
 import { normalizeSessionId } from '../zk/session-id.js';
+import { parentPath } from '../zk/paths.js';
 import type { ElectionLayout } from '../recipes/leadership.js';
 import type { SnapshotNode, SnapshotServer } from './snapshot.js';
 import type { ContenderInput } from './snapshot-input.js';
 
 export interface ProblemFacts {
   readonly path: string;
+  /** Where the election's members are: the path itself, or a scheduler's election/. Default: path. */
+  readonly electionPath?: string;
   readonly exists: boolean;
   readonly layout: ElectionLayout;
   readonly nodes: readonly SnapshotNode[];
@@ -41,15 +44,16 @@ export function findProblems(f: ProblemFacts): string[] {
 
   if (f.layout === 'sequential') {
     // Two znodes of one session: a create whose reply was lost and was retried without looking for its GUID.
+    const election = f.electionPath ?? f.path;
     const bySession = new Map<string, SnapshotNode[]>();
     for (const n of f.nodes) {
-      if (n.depth !== 1 || !n.sessionId) continue;
+      if (n.depth === 0 || parentPath(n.path) !== election || !n.sessionId) continue;
       const owned = bySession.get(n.sessionId);
       if (owned) owned.push(n);
       else bySession.set(n.sessionId, [n]);
     }
     for (const [session, owned] of bySession) {
-      if (owned.length > 1) out.push(`${owned[0]!.contender ?? session} owns ${owned.length} znodes under ${f.path}`);
+      if (owned.length > 1) out.push(`${owned[0]!.contender ?? session} owns ${owned.length} znodes under ${election}`);
     }
   }
   return out;

@@ -6,6 +6,7 @@ import { EventPane } from './views/EventPane.js';
 import { Header } from './views/Header.js';
 import { InspectApp } from './views/InspectApp.js';
 import { PaneTitle } from './views/PaneTitle.js';
+import { SchedulerPane } from './views/SchedulerPane.js';
 import { WatchGraph } from './views/WatchGraph.js';
 
 export interface RenderTextOptions {
@@ -23,6 +24,8 @@ function SnapshotReport({ snapshot, width, events }: { readonly snapshot: Snapsh
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} />
+      {snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
+      {snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} />}
       <PaneTitle title="watches" width={width} />
       <WatchGraph nodes={snapshot.nodes} width={width} />
       <PaneTitle title="ensemble" width={width} />

@@ -11,7 +11,7 @@ export interface RawZnodeStat {
   readonly ctime: number;
   /** Wall-clock ms of the last change; TTL expiry counts from it (ctime when absent). */
   readonly mtime?: number;
-  /** Hex, with or without 0x; '0' for persistent. TTL and container znodes carry their extended-type markers. */
+  /** Hex, with or without 0x; '0' when no session owns the znode (a server says 0 for TTL and container znodes too). */
   readonly ephemeralOwner: string;
   readonly dataLength: number;
 }
@@ -56,12 +56,14 @@ export interface ServerInput {
 }
 
 export interface SnapshotInput {
-  /** The election path, e.g. "/election". */
+  /** The election path, e.g. "/election", or a task scheduler's root, e.g. "/scheduler". */
   readonly path: string;
   readonly takenAt: number;
   /** The election path itself and every znode below it, in any order. */
   readonly znodes: readonly RawZnode[];
   readonly contenders: readonly ContenderInput[];
+  /** Roots of the task schedulers the lab's contenders work for: such a path is shown as a scheduler. */
+  readonly schedulerRoots?: readonly string[];
   /** How to tell who leads (programs run as contenders name a rule); auto when absent. */
   readonly leaderRule?: LeaderRule;
   readonly servers: readonly ServerInput[];

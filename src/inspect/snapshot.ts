@@ -1,4 +1,5 @@
 import type { ElectionLayout } from '../recipes/leadership.js';
+import type { JobSpec } from '../recipes/scheduler-layout.js';
 /**
  * What `zklab inspect --json` prints and what every inspect view renders: one moment of an election as ZooKeeper
  * (znodes, watches, 4lw probes) and the lab (contenders, faults, event logs) saw it. Built by buildSnapshot.
@@ -9,11 +10,82 @@ import type { ElectionLayout } from '../recipes/leadership.js';
  * paused: its contender is stopped (SIGSTOP by the lab) or reports a disconnect.
  * expired: its owner is gone (process dead, or the contender moved on to a new session); the znode lingers until
  * the server expires the old session.
+ * alive: in a scheduler's view, an ephemeral of a live contender outside the election (a worker's registration),
+ * where leader and follower would be read as the election's words.
  * foreign: an ephemeral of a session no contender of the lab owns (another client); `leader` still marks it if it
  * leads.
- * unknown: persistent znodes.
+ * unknown: znodes no session owns (persistent, TTL or container: a client is not told which).
  */
-export type NodeState = 'leader' | 'follower' | 'paused' | 'expired' | 'foreign' | 'unknown';
+export type NodeState = 'leader' | 'follower' | 'alive' | 'paused' | 'expired' | 'foreign' | 'unknown';
+
+/** A TTL the lab knows from data it wrote itself (ZooKeeper shows clients no TTL: ephemeralOwner is 0). */
+export interface ZnodeTtl {
+  /** The TTL the writer asked for. */
+  readonly ms: number;
+  /** Until ZooKeeper may reap it, counted from the last change; negative once due (its reaper runs periodically). */
+  readonly remainingMs: number;
+  /** status-data: a scheduler worker's status of the job, which carries the TTL it created the znode with. */
+  readonly source: 'status-data';
+}
+
+/** The scheduler's own znodes: its root, its folders and the rotation counter. */
+export type SchedulerFolder = 'root' | 'election' | 'workers' | 'jobs' | 'assignments' | 'status' | 'rotation';
+
+/** What a znode is to the task scheduler whose root is inspected; read from its place and its data. */
+export type SchedulerNodeFacts =
+  | { readonly role: SchedulerFolder }
+  /** workers/<worker>: registered while its session lives. */
+  | { readonly role: 'worker'; readonly worker: string; readonly contender: string | null }
+  /** jobs/<job>: waiting for the leader to assign it. Null fields: the data is no job this scheduler wrote. */
+  | { readonly role: 'queued'; readonly job: string; readonly attempt: number | null; readonly spec: JobSpec | null }
+  /** assignments/<worker>: that worker's queue, which outlives it until the leader takes its jobs back. */
+  | { readonly role: 'worker-queue'; readonly worker: string; readonly registered: boolean; readonly assigned: number }
+  | { readonly role: 'assignment'; readonly job: string; readonly worker: string; readonly attempt: number | null; readonly spec: JobSpec | null }
+  /** status/<job>: finished. Null fields: the data is not a worker's status (then no TTL is known either). */
+  | {
+      readonly role: 'done';
+      readonly job: string;
+      readonly worker: string | null;
+      readonly attempt: number | null;
+      readonly ok: boolean | null;
+      readonly result: number | null;
+      readonly error: string | null;
+    };
+
+export interface SchedulerWorker {
+  readonly worker: string;
+  /** By the worker's name ("c2-1" → "c2"). */
+  readonly contender: string | null;
+  /** Its znode is in workers/. */
+  readonly registered: boolean;
+  /** Registered, and its session is not known to be a dead or replaced one. */
+  readonly alive: boolean;
+  /** The worker znode's state; null when it is not registered. */
+  readonly state: NodeState | null;
+  /** Its assignments, in job order. */
+  readonly assignments: readonly { readonly job: string; readonly attempt: number | null }[];
+}
+
+/** The task scheduler at a glance: where every job is, by ZooKeeper's znodes. */
+export interface SchedulerSummary {
+  readonly root: string;
+  /** Who owns the leading election znode, the one that assigns jobs: contender, else session. */
+  readonly leader: string | null;
+  /** Registered workers, then workers whose queue outlives them. */
+  readonly workers: readonly SchedulerWorker[];
+  readonly queued: number;
+  /** The first few queued jobs, oldest first. */
+  readonly nextQueued: readonly string[];
+  readonly assigned: number;
+  /** Status znodes. */
+  readonly done: number;
+  readonly ok: number;
+  readonly failed: number;
+  /** Status znodes whose data is no worker's status: their TTL is unknown. */
+  readonly unreadable: number;
+  /** The status TTL to run out first (negative: due), from the status data; null when none is known. */
+  readonly nextExpiryMs: number | null;
+}
 
 
 export interface SnapshotNode {
@@ -26,7 +98,7 @@ export interface SnapshotNode {
   readonly sequence: number | null;
   /** Creating zxid: the fencing token contenders report with `leader`. */
   readonly czxid: number;
-  /** Owner session "0x…" of an ephemeral znode, null for persistent, TTL and container znodes. */
+  /** Owner session "0x…" of an ephemeral znode; null when no session owns it. */
   readonly sessionId: string | null;
   readonly ephemeral: boolean;
   /** "c3" when the owner session is (or was) a zklab contender's, null otherwise. */
@@ -37,8 +109,10 @@ export interface SnapshotNode {
   readonly leader: boolean;
   readonly state: NodeState;
   readonly ageMs: number;
-  /** TTL znodes only; negative once due (the server reaps them on its container check interval). */
-  readonly ttlRemainingMs: number | null;
+  /** Only where the lab's own data tells it (a scheduler worker's status), never guessed from the stat. */
+  readonly ttl: ZnodeTtl | null;
+  /** Its part in the task scheduler when a scheduler's root is inspected, else null. */
+  readonly scheduler: SchedulerNodeFacts | null;
   /** The znode's data, shortened (e.g. PROGRESS / READY for leader/current, the elected id for leader/elected). */
   readonly data: string;
   /** Who holds a data watch (exists, getData) on this znode, from the servers' wchp/wchc: "c4", or "0x…". */
@@ -86,10 +160,13 @@ export interface SnapshotEvent {
 
 export interface Snapshot {
   readonly path: string;
-  /** Wall-clock ms; ageMs and ttlRemainingMs are relative to it. */
+  /** Wall-clock ms; ageMs and ttl.remainingMs are relative to it. */
   readonly takenAt: number;
   readonly exists: boolean;
+  /** Of the election: for a scheduler's root, of its election/ folder. */
   readonly layout: ElectionLayout;
+  /** Set when the path is a task scheduler's root (election/, workers/ and jobs/ below it, or the lab says so). */
+  readonly scheduler: SchedulerSummary | null;
   /** The election path first, then depth-first, siblings by sequence (non-sequential names first, by name). */
   readonly nodes: readonly SnapshotNode[];
   readonly servers: readonly SnapshotServer[];

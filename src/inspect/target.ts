@@ -36,8 +36,9 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
   const state = readState(args.paths);
   const hasLab = state !== undefined && (state.servers.length > 0 || state.contenders.length > 0);
   const lab = hasLab ? args.paths : null;
-  const latest = state?.contenders.at(-1)?.path;
-  const path = validateZnodePath(args.path ?? latest ?? DEFAULT_PATH);
+  // Scheduler workers are best seen from their scheduler's root, which shows their election too.
+  const latest = state?.contenders.at(-1);
+  const path = validateZnodePath(args.path ?? latest?.scheduler?.root ?? latest?.path ?? DEFAULT_PATH);
   if (args.connect !== undefined) {
     const connect = validateConnect(args.connect);
     return { path, connect, servers: serversOf(connect), lab };

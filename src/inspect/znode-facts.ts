@@ -1,23 +1,33 @@
+import { decodeStatusData, type StatusData } from '../recipes/scheduler-layout.js';
+import { basename, parentPath } from '../zk/paths.js';
 import { normalizeSessionId } from '../zk/session-id.js';
-
-export type ZnodeOwner =
-  | { readonly kind: 'persistent' }
-  | { readonly kind: 'ephemeral'; readonly session: string }
-  | { readonly kind: 'ttl'; readonly ttlMs: number }
-  | { readonly kind: 'container' };
+import type { ZnodeTtl } from './snapshot.js';
+import type { RawZnode } from './snapshot-input.js';
 
 /**
- * Decodes a stat's ephemeralOwner. With extendedTypesEnabled, ZooKeeper marks a TTL znode with the top byte 0xff,
- * 16 reserved bits of 0 and the TTL in the low 40 bits, and a container with 0x8000000000000000 (EphemeralType).
+ * The owner session of an ephemeral znode (normalized hex), or null. A server hands every client ephemeralOwner 0
+ * for persistent, TTL and container znodes alike (it keeps their type to itself), so null says "no session owns
+ * it" and nothing about which of the three it is.
  */
-export function decodeEphemeralOwner(raw: string): ZnodeOwner {
-  const hex = normalizeSessionId(raw);
-  if (hex === '0' || hex === '') return { kind: 'persistent' };
-  if (hex === '8000000000000000') return { kind: 'container' };
-  if (hex.length === 16 && hex.startsWith('ff') && hex.slice(2, 6) === '0000') {
-    return { kind: 'ttl', ttlMs: Number.parseInt(hex.slice(6), 16) };
-  }
-  return { kind: 'ephemeral', session: hex };
+export function ownerSession(ephemeralOwner: string): string | null {
+  const hex = normalizeSessionId(ephemeralOwner);
+  return hex === '0' || hex === '' ? null : hex;
+}
+
+/**
+ * A scheduler worker's status of the job this znode is named after, when it sits in a `status` folder; null for
+ * any other znode, whatever its data.
+ */
+export function statusOf(z: RawZnode): StatusData | null {
+  if (basename(parentPath(z.path)) !== 'status') return null;
+  const status = decodeStatusData(z.data);
+  return status && status.job === basename(z.path) ? status : null;
+}
+
+/** ZooKeeper reaps a TTL znode that has gone unmodified (and childless) for its TTL, on its next reaper run. */
+export function ttlFromStatus(z: RawZnode, status: StatusData | null, now: number): ZnodeTtl | null {
+  if (!status || status.ttlMs <= 0) return null;
+  return { ms: status.ttlMs, remainingMs: (z.stat.mtime ?? z.stat.ctime) + status.ttlMs - now, source: 'status-data' };
 }
 
 /** Session ids as ZooKeeper prints them. */

@@ -41,19 +41,24 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
 
     async spawn() {
       const state = requireState(paths);
-      const model = state.contenders.filter((c) => c.path === electionPath).at(-1);
+      const model = state.contenders.filter((c) => c.path === electionPath || c.scheduler?.root === electionPath).at(-1);
       if (!model) throw new UsageError(`no contender of this lab runs on ${electionPath} to copy`, 'spawn the first ones with `zklab contenders spawn`');
-      const req = parseSpawnRequest({
-        count: 1,
-        recipe: model.recipe,
-        path: model.path,
-        sessionTimeout: model.sessionTimeoutMs,
-        priority: model.priority === undefined ? undefined : String(model.priority),
-        site: model.site,
-        connect: state.servers.length === 0 ? state.externalConnect : undefined,
-      });
+      const connect = state.servers.length === 0 ? state.externalConnect : undefined;
+      const { scheduler } = model;
+      const req = scheduler
+        ? parseSpawnRequest({ count: 1, workload: 'scheduler', path: scheduler.root, strategy: scheduler.strategy, statusTtl: scheduler.statusTtlMs, sessionTimeout: model.sessionTimeoutMs, connect })
+        : parseSpawnRequest({
+            count: 1,
+            recipe: model.recipe,
+            path: model.path,
+            sessionTimeout: model.sessionTimeoutMs,
+            priority: model.priority === undefined ? undefined : String(model.priority),
+            site: model.site,
+            connect,
+          });
       const r = await spawnContenders(paths, req);
-      return `spawned ${r.spawned.map((c) => `${c.id} (pid ${c.pid})`).join(', ')} running ${model.recipe} on ${model.path}`;
+      const what = scheduler ? `a scheduler worker at ${scheduler.root}` : `${model.recipe} on ${model.path}`;
+      return `spawned ${r.spawned.map((c) => `${c.id} (pid ${c.pid})`).join(', ')} running ${what}`;
     },
   };
 }

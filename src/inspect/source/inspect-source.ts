@@ -30,6 +30,8 @@ export interface InspectSourceOptions {
 /** After a change, the next rounds in this window ask for watch lists (two rounds: watches are set just after). */
 const WATCH_HOT_MS = 2500;
 const WATCH_SAFETY_MS = 5000;
+/** Below the 4lw interval: every round then brings a fresh snapshot. */
+const TTL_REFRESH_MS = 500;
 
 export type SnapshotListener = (snapshot: Snapshot) => void;
 
@@ -192,7 +194,12 @@ export class InspectSource implements SnapshotFeed {
     const same = facts === this.lastServerFacts;
     this.lastServerFacts = facts;
     if (!same) this.changed();
-    else if (!this.isReady() || Date.now() - this.lastEmitAt >= (this.opts.idleRefreshMs ?? 5000)) this.changed(false);
+    else if (!this.isReady() || Date.now() - this.lastEmitAt >= this.idleRefreshMs()) this.changed(false);
+  }
+
+  /** TTLs count down on screen, so while the view shows one it is refreshed every round. */
+  private idleRefreshMs(): number {
+    return this.snapshot.nodes.some((n) => n.ttl) ? TTL_REFRESH_MS : (this.opts.idleRefreshMs ?? 5000);
   }
 
   /**
@@ -225,6 +232,7 @@ export class InspectSource implements SnapshotFeed {
       znodes: this.mirror.znodes(),
       // Until the znodes have been read once, what contenders claim cannot be checked against them.
       contenders: this.mirror.synced ? (this.lab?.contenders() ?? []) : [],
+      schedulerRoots: this.lab?.schedulerRoots(),
       leaderRule: this.lab?.leaderRule(),
       servers,
       partitions: this.links?.partitions ?? [],

@@ -45,15 +45,20 @@ export class LabTail {
 
   constructor(
     readonly paths: LabPaths,
-    /** Only contenders of this election path are shown. */
+    /** Only contenders of this election path (or workers of the scheduler rooted here) are shown. */
     readonly electionPath: string,
   ) {
     this.labTail = new FileTail(paths.labEventsFile);
   }
 
-  /** The contender records of this election path. */
+  /** The contender records of this election path, or the workers of the scheduler whose root it is. */
   records(): ContenderRecord[] {
-    return (this.state?.contenders ?? []).filter((c) => c.path === this.electionPath);
+    return (this.state?.contenders ?? []).filter((c) => c.path === this.electionPath || c.scheduler?.root === this.electionPath);
+  }
+
+  /** Roots of the schedulers the lab's contenders work for, stopped ones included. */
+  schedulerRoots(): string[] {
+    return [...new Set((this.state?.contenders ?? []).flatMap((c) => (c.scheduler ? [c.scheduler.root] : [])))];
   }
 
   /** How ZooKeeper's view tells who leads this path (the rule its program contenders were spawned with). */

@@ -2,7 +2,7 @@ import { basename } from '../../zk/paths.js';
 import { isCode } from '../../zk/errors.js';
 import type { Stat, WatchEvent, ZkPort } from '../../zk/port.js';
 import type { RawZnode } from '../snapshot-input.js';
-import { decodeEphemeralOwner } from '../znode-facts.js';
+import { ownerSession } from '../znode-facts.js';
 import { childPath, parentPath } from '../../zk/paths.js';
 import { sequenceOf } from '../../recipes/sequence.js';
 
@@ -195,9 +195,11 @@ export class ZnodeMirror {
       data: read.data.toString('utf8'),
     };
     const before = this.nodes.get(path);
-    if (!before || before.data !== raw.data || before.stat.czxid !== raw.stat.czxid || before.stat.ephemeralOwner !== raw.stat.ephemeralOwner) this.changed = true;
+    const same = before && before.data === raw.data && before.stat.czxid === raw.stat.czxid && before.stat.mtime === raw.stat.mtime && before.stat.ephemeralOwner === raw.stat.ephemeralOwner;
+    if (!same) this.changed = true;
     this.nodes.set(path, raw);
-    if (decodeEphemeralOwner(raw.stat.ephemeralOwner).kind !== 'ephemeral') this.enqueue('children', path);
+    // Only an ephemeral znode cannot have children.
+    if (ownerSession(raw.stat.ephemeralOwner) === null) this.enqueue('children', path);
   }
 
   private async readChildren(path: string, gen: number): Promise<void> {

@@ -31,7 +31,7 @@ export function ElectionTree({ nodes, width, height, selected = null }: Election
   const rows = height === undefined ? nodes.length : overflow ? Math.max(1, height - 1) : height;
   const { start, end } = visibleWindow(nodes.length, selected, rows);
   const prefixes = treePrefixes(nodes.map((n) => n.depth));
-  const cols = treeColumns(width);
+  const cols = treeColumns(width, nodes[0]?.scheduler?.role === 'root');
   const visible = nodes.slice(start, end);
   return (
     <Box flexDirection="column" width={width}>

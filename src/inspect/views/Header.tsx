@@ -7,7 +7,7 @@ export interface HeaderProps {
   readonly snapshot: Snapshot;
 }
 
-/** "zklab inspect /election · sequential · leader c1 #1 · 6 znodes · 1 problem · 12:03:04.567". */
+/** "zklab inspect /election · sequential · leader c1 #1 · 6 znodes · 1 problem · 12:03:04.567" ("scheduler" for a scheduler's root). */
 export function Header({ snapshot }: HeaderProps) {
   const leader = leaderNode(snapshot);
   const who = leader ? (leader.contender ?? leader.sessionId ?? leader.name) : null;
@@ -15,7 +15,7 @@ export function Header({ snapshot }: HeaderProps) {
   return (
     <Text wrap="truncate-end">
       <Text bold>{`zklab inspect ${snapshot.path}`}</Text>
-      <Text dimColor>{` · ${snapshot.layout} · `}</Text>
+      <Text dimColor>{` · ${snapshot.scheduler ? 'scheduler' : snapshot.layout} · `}</Text>
       {who ? <Text color="green" bold>{`leader ${who}${seq}`}</Text> : <Text color="red">no leader</Text>}
       <Text dimColor>{` · ${plural(snapshot.nodes.length, 'znode')}`}</Text>
       {snapshot.problems.length > 0 && <Text color="red">{` · ${plural(snapshot.problems.length, 'problem')}`}</Text>}

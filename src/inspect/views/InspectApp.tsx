@@ -8,6 +8,7 @@ import { EventPane } from './EventPane.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 import { PaneTitle } from './PaneTitle.js';
+import { SchedulerPane, schedulerPaneLines } from './SchedulerPane.js';
 import { WatchGraph } from './WatchGraph.js';
 
 export interface InspectAppProps {
@@ -30,6 +31,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
     watchLines: watchGraphLines(watches).length,
     ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
     events: snapshot.events.length,
+    schedulerLines: schedulerPaneLines(snapshot.scheduler),
   });
   if (plan.mode === 'too-small') {
     return (
@@ -45,6 +47,8 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
+      {plan.scheduler > 0 && snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
+      {plan.scheduler > 0 && snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} maxLines={plan.scheduler} />}
       {plan.watch > 0 && <PaneTitle title="watches" width={width} />}
       {plan.watch > 0 && <WatchGraph model={watches} width={width} maxLines={plan.watch} />}
       {plan.ensemble > 0 && <PaneTitle title="ensemble" width={width} />}

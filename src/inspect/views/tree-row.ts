@@ -1,5 +1,6 @@
 import { formatDuration } from '../../duration.js';
 import { cell, formatTtl, truncateMiddle } from '../format.js';
+import { noteReplacesData, schedulerNote } from '../scheduler-lines.js';
 import type { NodeState, SnapshotNode } from '../snapshot.js';
 
 /** A styled run of text; a row is a few of them. Kept apart from Ink so the columns are plain data. */
@@ -24,20 +25,24 @@ const STATE = 10;
 const AGE = 8;
 const MARKER = 2;
 
-/** Which columns fit: the session goes first, then the pid; names get what is left (12–48). */
-export function treeColumns(width: number): TreeColumns {
-  const session = width >= 90;
+/**
+ * Which columns fit: the session goes first, then the pid; names get what is left (12–48). A scheduler's rows say
+ * what they are after the age (a job's attempt, a status and its TTL), so there names give way to that note, and
+ * the session (most of its znodes have none) waits for a wide terminal.
+ */
+export function treeColumns(width: number, scheduler = false): TreeColumns {
+  const session = width >= (scheduler ? 150 : 90);
   const pid = width >= 70;
   const who = pid ? 16 : 9;
   const fixed = MARKER + SEQ + (session ? SESSION : 0) + who + STATE + AGE;
-  // Leave room after the age for a TTL or data column.
-  const name = Math.min(48, Math.max(12, width - fixed - 12));
+  const name = scheduler ? Math.min(36, Math.max(12, width - fixed - 40)) : Math.min(48, Math.max(12, width - fixed - 12));
   return { name, session, pid };
 }
 
 export function stateColor(state: NodeState): string | undefined {
   switch (state) {
     case 'leader':
+    case 'alive':
       return 'green';
     case 'paused':
       return 'yellow';
@@ -50,9 +55,13 @@ export function stateColor(state: NodeState): string | undefined {
   }
 }
 
+/**
+ * The owner session; without one, ZooKeeper does not say whether the znode is persistent, TTL or a container, so
+ * only a TTL the lab wrote into the data itself is named.
+ */
 function ownerText(n: SnapshotNode): Segment {
   if (n.sessionId) return { text: n.sessionId };
-  return { text: n.ttlRemainingMs !== null ? 'ttl node' : 'persistent', dim: true };
+  return { text: n.ttl ? 'ttl (status data)' : 'persistent?', dim: true };
 }
 
 function whoText(n: SnapshotNode, withPid: boolean): Segment {
@@ -65,7 +74,7 @@ function stateText(n: SnapshotNode): Segment {
   return { text: n.state === 'unknown' ? '' : n.state, color: stateColor(n.state) };
 }
 
-/** One tree row: connector and name, sequence, owner session, contender and pid, state, age, TTL, data. */
+/** One tree row: connector and name, sequence, owner session, contender and pid, state, age, TTL, scheduler note, data. */
 export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColumns): Segment[] {
   const nameRoom = Math.max(6, cols.name - prefix.length);
   const who = whoText(n, cols.pid);
@@ -80,8 +89,10 @@ export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColum
   out.push({ ...who, text: cell(who.text, (cols.pid ? 16 : 9) - 1) + ' ' });
   out.push({ ...state, text: cell(state.text, STATE - 1) + ' ' });
   out.push({ text: cell(formatDuration(n.ageMs, 1), AGE - 1) + ' ', dim: true });
-  const ttl = formatTtl(n.ttlRemainingMs);
-  if (ttl) out.push({ text: `${ttl} `, color: n.ttlRemainingMs !== null && n.ttlRemainingMs <= 0 ? 'red' : 'cyan' });
-  if (n.data) out.push({ text: `"${n.data}"`, color: 'cyan' });
+  if (n.ttl) out.push({ text: `${formatTtl(n.ttl.remainingMs)} `, color: n.ttl.remainingMs <= 0 ? 'red' : 'cyan' });
+  const note = n.scheduler ? schedulerNote(n.scheduler) : null;
+  const data = n.data && !(n.scheduler && noteReplacesData(n.scheduler));
+  if (note) out.push({ text: data ? `${note.text} ` : note.text, color: note.color });
+  if (data) out.push({ text: `"${n.data}"`, color: 'cyan' });
   return out;
 }

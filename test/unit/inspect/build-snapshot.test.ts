@@ -212,9 +212,11 @@ describe('buildSnapshot: states and faults', () => {
     expect(s.problems).toEqual(['c1 owns 2 znodes under /election']);
   });
 
-  it('reads the TTL from the extended ephemeralOwner and counts it from the last change', () => {
-    const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/t', { owner: 'ff00000000001068', mtime: NOW - 1000 })] }));
-    expect(s.nodes[1]).toMatchObject({ ttlRemainingMs: 3200, ephemeral: false, sessionId: null, contender: null });
+  it('claims no TTL from ephemeralOwner: 0 is no owner, and a marker-looking owner is only a session', () => {
+    const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/p', { mtime: NOW - 1000 }), znode('/election/t', { owner: 'ff00000000001068', mtime: NOW - 1000 })] }));
+    expect(byName(s, 'p')).toMatchObject({ ttl: null, ephemeral: false, sessionId: null, state: 'unknown', scheduler: null });
+    expect(byName(s, 't')).toMatchObject({ ttl: null, ephemeral: true, sessionId: '0xff00000000001068', state: 'foreign' });
+    expect(s.scheduler).toBeNull();
   });
 
   it('marks paused, partitioned and delayed servers', () => {

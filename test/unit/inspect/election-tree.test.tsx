@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { ElectionTree } from '../../../src/inspect/views/ElectionTree.js';
-import { large, predecessor, priority, seqName, singleFile } from './fixtures.js';
+import { large, predecessor, priority, scheduler, seqName, singleFile } from './fixtures.js';
 import { lineWith, lines, masked, plain } from './frame.js';
 
 const tree = (nodes = predecessor.nodes, props: { width?: number; height?: number; selected?: number | null } = {}) =>
@@ -62,10 +62,34 @@ describe('ElectionTree', () => {
     expect(lineWith(tree(priority('PROGRESS').nodes), 'current')).toContain('"PROGRESS"');
   });
 
-  it('shows the TTL of a TTL znode', () => {
+  it('names no type for a znode no session owns, and claims no TTL for it', () => {
     const row = lineWith(tree(priority().nodes), 'c9');
-    expect(row).toContain('ttl 4.2s');
-    expect(row).toContain('ttl node');
+    expect(row).toContain('persistent?');
+    expect(row).not.toContain('ttl');
+  });
+
+  it("annotates a scheduler's rows: TTL from status data, outcome, attempt, worker's contender", () => {
+    const nodes = scheduler().nodes;
+    const frame = tree(nodes, { width: 120 });
+    const ok = lineWith(frame, 'job-0000000010');
+    expect(ok).toContain('ttl 12.3s');
+    expect(ok).toContain('ok = 5 · c1-1 · attempt 1');
+    expect(ok).not.toContain('"{'); // the note says what the JSON would
+    expect(lineWith(frame, 'job-0000000011')).toContain('ttl due failed: boom · c3-1 · attempt 2');
+    const unreadable = lineWith(tree(nodes, { width: 140 }), 'job-0000000009');
+    expect(unreadable).not.toContain('ttl');
+    expect(unreadable).toContain('not a worker\'s status "left by hand"');
+    expect(lineWith(frame, 'job-0000000012')).toContain('attempt 2 · sleep 300ms');
+    expect(lineWith(frame, 'job-0000000015')).toContain('queued · attempt 1 · sum 2+3');
+    expect(lineWith(frame, '─ c2-1')).toContain('1 job assigned · worker gone');
+    const worker = lineWith(frame, '─ c3-1');
+    expect(worker).toMatch(/c3 pid 4003\s+alive\s+\S+\s+worker of c3/);
+    expect(lineWith(frame, '★ LEADER')).toContain('c1 pid 4001');
+  });
+
+  it('shows the session of a scheduler row only on a wide terminal', () => {
+    expect(lineWith(tree(scheduler().nodes, { width: 120 }), '─ c3-1')).not.toContain('0x1000a3f2c0003');
+    expect(lineWith(tree(scheduler().nodes, { width: 160 }), '─ c3-1')).toContain('0x1000a3f2c0003');
   });
 
   it('highlights exactly the selected row', () => {

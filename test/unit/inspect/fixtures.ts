@@ -1,4 +1,5 @@
-import type { Snapshot, SnapshotEvent, SnapshotNode, SnapshotServer } from '../../../src/inspect/snapshot.js';
+import { summarizeScheduler } from '../../../src/inspect/scheduler-facts.js';
+import type { SchedulerNodeFacts, Snapshot, SnapshotEvent, SnapshotNode, SnapshotServer } from '../../../src/inspect/snapshot.js';
 
 /** Snapshots as `zklab inspect --json` would print them, one per recipe layout, plus the faults the views must show. */
 
@@ -11,9 +12,9 @@ export const session = (i: number): string => `0x1000a3f2c00${String(i).padStart
 
 type NodeFields = Partial<SnapshotNode> & { readonly path: string };
 
-export function node(f: NodeFields): SnapshotNode {
-  const rel = f.path === ROOT ? [] : f.path.slice(ROOT.length + 1).split('/');
-  const name = rel.length === 0 ? ROOT : rel[rel.length - 1]!;
+export function node(f: NodeFields, root = ROOT): SnapshotNode {
+  const rel = f.path === root ? [] : f.path.slice(root.length + 1).split('/');
+  const name = rel.length === 0 ? root : rel[rel.length - 1]!;
   const seq = /[_-](\d+)$/.exec(name);
   return {
     name,
@@ -28,7 +29,8 @@ export function node(f: NodeFields): SnapshotNode {
     leader: false,
     state: 'unknown',
     ageMs: 12_300,
-    ttlRemainingMs: null,
+    ttl: null,
+    scheduler: null,
     data: '',
     watchers: [],
     childWatchers: [],
@@ -37,7 +39,7 @@ export function node(f: NodeFields): SnapshotNode {
 }
 
 /** An ephemeral znode of contender c<i>. */
-function contenderNode(i: number, path: string, recipe: string, f: Partial<SnapshotNode> = {}): SnapshotNode {
+function contenderNode(i: number, path: string, recipe: string, f: Partial<SnapshotNode> = {}, root = ROOT): SnapshotNode {
   return node({
     path,
     sessionId: session(i),
@@ -48,7 +50,7 @@ function contenderNode(i: number, path: string, recipe: string, f: Partial<Snaps
     state: f.leader ? 'leader' : 'follower',
     ageMs: 10_000 - i * 1000,
     ...f,
-  });
+  }, root);
 }
 
 const healthyServers: readonly SnapshotServer[] = [
@@ -59,7 +61,7 @@ const healthyServers: readonly SnapshotServer[] = [
 
 const ev = (dt: number, who: string, event: string, detail = ''): SnapshotEvent => ({ t: T0 - dt, who, event, detail });
 
-const base = { path: ROOT, takenAt: T0, exists: true, partitions: [], problems: [] } as const;
+const base = { path: ROOT, takenAt: T0, exists: true, scheduler: null, partitions: [], problems: [] } as const;
 
 /**
  * Predecessor recipe: c1..c5, each watching the znode just before its own (c5 → c4 → c3 → c2 → c1★). c4 is paused
@@ -125,7 +127,7 @@ export const singleFile: Snapshot = {
 
 /**
  * Priority recipe: c1 is the elector (lowest in election/), it elected c3, c3 reached READY. nodes/ also holds a
- * TTL znode left by a contender that is gone (4.2 s to live).
+ * znode no session owns, left by a contender that is gone (persistent, TTL or container: a client cannot tell).
  */
 export function priority(current: 'PROGRESS' | 'READY' = 'READY'): Snapshot {
   return {
@@ -140,7 +142,7 @@ export function priority(current: 'PROGRESS' | 'READY' = 'READY'): Snapshot {
       contenderNode(1, `${ROOT}/leader/elected`, 'priority', { data: 'c3', watchers: ['c2', 'c3'] }),
       node({ path: `${ROOT}/nodes`, childWatchers: ['c1'] }),
       ...[1, 2, 3].map((i) => contenderNode(i, `${ROOT}/nodes/c${i}`, 'priority', { data: `priority=${i}` })),
-      node({ path: `${ROOT}/nodes/c9`, ttlRemainingMs: 4_200 }),
+      node({ path: `${ROOT}/nodes/c9` }),
     ],
     servers: healthyServers,
     events: [ev(300, 'c1', 'elected', 'candidate=c3 policy=highest'), ev(200, 'c3', 'progress'), ev(100, 'c3', current.toLowerCase())],
@@ -164,5 +166,55 @@ export function large(count: number): Snapshot {
     ],
     servers: healthyServers,
     events: [],
+  };
+}
+
+const SCHED = '/scheduler';
+const sched = (path: string, scheduler: SchedulerNodeFacts | null, f: Partial<SnapshotNode> = {}): SnapshotNode => node({ path: `${SCHED}${path}`, scheduler, ...f }, SCHED);
+const folder = (path: string, role: 'root' | 'election' | 'workers' | 'jobs' | 'assignments' | 'status' | 'rotation', f: Partial<SnapshotNode> = {}) => sched(path, { role }, f);
+const sleep300 = { kind: 'sleep', ms: 300 } as const;
+
+/**
+ * Task scheduler at /scheduler: c1 leads its election (c3 follows); workers c1-1 and c3-1 are registered, c2-1 is
+ * gone with a job still assigned; two jobs wait; three status znodes: ok (12.3 s to live, from its data), failed
+ * (due), and one whose data is no worker's status (no TTL known).
+ */
+export function scheduler(): Snapshot {
+  const nodes: SnapshotNode[] = [
+    folder('', 'root', { name: SCHED }),
+    folder('/assignments', 'assignments'),
+    sched('/assignments/c1-1', { role: 'worker-queue', worker: 'c1-1', registered: true, assigned: 1 }),
+    sched('/assignments/c1-1/job-0000000012', { role: 'assignment', job: 'job-0000000012', worker: 'c1-1', attempt: 2, spec: sleep300 }),
+    sched('/assignments/c2-1', { role: 'worker-queue', worker: 'c2-1', registered: false, assigned: 1 }),
+    sched('/assignments/c2-1/job-0000000013', { role: 'assignment', job: 'job-0000000013', worker: 'c2-1', attempt: 1, spec: sleep300 }),
+    folder('/election', 'election'),
+    contenderNode(1, `${SCHED}/election/${seqName(1)}`, 'predecessor', { leader: true, watchers: ['c3'] }, SCHED),
+    contenderNode(3, `${SCHED}/election/${seqName(3)}`, 'predecessor', {}, SCHED),
+    folder('/jobs', 'jobs'),
+    sched('/jobs/job-0000000014', { role: 'queued', job: 'job-0000000014', attempt: 1, spec: sleep300 }),
+    sched('/jobs/job-0000000015', { role: 'queued', job: 'job-0000000015', attempt: 1, spec: { kind: 'sum', args: [2, 3] } }),
+    folder('/rotation', 'rotation', { data: '15' }),
+    folder('/status', 'status'),
+    sched('/status/job-0000000009', { role: 'done', job: 'job-0000000009', worker: null, attempt: null, ok: null, result: null, error: null }, { data: 'left by hand' }),
+    sched('/status/job-0000000010', { role: 'done', job: 'job-0000000010', worker: 'c1-1', attempt: 1, ok: true, result: 5, error: null }, {
+      ttl: { ms: 30_000, remainingMs: 12_300, source: 'status-data' },
+      data: '{"job":"job-0000000010",…',
+    }),
+    sched('/status/job-0000000011', { role: 'done', job: 'job-0000000011', worker: 'c3-1', attempt: 2, ok: false, result: null, error: 'boom' }, {
+      ttl: { ms: 30_000, remainingMs: -500, source: 'status-data' },
+      data: '{"job":"job-0000000011",…',
+    }),
+    folder('/workers', 'workers'),
+    contenderNode(1, `${SCHED}/workers/c1-1`, 'predecessor', { state: 'alive', scheduler: { role: 'worker', worker: 'c1-1', contender: 'c1' }, data: '{"contender":"c1",…' }, SCHED),
+    contenderNode(3, `${SCHED}/workers/c3-1`, 'predecessor', { state: 'alive', scheduler: { role: 'worker', worker: 'c3-1', contender: 'c3' }, data: '{"contender":"c3",…' }, SCHED),
+  ];
+  return {
+    ...base,
+    path: SCHED,
+    layout: 'sequential',
+    scheduler: summarizeScheduler(SCHED, nodes),
+    nodes,
+    servers: healthyServers,
+    events: [ev(400, 'c1', 'job-assigned', 'job=job-0000000012 worker=c1-1 attempt=2'), ev(100, 'c1', 'job-status', 'job=job-0000000010 ok=true')],
   };
 }

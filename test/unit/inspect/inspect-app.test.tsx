@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../src/inspect/snapshot.js';
 import { Footer, FOOTER_KEYS } from '../../../src/inspect/views/Footer.js';
 import { InspectApp } from '../../../src/inspect/views/InspectApp.js';
-import { herd, large, predecessor, priority, singleFile } from './fixtures.js';
+import { herd, large, predecessor, priority, scheduler, singleFile } from './fixtures.js';
 import { lineWith, lines, masked, plain } from './frame.js';
 
 const app = (snapshot: Snapshot, width: number, height: number, selected: number | null = null) =>
@@ -63,6 +63,15 @@ describe('InspectApp', () => {
     expect(at(15)).toContain('rows 1–4 of 51');
   });
 
+  it("shows a scheduler's pane under its tree, and its name in the header", () => {
+    const frame = app(scheduler(), 120, 45);
+    expect(masked(lines(frame)[0])).toBe('zklab inspect /scheduler · scheduler · leader c1 #1 · 20 znodes · --:--:--.---');
+    expect(lineWith(frame, '── scheduler /scheduler')).toMatch(/^── /);
+    expect(plain(frame)).toContain('2 workers (+1 gone) · 2 queued · 2 assigned · 3 done (1 ok, 1 failed, 1 unreadable) · leader c1');
+    expect(lineWith(frame, 'c1-1   c1')).toContain('1 assigned: job-0000000012 (attempt 2)');
+    expect(plain(app(predecessor, 120, 45))).not.toContain('── scheduler');
+  });
+
   it('shows one line when the terminal is too small', () => {
     expect(lines(app(predecessor, 100, 4))).toEqual(['terminal too small (100×4, need 30×5)']);
     expect(lines(app(predecessor, 25, 20))).toEqual(['too small 25×20']);
@@ -72,7 +81,7 @@ describe('InspectApp', () => {
 
   it('never renders more lines or wider lines than the terminal has', () => {
     const sizes: [number, number][] = [[30, 5], [45, 9], [59, 40], [60, 15], [72, 17], [80, 24], [100, 20], [100, 50]];
-    for (const snapshot of [predecessor, herd, singleFile, priority(), large(500)]) {
+    for (const snapshot of [predecessor, herd, singleFile, priority(), scheduler(), large(500)]) {
       for (const [w, h] of sizes) {
         const rows = lines(app(snapshot, w, h, 7));
         expect(rows.length, `${w}×${h}`).toBeLessThanOrEqual(h);

@@ -4,16 +4,17 @@ import { formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/for
 import { toSnapshotEvent } from '../../../src/inspect/snapshot-events.js';
 import { fitSegments } from '../../../src/inspect/views/SegmentLine.js';
 import { treePrefixes, visibleWindow } from '../../../src/inspect/tree-rows.js';
-import { decodeEphemeralOwner } from '../../../src/inspect/znode-facts.js';
+import { ownerSession } from '../../../src/inspect/znode-facts.js';
 
 describe('znode facts', () => {
-  it('decodes sessions, TTL and container owners', () => {
-    expect(decodeEphemeralOwner('0')).toEqual({ kind: 'persistent' });
-    expect(decodeEphemeralOwner('0x0000100a3f2c0001')).toEqual({ kind: 'ephemeral', session: '100a3f2c0001' });
-    expect(decodeEphemeralOwner('FF000000000003E8')).toEqual({ kind: 'ttl', ttlMs: 1000 });
-    expect(decodeEphemeralOwner('8000000000000000')).toEqual({ kind: 'container' });
-    // Top byte 0xff with reserved bits set is not a TTL: ZooKeeper would not write it, so take it as a session.
-    expect(decodeEphemeralOwner('ff010000000003e8').kind).toBe('ephemeral');
+  it('takes a nonzero ephemeralOwner as the owner session, and 0 as no owner, never as a type', () => {
+    expect(ownerSession('0')).toBeNull();
+    expect(ownerSession('0x0')).toBeNull();
+    expect(ownerSession('0x0000100a3f2c0001')).toBe('100a3f2c0001');
+    // The server's TTL and container markers never reach a client (it reports 0 for both); a value that looks like
+    // one is not decoded into a type.
+    expect(ownerSession('FF000000000003E8')).toBe('ff000000000003e8');
+    expect(ownerSession('8000000000000000')).toBe('8000000000000000');
   });
 });
 

@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderInspectFrame, renderSnapshotText } from '../../../src/inspect/render-text.js';
-import { large, predecessor, priority } from './fixtures.js';
+import { large, predecessor, priority, scheduler } from './fixtures.js';
 import { lineWith, lines, masked } from './frame.js';
 
 const level = chalk.level;
@@ -20,6 +20,16 @@ describe('renderSnapshotText', () => {
     expect(masked(text)).toContain('--:--:--.--- lab  partition          server=zk3');
     expect(text).not.toContain('›');
     expect(text).not.toContain('q quit');
+  });
+
+  it("prints a scheduler's every row and its pane, TTLs from status data", () => {
+    chalk.level = 0;
+    const text = renderSnapshotText(scheduler());
+    expect(lineWith(text, '─ job-0000000010')).toContain('ttl 12.3s ok = 5');
+    expect(lineWith(text, '── scheduler /scheduler')).toMatch(/^── /);
+    expect(lineWith(text, 'queue job-0000000014')).toBe('queue job-0000000014 job-0000000015');
+    expect(lineWith(text, 'c2-1   c2   gone')).toContain('job-0000000013 (attempt 1)');
+    expect(text.split('\n').filter((l) => l.includes('ttl '))).toHaveLength(3); // two status rows and the headline
   });
 
   it('prints every row of a large tree', () => {
