@@ -1,4 +1,5 @@
 import { formatDuration } from '../../duration.js';
+import type { JobSpec } from '../../recipes/scheduler-layout.js';
 import type { Expectation, Step, WaitCondition } from './types.js';
 
 function describeWait(c: WaitCondition): string {
@@ -8,7 +9,16 @@ function describeWait(c: WaitCondition): string {
   if (c.joined !== undefined) parts.push(`${c.joined} joined`);
   if (c.serving !== undefined) parts.push(`${c.serving} serving`);
   if (c.notServing !== undefined) parts.push(`${c.notServing} not serving`);
+  if (c.jobsDone !== undefined) parts.push(c.jobsDone === true ? 'every job done' : `${c.jobsDone} job(s) done`);
   return parts.join(', ');
+}
+
+/** "sleep jobs (3s each)", "sum jobs of [1, 2]", "fail jobs". */
+export function describeJobs(count: number, spec: JobSpec): string {
+  const what = `${count} ${spec.kind} job${count === 1 ? '' : 's'}`;
+  if (spec.kind === 'sleep') return `${what} (${formatDuration(spec.ms)} each)`;
+  if (spec.kind === 'sum') return `${what} of [${spec.args.join(', ')}]`;
+  return what;
 }
 
 /** One line for a step, as the drill file says it (the runner appends what `leader` resolved to). */
@@ -32,6 +42,10 @@ export function describeStep(step: Step): string {
       return `expect ${step.expectations.map(describeExpectation).join('; ')}`;
     case 'repeat':
       return `repeat ${step.times}× (${step.steps.length} step(s))`;
+    case 'jobs':
+      return step.over === undefined ? `submit ${describeJobs(step.count, step.spec)}` : `stream ${describeJobs(step.count, step.spec)} over ${formatDuration(step.over)}`;
+    case 'failpoint':
+      return `failpoint in ${step.target}: ${step.action} at ${step.at}`;
     case 'pause':
     case 'resume':
     case 'heal':
@@ -55,5 +69,7 @@ export function describeExpectation(e: Expectation): string {
       return `at most ${e.max} notified per leader death`;
     case 'state':
       return `${e.contender} is ${e.state}`;
+    case 'allJobsDoneWithin':
+      return `every job done within ${formatDuration(e.ms)}`;
   }
 }

@@ -17,9 +17,13 @@
  *   sites: [a, b, b]                   # priority recipe only: likewise
  *   takeoverMs: 500                    # priority recipe only: how long the PROGRESS -> READY takeover takes; the
  *                                      # elector's watchdog excludes a candidate stuck for 3x that + 1s
+ *   workload: scheduler                # the task scheduler's workers (recipe predecessor); with it, and only with it:
+ *   strategy: round-robin              #   round-robin (default) | random: how the leader picks a worker
+ *   statusTtl: 30s                     #   the TTL of each finished job's status znode (default 30s)
+ *   path: /scheduler                   #   its root (default /scheduler); the workers elect at <path>/election
  * steps:                               # each item is a one-key mapping <kind>: <value>
- *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing; all must
- *                                             # hold; a timeout is required
+ *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
+ *                                             # all must hold; a timeout is required
  *   - kill: leader                            # or { target: c3, signal: TERM } (KILL by default)
  *   - pause: leader                           # SIGSTOP; resume: <target> | all
  *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
@@ -28,12 +32,25 @@
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
  *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers)
  *   - sleep: 2s
+ *   - jobs: { submit: 9, kind: sleep, ms: 3s }  # scheduler: queue jobs (sleep { ms } | sum { args: [1, 2] } | fail);
+ *                                             # `jobs: 9` is 9 sleep jobs of 200ms; with over: 4s they are streamed
+ *                                             # evenly over 4s in the background (the next step starts at once; the
+ *                                             # run waits for the stream before judging)
+ *   - failpoint: { target: leader, at: before-assign, action: crash }
+ *                                             # target leader | cN; action crash | pause | hang, once, at a point of
+ *                                             # the contender's recipe (scheduler: before-assign, after-assign,
+ *                                             # before-status, after-status-before-unassign, after-create-before-watch)
+ *   - wait: { jobsDone: true, timeout: 20s }  # every job submitted so far has its status (or jobsDone: 5: five have)
  *   - expect: { newLeaderWithin: 3s }         # also noLeaderChange: 2s, leaderIs: c2, leaderIsNot: c1,
- *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower }
+ *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower },
+ *                                             # allJobsDoneWithin: 20s (scheduler: every job submitted so far has
+ *                                             # its status within 20s of this step)
  *   - repeat: { times: 3, steps: [...] }
- * checks: [singleLeader, { herdSize: { max: 1 } }]  # optional, default all four with defaults:
+ * checks: [singleLeader, { herdSize: { max: 1 } }]  # optional, default the election's four with defaults:
  *                                             # singleLeader, failoverTime { max }, herdSize { max, window },
- *                                             # liveness { within (30s) }
+ *                                             # liveness { within (30s) }; for the scheduler also
+ *                                             # noLostJobs { within (30s) }, executionsPerJob { max (1) },
+ *                                             # statusTtl { slack (2s) }
  * expectFailure: [singleLeader]               # optional: checks this drill exists to make fail
  * variants:                                   # optional: run once per variant, each on a fresh lab
  *   - { name: standard, contenders: { curatorErrorPolicy: standard } }
@@ -51,14 +68,18 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { DEFAULT_SESSION_TIMEOUT_MS } from '../../contenders/options.js';
+import { DEFAULT_SESSION_TIMEOUT_MS, MAX_STATUS_TTL_MS, validateZnodePath, WORKLOADS } from '../../contenders/options.js';
+import { failpointsOf } from '../../recipes/failpoint-names.js';
+import { STRATEGIES } from '../../recipes/scheduler-layout.js';
 import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
 import { UsageError } from '../../errors.js';
-import { parseSteps } from './steps.js';
+import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
 import { parseLeaderRule } from '../../recipes/leadership.js';
 import { CURATOR_ERROR_POLICIES } from '../../contenders/adapters/adapters.js';
 import {
   CHECK_NAMES,
+  DEFAULT_CHECKS,
+  JOB_CHECKS,
   ON_DISCONNECT,
   PRIORITY_POLICIES,
   RECIPES,
@@ -98,6 +119,9 @@ const checkOptions = {
   failoverTime: strict({ max: duration().optional() }),
   herdSize: strict({ max: z.number().int().min(0).optional(), window: duration().optional() }),
   liveness: strict({ within: duration().optional() }),
+  noLostJobs: strict({ within: duration().optional() }),
+  executionsPerJob: strict({ max: z.number().int().min(1).optional() }),
+  statusTtl: strict({ slack: duration().optional() }),
 };
 
 /** `herdSize` is short for `{ herdSize: {} }`. */
@@ -108,6 +132,9 @@ const checkEntry = z.preprocess(
     failoverTime: checkOptions.failoverTime.optional(),
     herdSize: checkOptions.herdSize.optional(),
     liveness: checkOptions.liveness.optional(),
+    noLostJobs: checkOptions.noLostJobs.optional(),
+    executionsPerJob: checkOptions.executionsPerJob.optional(),
+    statusTtl: checkOptions.statusTtl.optional(),
   }),
 );
 
@@ -147,6 +174,10 @@ function contendersSchema() {
     priorities: z.array(z.number().int()).optional(),
     sites: z.array(z.string().min(1)).optional(),
     takeoverMs: duration().optional(),
+    workload: z.enum(WORKLOADS).optional(),
+    strategy: z.enum(STRATEGIES).optional(),
+    statusTtl: duration().optional(),
+    path: z.string().optional(),
   });
 }
 
@@ -216,8 +247,16 @@ function validate(
 
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
   const scope = contenders && ensemble ? { servers: ensemble.servers, contenders: contenders.count } : null;
-  const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues });
+  const traits = contenders ? traitsOf(contenders) : null;
+  const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues, contenders: traits });
   const { checks, names } = normalizeChecks(checkEntries);
+  if (traits && !traits.scheduler) {
+    (checkEntries ?? []).forEach((entry, i) => {
+      for (const name of Object.keys(entry)) {
+        if ((JOB_CHECKS as readonly string[]).includes(name)) issues.push({ path: ['checks', i, name], message: `judges jobs: it ${NEEDS_SCHEDULER}` });
+      }
+    });
+  }
   expectFailure.forEach((check, i) => {
     if (!names.includes(check)) {
       issues.push({ path: ['expectFailure', i], message: `${check} is not among the checks (add it to checks)` });
@@ -231,6 +270,7 @@ function validate(
     });
     const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble.tick, issues) : undefined;
     if (spec && contenders && spec.count !== contenders.count) issues.push({ path: ['variants', i, 'contenders', 'count'], message: 'differs from contenders.count (the steps name the contenders; keep the count)' });
+    if (spec && contenders && spec.workload !== contenders.workload) issues.push({ path: ['variants', i, 'contenders', 'workload'], message: 'differs from contenders.workload (the steps and checks depend on it; keep it)' });
     return { name: v.name, contenders: spec ?? contenders!, expectFailure: v.expectFailure ?? expectFailure };
   });
   if (variants && new Set(variants.map((v) => v.name)).size !== variants.length) issues.push({ path: ['variants'], message: 'names a variant twice (give each a name of its own)' });
@@ -251,9 +291,10 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
         `(use ${min}ms..${max}ms, or change ensemble.tick)`,
     });
   }
-  if ((c.recipe === undefined) === (c.exec === undefined)) {
+  if (c.workload === undefined && (c.recipe === undefined) === (c.exec === undefined)) {
     issues.push({ path: at(c.recipe === undefined ? 'recipe' : 'exec'), message: c.recipe === undefined ? 'is required (name a recipe, or a program with exec: [program, args…])' : 'names a program as well as a recipe (keep one of recipe and exec)' });
   }
+  checkWorkload(c, issues);
   const program = c.exec !== undefined || c.recipe === 'curator-latch' || c.recipe === 'kazoo-election';
   if (c.leaderRule !== undefined && !program) issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
   if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined) issues.push({ path: at('leaderRule'), message: 'is not a leader rule (use lowest-sequence or "single-node NAME")' });
@@ -270,8 +311,42 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
     }
   }
   const { sessionTimeout: _, ...rest } = c;
-  const spec: ContenderSpec = { ...stripUndefined(rest), sessionTimeout };
+  // The scheduler's workers run the predecessor recipe, said or not.
+  const recipe = c.workload !== undefined && c.recipe === undefined && c.exec === undefined ? { recipe: 'predecessor' as const } : {};
+  const spec: ContenderSpec = { ...stripUndefined(rest), ...recipe, sessionTimeout };
   return spec;
+}
+
+const SCHEDULER_FIELDS = ['strategy', 'statusTtl', 'path'] as const;
+
+/** The checks `contenders spawn --workload` makes at run time, made here so they point at the file's line. */
+function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void {
+  const at = (field: string) => ['contenders', field];
+  if (c.workload === undefined) {
+    for (const field of SCHEDULER_FIELDS) {
+      if (c[field] !== undefined) issues.push({ path: at(field), message: 'only applies to workload: scheduler (remove it or add workload: scheduler)' });
+    }
+    return;
+  }
+  if (c.exec !== undefined) issues.push({ path: at('exec'), message: `workload: ${c.workload} runs its own workers, not a program (remove exec)` });
+  if (c.recipe !== undefined && c.recipe !== 'predecessor') {
+    issues.push({ path: at('recipe'), message: `workload: ${c.workload} runs its workers on the predecessor recipe, not ${c.recipe} (remove recipe or use recipe: predecessor)` });
+  }
+  if (c.statusTtl !== undefined && (c.statusTtl <= 0 || c.statusTtl > MAX_STATUS_TTL_MS)) {
+    issues.push({ path: at('statusTtl'), message: `${c.statusTtl}ms is out of range (use a duration above 0 and at most ${MAX_STATUS_TTL_MS / 3_600_000}h, e.g. 30s)` });
+  }
+  if (c.path !== undefined) {
+    try {
+      validateZnodePath(c.path);
+    } catch {
+      issues.push({ path: at('path'), message: `${JSON.stringify(c.path)} is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)` });
+    }
+  }
+}
+
+/** What the steps may ask of these contenders. */
+function traitsOf(c: ContenderSpec): ContenderTraits {
+  return { scheduler: c.workload === 'scheduler', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
 }
 
 function stripUndefined<T extends object>(o: T): T {
@@ -280,7 +355,7 @@ function stripUndefined<T extends object>(o: T): T {
 
 function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {
   if (entries === undefined) {
-    return { checks: Object.fromEntries(CHECK_NAMES.map((n) => [n, {}])) as CheckConfig, names: [...CHECK_NAMES] };
+    return { checks: Object.fromEntries(DEFAULT_CHECKS.map((n) => [n, {}])) as CheckConfig, names: [...DEFAULT_CHECKS] };
   }
   const checks: Record<string, object> = {};
   for (const entry of entries) {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { FAILPOINT_ACTIONS } from '../../recipes/failpoint-names.js';
+import { JOB_KINDS } from '../../recipes/scheduler-layout.js';
 import { CONTENDER_STATES, SIGNALS, type KillSignal } from './types.js';
 import { duration, strict } from './zod-helpers.js';
+
+/** How many jobs one jobs step may queue: a drill is a lesson, not a load test. */
+export const MAX_DRILL_JOBS = 10_000;
 
 const target = z.string().min(1);
 
@@ -15,12 +20,20 @@ const signal = z.unknown().transform((value, ctx): KillSignal => {
 const targetOrObject = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' ? { target: v } : v), schema);
 
+/** `jobsDone: true` (every job submitted so far) or a count of jobs. */
+const jobsDone = z.unknown().transform((value, ctx): true | number => {
+  if (value === true || (typeof value === 'number' && Number.isInteger(value) && value >= 1)) return value;
+  ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not allowed (use true for every job submitted so far, or a count such as 5)` });
+  return z.NEVER;
+});
+
 const waitFields = {
   leader: z.boolean().optional(),
   leaderIs: target.optional(),
   joined: z.number().int().min(1).optional(),
   serving: target.optional(),
   notServing: target.optional(),
+  jobsDone: jobsDone.optional(),
   timeout: duration('a wait needs a timeout so a stuck drill fails instead of hanging: add timeout: 10s'),
 };
 
@@ -38,7 +51,18 @@ const expectFields = {
   leaderIsNot: target.optional(),
   notificationsPerDeath: strict({ max: z.number().int().min(0) }).optional(),
   state: z.record(z.string(), z.enum(CONTENDER_STATES)).optional(),
+  allJobsDoneWithin: duration().optional(),
 };
+
+const jobsFields = {
+  submit: z.number().int().min(1).max(MAX_DRILL_JOBS),
+  kind: z.enum(JOB_KINDS).optional(),
+  ms: duration().optional(),
+  args: z.array(z.number()).optional(),
+  over: duration().optional(),
+};
+
+const failpointFields = { target, at: z.string().min(1), action: z.enum(FAILPOINT_ACTIONS) };
 
 const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
 
@@ -55,6 +79,9 @@ export const STEP_SCHEMAS = {
   stop: target,
   restart: target,
   sleep: duration(),
+  /** `jobs: 9` is short for `jobs: { submit: 9 }` (sleep jobs of 200ms). */
+  jobs: z.preprocess((v) => (typeof v === 'number' ? { submit: v } : v), strict(jobsFields)),
+  failpoint: strict(failpointFields),
   expect: strict(expectFields),
   repeat: strict(repeatFields),
 } as const;
@@ -70,6 +97,8 @@ export const STEP_FIELDS: Partial<Record<StepSchemaKind, readonly string[]>> = {
   delay: Object.keys(delayFields),
   expect: Object.keys(expectFields),
   repeat: Object.keys(repeatFields),
+  jobs: Object.keys(jobsFields),
+  failpoint: Object.keys(failpointFields),
 };
 
 export type StepValue<K extends StepSchemaKind> = z.output<(typeof STEP_SCHEMAS)[K]>;

@@ -1,16 +1,31 @@
 import { STEP_FIELDS, STEP_KINDS, STEP_SCHEMAS, type StepSchemaKind, type StepValue } from './step-schemas.js';
 import { checkTarget, type TargetKind, type TargetScope } from '../../faults/targets.js';
+import { parseJobSpec } from '../../recipes/scheduler-layout.js';
 import type { Expectation, Step, WaitCondition } from './types.js';
 import { errorMap, fromZod, type RawIssue } from './zod-helpers.js';
 
 type Path = readonly (string | number)[];
+
+/** What the drill's contenders run, as far as steps care: the scheduler's workers, and the failpoints they have. */
+export interface ContenderTraits {
+  readonly scheduler: boolean;
+  readonly failpoints: readonly string[];
+}
 
 export interface StepContext {
   /** The line a path points at, for the step's own `line`. */
   readonly lineOf: (path: Path) => number;
   /** Problems found are appended here. */
   readonly issues: RawIssue[];
+  /** Null when the contenders section is itself invalid: steps that depend on it are only checked for shape. */
+  readonly contenders?: ContenderTraits | null;
 }
+
+/** What a job step or condition says when the drill's contenders are no scheduler. */
+export const NEEDS_SCHEDULER = "needs the scheduler's workers (add workload: scheduler to contenders)";
+
+/** A jobs step's job when none is described: sleep jobs of 200ms. */
+const DEFAULT_JOB_MS = 200;
 
 const FAULTABLE: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
 const FAULTABLE_OR_ALL: readonly TargetKind[] = [...FAULTABLE, 'all'];
@@ -90,6 +105,9 @@ function buildStep(
     return name;
   };
   const problem = (message: string, path: Path = at) => ctx.issues.push({ path, message });
+  const needsScheduler = (path: Path = at) => {
+    if (ctx.contenders && !ctx.contenders.scheduler) problem(NEEDS_SCHEDULER, path);
+  };
   let step: Step;
   let after = scope;
   switch (kind) {
@@ -97,8 +115,9 @@ function buildStep(
       const v = data as StepValue<'wait'>;
       const { timeout, ...conditions } = v;
       if (Object.keys(conditions).length === 0) {
-        problem('waits for nothing (add a condition: leader, leaderIs, joined, serving or notServing)');
+        problem('waits for nothing (add a condition: leader, leaderIs, joined, serving, notServing or jobsDone)');
       }
+      if (v.jobsDone !== undefined) needsScheduler([...at, 'jobsDone']);
       if (v.leaderIs !== undefined) target(v.leaderIs, ['contender'], [...at, 'leaderIs']);
       if (v.serving !== undefined) target(v.serving, ['server'], [...at, 'serving']);
       if (v.notServing !== undefined) target(v.notServing, ['server'], [...at, 'notServing']);
@@ -164,8 +183,28 @@ function buildStep(
       step = { kind, line, ms: data as number };
       break;
     case 'expect': {
-      const expectations = buildExpectations(data as StepValue<'expect'>, at, target, problem);
+      const v = data as StepValue<'expect'>;
+      if (v.allJobsDoneWithin !== undefined) needsScheduler([...at, 'allJobsDoneWithin']);
+      const expectations = buildExpectations(v, at, target, problem);
       step = { kind, line, expectations };
+      break;
+    }
+    case 'jobs': {
+      needsScheduler();
+      const r = buildJobs(data as StepValue<'jobs'>, at, problem);
+      if (!r) return { step: null, scope };
+      step = { kind, line, ...r };
+      break;
+    }
+    case 'failpoint': {
+      const v = data as StepValue<'failpoint'>;
+      const known = ctx.contenders?.failpoints;
+      if (known && known.length === 0) {
+        problem("these contenders have no failpoints (zklab's own recipes have them: predecessor, herd, and workload: scheduler)");
+      } else if (known && !known.includes(v.at)) {
+        problem(`"${v.at}" is not a failpoint of these contenders (use one of: ${known.join(', ')})`, [...at, 'at']);
+      }
+      step = { kind, line, target: target(v.target, ['leader', 'contender'], [...at, 'target']), at: v.at, action: v.action };
       break;
     }
     case 'repeat': {
@@ -193,6 +232,8 @@ function buildExpectations(
       out.push({ kind: key, ms: v[key] ?? 0 });
     } else if (key === 'leaderIs' || key === 'leaderIsNot') {
       out.push({ kind: key, contender: target(v[key] ?? '', ['contender'], [...at, key]) });
+    } else if (key === 'allJobsDoneWithin') {
+      out.push({ kind: key, ms: v.allJobsDoneWithin ?? 0 });
     } else if (key === 'notificationsPerDeath') {
       out.push({ kind: key, max: v.notificationsPerDeath?.max ?? 0 });
     } else if (key === 'state') {
@@ -204,7 +245,28 @@ function buildExpectations(
     }
   }
   if (out.length === 0 && Object.keys(v).length === 0) {
-    problem('expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath or state)');
+    problem('expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state or allJobsDoneWithin)');
   }
   return out;
+}
+
+/** The job a jobs step describes (checked by the scheduler's own parser) and how it is submitted. */
+function buildJobs(v: StepValue<'jobs'>, at: Path, problem: (message: string, path?: Path) => void): Pick<Extract<Step, { kind: 'jobs' }>, 'count' | 'spec' | 'over'> | null {
+  const kind = v.kind ?? 'sleep';
+  let ok = true;
+  const refuse = (message: string, field: string) => {
+    problem(message, [...at, field]);
+    ok = false;
+  };
+  if (v.ms !== undefined && kind !== 'sleep') refuse('only applies to sleep jobs (remove it or use kind: sleep)', 'ms');
+  if (v.args !== undefined && kind !== 'sum') refuse('only applies to sum jobs (remove it or use kind: sum)', 'args');
+  if (kind === 'sum' && v.args === undefined) refuse('is required for sum jobs (add args: [1, 2])', 'args');
+  if (v.over === 0) refuse('must be above 0 (leave it out to queue the jobs at once)', 'over');
+  if (!ok) return null;
+  const spec = parseJobSpec({ kind, ms: v.ms ?? DEFAULT_JOB_MS, args: v.args });
+  if ('error' in spec) {
+    problem(`${spec.error} (see templates/drills/scheduler-*.yaml)`);
+    return null;
+  }
+  return { count: v.submit, spec, ...(v.over === undefined ? {} : { over: v.over }) };
 }

@@ -5,6 +5,8 @@
 
 import type { OnDisconnect, RecipeName } from '../../recipes/types.js';
 import type { AdapterName, CuratorErrorPolicy } from '../../contenders/adapters/adapters.js';
+import type { FailpointAction } from '../../recipes/failpoint-names.js';
+import type { JobSpec, Strategy } from '../../recipes/scheduler-layout.js';
 
 /** What a drill's contenders may run by name, in the order its error messages list them (programs: `exec`). */
 export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority', 'curator-latch', 'kazoo-election'] as const satisfies readonly (RecipeName | AdapterName)[];
@@ -17,8 +19,12 @@ export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnD
 export const PRIORITY_POLICIES = ['priority', 'site', 'first'] as const;
 export type PriorityPolicy = (typeof PRIORITY_POLICIES)[number];
 
-export const CHECK_NAMES = ['singleLeader', 'failoverTime', 'herdSize', 'liveness'] as const;
+export const CHECK_NAMES = ['singleLeader', 'failoverTime', 'herdSize', 'liveness', 'noLostJobs', 'executionsPerJob', 'statusTtl'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
+/** What a drill that names no checks is judged by: the election's four. */
+export const DEFAULT_CHECKS = ['singleLeader', 'failoverTime', 'herdSize', 'liveness'] as const satisfies readonly CheckName[];
+/** The checks that judge the scheduler's jobs: they need contenders with `workload: scheduler`. */
+export const JOB_CHECKS = ['noLostJobs', 'executionsPerJob', 'statusTtl'] as const satisfies readonly CheckName[];
 
 /** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */
 export const CONTENDER_STATES = ['follower', 'leader', 'paused', 'frozen', 'dead'] as const;
@@ -55,6 +61,14 @@ export interface ContenderSpec {
   readonly sites?: readonly string[];
   /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
   readonly takeoverMs?: number;
+  /** The contenders are the task scheduler's workers (recipe predecessor, filled in when not given). */
+  readonly workload?: 'scheduler';
+  /** scheduler only: how the leader picks a worker for a job. */
+  readonly strategy?: Strategy;
+  /** scheduler only: the TTL of the status znode a worker writes for a finished job, ms. */
+  readonly statusTtl?: number;
+  /** scheduler only: its root (the workers' election is <path>/election); default /scheduler. */
+  readonly path?: string;
 }
 
 export interface CheckConfig {
@@ -62,6 +76,9 @@ export interface CheckConfig {
   readonly failoverTime?: { readonly max?: number };
   readonly herdSize?: { readonly max?: number; readonly window?: number };
   readonly liveness?: { readonly within?: number };
+  readonly noLostJobs?: { readonly within?: number };
+  readonly executionsPerJob?: { readonly max?: number };
+  readonly statusTtl?: { readonly slack?: number };
 }
 
 /** Every condition given must hold at once. `serving`/`notServing` need a 4lw probe, the rest come from events. */
@@ -73,6 +90,8 @@ export interface WaitCondition {
   readonly joined?: number;
   readonly serving?: Target;
   readonly notServing?: Target;
+  /** true: every job submitted so far (at least one, no stream still submitting) has its status; N: at least N jobs have theirs. */
+  readonly jobsDone?: true | number;
 }
 
 export type Expectation =
@@ -84,7 +103,9 @@ export type Expectation =
   | { readonly kind: 'leaderIsNot'; readonly contender: Target }
   /** Every leader death so far woke at most max other contenders. */
   | { readonly kind: 'notificationsPerDeath'; readonly max: number }
-  | { readonly kind: 'state'; readonly contender: Target; readonly state: ContenderState };
+  | { readonly kind: 'state'; readonly contender: Target; readonly state: ContenderState }
+  /** Every job submitted so far (a stream's included, once it ends) has its status within ms of this step. */
+  | { readonly kind: 'allJobsDoneWithin'; readonly ms: number };
 
 export type PartitionSpec =
   | { readonly mode: 'isolate'; readonly target: Target }
@@ -110,6 +131,9 @@ export type Step = StepBase &
     | { readonly kind: 'sleep'; readonly ms: number }
     | { readonly kind: 'expect'; readonly expectations: readonly Expectation[] }
     | { readonly kind: 'repeat'; readonly times: number; readonly steps: readonly Step[] }
+    /** Queues `count` jobs, or with `over` streams them evenly over that time in the background. */
+    | { readonly kind: 'jobs'; readonly count: number; readonly spec: JobSpec; readonly over?: number }
+    | { readonly kind: 'failpoint'; readonly target: Target; readonly at: string; readonly action: FailpointAction }
   );
 
 export type StepKind = Step['kind'];

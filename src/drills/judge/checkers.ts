@@ -1,16 +1,19 @@
+import { checkExecutionsPerJob } from './check-executions.js';
 import { checkFailoverTime } from './check-failover.js';
 import { checkHerdSize } from './check-herd.js';
 import { checkLiveness } from './check-liveness.js';
+import { checkNoLostJobs } from './check-lost-jobs.js';
 import { checkSingleLeader } from './check-single-leader.js';
+import { checkStatusTtl } from './check-status-ttl.js';
 import type { CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { leaderFaults } from './leader-hits.js';
 import { CHECK_NAMES, type CheckConfig } from '../format/types.js';
 
 export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-export { checkFailoverTime, checkHerdSize, checkLiveness, checkSingleLeader };
+export { checkExecutionsPerJob, checkFailoverTime, checkHerdSize, checkLiveness, checkNoLostJobs, checkSingleLeader, checkStatusTtl };
 
-/** Runs the checks `config` names (parseDrill fills in all four when a drill names none), in a fixed order. */
+/** Runs the checks `config` names (parseDrill fills in the election's four when a drill names none), in a fixed order. */
 export function runChecks(h: History, config: CheckConfig): CheckResult[] {
   const faults = leaderFaults(h);
   const out: CheckResult[] = [];
@@ -20,6 +23,9 @@ export function runChecks(h: History, config: CheckConfig): CheckResult[] {
     if (name === 'failoverTime') out.push(checkFailoverTime(h, config.failoverTime, faults));
     if (name === 'herdSize') out.push(checkHerdSize(h, config.herdSize, faults));
     if (name === 'liveness') out.push(checkLiveness(h, config.liveness, faults));
+    if (name === 'noLostJobs') out.push(checkNoLostJobs(h, config.noLostJobs));
+    if (name === 'executionsPerJob') out.push(checkExecutionsPerJob(h, config.executionsPerJob));
+    if (name === 'statusTtl') out.push(checkStatusTtl(h, config.statusTtl));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { herdCounts } from './check-herd.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { History } from './history.js';
+import { describeWhereabouts, jobFacts, someOf } from './jobs.js';
 import { leaderClaims } from './leader-hits.js';
 import { leaderAt, stateAt } from './queries.js';
 import type { Expectation } from '../format/types.js';
@@ -15,6 +16,8 @@ export interface ExpectationContext {
   /** The latest fault step run before this one (kill, pause, partition, stop…) and who led just before it. */
   readonly lastFault?: { readonly t: number; readonly leaderBefore: string | null };
   readonly now: number;
+  /** A jobs step is still streaming jobs in the background: "every job submitted so far" is not final yet. */
+  readonly streaming?: boolean;
 }
 
 export interface ExpectationVerdict {
@@ -71,6 +74,20 @@ export function evaluateExpectation(e: Expectation, ctx: ExpectationContext): Ex
         status: state === e.state ? 'passed' : 'failed',
         detail: `${e.contender} is ${state ?? 'not started'}`,
       };
+    }
+    case 'allJobsDoneWithin': {
+      const jobs = jobFacts(h);
+      const missing = jobs.filter((j) => j.statusAt === null);
+      if (jobs.length > 0 && missing.length === 0 && !ctx.streaming) {
+        const last = Math.max(...jobs.map((j) => j.statusAt ?? 0));
+        const when = last <= ctx.stepStart ? 'all before this step' : `the last ${formatDuration(last - ctx.stepStart)} after this step`;
+        return { status: 'passed', detail: `${jobs.length} job(s) done, ${when}` };
+      }
+      if (jobs.length === 0 && !ctx.streaming) return { status: 'failed', detail: 'no jobs were submitted before this step (add a jobs step)' };
+      const waiting = `${missing.length} of ${jobs.length} job(s) without a status${ctx.streaming ? ', a stream still submitting' : ''}`;
+      if (ctx.now < ctx.stepStart + e.ms) return { status: 'pending', detail: waiting };
+      const names = someOf(missing.map((j) => describeWhereabouts(j, h.start)), 3);
+      return { status: 'failed', detail: `${waiting} after ${formatDuration(e.ms)}${names ? `: ${names}` : ''}` };
     }
   }
 }

@@ -65,8 +65,8 @@ export function buildHistory(
     contenders: [...ids].sort(compareIds),
     events,
     lab,
-    intervals: [...leadershipIntervals(events, lab, end), ...silentLeadership(events, lab, zkLeaders)].sort((a, b) => a.start - b.start),
-    frozen: frozenWindows(lab, end),
+    intervals: [...cutAtCrashes(leadershipIntervals(events, lab, end), events), ...silentLeadership(events, lab, zkLeaders)].sort((a, b) => a.start - b.start),
+    frozen: frozenWindows(lab, end, events),
     faults: faultWindows(lab, end),
     zkLeaders,
   };
@@ -77,6 +77,20 @@ export function silentContenders(events: readonly ContenderEvent[]): Set<string>
   const programs = new Set(events.flatMap((e) => (e.event === 'started' && runsProgram(e.recipe) ? [e.id] : [])));
   for (const e of events) if (SAYS_WHERE_IT_STANDS.has(e.event)) programs.delete(e.id);
   return programs;
+}
+
+/** A contender that reached a failpoint armed to crash: it SIGKILLed itself there, and the lab logged no kill. */
+export function crashedByFailpoint(e: ContenderEvent): boolean {
+  return e.event === 'failpoint' && e.action === 'crash';
+}
+
+/** A leadership ends where its holder crashed itself (the lab's own intervals only know of the kills it made). */
+function cutAtCrashes(intervals: readonly LeadershipInterval[], events: readonly ContenderEvent[]): LeadershipInterval[] {
+  const crashes = events.filter(crashedByFailpoint);
+  return intervals.map((i) => {
+    const crash = crashes.find((c) => c.id === i.contender && c.t >= i.start && c.t < i.end);
+    return crash ? { ...i, end: crash.t, endReason: 'killed' } : i;
+  });
 }
 
 interface Death {
@@ -91,7 +105,11 @@ export function deathOf(contender: string, events: readonly ContenderEvent[], la
     if (e.event === 'contender-killed' && e.contender === contender) deaths.push({ t: e.t, reason: 'killed' });
     if (e.event === 'contender-stopped' && e.contender === contender) deaths.push({ t: e.t, reason: 'stopped' });
   }
-  for (const e of events) if (e.id === contender && (e.event === 'exited' || e.event === 'stopped')) deaths.push({ t: e.t, reason: e.event });
+  for (const e of events) {
+    if (e.id !== contender) continue;
+    if (e.event === 'exited' || e.event === 'stopped') deaths.push({ t: e.t, reason: e.event });
+    if (crashedByFailpoint(e)) deaths.push({ t: e.t, reason: 'killed' });
+  }
   return deaths.sort((a, b) => a.t - b.t)[0];
 }
 
@@ -127,13 +145,19 @@ export function zkLeaderAt(h: History, t: number): ZkLeaderInterval | undefined 
   return h.zkLeaders.find((z, i) => z.start <= t && (t < z.end || (i === h.zkLeaders.length - 1 && t <= z.end)));
 }
 
-function frozenWindows(lab: readonly LabEvent[], end: number): FrozenWindow[] {
+/** The lab's SIGSTOPs, and those a contender gave itself at a failpoint armed to pause (up to its resume or death). */
+function frozenWindows(lab: readonly LabEvent[], end: number, events: readonly ContenderEvent[]): FrozenWindow[] {
   const out: FrozenWindow[] = [];
   lab.forEach((e, i) => {
     if (e.event !== 'contender-paused') return;
     out.push({ contender: e.contender, start: e.t, end: faultEnd(e, lab.slice(i + 1), end) });
   });
-  return out;
+  for (const e of events) {
+    if (e.event !== 'failpoint' || e.action !== 'pause') continue;
+    const thaw = lab.find((l) => l.t >= e.t && (l.event === 'contender-resumed' || l.event === 'contender-killed' || l.event === 'contender-stopped') && l.contender === e.id);
+    out.push({ contender: e.id, start: e.t, end: thaw?.t ?? end });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** Whether the contender was frozen at t (a window is half-open: frozen from its start, thawed at its end). */

@@ -1,5 +1,6 @@
 import type { ContenderState, WaitCondition } from '../format/types.js';
-import { intervalAt, isFrozen, silentContenders, type History } from './history.js';
+import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
+import { doneBy, jobFacts } from './jobs.js';
 
 const STATUS_EVENTS = ['started', 'connected', 'joined', 'follower', 'leader', 'paused', 'resumed', 'expired', 'resigned'];
 
@@ -13,7 +14,7 @@ function lastBefore<T extends { t: number }>(xs: readonly T[], t: number): T | u
 export function isDead(h: History, contender: string, t: number): boolean {
   const deaths = [
     ...h.lab.filter((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === contender),
-    ...h.events.filter((e) => e.id === contender && (e.event === 'stopped' || e.event === 'exited')),
+    ...h.events.filter((e) => e.id === contender && (e.event === 'stopped' || e.event === 'exited' || crashedByFailpoint(e))),
   ].map((e) => e.t);
   const births = h.events.filter((e) => e.id === contender && e.event === 'started').map((e) => e.t);
   const death = Math.max(-Infinity, ...deaths.filter((d) => d <= t));
@@ -73,13 +74,24 @@ export function joinedCount(h: History, t: number): number {
 }
 
 /**
- * Whether the event-based conditions of a wait (leader, leaderIs, joined) hold at t. `serving` and `notServing`
- * are not in the contenders' events: the runner probes the servers for those.
+ * Whether `jobsDone` holds at t: N jobs have their status, or (true) every job submitted so far does, there is at
+ * least one, and no stream is still submitting more.
  */
-export function waitConditionsHold(c: WaitCondition, h: History, t: number): boolean {
+export function jobsDoneHolds(want: true | number, h: History, t: number, streaming = false): boolean {
+  const jobs = jobFacts(h).filter((j) => j.submittedAt <= t);
+  const done = doneBy(jobs, t);
+  return want === true ? !streaming && jobs.length > 0 && done === jobs.length : done >= want;
+}
+
+/**
+ * Whether the event-based conditions of a wait (leader, leaderIs, joined, jobsDone) hold at t. `serving` and
+ * `notServing` are not in the contenders' events: the runner probes the servers for those.
+ */
+export function waitConditionsHold(c: WaitCondition, h: History, t: number, opts: { readonly streaming?: boolean } = {}): boolean {
   const leader = leaderAt(h, t);
   if (c.leader !== undefined && (leader !== null) !== c.leader) return false;
   if (c.leaderIs !== undefined && leader?.contender !== c.leaderIs) return false;
   if (c.joined !== undefined && joinedCount(h, t) < c.joined) return false;
+  if (c.jobsDone !== undefined && !jobsDoneHolds(c.jobsDone, h, t, opts.streaming)) return false;
   return true;
 }

@@ -7,7 +7,9 @@ import { formatDuration } from '../../duration.js';
 import { evaluateExpectation } from '../judge/expectations.js';
 import type { History } from '../judge/history.js';
 import type { ExpectationResult } from '../judge/result.js';
+import { doneBy, jobFacts } from '../judge/jobs.js';
 import { joinedCount, leaderAt, waitConditionsHold } from '../judge/queries.js';
+import { streaming } from './scheduler-steps.js';
 import type { RunState } from './state.js';
 import type { Expectation, Step, WaitCondition } from '../format/types.js';
 
@@ -32,6 +34,10 @@ function seen(c: WaitCondition, h: History, now: number, serving: ReadonlyMap<st
   const parts: string[] = [];
   if (c.leader !== undefined || c.leaderIs !== undefined) parts.push(`${leaderAt(h, now)?.contender ?? 'nobody'} leads`);
   if (c.joined !== undefined) parts.push(`${joinedCount(h, now)} joined`);
+  if (c.jobsDone !== undefined) {
+    const jobs = jobFacts(h);
+    parts.push(`${doneBy(jobs, now)} of ${jobs.length} job(s) done`);
+  }
   for (const [name, up] of serving) parts.push(`${name} ${up ? 'serving' : 'not serving'}`);
   return parts.join(', ');
 }
@@ -41,13 +47,15 @@ export async function runWait(state: RunState, step: Extract<Step, { kind: 'wait
   const c = step.until;
   const deadline = Date.now() + step.timeout;
   for (;;) {
+    // Asked before the logs are read: a stream seen ended has every job it submitted in them.
+    const stillStreaming = streaming(state);
     const now = Date.now();
     const h = state.lab.history(state.startedAt, now);
     const serving = new Map<string, boolean>();
     if (c.serving !== undefined) serving.set(c.serving, await serverServing(state, c.serving));
     if (c.notServing !== undefined) serving.set(c.notServing, await serverServing(state, c.notServing));
     const holds =
-      waitConditionsHold(c, h, now) &&
+      waitConditionsHold(c, h, now, { streaming: stillStreaming }) &&
       (c.serving === undefined || serving.get(c.serving) === true) &&
       (c.notServing === undefined || serving.get(c.notServing) === false);
     if (holds) return { outcome: 'ok', detail: seen(c, h, now, serving) };
@@ -59,7 +67,7 @@ export async function runWait(state: RunState, step: Extract<Step, { kind: 'wait
 }
 
 function boundOf(e: Expectation): number {
-  return e.kind === 'newLeaderWithin' || e.kind === 'noLeaderChange' ? e.ms : 0;
+  return e.kind === 'newLeaderWithin' || e.kind === 'noLeaderChange' || e.kind === 'allJobsDoneWithin' ? e.ms : 0;
 }
 
 /**
@@ -76,10 +84,11 @@ export async function runExpect(state: RunState, step: Extract<Step, { kind: 'ex
     decided.set(e, { step: index, line: step.line, description: describeExpectation(e), passed, detail, t });
   };
   for (;;) {
+    const stillStreaming = streaming(state);
     const now = Date.now();
     const history = state.lab.history(state.startedAt, now);
     for (const e of [...pending]) {
-      const v = evaluateExpectation(e, { history, stepStart, now, ...(state.lastFault ? { lastFault: state.lastFault } : {}) });
+      const v = evaluateExpectation(e, { history, stepStart, now, streaming: stillStreaming, ...(state.lastFault ? { lastFault: state.lastFault } : {}) });
       if (v.status !== 'pending') decide(e, v.status === 'passed', v.detail, now);
       else if (now >= giveUp) decide(e, false, `still undecided after ${formatDuration(now - stepStart)} (${v.detail})`, now);
     }

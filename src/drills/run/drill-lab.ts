@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../../lab/events.js';
-import { parseSpawnRequest } from '../../contenders/options.js';
+import { parseSpawnRequest, type SpawnRequest } from '../../contenders/options.js';
 import { spawnContenders, useOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
@@ -13,6 +13,28 @@ import { findMarked } from '../../lab/procs.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
+
+/** The spawn of the drill's contender number k (0-based: priorities and sites are per contender), as the CLI's would be. */
+export function spawnRequestFor(spec: ContenderSpec, k: number, connect?: string): SpawnRequest {
+  return parseSpawnRequest({
+    count: 1,
+    recipe: spec.recipe,
+    ...(connect === undefined ? {} : { connect }),
+    ...(spec.exec ? { exec: true, program: spec.exec } : {}),
+    ...(spec.leaderRule === undefined ? {} : { leaderRule: spec.leaderRule }),
+    ...(spec.curatorErrorPolicy === undefined ? {} : { curatorErrorPolicy: spec.curatorErrorPolicy }),
+    sessionTimeout: spec.sessionTimeout,
+    onDisconnect: spec.onDisconnect,
+    policy: spec.policy,
+    takeoverMs: spec.takeoverMs,
+    priority: spec.priorities === undefined ? undefined : String(spec.priorities[k] ?? 0),
+    site: spec.sites?.[k],
+    ...(spec.workload === undefined ? {} : { workload: spec.workload }),
+    ...(spec.strategy === undefined ? {} : { strategy: spec.strategy }),
+    ...(spec.statusTtl === undefined ? {} : { statusTtl: spec.statusTtl }),
+    ...(spec.path === undefined ? {} : { path: spec.path }),
+  });
+}
 
 /**
  * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.
@@ -57,28 +79,13 @@ export class DrillLab {
   }
 
   /**
-   * Spawns `count` contenders one at a time, each once the previous one has joined, so that spawn order is
-   * sequence order (c1 holds the lowest sequence number). Returns their ids.
+   * Spawns `count` contenders one at a time, each once the previous one has joined (a scheduler worker: once it is
+   * registered as a worker, see waitJoined), so that spawn order is sequence order (c1 holds the lowest sequence number). Returns their ids.
    */
   async spawn(spec: ContenderSpec, count: number, signal?: AbortSignal): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const k = this.contenders.length;
-      const priority = spec.priorities === undefined ? undefined : String(spec.priorities[k] ?? 0);
-      const request = parseSpawnRequest({
-        count: 1,
-        recipe: spec.recipe,
-        ...(this.connect === undefined ? {} : { connect: this.connect }),
-        ...(spec.exec ? { exec: true, program: spec.exec } : {}),
-        ...(spec.leaderRule === undefined ? {} : { leaderRule: spec.leaderRule }),
-        ...(spec.curatorErrorPolicy === undefined ? {} : { curatorErrorPolicy: spec.curatorErrorPolicy }),
-        sessionTimeout: spec.sessionTimeout,
-        onDisconnect: spec.onDisconnect,
-        policy: spec.policy,
-        takeoverMs: spec.takeoverMs,
-        priority,
-        site: spec.sites?.[k],
-      });
+      const request = spawnRequestFor(spec, this.contenders.length, this.connect);
       const { spawned } = await spawnContenders(this.paths, request, { signal });
       for (const c of spawned) {
         this.contenders.push(c.id);

@@ -7,6 +7,7 @@ import { rememberHistory, type DrillResult } from '../judge/result.js';
 import { DrillLab } from './drill-lab.js';
 import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
+import { settleStreams } from './scheduler-steps.js';
 import { runOne, runSteps } from './steps.js';
 import type { Drill } from '../format/types.js';
 
@@ -36,6 +37,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   const lab = DrillLab.open(`drill run ${drill.name}`, opts.labDir);
   const say = (message: string) => report({ kind: 'lab', t: Date.now(), message });
   const sampler = new SamplerProcess(lab.paths);
+  let state: RunState | undefined;
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
@@ -46,7 +48,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
         : `ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`,
     );
     sampler.start();
-    const state: RunState = {
+    state = {
       drill,
       lab,
       signal,
@@ -57,18 +59,23 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
       pausedAlias: new Map(),
       partitionedAlias: new Map(),
       frozen: new Set(),
+      streams: [],
       report,
     };
     const setUp = { kind: 'spawn' as const, line: drill.contendersLine ?? 1, count: drill.contenders.count };
+    let ran = false;
     if (await runOne(state, setUp, '0')) {
       delete state.lastFault; // the contenders' arrival is the starting line, not a fault
-      await runSteps(state, drill.steps);
+      ran = await runSteps(state, drill.steps);
     }
+    // Every job a step asked for is part of what is judged: a stream still submitting is waited for.
+    await settleStreams(state, ran, say);
     return result(drill, state, seed, Date.now());
   } catch (e) {
     // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.
     throw signal.aborted ? signal.reason : e;
   } finally {
+    if (state) await settleStreams(state, false);
     await sampler.stop();
     const stopped = await lab.close();
     say(`torn down: ${stopped} process(es) stopped, lab removed`);

@@ -3,16 +3,16 @@ import type { LabPaths } from '../../lab/paths.js';
 import { spawnDetached, stopProcesses } from '../../lab/procs.js';
 import { PACKAGE_ROOT } from '../../templates.js';
 
-const ENTRY = join(PACKAGE_ROOT, 'dist', 'drills', 'run', 'zk-leader-sampler-child.js');
+const ENTRY = join(PACKAGE_ROOT, 'dist', 'drills', 'run', 'sampler-child.js');
 
-/** The drill's sampler of ZooKeeper's leader, in a process of its own (why: see ZkLeaderSampler). */
+/** The drill's samplers of ZooKeeper's own state (who leads, status znodes), in a process of their own (why: see SamplerSession). */
 export class SamplerProcess {
   private pid: number | undefined;
 
   constructor(private readonly paths: LabPaths) {}
 
   start(): void {
-    this.pid = spawnDetached(process.execPath, ['--max-old-space-size=64', ENTRY, this.paths.nodeMarker], join(this.paths.logDir, 'zk-leader-sampler.log')).pid;
+    this.pid = spawnDetached(process.execPath, ['--max-old-space-size=64', ENTRY, this.paths.nodeMarker], join(this.paths.logDir, 'sampler.log')).pid;
   }
 
   /** Stops it and waits for it to exit; the lab's teardown would stop it too (it carries the lab's marker). */

@@ -2,6 +2,16 @@ import type { DrillProgress } from './progress.js';
 import type { ExpectationResult, StepResult } from '../judge/result.js';
 import type { DrillLab } from './drill-lab.js';
 import type { Drill } from '../format/types.js';
+import type { JobStream } from './job-stream.js';
+
+/** A jobs step streaming in the background, and where it came from (for messages). */
+export interface BackgroundStream {
+  readonly index: string;
+  readonly line: number;
+  readonly description: string;
+  readonly count: number;
+  readonly stream: JobStream;
+}
 
 /** A fault's aim as the step named it (`leader`, `zk-leader`) and what that resolved to. */
 export type Alias = 'leader' | 'zk-leader';
@@ -23,6 +33,8 @@ export interface RunState {
   readonly partitionedAlias: Map<Alias, string>;
   /** Contenders and servers this run froze and has not thawed yet (for `resume: all`). */
   readonly frozen: Set<string>;
+  /** Jobs steps still streaming, or done: the run waits for them before it is judged. */
+  readonly streams: BackgroundStream[];
   readonly report: (p: DrillProgress) => void;
   /** Set when a step could not be carried out: the run stopped there. */
   broke?: string;

@@ -5,6 +5,7 @@ import { leaderAt } from '../judge/queries.js';
 import type { StepOutcome, StepResult } from '../judge/result.js';
 import { runExpect, runWait } from './conditions.js';
 import { isFaultStep, runFault } from './fault-steps.js';
+import { runFailpoint, runJobs } from './scheduler-steps.js';
 import type { RunState } from './state.js';
 import type { Step } from '../format/types.js';
 
@@ -45,6 +46,10 @@ async function carryOut(state: RunState, step: Step, index: string): Promise<Don
     case 'sleep':
       await sleep(step.ms, undefined, { signal: state.signal });
       return { description, outcome: 'ok' };
+    case 'jobs':
+      return { outcome: 'ok', ...(await runJobs(state, step, index)) };
+    case 'failpoint':
+      return { outcome: 'ok', ...(await runFailpoint(state, step)) };
     case 'repeat':
       throw new Error('a repeat step is run by runSteps');
     default: {

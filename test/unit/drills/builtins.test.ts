@@ -5,6 +5,7 @@ import type { Step } from '../../../src/drills/format/types.js';
 import { BUILTIN_DRILLS } from '../../helpers/builtin-drills.js';
 
 const LESSONS = BUILTIN_DRILLS;
+const SCHEDULER = LESSONS.filter((n) => n.startsWith('scheduler-'));
 
 const kinds = (steps: readonly Step[]): string[] =>
   steps.flatMap((s) => (s.kind === 'repeat' ? [s.kind, ...kinds(s.steps)] : [s.kind]));
@@ -28,13 +29,41 @@ describe('built-in drills', () => {
     expect(drill.expectFailure).toEqual(['singleLeader']);
   });
 
-  it('expects only split-brain, kazoo, the herd half of the comparison and Curator\'s session policy to fail a check', () => {
+  it('expects only split-brain, kazoo, the herd half of the comparison, the zombie and hung workers and Curator\'s session policy to fail a check', () => {
     const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
-    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'split-brain']);
+    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'scheduler-hung-worker', 'scheduler-zombie-worker', 'split-brain']);
+    expect(resolveDrill('scheduler-zombie-worker').expectFailure).toEqual(['executionsPerJob']);
+    expect(resolveDrill('scheduler-hung-worker').expectFailure).toEqual(['noLostJobs']);
     const curator = resolveDrill('curator-leader-isolated').variants ?? [];
     expect(curator.map((v) => [v.name, v.contenders.curatorErrorPolicy, v.expectFailure])).toEqual([
       ['standard', 'standard', []],
       ['session', 'session', ['singleLeader']],
+    ]);
+  });
+
+  it.each(SCHEDULER)('%s runs scheduler workers on a 3-server lab with 2s sessions and judges jobs', (name) => {
+    const drill = resolveDrill(name);
+    expect(drill.ensemble).toEqual({ servers: 3, tick: 200 });
+    expect(drill.contenders).toMatchObject({ workload: 'scheduler', recipe: 'predecessor', sessionTimeout: 2000 });
+    expect(kinds(drill.steps)).toContain('expect');
+    expect(kinds(drill.steps).some((k) => k === 'jobs')).toBe(true);
+    expect(Object.keys(drill.checks).some((c) => ['noLostJobs', 'executionsPerJob', 'statusTtl'].includes(c))).toBe(true);
+    // Every lesson says which property holds or breaks.
+    expect(drill.description).toMatch(/lost|twice|once|TTL/);
+  });
+
+  it('streams the jobs of scheduler-leader-dies so that the kill lands in the stream', () => {
+    const steps = resolveDrill('scheduler-leader-dies').steps;
+    const jobs = steps.find((s) => s.kind === 'jobs');
+    expect(jobs).toMatchObject({ count: 30, spec: { kind: 'sleep', ms: 1000 }, over: 4000 });
+    expect(kinds(steps).indexOf('kill')).toBeGreaterThan(kinds(steps).indexOf('jobs'));
+  });
+
+  it('crashes the leader at the failpoints on both sides of the assignment multi', () => {
+    const fps = resolveDrill('scheduler-atomic-assign').steps.filter((s) => s.kind === 'failpoint');
+    expect(fps.map((s) => [s.target, s.at, s.action])).toEqual([
+      ['leader', 'before-assign', 'crash'],
+      ['leader', 'after-assign', 'crash'],
     ]);
   });
 

@@ -31,7 +31,7 @@ describe('parseDrill errors name the file, line and field', () => {
 
   it('rejects an unknown field, pointing at its own line', () => {
     expect(errors(`${HEAD}  - wait:\n      leader: true\n      timeout: 1s\n      colour: red\n`)).toEqual([
-      'd.yaml:7: steps[0].wait.colour: unknown field (use one of: leader, leaderIs, joined, serving, notServing, timeout)',
+      'd.yaml:7: steps[0].wait.colour: unknown field (use one of: leader, leaderIs, joined, serving, notServing, jobsDone, timeout)',
     ]);
   });
 
@@ -83,7 +83,7 @@ describe('parseDrill errors name the file, line and field', () => {
     expect(errors(text)).toEqual([
       'd.yaml:1: name: is not a drill name (use lowercase letters, digits and dashes)',
       'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority, curator-latch, kazoo-election)',
-      'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness)',
+      'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness, noLostJobs, executionsPerJob, statusTtl)',
     ]);
   });
 

@@ -34,6 +34,10 @@ export class RecipeLab {
         return s;
       },
       log: (event, ...fields) => this.log.push({ id, event, fields: fields[0] ?? {} }),
+      failpoint: async () => undefined,
+      openMulti: () => {
+        throw new Error('the scripted ZooKeeper has no multi: the scheduler is tested on real servers');
+      },
     };
     const memberData = JSON.stringify({ id, pid: 1000 + this.recipes.size, recipe: opts.recipe, priority: opts.priority, site: opts.site });
     const recipe = this.make(opts, io, memberData);

@@ -1,0 +1,72 @@
+import type { LabPaths } from '../../lab/paths.js';
+import { directConnectString, readState, type LabState } from '../../lab/state.js';
+import { openObserver } from '../../zk/observer.js';
+import type { ZkPort } from '../../zk/port.js';
+
+/** One thing a drill samples from ZooKeeper's own state, every `everyMs`, and records as lab events. */
+export interface Sampler {
+  readonly everyMs: number;
+  /** Throws when ZooKeeper cannot answer now (a server killed, quorum lost): the next turn tries again. */
+  sample(zk: ZkPort, state: LabState): Promise<void>;
+}
+
+/**
+ * The one session the drill's samplers share. It lives in a process of its own (sampler-child.ts): in one process,
+ * a ZooKeeper handle that is reconnecting after the servers restart keeps a second handle from getting a session
+ * (seen: `kill leader` after `restart all` could not connect for 5 s while the sampler's handle was reconnecting).
+ * Each sampler runs on its own timer, one turn at a time.
+ */
+export class SamplerSession {
+  private zk: ZkPort | undefined;
+  private reopening: Promise<void> | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly busy = new Set<Sampler>();
+  private stopped = false;
+
+  constructor(
+    private readonly paths: LabPaths,
+    private readonly samplers: readonly Sampler[],
+  ) {}
+
+  async start(): Promise<void> {
+    const state = readState(this.paths);
+    if (!state) return;
+    this.zk = await openObserver(directConnectString(state));
+    for (const s of this.samplers) this.timers.push(setInterval(() => void this.turn(s), s.everyMs));
+  }
+
+  private async turn(s: Sampler): Promise<void> {
+    const zk = this.zk;
+    if (this.stopped || !zk || this.busy.has(s)) return;
+    this.busy.add(s);
+    try {
+      const state = readState(this.paths);
+      if (state) await s.sample(zk, state);
+    } catch {
+      if (zk.state === 'expired') await this.reopen();
+    } finally {
+      this.busy.delete(s);
+    }
+  }
+
+  /** A session that expired (the ensemble was away longer than its timeout) is replaced, not sampled in vain. */
+  private reopen(): Promise<void> {
+    this.reopening ??= (async () => {
+      const state = readState(this.paths);
+      if (!state || this.stopped || this.zk?.state !== 'expired') return;
+      await this.zk.close().catch(() => undefined);
+      this.zk = undefined;
+      this.zk = await openObserver(directConnectString(state)).catch(() => undefined);
+    })().finally(() => {
+      this.reopening = undefined;
+    });
+    return this.reopening;
+  }
+
+  /** Ends sampling and closes the session. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.zk?.close().catch(() => undefined);
+  }
+}
