@@ -32,7 +32,8 @@ async function ownsZnodeUnder(zk: ZkPort, path: string, sessions: ReadonlySet<st
 }
 
 /**
- * Waits until every contender has joined: a recipe logs `joined`; a program says so (joined, leader, follower) or
+ * Waits until every contender has joined: a recipe logs `joined` (a scheduler worker `worker-registered` too, so
+ * that jobs submitted next can go to it); a program says so (joined, leader, follower) or
  * owns a znode under its path. Fails naming the first one that died (a program with its exit code and stderr).
  */
 export async function waitJoined(paths: LabPaths, records: readonly ContenderRecord[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -40,6 +41,7 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
   let waiting = [...records];
   let observer: ZkPort | undefined;
   const look = async (r: ContenderRecord, events: readonly ContenderEvent[]): Promise<boolean> => {
+    if (r.scheduler) return events.some((e) => e.event === 'worker-registered');
     if (!runsProgram(r.recipe)) return events.some((e) => e.event === 'joined');
     // A program that says where it stands has joined; one that says nothing, once ZooKeeper shows its znode.
     if (events.some((e) => SAYS_WHERE_IT_STANDS.has(e.event))) return true;

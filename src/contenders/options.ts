@@ -131,11 +131,13 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   };
 }
 
-/** A positive duration from the command line, or one UsageError. */
-export function positiveDuration(v: unknown, flag: string, max: number, example: string): number {
+/** A duration from the command line within [min, max] ms (min 1: positive), or one UsageError. */
+export function durationArg(v: unknown, flag: string, range: { min: number; max: number }, example: string): number {
   const d = parseDuration(typeof v === 'number' ? v : String(v));
   if ('error' in d) throw new UsageError(`${flag}: ${d.error}`, example);
-  if (d.ms <= 0 || d.ms > max) throw new UsageError(`${flag} ${String(v)} is out of range`, `give a duration above 0 and at most ${max / 3600_000}h, ${example}`);
+  if (d.ms < range.min || d.ms > range.max) {
+    throw new UsageError(`${flag} ${String(v)} is out of range`, `give a duration ${range.min > 0 ? 'above 0' : 'of 0 or more'} and at most ${range.max / 3600_000}h, ${example}`);
+  }
   return d.ms;
 }
 
@@ -155,7 +157,7 @@ function schedulerOf(raw: RawSpawnArgs, recipe: ContenderKind): SchedulerOptions
     if (given !== undefined) throw new UsageError(`${flag} applies to election recipes, not to --workload ${workload}`, `drop ${flag}`);
   }
   const strategy = oneOf(raw.strategy, STRATEGIES, 'strategy', 'round-robin');
-  const statusTtlMs = raw.statusTtl === undefined ? DEFAULT_STATUS_TTL_MS : positiveDuration(raw.statusTtl, '--status-ttl', MAX_STATUS_TTL_MS, 'e.g. --status-ttl 30s');
+  const statusTtlMs = raw.statusTtl === undefined ? DEFAULT_STATUS_TTL_MS : durationArg(raw.statusTtl, '--status-ttl', { min: 1, max: MAX_STATUS_TTL_MS }, 'e.g. --status-ttl 30s');
   const root = validateZnodePath(raw.path ?? DEFAULT_SCHEDULER_PATH);
   return { root, strategy, statusTtlMs };
 }

@@ -10,6 +10,9 @@ export interface JvmLaunch {
   readonly markers: readonly string[];
 }
 
+/** How often a lab's servers reap expired TTL and container znodes (the default, a minute, is far too slow for a lab). */
+export const TTL_REAPER_INTERVAL_MS = 1000;
+
 /**
  * The JVM command line for one ensemble member. Shared by `ensemble up` and the benchmark's
  * raw launch, so the two compare the same JVMs.
@@ -24,8 +27,7 @@ export function serverJvmArgs(l: JvmLaunch): string[] {
     '-XX:-UsePerfData',
     ...l.markers,
     '-Dzookeeper.extendedTypesEnabled=true',
-    // TTL and container znodes are reaped by a task that runs every minute by default; a lab wants seconds.
-    '-Dznode.container.checkIntervalMs=1000',
+    `-Dznode.container.checkIntervalMs=${TTL_REAPER_INTERVAL_MS}`,
     '-Dzookeeper.admin.enableServer=false',
     // Election: give up on an unreachable peer after 1 s (default 5 s) and never back off past 2 s (default 60 s),
     // so a healed partition or a restarted server rejoins within seconds.

@@ -250,7 +250,7 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
     await stopProcesses([...pids], 'SIGKILL');
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
-      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir]) rmSync(dir, { recursive: true, force: true });
+      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir]) rmSync(dir, { recursive: true, force: true });
       rmSync(paths.stateFile, { force: true });
     } else {
       writeState(paths, state);

@@ -5,7 +5,7 @@ import { findMarked, stopProcesses } from './procs.js';
 import { deregister, readEntry } from './registry.js';
 
 /** Files only a lab (or the demo's) leaves in its directory: a directory is removed only when it holds one, or nothing. */
-const LAB_FILES = ['lab.json', 'lab.lock', 'conf', 'data', 'logs', 'events', 'zklab-demo'];
+const LAB_FILES = ['lab.json', 'lab.lock', 'conf', 'data', 'logs', 'events', 'failpoints', 'zklab-demo'];
 
 function looksLikeLab(root: string): boolean {
   const names = readdirSync(root);

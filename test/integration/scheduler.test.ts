@@ -73,8 +73,9 @@ describe('the scheduler workload', () => {
     expect(waiting).toHaveLength(5);
     expect((await children('/s1/jobs')).sort()).toEqual([...waiting].sort());
 
+    // A spawn returns once its workers are registered: jobs submitted now can go to each of them.
     const ids = await workers(3, '/s1');
-    await waitFor(async () => ((await children('/s1/workers')).length === 3 ? true : null), 'three workers registered');
+    expect((await children('/s1/workers')).length).toBe(3);
     const jobs = [...waiting, ...(await cli(['jobs', 'submit', '45', '--ms', '50ms', '--path', '/s1'])).trim().split('\n')];
     expect(jobs).toHaveLength(50);
     const done = await waitFor(async () => ((await statuses('/s1')).size === 50 ? statuses('/s1') : null), '50 status znodes', 60_000);
@@ -178,7 +179,7 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
     ['an unknown job kind', ['jobs', 'submit', '3', '--kind', 'shell'], /unknown job kind "shell"/],
     ['a zero job count', ['jobs', 'submit', '0'], /the job count must be a whole number from 1/],
     ['a negative job count', ['jobs', 'submit', '-2'], /the job count must be a whole number from 1/],
-    ['a zero sleep that is not 0', ['jobs', 'submit', '1', '--ms', '0s'], /--ms 0s is out of range/],
+    ['a negative job duration', ['jobs', 'submit', '1', '--ms=-1s'], /--ms: "-1s" is not a duration/],
     ['a sum without numbers', ['jobs', 'submit', '1', '--kind', 'sum', '--args', 'a,b'], /--args "a,b" is not a list of numbers/],
     ['jobs status where no scheduler is', ['jobs', 'status', '--path', '/nowhere'], /there is no scheduler at \/nowhere/],
     ['an unknown failpoint', ['failpoint', 'set', 'c1', 'somewhere'], /has no failpoint "somewhere"|c1 is not running/],

@@ -6,7 +6,7 @@ import { table } from '../table.js';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
 import { wholeNumber } from '../../validate.js';
-import { positiveDuration, validateZnodePath } from '../../contenders/options.js';
+import { durationArg, validateZnodePath } from '../../contenders/options.js';
 import { JOB_KINDS, type JobSpec } from '../../recipes/scheduler-layout.js';
 import type { JobsStatus } from '../../contenders/jobs.js';
 
@@ -30,8 +30,8 @@ export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobS
   if (kind !== 'sum' && a.args !== undefined) throw new UsageError(`--args applies to sum jobs, not ${kind}`, 'e.g. `zklab jobs submit 1 --kind sum --args 2,3`');
   if (kind === 'sleep') {
     if (a.ms === undefined) return { kind, ms: 200 };
-    // 0 is a job that takes no time (the benchmark's); anything else must be a duration.
-    return { kind, ms: a.ms.trim() === '0' ? 0 : positiveDuration(a.ms, '--ms', 3600_000, SUBMIT_EXAMPLE) };
+    // 0 is a job that takes no time (the benchmark's): only a negative or malformed duration is refused.
+    return { kind, ms: durationArg(a.ms, '--ms', { min: 0, max: 3600_000 }, SUBMIT_EXAMPLE) };
   }
   if (kind === 'sum') {
     const args = (a.args ?? '2,3').split(',').map((x) => Number(x.trim()));

@@ -72,6 +72,7 @@ describe('jobs are data', () => {
   it('builds a job from the command line, refusing what no worker could run', () => {
     expect(jobSpecFromArgs({})).toEqual({ kind: 'sleep', ms: 200 });
     expect(jobSpecFromArgs({ kind: 'sleep', ms: '0' })).toEqual({ kind: 'sleep', ms: 0 });
+    expect(jobSpecFromArgs({ kind: 'sleep', ms: '0s' })).toEqual({ kind: 'sleep', ms: 0 });
     expect(jobSpecFromArgs({ kind: 'sleep', ms: '1.5s' })).toEqual({ kind: 'sleep', ms: 1500 });
     expect(jobSpecFromArgs({ kind: 'sum', args: '4, 5' })).toEqual({ kind: 'sum', args: [4, 5] });
     expect(() => jobSpecFromArgs({ kind: 'shell' })).toThrow(/unknown job kind "shell"/);
