@@ -35,6 +35,8 @@ export interface ContenderInfo extends ContenderSummary {
   readonly path: string;
   readonly priority: number | null;
   readonly site: string | null;
+  /** `scheduler` for the task scheduler's workers (whose election is the predecessor recipe); null otherwise. */
+  readonly workload: string | null;
 }
 
 /** Where a contender connects; by default its own link proxies, one per server of the lab's ensemble. */
@@ -186,7 +188,7 @@ export function describeContender(paths: LabPaths, r: ContenderRecord): Contende
   const alive = isOurs(r.pid, paths.markers);
   const frozen = alive && isStopped(r.pid!);
   const summary = withProcessFacts(summarizeEvents(readEventFile(paths.contenderEvents(r.id))), alive, frozen);
-  return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null };
+  return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null, workload: r.scheduler ? 'scheduler' : null };
 }
 
 /** Every session each contender has had (its own log and the link daemon's record), by id, read when asked. */

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { zklab } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';
 import { tempLab } from '../helpers/paths.js';
@@ -165,6 +166,26 @@ describe('the scheduler workload', () => {
     expect(await children(`/s5/assignments/${stuck[0]}`)).toHaveLength(1);
     expect(readEventFile(paths.contenderEvents(follower)).some((e) => e.event === 'failpoint' && e.at === 'before-status' && e.action === 'hang')).toBe(true);
     expect(await children('/s5/workers')).toContain(stuck[0]);
+  }, 60_000);
+});
+
+describe('jobs status --watch', () => {
+  it('shows each job move from the queue to done as it happens, and leaves at Ctrl-C', async () => {
+    // Before any worker: the job waits in the queue; the watch shows it pending.
+    await cli(['jobs', 'submit', '1', '--kind', 'sum', '--args', '20,22', '--path', '/s6']);
+    const watch = execa(process.execPath, [ZKLAB_BIN, 'jobs', 'status', '--watch', '--path', '/s6', '--lab', lab], { reject: false, env: { FORCE_COLOR: '0' } });
+    let out = '';
+    watch.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor(() => /\/s6: 1 pending, 0 assigned, 0 done/.test(out) || null, 'the watch to show the job pending', 20_000);
+      await workers(1, '/s6');
+      await waitFor(() => /\/s6: 0 pending, 0 assigned, 1 done/.test(out) || null, 'the watch to show the job done', 20_000);
+      expect(out).toMatch(/ok = 42/);
+    } finally {
+      watch.kill('SIGINT');
+    }
+    const r = await watch;
+    expect(r.exitCode).toBe(0);
   }, 60_000);
 });
 

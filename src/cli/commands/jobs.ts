@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import chalk from 'chalk';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
@@ -126,9 +127,13 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
             };
             ctx.out(await show());
             while (a.watch && !ctx.signal.aborted) {
-              await new Promise((r) => setTimeout(r, 1000));
+              await sleep(1000, undefined, { signal: ctx.signal }).catch(() => undefined);
               if (ctx.signal.aborted) break;
-              const text = await show();
+              // A watch outlives a fault: a moment ZooKeeper cannot answer is shown, and the next second tries again.
+              const text = await show().catch((e: unknown) => {
+                if (e instanceof UsageError) throw e;
+                return `${new Date().toISOString().slice(11, 23)} cannot read the scheduler now: ${(e as Error).message}; trying again`;
+              });
               ctx.out(ctx.isTTY && !a.json ? `\x1b[H\x1b[2J${text}` : text);
             }
           },
