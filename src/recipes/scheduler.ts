@@ -15,11 +15,17 @@ import {
 } from './scheduler-layout.js';
 import type { MultiPort, RecipeIO, RecipeOptions, SchedulerOptions } from './types.js';
 
-/** One run of `fn` at a time; a request while it runs makes it run once more after. */
+/**
+ * One run of `fn` at a time; a request while it runs makes it run once more after. Each run starts `settleMs` after
+ * its request, so that a burst of watch notifications costs one listing, not one per change.
+ */
 class Coalesced {
   private running = false;
   private again = false;
-  constructor(private readonly fn: () => Promise<void>) {}
+  constructor(
+    private readonly fn: () => Promise<void>,
+    private readonly settleMs = 0,
+  ) {}
   request(): void {
     if (this.running) {
       this.again = true;
@@ -30,6 +36,7 @@ class Coalesced {
       try {
         do {
           this.again = false;
+          if (this.settleMs > 0) await sleep(this.settleMs);
           await this.fn();
         } while (this.again);
       } finally {
@@ -38,6 +45,9 @@ class Coalesced {
     })();
   }
 }
+
+/** How long a listing waits after a notification for the changes that come with it (see Coalesced). */
+const SETTLE_MS = 5;
 
 /** Jobs per assignment multi, and how many such multis the leader keeps in flight. */
 const ASSIGN_BATCH = 50;
@@ -65,8 +75,8 @@ export class SchedulerWorker extends PredecessorElection {
   /** Assignments this process has started, by worker name and job: an assignment runs once per worker name. */
   private readonly started = new Set<string>();
   private office: Office | null = null;
-  private readonly assignments = new Coalesced(() => this.readAssignments());
-  private readonly reconciler = new Coalesced(() => this.reconcileSafely());
+  private readonly assignments = new Coalesced(() => this.readAssignments(), SETTLE_MS);
+  private readonly reconciler = new Coalesced(() => this.reconcileSafely(), SETTLE_MS);
   private closing = false;
 
   constructor(opts: RecipeOptions, io: RecipeIO, memberData: string) {

@@ -1,12 +1,16 @@
 /**
  * ZooKeeper's multi (one transaction of checks, creates, deletes and sets: all happen or none) for the few steps
  * that need it, such as the scheduler's assignment (create the assignment, delete the job). The native `zookeeper`
- * package has no multi, so this one operation goes through `node-zookeeper-client`, a pure-JS client that speaks the
- * same protocol, on a session of its own. Everything else stays on the native client (TTL creates, the recipes).
+ * package has no multi, so this client speaks the protocol's multi itself (src/zk/wire.ts), on a session of its
+ * own: connect, multi, ping, close, and nothing else. Everything else stays on the native client.
+ *
+ * Why not node-zookeeper-client, which has transaction(): it worked, but loading it cost a leader 9 MB of RSS (its
+ * whole protocol table), a sixth of a worker's budget, for one request type whose wire format is small and fixed.
  */
-import type zookeeper from 'node-zookeeper-client';
+import { connect as netConnect, type Socket } from 'node:net';
 import { normalizeSessionId } from './session-id.js';
 import { ZkError, zkErrorFromRc } from './errors.js';
+import { FrameSplitter, JuteReader, JuteWriter, OP, PING_XID, STAT_BYTES } from './wire.js';
 
 export type MultiOp =
   /** Holds only if the znode exists (and has `version`, unless -1). */
@@ -30,90 +34,218 @@ export interface MultiOptions {
   readonly connectTimeoutMs: number;
 }
 
-interface Rc {
-  readonly getCode?: () => number;
-  readonly code?: number;
+const OPEN_ACL = { perms: 31, scheme: 'world', id: 'anyone' } as const;
+const RC_CONNECTIONLOSS = -4;
+const RC_CLOSING = -116;
+
+interface Pending {
+  resolve(reply: JuteReader, err: number): void;
+  reject(e: ZkError): void;
 }
 
-/** Loaded on first use: only a leader commits multis, and a worker need not carry the library until it leads. */
-let library: Promise<typeof zookeeper> | undefined;
-const loadClient = (): Promise<typeof zookeeper> => (library ??= import('node-zookeeper-client').then((m) => m.default));
+/** One connection and the session it carries; gone for good when the connection drops (a new one is opened). */
+interface Session {
+  readonly socket: Socket;
+  readonly id: bigint;
+  readonly pending: Map<number, Pending>;
+  readonly ping: NodeJS.Timeout;
+}
 
-const rcOf = (e: unknown): number => (e as Rc)?.getCode?.() ?? (e as Rc)?.code ?? 0;
+function hostsOf(connect: string): { host: string; port: number }[] {
+  return connect.split(',').map((hp) => {
+    const at = hp.lastIndexOf(':');
+    return { host: hp.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hp.slice(at + 1)) };
+  });
+}
+
+function encodeOps(xid: number, ops: readonly MultiOp[]): Buffer {
+  const w = new JuteWriter().int(xid).int(OP.multi);
+  for (const o of ops) {
+    if (o.op === 'check') w.int(OP.check).bool(false).int(-1).string(o.path).int(o.version ?? -1);
+    else if (o.op === 'delete') w.int(OP.delete).bool(false).int(-1).string(o.path).int(o.version ?? -1);
+    else if (o.op === 'set') w.int(OP.setData).bool(false).int(-1).string(o.path).buffer(Buffer.from(o.data)).int(o.version ?? -1);
+    else w.int(OP.create).bool(false).int(-1).string(o.path).buffer(Buffer.from(o.data)).int(1).int(OPEN_ACL.perms).string(OPEN_ACL.scheme).string(OPEN_ACL.id).int(0);
+  }
+  return w.int(-1).bool(true).int(-1).frame();
+}
+
+/** Each op's result code (0: applied), from a MultiResponse. */
+function decodeResults(r: JuteReader): number[] {
+  const codes: number[] = [];
+  for (;;) {
+    const type = r.int();
+    const done = r.bool();
+    const err = r.int();
+    if (done) return codes;
+    if (type === OP.error) codes.push(r.int());
+    else {
+      if (type === OP.create) r.string();
+      else if (type === 15) {
+        r.string(); // create2: the path and a stat
+        r.skip(STAT_BYTES);
+      } else if (type === OP.setData) r.skip(STAT_BYTES);
+      codes.push(err === -1 ? 0 : err);
+    }
+  }
+}
 
 /**
- * Commits multis on a session of its own, opened on the first commit and again after that session expires.
- * A CONNECTIONLOSS means the multi may or may not have applied: the caller reads ZooKeeper to know.
+ * Commits multis on a session of its own, opened on the first commit and again after its connection drops (the
+ * old session then expires on its own: it owns no znodes). A CONNECTIONLOSS means the multi may or may not have
+ * applied: the caller reads ZooKeeper to know.
  */
 export class MultiClient {
-  private client: zookeeper.Client | null = null;
-  private ready: Promise<zookeeper.Client> | null = null;
+  private current: Promise<Session> | null = null;
+  private live: Session | null = null;
+  private xid = 1;
   private closed = false;
 
   constructor(private readonly opts: MultiOptions) {}
 
-  /** The session this client's multis run in, as normalized hex; null before it has one. */
+  /** The session this client's multis run in, as normalized hex; null while it has none. */
   get sessionId(): string | null {
-    const id = this.client?.getSessionId();
-    return id && id.length > 0 ? normalizeSessionId(id.toString('hex')) : null;
+    return this.live ? normalizeSessionId(this.live.id.toString(16)) : null;
   }
 
   async commit(ops: readonly MultiOp[]): Promise<void> {
-    const client = await this.session();
-    const { CreateMode } = await loadClient();
-    const tx = client.transaction();
-    for (const o of ops) {
-      if (o.op === 'check') tx.check(o.path, o.version ?? -1);
-      else if (o.op === 'create') tx.create(o.path, Buffer.from(o.data), CreateMode.PERSISTENT);
-      else if (o.op === 'delete') tx.remove(o.path, o.version ?? -1);
-      else tx.setData(o.path, Buffer.from(o.data), o.version ?? -1);
+    const s = await this.session();
+    const xid = this.xid++;
+    const { reply, err } = await new Promise<{ reply: JuteReader; err: number }>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.drop(s, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `no reply within ${this.opts.connectTimeoutMs} ms`));
+      }, this.opts.connectTimeoutMs);
+      s.pending.set(xid, {
+        resolve: (r, e) => {
+          clearTimeout(timer);
+          resolve({ reply: r, err: e });
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      s.socket.write(encodeOps(xid, ops));
+    });
+    if (err !== 0) throw new MultiError(zkErrorFromRc(err, 'multi', undefined, `failed (${err})`), null);
+    const codes = decodeResults(reply);
+    // The failing op reports its own code; those before it 0, those after it RUNTIMEINCONSISTENCY (-2).
+    const index = codes.findIndex((c) => c !== 0 && c !== -2);
+    if (index < 0) return;
+    const base = zkErrorFromRc(codes[index]!, 'multi', ops[index]?.path, `op ${index + 1} of ${ops.length} (${ops[index]?.op}) failed (${codes[index]})`);
+    if (base.code === 'SESSIONEXPIRED') this.drop(s, base);
+    throw new MultiError(base, index);
+  }
+
+  private session(): Promise<Session> {
+    if (this.closed) return Promise.reject(zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'));
+    this.current ??= this.open().catch((e: unknown) => {
+      this.current = null;
+      throw e;
+    });
+    return this.current;
+  }
+
+  /** A new session on the first server that grants one, trying each in turn until the connect deadline. */
+  private async open(): Promise<Session> {
+    const hosts = hostsOf(this.opts.connect);
+    const deadline = Date.now() + this.opts.connectTimeoutMs;
+    let last: unknown;
+    for (let i = Math.floor(Math.random() * hosts.length); Date.now() < deadline; i++) {
+      try {
+        const s = await this.handshake(hosts[i % hosts.length]!, deadline);
+        if (this.closed) {
+          this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'));
+          throw zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed');
+        }
+        this.live = s;
+        return s;
+      } catch (e) {
+        last = e;
+        if (this.closed) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
-    await new Promise<void>((resolve, reject) => {
-      tx.commit((err: unknown, results: unknown) => {
-        if (!err) return resolve();
-        const rc = rcOf(err);
-        const list = Array.isArray(results) ? (results as { err?: number }[]) : [];
-        // Every op after (and before) the failing one reports RUNTIMEINCONSISTENCY (-2); the failing one its own code.
-        const index = list.findIndex((r) => typeof r.err === 'number' && r.err !== 0 && r.err !== -2);
-        const path = index >= 0 ? ops[index]?.path : undefined;
-        const base = zkErrorFromRc(rc, 'multi', path, err instanceof Error ? err.message : String(err));
-        if (base.code === 'SESSIONEXPIRED') this.drop();
-        reject(new MultiError(base, index >= 0 ? index : null));
+    throw zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms (${(last as Error)?.message ?? 'no server tried'})`);
+  }
+
+  private handshake(server: { host: string; port: number }, deadline: number): Promise<Session> {
+    return new Promise<Session>((resolve, reject) => {
+      const socket = netConnect(server);
+      socket.setNoDelay(true);
+      const frames = new FrameSplitter();
+      let session: Session | null = null;
+      const fail = (why: string) => {
+        socket.destroy();
+        reject(new Error(`${server.host}:${server.port}: ${why}`));
+      };
+      const timer = setTimeout(() => fail('no session granted in time'), Math.max(100, deadline - Date.now()));
+      socket.on('connect', () => {
+        socket.write(new JuteWriter().int(0).long(0n).int(this.opts.sessionTimeoutMs).long(0n).buffer(Buffer.alloc(16)).bool(false).frame());
+      });
+      socket.on('data', (chunk: Buffer) => {
+        let list: Buffer[];
+        try {
+          list = frames.push(chunk);
+        } catch (e) {
+          socket.destroy(e as Error);
+          return;
+        }
+        for (const f of list) {
+          const r = new JuteReader(f);
+          if (!session) {
+            clearTimeout(timer);
+            r.int(); // protocol version
+            const timeoutMs = r.int();
+            const id = r.long();
+            if (timeoutMs <= 0 || id === 0n) return fail('the server refused the session');
+            const ping = setInterval(() => socket.write(new JuteWriter().int(PING_XID).int(OP.ping).frame()), Math.max(100, Math.floor(timeoutMs / 3)));
+            ping.unref();
+            session = { socket, id, pending: new Map(), ping };
+            resolve(session);
+            continue;
+          }
+          const xid = r.int();
+          r.long(); // zxid
+          const err = r.int();
+          const waiting = session.pending.get(xid);
+          if (!waiting) continue; // a ping's reply (there are no watches)
+          session.pending.delete(xid);
+          waiting.resolve(r, err);
+        }
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        if (!session) return fail('the connection closed before a session was granted');
+        this.drop(session, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `the connection to ${server.host}:${server.port} closed`));
       });
     });
   }
 
-  private session(): Promise<zookeeper.Client> {
-    if (this.closed) return Promise.reject(zkErrorFromRc(-116, 'multi', undefined, 'closed'));
-    this.ready ??= loadClient().then((lib) => new Promise<zookeeper.Client>((resolve, reject) => {
-      const client = lib.createClient(this.opts.connect, { sessionTimeout: this.opts.sessionTimeoutMs, spinDelay: 100, retries: 0 });
-      this.client = client;
-      const timer = setTimeout(() => {
-        this.drop();
-        reject(zkErrorFromRc(-4, 'multi', undefined, `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms`));
-      }, this.opts.connectTimeoutMs);
-      client.once('connected', () => {
-        clearTimeout(timer);
-        resolve(client);
-      });
-      client.on('expired', () => {
-        if (this.client === client) this.drop();
-      });
-      client.connect();
-    }));
-    return this.ready;
+  /** Fails what waits on `s` and forgets it; the next commit opens a new session. */
+  private drop(s: Session, why: ZkError, closeFrame?: Buffer): void {
+    clearInterval(s.ping);
+    for (const p of s.pending.values()) p.reject(why);
+    s.pending.clear();
+    if (this.live === s) {
+      this.live = null;
+      this.current = null;
+    }
+    if (!closeFrame) {
+      s.socket.destroy();
+      return;
+    }
+    // Ask the server to end the session (its ephemerals, were there any, would go at once), then hang up.
+    s.socket.end(closeFrame);
+    setTimeout(() => s.socket.destroy(), 1000).unref();
   }
 
-  private drop(): void {
-    const c = this.client;
-    this.client = null;
-    this.ready = null;
-    c?.close();
-  }
-
-  /** Closes the session (safe to call twice). */
+  /** Closes the session (its end is asked of the server, not awaited); safe to call twice. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    this.drop();
+    const s = this.live;
+    if (!s) return;
+    this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'), new JuteWriter().int(this.xid++).int(OP.closeSession).frame());
   }
 }

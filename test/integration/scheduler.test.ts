@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { MultiClient } from '../../src/zk/multi.js';
+import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { execa } from 'execa';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';
@@ -167,6 +169,36 @@ describe('the scheduler workload', () => {
     expect(readEventFile(paths.contenderEvents(follower)).some((e) => e.event === 'failpoint' && e.at === 'before-status' && e.action === 'hang')).toBe(true);
     expect(await children('/s5/workers')).toContain(stuck[0]);
   }, 60_000);
+});
+
+describe('multi, spoken by zklab itself (src/zk/multi.ts), on real servers', () => {
+  it('applies every op or none, names the op that failed, and ends its session on close', async () => {
+    const state = readState(paths)!;
+    const m = new MultiClient({ connect: directConnectString(state), sessionTimeoutMs: 4000, connectTimeoutMs: 5000 });
+    await zk.mkdirp('/m');
+    await zk.create('/m/job', 'work', 'persistent');
+    let session: string | null = null;
+    try {
+      await m.commit([{ op: 'check', path: '/m/job' }, { op: 'create', path: '/m/a', data: 'work' }, { op: 'delete', path: '/m/job' }]);
+      session = m.sessionId;
+      expect((await Promise.all(readState(paths)!.servers.map((sv) => fourLetterWord(sv.clientPort, 'cons')))).join('\n')).toContain(`sid=0x${session}`);
+      expect(await zk.exists('/m/job')).toBeNull();
+      expect((await zk.getData('/m/a')).data.toString()).toBe('work');
+
+      await expect(m.commit([{ op: 'create', path: '/m/b', data: '' }, { op: 'check', path: '/m/nothing' }])).rejects.toMatchObject({ code: 'NONODE', index: 1 });
+      expect(await zk.exists('/m/b')).toBeNull();
+      await expect(m.commit([{ op: 'delete', path: '/m/a' }, { op: 'create', path: '/m/a', data: '' }, { op: 'create', path: '/m/a', data: '' }])).rejects.toMatchObject({ code: 'NODEEXISTS', index: 2 });
+      expect((await zk.getData('/m/a')).data.toString()).toBe('work');
+      await m.commit([{ op: 'set', path: '/m/a', data: 'done', version: 0 }]);
+      await expect(m.commit([{ op: 'set', path: '/m/a', data: 'again', version: 0 }])).rejects.toMatchObject({ code: 'BADVERSION', index: 0 });
+      expect((await zk.getData('/m/a')).data.toString()).toBe('done');
+    } finally {
+      m.close();
+    }
+    expect(session).toMatch(/^[0-9a-f]+$/);
+    const cons = async () => (await Promise.all(state.servers.map((s) => fourLetterWord(s.clientPort, 'cons').catch(() => '')))).join('\n');
+    await waitFor(async () => (!(await cons()).includes(`sid=0x${session}`) ? true : null), 'the multi session gone from every server', 10_000, 100);
+  }, 30_000);
 });
 
 describe('jobs status --watch', () => {
