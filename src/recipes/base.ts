@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isCode, ZkError } from '../zk/errors.js';
+import { Coalesced } from './coalesced.js';
 import type { SessionState, ZkPort } from '../zk/port.js';
 import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
 
@@ -22,8 +23,7 @@ export abstract class ElectionRecipe implements Recipe {
   private actTimer: NodeJS.Timeout | undefined;
   private lastTick = 0;
   private stopping = false;
-  private running = false;
-  private rerun = false;
+  private readonly evaluations = new Coalesced(() => this.step('evaluate', () => this.evaluate()), 0, () => this.stopping);
   private disconnected = false;
   private unsubscribe: (() => void) | undefined;
   private followingAs: string | null = null;
@@ -81,22 +81,7 @@ export abstract class ElectionRecipe implements Recipe {
 
   /** Runs `evaluate` now, or once more after the running one: never two at a time. */
   protected schedule(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    this.running = true;
-    void (async () => {
-      try {
-        do {
-          this.rerun = false;
-          await this.step('evaluate', () => this.evaluate());
-        } while (this.rerun && !this.stopping);
-      } finally {
-        this.running = false;
-      }
-    })();
+    this.evaluations.request();
   }
 
   /** Runs a step; on connection loss waits for the session to come back and retries; gives up when the session ends. */

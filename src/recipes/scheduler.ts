@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isCode, ZkError } from '../zk/errors.js';
 import { MultiError, type MultiOp } from '../zk/multi.js';
+import { Coalesced } from './coalesced.js';
 import { PredecessorElection } from './predecessor.js';
 import { runJob } from './scheduler-jobs.js';
 import {
@@ -14,37 +15,6 @@ import {
   type SchedulerLayout,
 } from './scheduler-layout.js';
 import type { MultiPort, RecipeIO, RecipeOptions, SchedulerOptions } from './types.js';
-
-/**
- * One run of `fn` at a time; a request while it runs makes it run once more after. Each run starts `settleMs` after
- * its request, so that a burst of watch notifications costs one listing, not one per change.
- */
-class Coalesced {
-  private running = false;
-  private again = false;
-  constructor(
-    private readonly fn: () => Promise<void>,
-    private readonly settleMs = 0,
-  ) {}
-  request(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void (async () => {
-      try {
-        do {
-          this.again = false;
-          if (this.settleMs > 0) await sleep(this.settleMs);
-          await this.fn();
-        } while (this.again);
-      } finally {
-        this.running = false;
-      }
-    })();
-  }
-}
 
 /** How long a listing waits after a notification for the changes that come with it (see Coalesced). */
 const SETTLE_MS = 5;

@@ -1,5 +1,4 @@
-import { Box, Text } from 'ink';
-import { fit } from '../format.js';
+import { CappedLines } from './CappedLines.js';
 import { schedulerLines } from '../scheduler-lines.js';
 import type { SchedulerSummary } from '../snapshot.js';
 
@@ -13,18 +12,7 @@ export interface SchedulerPaneProps {
 /** The task scheduler at a glance: counts, the head of the queue, each worker with its assignments. */
 export function SchedulerPane({ summary, width, maxLines }: SchedulerPaneProps) {
   if (maxLines !== undefined && maxLines <= 0) return null;
-  const lines = schedulerLines(summary);
-  const limit = maxLines ?? lines.length;
-  const shown = lines.length > limit ? [...lines.slice(0, Math.max(0, limit - 1)), { text: `… ${lines.length - limit + 1} more` }] : lines;
-  return (
-    <Box flexDirection="column" width={width}>
-      {shown.map((l, i) => (
-        <Text key={i} color={l.color} wrap="truncate-end">
-          {fit(l.text, width)}
-        </Text>
-      ))}
-    </Box>
-  );
+  return <CappedLines lines={schedulerLines(summary)} width={width} {...(maxLines === undefined ? {} : { maxLines })} />;
 }
 
 export function schedulerPaneLines(summary: SchedulerSummary | null): number {

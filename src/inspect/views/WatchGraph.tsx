@@ -1,5 +1,4 @@
-import { Box, Text } from 'ink';
-import { fit } from '../format.js';
+import { CappedLines, type PaneLine } from './CappedLines.js';
 import type { SnapshotNode } from '../snapshot.js';
 import { describeWatchGraph, formatChain, formatCrowd, type WatchGraphModel } from '../watch-graph.js';
 
@@ -10,30 +9,16 @@ export type WatchGraphProps = ({ readonly model: WatchGraphModel } | { readonly 
   readonly maxLines?: number;
 };
 
-interface Line {
-  readonly text: string;
-  readonly color?: string;
-}
 
 /** Who watches whom: predecessor chains ("c5 → c4 → c3 → c2 → c1★") and herds of child watches on a parent. */
 export function WatchGraph(props: WatchGraphProps) {
   const { width, maxLines } = props;
   if (maxLines !== undefined && maxLines <= 0) return null;
   const model = 'model' in props ? props.model : describeWatchGraph(props.nodes);
-  const lines: Line[] = [
+  const lines: PaneLine[] = [
     ...model.chains.map((c) => ({ text: formatChain(c), color: c.steps.some((s) => s.length > 1) ? 'yellow' : undefined })),
     ...model.crowds.map((c) => ({ text: formatCrowd(c), color: c.watchers.length > 1 ? 'yellow' : undefined })),
   ];
   if (lines.length === 0) lines.push({ text: 'no watches on the election znodes' });
-  const limit = maxLines ?? lines.length;
-  const shown = lines.length > limit ? [...lines.slice(0, Math.max(0, limit - 1)), { text: `… ${lines.length - limit + 1} more` }] : lines;
-  return (
-    <Box flexDirection="column" width={width}>
-      {shown.map((l, i) => (
-        <Text key={i} color={l.color} wrap="truncate-end">
-          {fit(l.text, width)}
-        </Text>
-      ))}
-    </Box>
-  );
+  return <CappedLines lines={lines} width={width} {...(maxLines === undefined ? {} : { maxLines })} />;
 }

@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { describeStep } from '../../../src/drills/format/describe.js';
-import { DrillFileError, parseDrill } from '../../../src/drills/format/schema.js';
+import { parseDrill } from '../../../src/drills/format/schema.js';
+import { drillErrors } from './drill-errors.js';
 
 const HEAD = `name: t
 contenders: { count: 3, workload: scheduler }
 steps:
 `;
 
-function errors(text: string): string[] {
-  try {
-    parseDrill(text, 'd.yaml');
-  } catch (err) {
-    if (err instanceof DrillFileError) return err.message.split('\n');
-    throw err;
-  }
-  throw new Error('the drill parsed');
-}
+const errors = drillErrors;
 
 describe('drill files for the scheduler', () => {
   it('reads the workload, its options and the predecessor recipe it runs on', () => {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DrillFileError, parseDrill } from '../../../src/drills/format/schema.js';
+import { parseDrill } from '../../../src/drills/format/schema.js';
+import { drillErrors } from './drill-errors.js';
 
 const HEAD = `name: t
 contenders: { count: 3, recipe: predecessor }
 steps:
 `;
 
-/** The error lines for a drill that must not parse. */
-function errors(text: string): string[] {
-  try {
-    parseDrill(text, 'd.yaml');
-  } catch (err) {
-    if (err instanceof DrillFileError) return err.message.split('\n');
-    throw err;
-  }
-  throw new Error('the drill parsed');
-}
+const errors = drillErrors;
 
 describe('parseDrill errors name the file, line and field', () => {
   it('rejects a wait without a timeout', () => {
