@@ -234,7 +234,7 @@ export class SchedulerWorker extends PredecessorElection {
     office.settled = true;
     const live = sortWorkers([...workers]);
     if (todo.length === 0 || live.length === 0) return;
-    const picks = await this.pick(live, todo.length);
+    const picks = await this.pick(office, live, todo.length);
     const batches: { job: string; worker: string }[][] = [];
     for (let i = 0; i < todo.length; i += ASSIGN_BATCH) batches.push(todo.slice(i, i + ASSIGN_BATCH).map((job, k) => ({ job, worker: picks[i + k]! })));
     const retry = await inBatches(batches, BATCHES_IN_FLIGHT, (batch) => (this.office === office ? this.assign(office, batch) : Promise.resolve(false)));
@@ -260,28 +260,31 @@ export class SchedulerWorker extends PredecessorElection {
     return todo;
   }
 
-  /** The workers for the next `n` jobs: round-robin takes n positions at once with one compare-and-set. */
-  private async pick(live: readonly string[], n: number): Promise<string[]> {
+  /**
+   * The workers for the next `n` jobs: round-robin takes n positions at once with one compare-and-set on the
+   * rotation znode's version, on the multi's session (a read behind the worker's own writes would wait for them).
+   */
+  private async pick(office: Office, live: readonly string[], n: number): Promise<string[]> {
     if (this.sched.strategy === 'random') return Array.from({ length: n }, () => live[Math.floor(Math.random() * live.length)]!);
     const rotation = this.layout.rotation;
     for (;;) {
-      let start = 0;
-      let version = -1;
+      let start: number;
+      let version: number;
       try {
-        const { data, stat } = await this.zk.getData(rotation);
-        start = Number(data.toString()) || 0;
-        version = stat.version;
+        const r = await office.multi.getData(rotation);
+        start = Number(r.data.toString()) || 0;
+        version = r.version;
       } catch (e) {
         if (!isCode(e, 'NONODE')) throw e;
-        await this.zk.create(rotation, '0', 'persistent').catch((err: unknown) => {
+        await office.multi.commit([{ op: 'create', path: rotation, data: '0' }]).catch((err: unknown) => {
           if (!isCode(err, 'NODEEXISTS')) throw err;
         });
         continue;
       }
       try {
-        await this.zk.setData(rotation, String(start + n), version);
+        await office.multi.commit([{ op: 'set', path: rotation, data: String(start + n), version }]);
       } catch (e) {
-        if (isCode(e, 'BADVERSION')) continue; // another leader moved it: read again
+        if (isCode(e, 'BADVERSION')) continue; // another leader moved it (or this server was behind): read again
         throw e;
       }
       return Array.from({ length: n }, (_, i) => live[(start + i) % live.length]!);
@@ -295,21 +298,26 @@ export class SchedulerWorker extends PredecessorElection {
    */
   private async assign(office: Office, batch: readonly { job: string; worker: string }[]): Promise<boolean> {
     const l = this.layout;
+    let missing = false;
     const items = (
       await Promise.all(
         batch.map(async ({ job, worker }) => {
           try {
-            const data = decodeJobData((await this.zk.getData(`${l.jobs}/${job}`)).data);
+            // On the multi's session: the worker's own writes queue on this.zk, and a session answers in order.
+            const data = decodeJobData((await office.multi.getData(`${l.jobs}/${job}`)).data);
             const body = encodeJobData(data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt: 1 });
             return { job, worker, attempt: data?.attempt ?? 1, body };
           } catch (e) {
-            if (isCode(e, 'NONODE')) return null; // it left the queue meanwhile
+            if (isCode(e, 'NONODE')) {
+              missing = true; // left the queue meanwhile, or that server has not seen it yet: the next pass knows
+              return null;
+            }
             throw e;
           }
         }),
       )
     ).filter((x) => x !== null);
-    if (items.length === 0) return false;
+    if (items.length === 0) return missing;
     await this.io.failpoint('before-assign');
     if (this.office !== office || !this.ownNode) return false;
     const ops: MultiOp[] = [{ op: 'check', path: this.ownNode }];
@@ -341,7 +349,7 @@ export class SchedulerWorker extends PredecessorElection {
     }
     for (const i of items) this.io.log('job-assigned', { job: i.job, worker: i.worker, attempt: i.attempt, strategy: this.sched.strategy });
     await this.io.failpoint('after-assign');
-    return false;
+    return missing;
   }
 
   /** The jobs of a worker that is gone: back to the queue (next attempt), or tidied away if already done. */

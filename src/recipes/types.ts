@@ -36,9 +36,10 @@ export interface SchedulerOptions {
   readonly statusTtlMs: number;
 }
 
-/** Transactions on a session of their own (src/zk/multi.ts). */
+/** Transactions, and the reads that prepare them, on a session of their own (src/zk/multi.ts). */
 export interface MultiPort {
   commit(ops: readonly MultiOp[]): Promise<void>;
+  getData(path: string): Promise<{ data: Buffer; version: number }>;
   close(): void;
 }
 

@@ -2,7 +2,7 @@
  * ZooKeeper's multi (one transaction of checks, creates, deletes and sets: all happen or none) for the few steps
  * that need it, such as the scheduler's assignment (create the assignment, delete the job). The native `zookeeper`
  * package has no multi, so this client speaks the protocol's multi itself (src/zk/wire.ts), on a session of its
- * own: connect, multi, ping, close, and nothing else. Everything else stays on the native client.
+ * own: connect, multi, getData (for the reads that prepare a multi), ping, close, and nothing else. Everything else stays on the native client.
  *
  * Why not node-zookeeper-client, which has transaction(): it worked, but loading it cost a leader 9 MB of RSS (its
  * whole protocol table), a sixth of a worker's budget, for one request type whose wire format is small and fixed.
@@ -110,9 +110,36 @@ export class MultiClient {
   async commit(ops: readonly MultiOp[]): Promise<void> {
     const s = await this.session();
     const xid = this.xid++;
-    const { reply, err } = await new Promise<{ reply: JuteReader; err: number }>((resolve, reject) => {
+    const { reply, err } = await this.request(s, xid, encodeOps(xid, ops), 'multi');
+    if (err !== 0) throw new MultiError(zkErrorFromRc(err, 'multi', undefined, `failed (${err})`), null);
+    const codes = decodeResults(reply);
+    // The failing op reports its own code; those before it 0, those after it RUNTIMEINCONSISTENCY (-2).
+    const index = codes.findIndex((c) => c !== 0 && c !== -2);
+    if (index < 0) return;
+    const base = zkErrorFromRc(codes[index]!, 'multi', ops[index]?.path, `op ${index + 1} of ${ops.length} (${ops[index]?.op}) failed (${codes[index]})`);
+    if (base.code === 'SESSIONEXPIRED') this.drop(s, base);
+    throw new MultiError(base, index);
+  }
+
+  /**
+   * A znode's data, read on this client's session. ZooKeeper answers a session's requests in order, so a read on a
+   * busy session waits behind its writes; the reads that prepare a multi belong on the multi's own session. The
+   * server this session is on may not have seen a change another session saw yet: NONODE can mean "not yet".
+   */
+  async getData(path: string): Promise<{ data: Buffer; version: number }> {
+    const s = await this.session();
+    const xid = this.xid++;
+    const { reply, err } = await this.request(s, xid, new JuteWriter().int(xid).int(OP.getData).string(path).bool(false).frame(), 'getData');
+    if (err !== 0) throw zkErrorFromRc(err, 'getData', path, `failed (${err})`);
+    const data = Buffer.from(reply.buffer() ?? Buffer.alloc(0));
+    reply.skip(8 * 4); // czxid, mzxid, ctime, mtime: the version follows
+    return { data, version: reply.int() };
+  }
+
+  private request(s: Session, xid: number, frame: Buffer, op: string): Promise<{ reply: JuteReader; err: number }> {
+    return new Promise<{ reply: JuteReader; err: number }>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.drop(s, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `no reply within ${this.opts.connectTimeoutMs} ms`));
+        this.drop(s, zkErrorFromRc(RC_CONNECTIONLOSS, op, undefined, `no reply within ${this.opts.connectTimeoutMs} ms`));
       }, this.opts.connectTimeoutMs);
       s.pending.set(xid, {
         resolve: (r, e) => {
@@ -124,16 +151,8 @@ export class MultiClient {
           reject(e);
         },
       });
-      s.socket.write(encodeOps(xid, ops));
+      s.socket.write(frame);
     });
-    if (err !== 0) throw new MultiError(zkErrorFromRc(err, 'multi', undefined, `failed (${err})`), null);
-    const codes = decodeResults(reply);
-    // The failing op reports its own code; those before it 0, those after it RUNTIMEINCONSISTENCY (-2).
-    const index = codes.findIndex((c) => c !== 0 && c !== -2);
-    if (index < 0) return;
-    const base = zkErrorFromRc(codes[index]!, 'multi', ops[index]?.path, `op ${index + 1} of ${ops.length} (${ops[index]?.op}) failed (${codes[index]})`);
-    if (base.code === 'SESSIONEXPIRED') this.drop(s, base);
-    throw new MultiError(base, index);
   }
 
   private session(): Promise<Session> {

@@ -192,6 +192,9 @@ describe('multi, spoken by zklab itself (src/zk/multi.ts), on real servers', () 
       await m.commit([{ op: 'set', path: '/m/a', data: 'done', version: 0 }]);
       await expect(m.commit([{ op: 'set', path: '/m/a', data: 'again', version: 0 }])).rejects.toMatchObject({ code: 'BADVERSION', index: 0 });
       expect((await zk.getData('/m/a')).data.toString()).toBe('done');
+      // Reads on the same session: the data and the version a compare-and-set needs.
+      expect(await m.getData('/m/a')).toEqual({ data: Buffer.from('done'), version: 1 });
+      await expect(m.getData('/m/nothing')).rejects.toMatchObject({ code: 'NONODE' });
     } finally {
       m.close();
     }
