@@ -42,7 +42,10 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
     if (e.session) {
       const s = normalizeSessionId(e.session);
       if (!sessions.includes(s)) sessions.push(s);
-      if (s !== session) {
+      // The link daemon's record of a session a recipe did not announce is a side session of its own (the
+      // scheduler leader's multi session): the contender's, but not the one it stands in the election with.
+      const side = e.event === 'session' && recipe !== null && !runsProgram(recipe) && !events.some((o) => o.event !== 'session' && o.session !== null && normalizeSessionId(o.session) === s);
+      if (s !== session && !side) {
         // A new session holds no watches and has not been elected yet.
         session = s;
         childWatches.clear();

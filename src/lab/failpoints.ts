@@ -2,6 +2,12 @@ import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { ensureDir } from './fs.js';
 import type { LabPaths } from './paths.js';
 
+/** Contender ids name files here: nothing but cN-like names may reach a path. */
+function fileOf(paths: LabPaths, id: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`not a contender id: ${JSON.stringify(id)}`);
+  return paths.contenderFailpoint(id);
+}
+
 /** A failpoint armed for one contender: at the named point it does `action`, once. */
 export interface ArmedFailpoint {
   readonly at: string;
@@ -13,7 +19,7 @@ export interface ArmedFailpoint {
 export function armFailpoint(paths: LabPaths, id: string, fp: Omit<ArmedFailpoint, 'armedAt'>): ArmedFailpoint {
   ensureDir(paths.failpointsDir);
   const armed: ArmedFailpoint = { ...fp, armedAt: Date.now() };
-  const file = paths.contenderFailpoint(id);
+  const file = fileOf(paths, id);
   writeFileSync(`${file}.tmp`, JSON.stringify(armed), { mode: 0o600 });
   renameSync(`${file}.tmp`, file);
   return armed;
@@ -21,7 +27,7 @@ export function armFailpoint(paths: LabPaths, id: string, fp: Omit<ArmedFailpoin
 
 export function readFailpoint(paths: LabPaths, id: string): ArmedFailpoint | null {
   try {
-    const v = JSON.parse(readFileSync(paths.contenderFailpoint(id), 'utf8')) as Partial<ArmedFailpoint>;
+    const v = JSON.parse(readFileSync(fileOf(paths, id), 'utf8')) as Partial<ArmedFailpoint>;
     return typeof v.at === 'string' && typeof v.action === 'string' ? { at: v.at, action: v.action, armedAt: Number(v.armedAt) || 0 } : null;
   } catch {
     return null;
@@ -40,7 +46,7 @@ export function takeFailpoint(paths: LabPaths, id: string, at: string): ArmedFai
 }
 
 export function clearFailpoint(paths: LabPaths, id: string): void {
-  rmSync(paths.contenderFailpoint(id), { force: true });
+  rmSync(fileOf(paths, id), { force: true });
 }
 
 /** Every armed failpoint of the lab, by contender. */

@@ -8,9 +8,9 @@ import { PredecessorElection } from './predecessor.js';
 export class HerdElection extends PredecessorElection {
   private parentWatchArmed = false;
 
-  protected override async join(): Promise<void> {
+  protected override async joinElection(): Promise<void> {
     this.parentWatchArmed = false;
-    await super.join();
+    await super.joinElection();
   }
 
   protected override async waitFor(predecessor: string): Promise<void> {

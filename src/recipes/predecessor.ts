@@ -19,6 +19,11 @@ export class PredecessorElection extends ElectionRecipe {
   }
 
   protected async join(): Promise<void> {
+    await this.joinElection();
+  }
+
+  /** A new place at the end of the line: a fresh GUID, a new znode. */
+  protected async joinElection(): Promise<void> {
     this.guid = randomUUID();
     this.watched = null;
     await this.zk.mkdirp(this.opts.path);
@@ -84,7 +89,7 @@ export class PredecessorElection extends ElectionRecipe {
   private async lostPlace(): Promise<void> {
     if (this.isLeader) await this.endLeadership('resigned', 'znode-gone');
     this.io.log('error', { message: `own znode ${this.ownNode} is gone while the session lives; joining again` });
-    await this.join();
+    await this.joinElection();
     this.schedule();
   }
 }

@@ -29,6 +29,8 @@ interface Office {
   readonly multi: MultiPort;
   /** The term's first full reconciliation is done. */
   settled: boolean;
+  /** Paths with a children watch armed for this term (see listWatched). */
+  readonly armed: Map<string, object>;
 }
 
 /**
@@ -41,6 +43,10 @@ export class SchedulerWorker extends PredecessorElection {
   private readonly sched: SchedulerOptions;
   private readonly layout: SchedulerLayout;
   private generation = 0;
+  /** The session that has a place in the election, and the one the current worker name belongs to. */
+  private joinedIn: string | null = null;
+  private namedIn: string | null = null;
+  private ttlChecked = false;
   private worker: string | null = null;
   /** Assignments this process has started, by worker name and job: an assignment runs once per worker name. */
   private readonly started = new Set<string>();
@@ -56,24 +62,57 @@ export class SchedulerWorker extends PredecessorElection {
     this.layout = schedulerLayout(opts.scheduler.root);
   }
 
+  /**
+   * Once per session: a place in the election, then a worker name. `step` runs this again after a lost reply, so
+   * each part is done only if this session has not done it yet (a second election znode of one session would be
+   * an orphan that everyone behind it waits on; a second name, a worker nobody runs).
+   */
   protected override async join(): Promise<void> {
     const l = this.layout;
+    const session = this.zk.sessionId;
     for (const p of [l.workers, l.jobs, l.assignments, l.status]) await this.zk.mkdirp(p);
-    await super.join();
-    await this.register();
+    if (this.joinedIn !== session) {
+      await this.joinElection();
+      this.joinedIn = session;
+    }
+    await this.register(session);
   }
 
   /** A new name per session (the seed's re-registration after a lost session): its queue first, then itself. */
-  private async register(): Promise<void> {
-    this.generation += 1;
+  private async register(session: string | null): Promise<void> {
+    if (this.namedIn !== session) {
+      this.generation += 1;
+      this.namedIn = session;
+    }
     const worker = workerName(this.opts.id, this.generation);
     await this.ensureQueue(worker);
+    if (!this.ttlChecked) await this.checkTtl(worker);
     await this.zk.create(`${this.layout.workers}/${worker}`, JSON.stringify({ contender: this.opts.id, pid: process.pid }), 'ephemeral').catch((e: unknown) => {
-      if (!isCode(e, 'NODEEXISTS')) throw e;
+      if (!isCode(e, 'NODEEXISTS')) throw e; // this session's own, from a reply that was lost
     });
     this.worker = worker;
     this.io.log('worker-registered', { worker });
     this.assignments.request();
+  }
+
+  /**
+   * Status nodes are TTL znodes: an ensemble without extendedTypesEnabled (one outside the lab) refuses them, and
+   * every job would stay assigned for ever. Found out once, before taking any job: the worker leaves, saying why.
+   */
+  private async checkTtl(worker: string): Promise<void> {
+    // Beside the scheduler's folders, not in status/: a drill's sampler judges every node there as a job's status.
+    const probe = `${this.layout.root === '/' ? '' : this.layout.root}/.ttl-probe-${worker}`;
+    try {
+      await this.zk.create(probe, '', 'persistent-ttl', 1000);
+    } catch (e) {
+      if (e instanceof ZkError && (e.retryable || isCode(e, 'NODEEXISTS', 'SESSIONEXPIRED', 'CLOSED'))) throw e;
+      this.io.log('error', { message: `this ensemble refuses TTL znodes (${(e as Error).message}); the scheduler's status nodes need ZooKeeper >= 3.5.4 with zookeeper.extendedTypesEnabled=true` });
+      process.exitCode = 2;
+      await this.stop();
+      return;
+    }
+    await this.zk.delete(probe).catch(() => undefined);
+    this.ttlChecked = true;
   }
 
   private async ensureQueue(worker: string): Promise<void> {
@@ -176,7 +215,7 @@ export class SchedulerWorker extends PredecessorElection {
   protected override onLeading(token: number): void {
     if (this.office?.token !== token) {
       this.office?.multi.close();
-      this.office = { token, multi: this.io.openMulti(), settled: false };
+      this.office = { token, multi: this.io.openMulti(), settled: false, armed: new Map() };
     }
     this.reconciler.request();
   }
@@ -220,8 +259,8 @@ export class SchedulerWorker extends PredecessorElection {
     const again = (): void => {
       if (this.office === office) this.reconciler.request();
     };
-    const workers = new Set(await this.zk.getChildren(l.workers, again));
-    let todo = (await this.zk.getChildren(l.jobs, again)).sort();
+    const workers = new Set(await this.listWatched(office, l.workers));
+    let todo = (await this.listWatched(office, l.jobs)).sort();
     const full = !office.settled;
     const assigned = new Map<string, string>();
     for (const w of await this.zk.getChildren(l.assignments)) {
@@ -234,13 +273,35 @@ export class SchedulerWorker extends PredecessorElection {
     office.settled = true;
     const live = sortWorkers([...workers]);
     if (todo.length === 0 || live.length === 0) return;
+    // The multi's session may be on a server behind this one: let it catch up before it reads the jobs listed here.
+    await office.multi.sync(l.jobs);
     const picks = await this.pick(office, live, todo.length);
+    if (!picks) return;
     const batches: { job: string; worker: string }[][] = [];
     for (let i = 0; i < todo.length; i += ASSIGN_BATCH) batches.push(todo.slice(i, i + ASSIGN_BATCH).map((job, k) => ({ job, worker: picks[i + k]! })));
     const retry = await inBatches(batches, BATCHES_IN_FLIGHT, (batch) => (this.office === office ? this.assign(office, batch) : Promise.resolve(false)));
     if (retry.some(Boolean)) {
       await sleep(100);
       again();
+    }
+  }
+
+  /**
+   * A watched listing; the watch is set once and again only after it fired (each watcher given to the native
+   * client stays registered until its watch fires: one per pass would pile up while workers/ stays the same).
+   */
+  private async listWatched(office: Office, path: string): Promise<string[]> {
+    if (office.armed.has(path)) return this.zk.getChildren(path);
+    const token = {};
+    office.armed.set(path, token);
+    try {
+      return await this.zk.getChildren(path, () => {
+        if (office.armed.get(path) === token) office.armed.delete(path);
+        if (this.office === office) this.reconciler.request();
+      });
+    } catch (e) {
+      if (office.armed.get(path) === token) office.armed.delete(path);
+      throw e;
     }
   }
 
@@ -262,9 +323,11 @@ export class SchedulerWorker extends PredecessorElection {
 
   /**
    * The workers for the next `n` jobs: round-robin takes n positions at once with one compare-and-set on the
-   * rotation znode's version, on the multi's session (a read behind the worker's own writes would wait for them).
+   * rotation znode's version, on the multi's session (a read behind the worker's own writes would wait for them),
+   * fenced like an assignment. null: this is no longer the leader. Positions of jobs whose assignment then fails
+   * are skipped, not reused.
    */
-  private async pick(office: Office, live: readonly string[], n: number): Promise<string[]> {
+  private async pick(office: Office, live: readonly string[], n: number): Promise<string[] | null> {
     if (this.sched.strategy === 'random') return Array.from({ length: n }, () => live[Math.floor(Math.random() * live.length)]!);
     const rotation = this.layout.rotation;
     for (;;) {
@@ -281,10 +344,16 @@ export class SchedulerWorker extends PredecessorElection {
         });
         continue;
       }
+      if (!this.ownNode) return null;
       try {
-        await office.multi.commit([{ op: 'set', path: rotation, data: String(start + n), version }]);
+        await office.multi.commit([{ op: 'check', path: this.ownNode }, { op: 'set', path: rotation, data: String(start + n), version }]);
       } catch (e) {
-        if (isCode(e, 'BADVERSION')) continue; // another leader moved it (or this server was behind): read again
+        if (e instanceof MultiError && e.index === 0 && isCode(e, 'NONODE')) {
+          await this.endLeadership('resigned', 'fenced: its election znode is gone');
+          this.schedule();
+          return null;
+        }
+        if (isCode(e, 'BADVERSION')) continue; // another leader moved it: read again
         throw e;
       }
       return Array.from({ length: n }, (_, i) => live[(start + i) % live.length]!);
@@ -327,12 +396,13 @@ export class SchedulerWorker extends PredecessorElection {
       await office.multi.commit(ops);
     } catch (e) {
       if (!(e instanceof MultiError)) throw e;
-      if (e.index === 0) {
-        this.onLeadershipDropped(); // our znode is gone: no longer the leader, whatever this process believed
+      if (e.index === 0 && isCode(e, 'NONODE')) {
+        // Our election znode is gone: no longer the leader, whatever this process believed.
+        await this.endLeadership('resigned', 'fenced: its election znode is gone');
         this.schedule();
         return false;
       }
-      if (e.retryable) return true;
+      if (e.retryable || isCode(e, 'SESSIONEXPIRED')) return true; // the next commit opens a new multi session
       if (items.length > 1) {
         const again = await Promise.all(items.map((i) => this.assign(office, [i])));
         return again.some(Boolean);
@@ -382,7 +452,7 @@ export class SchedulerWorker extends PredecessorElection {
         this.io.log('job-requeued', { job, from: worker, attempt });
       } catch (e) {
         if (!(e instanceof MultiError)) throw e;
-        if (e.index === 0) return;
+        if (e.index === 0 || e.retryable || isCode(e, 'SESSIONEXPIRED')) return; // the next pass tries again
         if (e.index === 1) {
           // Queued already (a copy): the assignment alone goes.
           await this.zk.delete(assignment).catch(() => undefined);
@@ -411,16 +481,22 @@ export class SchedulerWorker extends PredecessorElection {
   }
 }
 
-/** `fn` over `items`, at most `width` at a time; results in order. */
+/** `fn` over `items`, at most `width` at a time; results in order. After a failure no new item starts; all in flight end before it is thrown. */
 async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lane = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failure) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  if (failure) throw (failure as { error: unknown }).error;
   return out;
 }

@@ -40,6 +40,7 @@ export interface SchedulerOptions {
 export interface MultiPort {
   commit(ops: readonly MultiOp[]): Promise<void>;
   getData(path: string): Promise<{ data: Buffer; version: number }>;
+  sync(path: string): Promise<void>;
   close(): void;
 }
 

@@ -49,6 +49,8 @@ interface Session {
   readonly id: bigint;
   readonly pending: Map<number, Pending>;
   readonly ping: NodeJS.Timeout;
+  /** When the server last sent anything: silence for 2/3 of the session timeout means the link is dead. */
+  heardAt: number;
 }
 
 function hostsOf(connect: string): { host: string; port: number }[] {
@@ -99,6 +101,8 @@ export class MultiClient {
   private live: Session | null = null;
   private xid = 1;
   private closed = false;
+  /** The socket of a handshake under way, for close() to cut. */
+  private connecting: Socket | null = null;
 
   constructor(private readonly opts: MultiOptions) {}
 
@@ -136,6 +140,14 @@ export class MultiClient {
     return { data, version: reply.int() };
   }
 
+  /** Brings this session's server up to date with the leader (ZooKeeper's sync), so its reads see what others saw. */
+  async sync(path: string): Promise<void> {
+    const s = await this.session();
+    const xid = this.xid++;
+    const { err } = await this.request(s, xid, new JuteWriter().int(xid).int(OP.sync).string(path).frame(), 'sync');
+    if (err !== 0) throw zkErrorFromRc(err, 'sync', path, `failed (${err})`);
+  }
+
   private request(s: Session, xid: number, frame: Buffer, op: string): Promise<{ reply: JuteReader; err: number }> {
     return new Promise<{ reply: JuteReader; err: number }>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -169,9 +181,11 @@ export class MultiClient {
     const hosts = hostsOf(this.opts.connect);
     const deadline = Date.now() + this.opts.connectTimeoutMs;
     let last: unknown;
-    for (let i = Math.floor(Math.random() * hosts.length); Date.now() < deadline; i++) {
+    // Each server gets a share of the time, so one that is cut off or frozen does not use it all.
+    const share = Math.max(300, Math.floor(this.opts.sessionTimeoutMs / Math.max(1, hosts.length)));
+    for (let i = Math.floor(Math.random() * hosts.length); Date.now() < deadline && !this.closed; i++) {
       try {
-        const s = await this.handshake(hosts[i % hosts.length]!, deadline);
+        const s = await this.handshake(hosts[i % hosts.length]!, Math.min(deadline, Date.now() + share));
         if (this.closed) {
           this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'));
           throw zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed');
@@ -184,6 +198,7 @@ export class MultiClient {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+    if (this.closed) throw zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed');
     throw zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms (${(last as Error)?.message ?? 'no server tried'})`);
   }
 
@@ -191,6 +206,10 @@ export class MultiClient {
     return new Promise<Session>((resolve, reject) => {
       const socket = netConnect(server);
       socket.setNoDelay(true);
+      this.connecting = socket;
+      socket.once('close', () => {
+        if (this.connecting === socket) this.connecting = null;
+      });
       const frames = new FrameSplitter();
       let session: Session | null = null;
       const fail = (why: string) => {
@@ -217,12 +236,23 @@ export class MultiClient {
             const timeoutMs = r.int();
             const id = r.long();
             if (timeoutMs <= 0 || id === 0n) return fail('the server refused the session');
-            const ping = setInterval(() => socket.write(new JuteWriter().int(PING_XID).int(OP.ping).frame()), Math.max(100, Math.floor(timeoutMs / 3)));
+            const ping = setInterval(() => {
+              if (!session) return;
+              // A blackholed link or a frozen server keeps the socket open and says nothing: like the native
+              // client, give the connection up when the pings go unanswered (the next commit opens a new session).
+              if (Date.now() - session.heardAt > (timeoutMs * 2) / 3) {
+                this.drop(session, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `${server.host}:${server.port} went silent`));
+                return;
+              }
+              socket.write(new JuteWriter().int(PING_XID).int(OP.ping).frame());
+            }, Math.max(100, Math.floor(timeoutMs / 3)));
             ping.unref();
-            session = { socket, id, pending: new Map(), ping };
+            session = { socket, id, pending: new Map(), ping, heardAt: Date.now() };
+            if (this.connecting === socket) this.connecting = null;
             resolve(session);
             continue;
           }
+          session.heardAt = Date.now();
           const xid = r.int();
           r.long(); // zxid
           const err = r.int();
@@ -263,6 +293,7 @@ export class MultiClient {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.connecting?.destroy();
     const s = this.live;
     if (!s) return;
     this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'), new JuteWriter().int(this.xid++).int(OP.closeSession).frame());

@@ -241,6 +241,7 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
     ['an unknown failpoint', ['failpoint', 'set', 'c1', 'somewhere'], /has no failpoint "somewhere"|c1 is not running/],
     ['an unknown failpoint action', ['failpoint', 'set', 'c1', 'after-assign', '--action', 'explode'], /unknown failpoint action "explode"/],
     ['a failpoint in a server', ['failpoint', 'set', 'zk1', 'after-assign'], /zk1 is a server; failpoints live in contenders/],
+    ['clearing a failpoint nobody has', ['failpoint', 'clear', '../lab'], /no failpoint is armed in "\.\.\/lab"/],
   ];
 
   it.each(cases)('%s', async (_what, args, message) => {

@@ -57,7 +57,11 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
           handler: async (a) => {
             const { clearFailpoint, listFailpoints } = await import('../../lab/failpoints.js');
             const paths = labPaths(a);
-            const ids = a.target ? [a.target] : [...listFailpoints(paths).keys()];
+            const armed = listFailpoints(paths);
+            if (a.target !== undefined && !armed.has(a.target)) {
+              throw new UsageError(`no failpoint is armed in "${a.target}"`, armed.size === 0 ? 'none is armed: `zklab failpoint list`' : `armed in: ${[...armed.keys()].join(', ')}`);
+            }
+            const ids = a.target ? [a.target] : [...armed.keys()];
             for (const id of ids) clearFailpoint(paths, id);
             ctx.out(ids.length === 0 ? 'no failpoint was armed' : `disarmed: ${ids.join(', ')}`);
           },

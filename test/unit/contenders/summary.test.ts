@@ -23,6 +23,17 @@ describe('summarizeEvents', () => {
     expect(s).toMatchObject({ state: 'follower', session: 's2', znode: '/e/y-n_0000000009', token: null, sessions: ['s1', 's2'] });
   });
 
+  it('counts a side session of a recipe (the scheduler leader\'s multi session) as its own without standing on it', () => {
+    const s = summarizeEvents([
+      ev('started', { session: null, recipe: 'predecessor' }),
+      ev('session', { session: 's1', znode: null, server: 'zk1', timeoutMs: 2000 }),
+      ev('connected'),
+      ev('leader', { token: 7 }),
+      ev('session', { session: 's9', znode: null, server: 'zk2', timeoutMs: 2000 }),
+    ]);
+    expect(s).toMatchObject({ state: 'leader', session: 's1', sessions: ['s1', 's9'] });
+  });
+
   it('never reports a dead process as leader, and a frozen one as paused', () => {
     const leader = summarizeEvents([ev('connected'), ev('leader', { token: 1 })]);
     expect(withProcessFacts(leader, false, false)).toMatchObject({ state: 'dead', token: null });

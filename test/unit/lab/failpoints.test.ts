@@ -18,6 +18,13 @@ describe('failpoints', () => {
     expect(existsSync(paths.contenderFailpoint('c2'))).toBe(false);
   });
 
+  it('takes nothing but a contender id as a file name', () => {
+    const paths = new LabPaths(tempDir());
+    expect(() => armFailpoint(paths, '../lab', { at: 'after-assign', action: 'crash' })).toThrow(/not a contender id/);
+    expect(() => clearFailpoint(paths, '../lab')).toThrow(/not a contender id/);
+    expect(takeFailpoint(paths, '../lab', 'after-assign')).toBeNull();
+  });
+
   it('a second arming replaces the first, and clear disarms', () => {
     const paths = new LabPaths(tempDir());
     armFailpoint(paths, 'c1', { at: 'before-status', action: 'hang' });
