@@ -164,6 +164,7 @@ export class SchedulerWorker extends PredecessorElection {
   private async execute(worker: string, job: string): Promise<void> {
     const assignment = `${this.layout.assignments}/${worker}/${job}`;
     const read = await this.persist(`read ${assignment}`, () => this.zk.getData(assignment));
+    if (read === 'gone') this.started.delete(`${worker}/${job}`); // taken back meanwhile: nothing to run
     if (read === 'gone' || read === 'stopped') return;
     const data = decodeJobData(read.data);
     const startedAt = Date.now();
@@ -175,12 +176,18 @@ export class SchedulerWorker extends PredecessorElection {
     await this.io.failpoint('before-status');
     const status = encodeStatusData({ job, worker, contender: this.opts.id, attempt, ...outcome, startedAt, endedAt, ttlMs: this.sched.statusTtlMs });
     const created = await this.persist(`create status of ${job}`, async () => {
-      try {
-        await this.zk.create(`${this.layout.status}/${job}`, status, 'persistent-ttl', this.sched.statusTtlMs);
-        return true;
-      } catch (e) {
+      const create = () => this.zk.create(`${this.layout.status}/${job}`, status, 'persistent-ttl', this.sched.statusTtlMs).then(() => true);
+      const existed = (e: unknown) => {
         if (isCode(e, 'NODEEXISTS')) return false;
         throw e;
+      };
+      try {
+        return await create().catch(existed);
+      } catch (e) {
+        if (!isCode(e, 'NONODE')) throw e;
+        // Someone deleted status/ itself: make it again rather than leave the job assigned for ever.
+        await this.zk.mkdirp(this.layout.status);
+        return await create().catch(existed);
       }
     });
     if (created === 'stopped' || created === 'gone') return;

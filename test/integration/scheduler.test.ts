@@ -156,6 +156,15 @@ describe('the scheduler workload', () => {
     expect(await zkLeaderContender(paths, '/s4/election')).not.toBe(leader);
   }, 90_000);
 
+  it('a worker whose status/ folder was deleted makes it again instead of leaving the job assigned', async () => {
+    await workers(1, '/s7');
+    await zk.delete('/s7/status');
+    const [job] = (await cli(['jobs', 'submit', '1', '--ms', '10ms', '--path', '/s7'])).trim().split('\n');
+    await waitFor(async () => ((await statuses('/s7')).has(job!) ? true : null), 'the job\'s status', 20_000);
+    const assigned = async () => (await Promise.all((await children('/s7/assignments')).map((w) => children(`/s7/assignments/${w}`)))).flat();
+    await waitFor(async () => ((await assigned()).length === 0 ? true : null), 'the assignment deleted', 20_000);
+  }, 40_000);
+
   it('a worker hung by a failpoint before its status keeps its job assigned while its session lives', async () => {
     const ids = await workers(2, '/s5');
     const leader = await zkLeaderContender(paths, '/s5/election');
