@@ -11,3 +11,15 @@ export function wholeNumber(v: unknown, what: string, min: number, max: number, 
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, hint);
   return n;
 }
+
+/** A command-line value that must be one of `allowed` (`fallback` when absent), or a UsageError listing them. */
+export function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`unknown ${what} "${v}"`, `choose one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
+/** A parsed JSON value that is an object (not null, not an array), its fields still unknown. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { readEventFile, recordLabEvent } from '../lab/event-log.js';
 import type { LabPaths } from '../lab/paths.js';
 import { directConnectString, readState, type LabState } from '../lab/state.js';
-import { isCode } from '../zk/errors.js';
+import { unlessGone } from '../zk/errors.js';
 import { withObserver } from '../zk/observer.js';
 import type { ZkPort } from '../zk/port.js';
 import {
@@ -58,7 +58,7 @@ export async function submitJobs(paths: LabPaths, opts: { count: number; spec: J
       const batch = Array.from({ length: Math.min(200, opts.count - i) }, () => zk.create(`${l.jobs}/${JOB_PREFIX}`, data, 'persistent-sequential'));
       names.push(...(await Promise.all(batch)).map((p) => p.slice(p.lastIndexOf('/') + 1)));
     }
-    const live = await zk.getChildren(l.workers).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)));
+    const live = await listOrEmpty(zk, l.workers);
     return { jobs: names, workers: live.length };
   });
   recordLabEvent(paths, 'jobs-submitted', { path: root, jobs, kind: opts.spec.kind });
@@ -98,7 +98,7 @@ export async function jobsStatus(paths: LabPaths, path?: string): Promise<JobsSt
   return { ...status, executions: executionsPerJob(paths, state, root) };
 }
 
-const listOrEmpty = (zk: ZkPort, p: string): Promise<string[]> => zk.getChildren(p).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)));
+const listOrEmpty = async (zk: ZkPort, p: string): Promise<string[]> => (await unlessGone(zk.getChildren(p))) ?? [];
 
 async function readJobsStatus(zk: ZkPort, root: string): Promise<Omit<JobsStatus, 'executions'> | null> {
   const l = schedulerLayout(root);
@@ -106,7 +106,7 @@ async function readJobsStatus(zk: ZkPort, root: string): Promise<Omit<JobsStatus
   const now = Date.now();
   const workerNames = sortWorkers(await listOrEmpty(zk, l.workers));
   const live = new Set(workerNames);
-  const data = async (p: string) => zk.getData(p).catch((e: unknown) => (isCode(e, 'NONODE') ? null : Promise.reject(e)));
+  const data = (p: string) => unlessGone(zk.getData(p));
   const pending = await Promise.all(
     (await listOrEmpty(zk, l.jobs)).sort().map(async (job) => {
       const d = await data(`${l.jobs}/${job}`);

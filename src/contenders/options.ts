@@ -3,7 +3,7 @@ import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
 import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeName } from '../recipes/types.js';
 import { AUTO_RULE, LEADER_RULE_NAMES, parseLeaderRule, type LeaderRule } from '../recipes/leadership.js';
 import { ADAPTERS, CURATOR_ERROR_POLICIES, type AdapterName, type CuratorErrorPolicy } from './adapters/adapters.js';
-import { wholeNumber } from '../validate.js';
+import { oneOf, wholeNumber } from '../validate.js';
 import { parseDuration } from '../duration.js';
 import { DEFAULT_SCHEDULER_PATH, DEFAULT_STATUS_TTL_MS, schedulerLayout, STRATEGIES } from '../recipes/scheduler-layout.js';
 import type { SchedulerOptions } from '../recipes/types.js';
@@ -67,11 +67,6 @@ export interface RawSpawnArgs {
   readonly statusTtl?: unknown;
 }
 
-function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {
-  if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`unknown ${what} "${v}"`, `choose one of ${allowed.join(', ')}`);
-  return v as T;
-}
 
 function list(v: string | undefined, count: number, what: string): string[] | undefined {
   if (v === undefined) return undefined;

@@ -4,6 +4,8 @@
  * view (znodes, wchp, cons) is the cross-check. src/lab/event-log.ts writes and reads them.
  */
 
+import { isRecord } from '../validate.js';
+
 /** What a contender's lines carry beyond the common head, by event. */
 export interface ContenderEventFields {
   /** The process runs. */
@@ -150,7 +152,6 @@ const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'status-seen', 'status-gone',
 ]);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The events with which a contender says where it stands in an election; a program that prints none is silent. */
 export const SAYS_WHERE_IT_STANDS: ReadonlySet<string> = new Set<ContenderEventName>(['joined', 'leader', 'follower']);

@@ -1,3 +1,4 @@
+import { isRecord } from '../validate.js';
 import type { RecipeOptions } from './types.js';
 
 /** leader/current's data: the elected contender is taking over (PROGRESS), then leads (READY). */
@@ -43,7 +44,7 @@ export interface MemberInfo {
 function parseObject(text: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+    return isRecord(v) ? v : {};
   } catch {
     return {};
   }

@@ -1,3 +1,5 @@
+import { isRecord } from '../validate.js';
+
 /**
  * The task scheduler's znodes (seed 001) and what they hold. Every job is in exactly one of three places: waiting in
  * jobs/, given to a worker under assignments/<worker>/, or finished with a status/ node (briefly also still
@@ -77,7 +79,6 @@ export interface StatusData {
   readonly ttlMs: number;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** A job spec from untrusted data (a znode, the command line); an error text when it is not one. */

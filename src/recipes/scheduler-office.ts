@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isCode, ZkError } from '../zk/errors.js';
+import { isCode, unlessGone, ZkError } from '../zk/errors.js';
 import { MultiError, type MultiOp } from '../zk/multi.js';
 import type { ZkPort } from '../zk/port.js';
 import { Coalesced } from './coalesced.js';
@@ -94,7 +94,7 @@ export class SchedulerOffice {
     const assigned = new Map<string, string>();
     for (const w of await this.host.zk.getChildren(l.assignments)) {
       if (workers.has(w) && !full) continue;
-      const jobs = await this.host.zk.getChildren(`${l.assignments}/${w}`).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)));
+      const jobs = (await unlessGone(this.host.zk.getChildren(`${l.assignments}/${w}`))) ?? [];
       if (workers.has(w)) for (const j of jobs) assigned.set(j, w);
       else await this.takeBack(w, jobs);
     }

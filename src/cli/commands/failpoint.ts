@@ -3,19 +3,14 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../table.js';
 import { UsageError } from '../../errors.js';
-import { FAILPOINT_ACTIONS, SCHEDULER_FAILPOINTS, type FailpointAction } from '../../recipes/failpoint-names.js';
+import { FAILPOINT_ACTIONS, SCHEDULER_FAILPOINTS } from '../../recipes/failpoint-names.js';
+import { oneOf } from '../../validate.js';
 
 interface FailpointArgs extends GlobalArgs {
   target?: string;
   at?: string;
   action?: string;
   json?: boolean;
-}
-
-function actionOf(v: string | undefined): FailpointAction {
-  const a = v ?? 'crash';
-  if (!(FAILPOINT_ACTIONS as readonly string[]).includes(a)) throw new UsageError(`unknown failpoint action "${a}"`, `choose one of ${FAILPOINT_ACTIONS.join(', ')}`);
-  return a as FailpointAction;
 }
 
 export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs, FailpointArgs> {
@@ -33,7 +28,7 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
               .positional('at', { type: 'string', demandOption: true })
               .option('action', { type: 'string', describe: 'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), hang (that step never goes on; the session lives)' }) as Argv<FailpointArgs>,
           handler: async (a) => {
-            const action = actionOf(a.action);
+            const action = oneOf(a.action, FAILPOINT_ACTIONS, 'failpoint action', 'crash');
             const { armFailpoint } = await import('../../faults/service.js');
             const { target } = await armFailpoint(labPaths(a), a.target!, a.at!, action);
             ctx.out(`armed: ${target.name} will ${action} at ${a.at} (once)`);

@@ -6,7 +6,7 @@ import { labPaths } from '../context.js';
 import { table } from '../table.js';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
-import { wholeNumber } from '../../validate.js';
+import { oneOf, wholeNumber } from '../../validate.js';
 import { durationArg, validateZnodePath } from '../../contenders/options.js';
 import { JOB_KINDS, type JobSpec } from '../../recipes/scheduler-layout.js';
 import type { JobsStatus } from '../../contenders/jobs.js';
@@ -25,8 +25,7 @@ const SUBMIT_EXAMPLE = 'e.g. `zklab jobs submit 10 --kind sleep --ms 200`';
 
 /** A job from the command line: the same data a worker will read, validated here so a bad one never reaches a queue. */
 export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobSpec {
-  const kind = a.kind ?? 'sleep';
-  if (!(JOB_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown job kind "${kind}"`, `choose one of ${JOB_KINDS.join(', ')}`);
+  const kind = oneOf(a.kind, JOB_KINDS, 'job kind', 'sleep');
   if (kind !== 'sleep' && a.ms !== undefined) throw new UsageError(`--ms applies to sleep jobs, not ${kind}`, SUBMIT_EXAMPLE);
   if (kind !== 'sum' && a.args !== undefined) throw new UsageError(`--args applies to sum jobs, not ${kind}`, 'e.g. `zklab jobs submit 1 --kind sum --args 2,3`');
   if (kind === 'sleep') {

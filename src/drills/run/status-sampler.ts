@@ -2,7 +2,7 @@ import { recordLabEvent } from '../../lab/event-log.js';
 import type { LabPaths } from '../../lab/paths.js';
 import type { LabState } from '../../lab/state.js';
 import { decodeStatusData, schedulerLayout } from '../../recipes/scheduler-layout.js';
-import { isCode } from '../../zk/errors.js';
+import { isCode, unlessGone } from '../../zk/errors.js';
 import type { ZkPort } from '../../zk/port.js';
 import type { Sampler } from './sampler-session.js';
 
@@ -28,7 +28,7 @@ export class StatusSampler implements Sampler {
 
   private async look(zk: ZkPort, root: string): Promise<void> {
     const dir = schedulerLayout(root).status;
-    const listed = new Set(await zk.getChildren(dir).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e))));
+    const listed = new Set((await unlessGone(zk.getChildren(dir))) ?? []);
     const present = this.present.get(root) ?? new Set<string>();
     this.present.set(root, present);
     for (const job of [...present]) {
