@@ -76,6 +76,12 @@ export interface ContenderEventFields {
   'job-finished': { job: string; worker: string; attempt: number; ok: boolean; result?: number; error?: string; ms: number };
   /** Scheduler worker: the job's status node is there (created: this worker wrote it; false: it already existed). */
   'job-status': { job: string; worker: string; attempt: number; created: boolean; ttlMs: number };
+  /** Lock workload: this contender's lock znode is the lowest; it holds the lock (token: the znode's czxid). */
+  'lock-acquired': { token: number; waitedMs: number };
+  /** Lock workload: a holder's write to the protected resource, and the resource's answer. */
+  'lock-write': { token: number; value: number; accepted: boolean; lastToken: number; previousValue: number };
+  /** Lock workload: the holder let go (deleted its znode, or found its session gone). Ends a believed hold. */
+  'lock-released': { token: number; heldMs: number; reason: string };
 }
 
 export type ContenderEventName = keyof ContenderEventFields;
@@ -130,6 +136,10 @@ export interface LabEventFields {
   /** A drill's record of a scheduler's status znodes as ZooKeeper shows them: seen (with the TTL from its data), gone. */
   'status-seen': { path: string; job: string; ctime: number; ttlMs: number | null };
   'status-gone': { path: string; job: string };
+  /** The lock workload's protected resource (served by the link daemon) set up for a lock path. */
+  'resource-configured': { resource: string; fencing: boolean };
+  /** The resource's own record of a write it was sent: accepted or refused (a token below `lastToken`, with fencing). */
+  'resource-write': { resource: string; holder: string; token: number; value: number; accepted: boolean; lastToken: number; previousValue: number; fencing: boolean };
 }
 
 export type LabEventName = keyof LabEventFields;
@@ -142,14 +152,14 @@ const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
   'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
   'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'progress', 'ready', 'excluded', 'retry',
   'error', 'stopped', 'client-state', 'exited', 'failpoint', 'worker-registered', 'job-assigned', 'job-requeued',
-  'job-dropped', 'job-started', 'job-finished', 'job-status',
+  'job-dropped', 'job-started', 'job-finished', 'job-status', 'lock-acquired', 'lock-write', 'lock-released',
 ]);
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
   'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
   'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader', 'jobs-submitted', 'failpoint-armed',
-  'status-seen', 'status-gone',
+  'status-seen', 'status-gone', 'resource-configured', 'resource-write',
 ]);
 
 

@@ -30,6 +30,8 @@ export interface ContenderRecord {
   readonly program?: readonly string[];
   /** The scheduler workload: this contender is a worker of the scheduler at `root` (its election is `path`). */
   readonly scheduler?: { readonly root: string; readonly strategy: string; readonly statusTtlMs: number };
+  /** The lock workload: this contender loops on the lock at `path`, writing to its protected resource. */
+  readonly lock?: { readonly holdMs: number; readonly thinkMs: number; readonly fencing: boolean };
 }
 
 /** A server of an ensemble zklab did not start (`--connect`): faults only act on the links to it. */

@@ -27,6 +27,21 @@ export interface RecipeOptions {
   readonly watchdogMs?: number;
   /** The scheduler workload: this contender is a worker (and, while it leads, the scheduler's assigner). */
   readonly scheduler?: SchedulerOptions;
+  /** The lock workload: this contender loops acquire → hold → release → think on the lock at `path`. */
+  readonly lock?: LockOptions;
+}
+
+export interface LockOptions {
+  readonly holdMs: number;
+  readonly thinkMs: number;
+  /** Whether the protected resource refuses stale tokens (set on the resource by the lab; recorded here for the log). */
+  readonly fencing: boolean;
+}
+
+/** The lock workload's protected resource, as a holder reaches it (the lab's daemon, src/lab/fenced-resource.ts). */
+export interface ResourcePort {
+  read(): Promise<{ readonly token: number; readonly value: number }>;
+  write(token: number, value: number): Promise<{ readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number }>;
 }
 
 export interface SchedulerOptions {
@@ -57,6 +72,8 @@ export interface RecipeIO {
   failpoint(at: string): Promise<void>;
   /** A client for multis (the scheduler's atomic steps). */
   openMulti(): MultiPort;
+  /** The protected resource of the lock at `path` (the lock workload). */
+  resource(): ResourcePort;
 }
 
 export interface Recipe {
