@@ -1,3 +1,4 @@
+import type { LabEvent } from './events.js';
 /**
  * The protected resource of the lock workload: a small store the lab's daemon serves (src/net/daemon.ts), one
  * register per lock path. Holders write to it with the fencing token of their lock znode (its czxid). With fencing,
@@ -56,4 +57,24 @@ export function applyWrite(state: ResourceState, w: ResourceWrite): WriteOutcome
 /** Resource names are lock paths. */
 export function isResourceName(name: string): boolean {
   return /^(\/[A-Za-z0-9._:-]+)+$/.test(name) && name.length <= 200;
+}
+
+/** The registers as the lab's event log tells them: each configuration, then every decision in order. */
+export function replayResources(events: readonly LabEvent[]): Map<string, ResourceState> {
+  const out = new Map<string, ResourceState>();
+  for (const e of events) {
+    if (e.event === 'resource-configured') {
+      const was = out.get(e.resource);
+      out.set(e.resource, was ? { ...was, fencing: e.fencing } : emptyResource(e.resource, e.fencing));
+    } else if (e.event === 'resource-write') {
+      const was = out.get(e.resource) ?? emptyResource(e.resource, e.fencing);
+      out.set(
+        e.resource,
+        e.accepted
+          ? { ...was, token: Math.max(was.token, e.token), value: e.value, holder: e.holder, accepted: was.accepted + 1 }
+          : { ...was, rejected: was.rejected + 1 },
+      );
+    }
+  }
+  return out;
 }

@@ -6,10 +6,12 @@ import { ContenderReaper } from './contender-reaper.js';
 import { serveControl, type ControlServer } from './control-server.js';
 import { LinkTable } from './link-table.js';
 import { describeRule } from './partition.js';
+import { ResourceRegisters } from './resource-registers.js';
 import type { NetOp, NetRequest, NetResponses } from './protocol.js';
 
 /**
- * The lab's link daemon: holds every link proxy of one lab and obeys requests on `<lab>/net.sock`.
+ * The lab's link daemon: holds every link proxy of one lab and obeys requests on `<lab>/net.sock`. It also serves
+ * the lock workload's protected resources (ResourceRegisters): a store outside ZooKeeper, as a real one would be.
  * Run as `node dist/net/daemon.js --lab-root DIR --zklab-lab=DIR` (the second argument marks the process as the
  * lab's). It exits on `shutdown`, SIGTERM or SIGINT, and by itself when the lab directory disappears or its
  * socket is removed or taken over by another daemon: nobody could reach it any more. It closes a contender's links
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     (spec, session, timeoutMs) => sessions.granted(spec.from, spec.to, session, timeoutMs),
   );
   const sessions = new SessionRecorder(paths);
+  const resources = new ResourceRegisters(paths);
   let control: ControlServer | undefined;
   let ownInode: number | undefined;
   let watch: NodeJS.Timeout | undefined;
@@ -135,6 +138,14 @@ async function main(): Promise<void> {
         return { ok: true, ...table.list() };
       case 'shutdown':
         return { ok: true };
+      case 'resource-configure':
+        return { ok: true, state: resources.configure(req.name, req.fencing) };
+      case 'resource-read':
+        return { ok: true, state: resources.read(req.name) };
+      case 'resource-write': {
+        const { accepted, lastToken, previousValue, state } = resources.write(req.name, { holder: req.holder, token: req.token, value: req.value });
+        return { ok: true, accepted, lastToken, previousValue, state };
+      }
     }
   };
 

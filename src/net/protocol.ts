@@ -4,6 +4,7 @@ import { LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
 import type { LinkStats } from './link-proxy.js';
 import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
 import { MAX_DELAY_MS } from './partition.js';
+import { isResourceName, type ResourceState } from '../lab/fenced-resource.js';
 
 /**
  * The link daemon's control protocol: one JSON object per line each way over `<lab>/net.sock`. Requests on one
@@ -30,7 +31,11 @@ export type NetRequest =
   /** `members` defaults to every end of every link; it decides who is in a split's implicit group. */
   | { readonly op: 'set-rules'; readonly rules: readonly PartitionRule[]; readonly delays: readonly MemberDelay[]; readonly members?: readonly string[]; readonly seed?: number }
   | { readonly op: 'list' }
-  | { readonly op: 'shutdown' };
+  | { readonly op: 'shutdown' }
+  /** The lock workload's protected resource (src/lab/fenced-resource.ts): set its fencing, read it, write to it. */
+  | { readonly op: 'resource-configure'; readonly name: string; readonly fencing: boolean }
+  | { readonly op: 'resource-read'; readonly name: string }
+  | { readonly op: 'resource-write'; readonly name: string; readonly holder: string; readonly token: number; readonly value: number };
 
 export type NetOp = NetRequest['op'];
 
@@ -54,6 +59,9 @@ export interface NetResponses {
     readonly delays: readonly MemberDelay[];
   };
   shutdown: { readonly ok: true };
+  'resource-configure': { readonly ok: true; readonly state: ResourceState };
+  'resource-read': { readonly ok: true; readonly state: ResourceState };
+  'resource-write': { readonly ok: true; readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number; readonly state: ResourceState };
 }
 
 /** `invalid`: the request was refused and nothing changed (a usage error); otherwise the daemon failed to act. */
@@ -86,6 +94,8 @@ const rule = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('split'), groups: z.array(z.array(name)), mode: z.enum(CUT_MODES) }),
 ]);
 
+const resourceName = z.string().refine(isResourceName, 'not a lock path');
+
 const memberDelay = z.strictObject({ member: name, delayMs: ms, jitterMs: ms });
 
 const request = z.discriminatedUnion('op', [
@@ -95,6 +105,9 @@ const request = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional(), seed: z.number().int().min(0).max(2 ** 32 - 1).optional() }),
   z.strictObject({ op: z.literal('list') }),
   z.strictObject({ op: z.literal('shutdown') }),
+  z.strictObject({ op: z.literal('resource-configure'), name: resourceName, fencing: z.boolean() }),
+  z.strictObject({ op: z.literal('resource-read'), name: resourceName }),
+  z.strictObject({ op: z.literal('resource-write'), name: resourceName, holder: name, token: z.number().int().min(0), value: z.number().int() }),
 ]);
 
 /** Parses one request line; a string is the reason it is not a valid request. */
