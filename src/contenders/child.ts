@@ -12,6 +12,7 @@ import { decodeChildConfig } from './child-config.js';
 import { EventLogWriter } from '../lab/event-log.js';
 import { takeFailpoint } from '../lab/failpoints.js';
 import { MultiClient } from '../zk/multi.js';
+import { resourceClient } from './resource-client.js';
 
 const cfg = decodeChildConfig(process.argv);
 const log = new EventLogWriter(cfg.eventsFile, cfg.id);
@@ -32,6 +33,7 @@ const io = {
     else await new Promise<never>(() => undefined); // hang: this flow never goes on; the process and its session live
   },
   openMulti: () => new MultiClient({ connect: cfg.connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
+  resource: () => resourceClient(labPaths, cfg.path, cfg.id),
 } satisfies RecipeIO;
 
 let stopping = false;

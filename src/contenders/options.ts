@@ -6,7 +6,7 @@ import { ADAPTERS, CURATOR_ERROR_POLICIES, type AdapterName, type CuratorErrorPo
 import { oneOf, wholeNumber } from '../validate.js';
 import { parseDuration } from '../duration.js';
 import { DEFAULT_SCHEDULER_PATH, DEFAULT_STATUS_TTL_MS, schedulerLayout, STRATEGIES } from '../recipes/scheduler-layout.js';
-import type { SchedulerOptions } from '../recipes/types.js';
+import type { LockOptions, SchedulerOptions } from '../recipes/types.js';
 
 export const MAX_CONTENDERS = 200;
 export const DEFAULT_SESSION_TIMEOUT_MS = 2000;
@@ -34,9 +34,16 @@ export interface SpawnRequest {
   readonly connect?: string;
   /** `--workload scheduler`: the contenders are the task scheduler's workers; `path` is its election. */
   readonly scheduler?: SchedulerOptions;
+  /** `--workload lock`: the contenders loop on the lock at `path` and write to its protected resource. */
+  readonly lock?: LockOptions;
 }
 
-export const WORKLOADS = ['scheduler'] as const;
+export const WORKLOADS = ['scheduler', 'lock'] as const;
+export const DEFAULT_LOCK_PATH = '/lock';
+export const DEFAULT_HOLD_MS = 200;
+export const DEFAULT_THINK_MS = 100;
+/** The longest hold or think a lab accepts. */
+export const MAX_LOCK_PHASE_MS = 3600_000;
 /** The longest status TTL a lab accepts (ZooKeeper's own limit is far beyond what a lab wants to wait). */
 export const MAX_STATUS_TTL_MS = 24 * 3600_000;
 
@@ -65,6 +72,9 @@ export interface RawSpawnArgs {
   readonly workload?: string;
   readonly strategy?: string;
   readonly statusTtl?: unknown;
+  readonly hold?: unknown;
+  readonly think?: unknown;
+  readonly fencing?: string;
 }
 
 
@@ -108,6 +118,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   });
   const sites = list(raw.site, count, 'site');
   const scheduler = schedulerOf(raw, recipe);
+  const lock = lockOf(raw, recipe);
   return {
     count,
     recipe,
@@ -118,11 +129,12 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     onDisconnect,
     sessionTimeoutMs,
     takeoverMs,
-    path: scheduler ? schedulerLayout(scheduler.root).election : validateZnodePath(raw.path ?? DEFAULT_PATH),
+    path: scheduler ? schedulerLayout(scheduler.root).election : validateZnodePath(raw.path ?? (lock ? DEFAULT_LOCK_PATH : DEFAULT_PATH)),
     priorities,
     sites,
     connect: raw.connect === undefined ? undefined : validateConnect(raw.connect),
     ...(scheduler ? { scheduler } : {}),
+    ...(lock ? { lock } : {}),
   };
 }
 
@@ -138,18 +150,51 @@ export function durationArg(v: unknown, flag: string, range: { min: number; max:
 
 const SCHEDULER_EXAMPLE = 'e.g. `zklab contenders spawn 3 --workload scheduler --strategy round-robin --status-ttl 30s`';
 
-function schedulerOf(raw: RawSpawnArgs, recipe: ContenderKind): SchedulerOptions | undefined {
-  if (raw.workload === undefined) {
-    if (raw.strategy !== undefined) throw new UsageError('--strategy applies to --workload scheduler only', SCHEDULER_EXAMPLE);
-    if (raw.statusTtl !== undefined) throw new UsageError('--status-ttl applies to --workload scheduler only', SCHEDULER_EXAMPLE);
-    return undefined;
+const LOCK_EXAMPLE = 'e.g. `zklab contenders spawn 5 --workload lock --hold 200ms --think 100ms --fencing on`';
+
+/** Flags that only one workload reads: given without it, they are refused. */
+function refuseForeign(raw: RawSpawnArgs, workload: string | undefined): void {
+  const owned = [
+    ['scheduler', raw.strategy, '--strategy', SCHEDULER_EXAMPLE],
+    ['scheduler', raw.statusTtl, '--status-ttl', SCHEDULER_EXAMPLE],
+    ['lock', raw.hold, '--hold', LOCK_EXAMPLE],
+    ['lock', raw.think, '--think', LOCK_EXAMPLE],
+    ['lock', raw.fencing, '--fencing', LOCK_EXAMPLE],
+  ] as const;
+  for (const [owner, given, flag, example] of owned) {
+    if (given !== undefined && workload !== owner) throw new UsageError(`${flag} applies to --workload ${owner} only`, example);
   }
-  const workload = oneOf(raw.workload, WORKLOADS, 'workload', 'scheduler');
-  if (recipe !== 'predecessor' || raw.recipe !== undefined && raw.recipe !== 'predecessor') {
-    throw new UsageError(`--workload ${workload} runs its own workers (the predecessor recipe), not ${raw.recipe ?? recipe}`, 'drop --recipe / --exec');
-  }
+  if (workload === undefined) return;
   for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.leaderRule, '--leader-rule']] as const) {
     if (given !== undefined) throw new UsageError(`${flag} applies to election recipes, not to --workload ${workload}`, `drop ${flag}`);
+  }
+}
+
+function workloadOf(raw: RawSpawnArgs): (typeof WORKLOADS)[number] | undefined {
+  const workload = raw.workload === undefined ? undefined : oneOf(raw.workload, WORKLOADS, 'workload', 'scheduler');
+  refuseForeign(raw, workload);
+  return workload;
+}
+
+function lockOf(raw: RawSpawnArgs, recipe: ContenderKind): LockOptions | undefined {
+  if (workloadOf(raw) !== 'lock') return undefined;
+  if (recipe !== 'predecessor' && recipe !== 'herd') {
+    throw new UsageError(`--workload lock runs the predecessor or herd recipe, not ${recipe}`, 'use --recipe predecessor (a queue) or --recipe herd (every waiter watches the lock), or leave --recipe out');
+  }
+  const phase = (v: unknown, flag: string, fallback: number): number =>
+    v === undefined ? fallback : durationArg(v, flag, { min: 0, max: MAX_LOCK_PHASE_MS }, LOCK_EXAMPLE);
+  return {
+    holdMs: phase(raw.hold, '--hold', DEFAULT_HOLD_MS),
+    thinkMs: phase(raw.think, '--think', DEFAULT_THINK_MS),
+    fencing: oneOf(raw.fencing, ['on', 'off'] as const, '--fencing mode', 'on') === 'on',
+  };
+}
+
+function schedulerOf(raw: RawSpawnArgs, recipe: ContenderKind): SchedulerOptions | undefined {
+  const workload = workloadOf(raw);
+  if (workload !== 'scheduler') return undefined;
+  if (recipe !== 'predecessor' || raw.recipe !== undefined && raw.recipe !== 'predecessor') {
+    throw new UsageError(`--workload ${workload} runs its own workers (the predecessor recipe), not ${raw.recipe ?? recipe}`, 'drop --recipe / --exec');
   }
   const strategy = oneOf(raw.strategy, STRATEGIES, 'strategy', 'round-robin');
   const statusTtlMs = raw.statusTtl === undefined ? DEFAULT_STATUS_TTL_MS : durationArg(raw.statusTtl, '--status-ttl', { min: 1, max: MAX_STATUS_TTL_MS }, 'e.g. --status-ttl 30s');

@@ -23,6 +23,7 @@ import type { RecipeName } from '../recipes/types.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
 import { contenderConnect, ensureNetwork, forgetGoneContenderLinks } from '../net/lab-network.js';
+import { withDaemon } from '../net/control.js';
 import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
 export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
@@ -86,6 +87,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
     checkLeaderRule(paths, state, req);
+    if (req.lock) await configureResource(paths, state, req.path, req.lock.fencing);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
     const external = outside !== undefined && state.servers.length === 0;
     if (external) await pointAtExternal(paths, state, outside);
@@ -103,6 +105,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           startedAt: Date.now(),
           ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
           ...(req.scheduler ? { scheduler: req.scheduler } : {}),
+          ...(req.lock ? { lock: req.lock } : {}),
         };
         const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
         // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
@@ -124,7 +127,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     await undoSpawn(paths, records, before!);
     throw e;
   }
-  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.scheduler ? 'scheduler' : req.recipe });
+  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.scheduler ? 'scheduler' : req.lock ? `lock (${req.recipe})` : req.recipe });
   const all = listContenders(paths);
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
@@ -141,6 +144,7 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     policy: req.policy,
     takeoverMs: req.takeoverMs,
     ...(req.scheduler ? { scheduler: req.scheduler } : {}),
+    ...(req.lock ? { lock: req.lock } : {}),
     labRoot: paths.root,
     connect,
     eventsFile: paths.contenderEvents(rec.id),
@@ -158,6 +162,22 @@ function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): v
   const other = state.contenders.find((c) => c.path === req.path && effectiveRule(c.recipe, c.leaderRule) !== rule && (runsProgram(req.recipe) || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
   if (!other) return;
   throw new UsageError(`${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`, 'give them a --path of their own, or stop the others first');
+}
+
+export function workloadOf(r: ContenderRecord): 'scheduler' | 'lock' | null {
+  return r.scheduler ? 'scheduler' : r.lock ? 'lock' : null;
+}
+
+/**
+ * Sets the fencing of the lock's protected resource on the lab's daemon. One mode per lock while its holders live:
+ * holders that disagree about what the resource does would make the drill's verdict mean nothing.
+ */
+async function configureResource(paths: LabPaths, state: LabState, path: string, fencing: boolean): Promise<void> {
+  const other = state.contenders.find((c) => c.lock && c.path === path && c.lock.fencing !== fencing && isOurs(c.pid, paths.markers));
+  if (other) {
+    throw new UsageError(`the lock ${path} already has holders with --fencing ${fencing ? 'off' : 'on'} (${other.id})`, `use --fencing ${fencing ? 'off' : 'on'} as they do, another --path, or stop them first`);
+  }
+  await withDaemon(paths, (ctl) => ctl.request({ op: 'resource-configure', name: path, fencing }));
 }
 
 /** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */
@@ -188,7 +208,7 @@ export function describeContender(paths: LabPaths, r: ContenderRecord): Contende
   const alive = isOurs(r.pid, paths.markers);
   const frozen = alive && isStopped(r.pid!);
   const summary = withProcessFacts(summarizeEvents(readEventFile(paths.contenderEvents(r.id))), alive, frozen);
-  return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null, workload: r.scheduler ? 'scheduler' : null };
+  return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null, workload: workloadOf(r) };
 }
 
 /** Every session each contender has had (its own log and the link daemon's record), by id, read when asked. */

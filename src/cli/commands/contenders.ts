@@ -27,6 +27,9 @@ interface SpawnArgs extends GlobalArgs {
   workload?: string;
   strategy?: string;
   'status-ttl'?: string;
+  hold?: string;
+  think?: string;
+  fencing?: string;
   '--'?: (string | number)[];
   json?: boolean;
 }
@@ -77,7 +80,7 @@ export function renderContenders(list: readonly ContenderInfo[], zookeeper: ZkVi
       c.id,
       c.pid === null ? '-' : String(c.pid),
       c.alive ? 'yes' : chalk.red('no'),
-      c.workload ? `${c.workload} worker` : c.recipe,
+      c.workload === 'scheduler' ? 'scheduler worker' : c.workload === 'lock' ? `lock holder (${c.recipe})` : c.recipe,
       colourState(c.state),
       ...(zookeeper ? [zkCell(c)] : []),
       c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-',
@@ -111,9 +114,12 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
-              .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001); --path is its root (default /scheduler)' })
+              .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)' })
               .option('strategy', { type: 'string', describe: 'scheduler: round-robin (default) or random' })
               .option('status-ttl', { type: 'string', describe: 'scheduler: how long a job\'s status znode lives (default 30s)' })
+              .option('hold', { type: 'string', describe: 'lock: how long a holder keeps the lock (default 200ms)' })
+              .option('think', { type: 'string', describe: 'lock: the pause between a release and the next try (default 100ms)' })
+              .option('fencing', { type: 'string', describe: 'lock: on (default: the resource refuses a token lower than one it accepted) or off' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
@@ -135,10 +141,14 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               workload: a.workload,
               strategy: a.strategy,
               statusTtl: a['status-ttl'],
+              hold: a.hold,
+              think: a.think,
+              fencing: a.fencing,
             });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
             else if (req.scheduler) ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (scheduler workers at ${req.scheduler.root}, ${req.scheduler.strategy}, status TTL ${formatDuration(req.scheduler.statusTtlMs)}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`);
+            else if (req.lock) ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (lock holders on ${req.path}, ${req.recipe === 'herd' ? 'herd: every waiter watches the lock' : 'a queue: each waits on the one before'}, hold ${formatDuration(req.lock.holdMs)}, think ${formatDuration(req.lock.thinkMs)}, fencing ${req.lock.fencing ? 'on' : 'off'}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab inspect --path ${req.path}\`, \`zklab pause leader\`\n${renderContenders(r.all)}`);
             else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`);
           },
         })

@@ -38,6 +38,9 @@ export class RecipeLab {
       openMulti: () => {
         throw new Error('the scripted ZooKeeper has no multi: the scheduler is tested on real servers');
       },
+      resource: () => {
+        throw new Error('the scripted lab has no resource: the lock workload is tested on real servers');
+      },
     };
     const memberData = JSON.stringify({ id, pid: 1000 + this.recipes.size, recipe: opts.recipe, priority: opts.priority, site: opts.site });
     const recipe = this.make(opts, io, memberData);
