@@ -71,5 +71,7 @@ export function describeExpectation(e: Expectation): string {
       return `${e.contender} is ${e.state}`;
     case 'allJobsDoneWithin':
       return `every job done within ${formatDuration(e.ms)}`;
+    case 'everyoneAcquiresWithin':
+      return `every live contender holds the lock within ${formatDuration(e.ms)}`;
   }
 }

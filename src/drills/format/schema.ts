@@ -21,6 +21,11 @@
  *   strategy: round-robin              #   round-robin (default) | random: how the leader picks a worker
  *   statusTtl: 30s                     #   the TTL of each finished job's status znode (default 30s)
  *   path: /scheduler                   #   its root (default /scheduler); the workers elect at <path>/election
+ *   workload: lock                     # lock holders (recipe predecessor: a queue, or herd); with it, and only with it:
+ *   hold: 200ms                        #   how long a holder keeps the lock (default 200ms)
+ *   think: 100ms                       #   the pause between a release and the next try (default 100ms)
+ *   fencing: on                        #   on (default): the resource refuses stale tokens; off: it takes every write
+ *   path: /lock                        #   the lock (default /lock)
  * steps:                               # each item is a one-key mapping <kind>: <value>
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
  *                                             # all must hold; a timeout is required
@@ -44,13 +49,16 @@
  *   - expect: { newLeaderWithin: 3s }         # also noLeaderChange: 2s, leaderIs: c2, leaderIsNot: c1,
  *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower },
  *                                             # allJobsDoneWithin: 20s (scheduler: every job submitted so far has
- *                                             # its status within 20s of this step)
+ *                                             # its status within 20s of this step), everyoneAcquiresWithin: 5s
+ *                                             # (lock: every live contender holds the lock within 5s of this step)
  *   - repeat: { times: 3, steps: [...] }
  * checks: [singleLeader, { herdSize: { max: 1 } }]  # optional, default the election's four with defaults:
  *                                             # singleLeader, failoverTime { max }, herdSize { max, window },
  *                                             # liveness { within (30s) }; for the scheduler also
  *                                             # noLostJobs { within (30s) }, executionsPerJob { max (1) },
- *                                             # statusTtl { slack (2s) }
+ *                                             # statusTtl { slack (2s) }; for the lock workload
+ *                                             # mutualExclusion, fencedWrites, lockProgress { within (10s) },
+ *                                             # notificationsPerRelease { max, min } (mean contenders woken)
  * expectFailure: [singleLeader]               # optional: checks this drill exists to make fail
  * variants:                                   # optional: run once per variant, each on a fresh lab
  *   - { name: standard, contenders: { curatorErrorPolicy: standard } }
@@ -80,6 +88,7 @@ import {
   CHECK_NAMES,
   DEFAULT_CHECKS,
   JOB_CHECKS,
+  LOCK_CHECKS,
   ON_DISCONNECT,
   PRIORITY_POLICIES,
   RECIPES,
@@ -122,6 +131,10 @@ const checkOptions = {
   noLostJobs: strict({ within: duration().optional() }),
   executionsPerJob: strict({ max: z.number().int().min(1).optional() }),
   statusTtl: strict({ slack: duration().optional() }),
+  mutualExclusion: strict({}),
+  fencedWrites: strict({}),
+  lockProgress: strict({ within: duration().optional() }),
+  notificationsPerRelease: strict({ max: z.number().min(0).optional(), min: z.number().min(0).optional() }),
 };
 
 /** `herdSize` is short for `{ herdSize: {} }`. */
@@ -135,6 +148,10 @@ const checkEntry = z.preprocess(
     noLostJobs: checkOptions.noLostJobs.optional(),
     executionsPerJob: checkOptions.executionsPerJob.optional(),
     statusTtl: checkOptions.statusTtl.optional(),
+    mutualExclusion: checkOptions.mutualExclusion.optional(),
+    fencedWrites: checkOptions.fencedWrites.optional(),
+    lockProgress: checkOptions.lockProgress.optional(),
+    notificationsPerRelease: checkOptions.notificationsPerRelease.optional(),
   }),
 );
 
@@ -177,6 +194,9 @@ function contendersSchema() {
     workload: z.enum(WORKLOADS).optional(),
     strategy: z.enum(STRATEGIES).optional(),
     statusTtl: duration().optional(),
+    hold: duration().optional(),
+    think: duration().optional(),
+    fencing: z.enum(['on', 'off']).optional(),
     path: z.string().optional(),
   });
 }
@@ -257,6 +277,18 @@ function validate(
       }
     });
   }
+  (checkEntries ?? []).forEach((entry, i) => {
+    for (const name of Object.keys(entry)) {
+      if (contenders && contenders.workload !== 'lock' && (LOCK_CHECKS as readonly string[]).includes(name)) {
+        issues.push({ path: ['checks', i, name], message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)' });
+      }
+    }
+  });
+  const wake = checks.notificationsPerRelease;
+  if (wake?.min !== undefined && wake.max !== undefined && wake.min > wake.max) {
+    const i = (checkEntries ?? []).findIndex((e) => e.notificationsPerRelease !== undefined);
+    issues.push({ path: ['checks', i, 'notificationsPerRelease', 'min'], message: `${wake.min} is above max ${wake.max} (no mean can pass; lower min or raise max)` });
+  }
   expectFailure.forEach((check, i) => {
     if (!names.includes(check)) {
       issues.push({ path: ['expectFailure', i], message: `${check} is not among the checks (add it to checks)` });
@@ -317,20 +349,24 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
   return spec;
 }
 
-const SCHEDULER_FIELDS = ['strategy', 'statusTtl', 'path'] as const;
+const WORKLOAD_FIELDS = { scheduler: ['strategy', 'statusTtl'], lock: ['hold', 'think', 'fencing'] } as const;
 
 /** The checks `contenders spawn --workload` makes at run time, made here so they point at the file's line. */
 function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void {
   const at = (field: string) => ['contenders', field];
-  if (c.workload === undefined) {
-    for (const field of SCHEDULER_FIELDS) {
-      if (c[field] !== undefined) issues.push({ path: at(field), message: 'only applies to workload: scheduler (remove it or add workload: scheduler)' });
+  for (const [workload, fields] of Object.entries(WORKLOAD_FIELDS)) {
+    for (const field of fields) {
+      if (c[field] !== undefined && c.workload !== workload) issues.push({ path: at(field), message: `only applies to workload: ${workload} (remove it or add workload: ${workload})` });
     }
+  }
+  if (c.workload === undefined) {
+    if (c.path !== undefined) issues.push({ path: at('path'), message: 'only applies to a workload (remove it: elections use /election)' });
     return;
   }
   if (c.exec !== undefined) issues.push({ path: at('exec'), message: `workload: ${c.workload} runs its own workers, not a program (remove exec)` });
-  if (c.recipe !== undefined && c.recipe !== 'predecessor') {
-    issues.push({ path: at('recipe'), message: `workload: ${c.workload} runs its workers on the predecessor recipe, not ${c.recipe} (remove recipe or use recipe: predecessor)` });
+  const recipes: readonly string[] = c.workload === 'lock' ? ['predecessor', 'herd'] : ['predecessor'];
+  if (c.recipe !== undefined && !recipes.includes(c.recipe)) {
+    issues.push({ path: at('recipe'), message: `workload: ${c.workload} runs on ${recipes.join(' or ')}, not ${c.recipe} (remove recipe or use recipe: ${recipes.join(' | ')})` });
   }
   if (c.statusTtl !== undefined && (c.statusTtl <= 0 || c.statusTtl > MAX_STATUS_TTL_MS)) {
     issues.push({ path: at('statusTtl'), message: `${c.statusTtl}ms is out of range (use a duration above 0 and at most ${MAX_STATUS_TTL_MS / 3_600_000}h, e.g. 30s)` });

@@ -52,6 +52,7 @@ const expectFields = {
   notificationsPerDeath: strict({ max: z.number().int().min(0) }).optional(),
   state: z.record(z.string(), z.enum(CONTENDER_STATES)).optional(),
   allJobsDoneWithin: duration().optional(),
+  everyoneAcquiresWithin: duration().optional(),
 };
 
 const jobsFields = {

@@ -232,8 +232,8 @@ function buildExpectations(
       out.push({ kind: key, ms: v[key] ?? 0 });
     } else if (key === 'leaderIs' || key === 'leaderIsNot') {
       out.push({ kind: key, contender: target(v[key] ?? '', ['contender'], [...at, key]) });
-    } else if (key === 'allJobsDoneWithin') {
-      out.push({ kind: key, ms: v.allJobsDoneWithin ?? 0 });
+    } else if (key === 'allJobsDoneWithin' || key === 'everyoneAcquiresWithin') {
+      out.push({ kind: key, ms: v[key] ?? 0 });
     } else if (key === 'notificationsPerDeath') {
       out.push({ kind: key, max: v.notificationsPerDeath?.max ?? 0 });
     } else if (key === 'state') {
@@ -245,7 +245,7 @@ function buildExpectations(
     }
   }
   if (out.length === 0 && Object.keys(v).length === 0) {
-    problem('expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state or allJobsDoneWithin)');
+    problem('expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state, allJobsDoneWithin or everyoneAcquiresWithin)');
   }
   return out;
 }

@@ -19,12 +19,26 @@ export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnD
 export const PRIORITY_POLICIES = ['priority', 'site', 'first'] as const;
 export type PriorityPolicy = (typeof PRIORITY_POLICIES)[number];
 
-export const CHECK_NAMES = ['singleLeader', 'failoverTime', 'herdSize', 'liveness', 'noLostJobs', 'executionsPerJob', 'statusTtl'] as const;
+export const CHECK_NAMES = [
+  'singleLeader',
+  'failoverTime',
+  'herdSize',
+  'liveness',
+  'noLostJobs',
+  'executionsPerJob',
+  'statusTtl',
+  'mutualExclusion',
+  'fencedWrites',
+  'lockProgress',
+  'notificationsPerRelease',
+] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 /** What a drill that names no checks is judged by: the election's four. */
 export const DEFAULT_CHECKS = ['singleLeader', 'failoverTime', 'herdSize', 'liveness'] as const satisfies readonly CheckName[];
 /** The checks that judge the scheduler's jobs: they need contenders with `workload: scheduler`. */
 export const JOB_CHECKS = ['noLostJobs', 'executionsPerJob', 'statusTtl'] as const satisfies readonly CheckName[];
+/** The checks that judge the lock workload: they need contenders with `workload: lock`. */
+export const LOCK_CHECKS = ['mutualExclusion', 'fencedWrites', 'lockProgress', 'notificationsPerRelease'] as const satisfies readonly CheckName[];
 
 /** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */
 export const CONTENDER_STATES = ['follower', 'leader', 'paused', 'frozen', 'dead'] as const;
@@ -61,13 +75,18 @@ export interface ContenderSpec {
   readonly sites?: readonly string[];
   /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
   readonly takeoverMs?: number;
-  /** The contenders are the task scheduler's workers (recipe predecessor, filled in when not given). */
-  readonly workload?: 'scheduler';
+  /** The contenders are the task scheduler's workers, or lock holders (recipe predecessor, filled in when not given). */
+  readonly workload?: 'scheduler' | 'lock';
   /** scheduler only: how the leader picks a worker for a job. */
   readonly strategy?: Strategy;
   /** scheduler only: the TTL of the status znode a worker writes for a finished job, ms. */
   readonly statusTtl?: number;
-  /** scheduler only: its root (the workers' election is <path>/election); default /scheduler. */
+  /** lock only: how long a holder keeps the lock, and the pause before its next try, ms. */
+  readonly hold?: number;
+  readonly think?: number;
+  /** lock only: whether the protected resource refuses stale tokens (default on). */
+  readonly fencing?: 'on' | 'off';
+  /** A workload's path: the scheduler's root (its election is <path>/election; default /scheduler), or the lock (default /lock). */
   readonly path?: string;
 }
 
@@ -79,6 +98,10 @@ export interface CheckConfig {
   readonly noLostJobs?: { readonly within?: number };
   readonly executionsPerJob?: { readonly max?: number };
   readonly statusTtl?: { readonly slack?: number };
+  readonly mutualExclusion?: Record<string, never>;
+  readonly fencedWrites?: Record<string, never>;
+  readonly lockProgress?: { readonly within?: number };
+  readonly notificationsPerRelease?: { readonly max?: number; readonly min?: number };
 }
 
 /** Every condition given must hold at once. `serving`/`notServing` need a 4lw probe, the rest come from events. */
@@ -105,7 +128,9 @@ export type Expectation =
   | { readonly kind: 'notificationsPerDeath'; readonly max: number }
   | { readonly kind: 'state'; readonly contender: Target; readonly state: ContenderState }
   /** Every job submitted so far (a stream's included, once it ends) has its status within ms of this step. */
-  | { readonly kind: 'allJobsDoneWithin'; readonly ms: number };
+  | { readonly kind: 'allJobsDoneWithin'; readonly ms: number }
+  /** Lock workload: every contender alive at the deadline acquires the lock within ms of this step. */
+  | { readonly kind: 'everyoneAcquiresWithin'; readonly ms: number };
 
 export type PartitionSpec =
   | { readonly mode: 'isolate'; readonly target: Target }

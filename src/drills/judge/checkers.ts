@@ -1,8 +1,12 @@
 import { checkExecutionsPerJob } from './check-executions.js';
 import { checkFailoverTime } from './check-failover.js';
+import { checkFencedWrites } from './check-fenced-writes.js';
 import { checkHerdSize } from './check-herd.js';
 import { checkLiveness } from './check-liveness.js';
+import { checkLockProgress } from './check-lock-progress.js';
 import { checkNoLostJobs } from './check-lost-jobs.js';
+import { checkMutualExclusion } from './check-mutual-exclusion.js';
+import { checkNotificationsPerRelease } from './check-notifications.js';
 import { checkSingleLeader } from './check-single-leader.js';
 import { checkStatusTtl } from './check-status-ttl.js';
 import type { CheckResult } from './check-types.js';
@@ -11,7 +15,19 @@ import { leaderFaults } from './leader-hits.js';
 import { CHECK_NAMES, type CheckConfig } from '../format/types.js';
 
 export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-export { checkExecutionsPerJob, checkFailoverTime, checkHerdSize, checkLiveness, checkNoLostJobs, checkSingleLeader, checkStatusTtl };
+export {
+  checkExecutionsPerJob,
+  checkFailoverTime,
+  checkFencedWrites,
+  checkHerdSize,
+  checkLiveness,
+  checkLockProgress,
+  checkMutualExclusion,
+  checkNoLostJobs,
+  checkNotificationsPerRelease,
+  checkSingleLeader,
+  checkStatusTtl,
+};
 
 /** Runs the checks `config` names (parseDrill fills in the election's four when a drill names none), in a fixed order. */
 export function runChecks(h: History, config: CheckConfig): CheckResult[] {
@@ -26,6 +42,10 @@ export function runChecks(h: History, config: CheckConfig): CheckResult[] {
     if (name === 'noLostJobs') out.push(checkNoLostJobs(h, config.noLostJobs));
     if (name === 'executionsPerJob') out.push(checkExecutionsPerJob(h, config.executionsPerJob));
     if (name === 'statusTtl') out.push(checkStatusTtl(h, config.statusTtl));
+    if (name === 'mutualExclusion') out.push(checkMutualExclusion(h));
+    if (name === 'fencedWrites') out.push(checkFencedWrites(h));
+    if (name === 'lockProgress') out.push(checkLockProgress(h, config.lockProgress));
+    if (name === 'notificationsPerRelease') out.push(checkNotificationsPerRelease(h, config.notificationsPerRelease));
   }
   return out;
 }

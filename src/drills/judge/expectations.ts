@@ -89,5 +89,14 @@ export function evaluateExpectation(e: Expectation, ctx: ExpectationContext): Ex
       const names = someOf(missing.map((j) => describeWhereabouts(j, h.start)), 3);
       return { status: 'failed', detail: `${waiting} after ${formatDuration(e.ms)}${names ? `: ${names}` : ''}` };
     }
+    case 'everyoneAcquiresWithin': {
+      const holders = h.contenders.filter((c) => h.events.some((ev) => ev.id === c && ev.event === 'lock-acquired' && ev.t >= ctx.stepStart && ev.t <= ctx.stepStart + e.ms));
+      const waiting = h.contenders.filter((c) => !holders.includes(c) && stateAt(h, c, ctx.now) !== 'dead');
+      if (waiting.length === 0) {
+        return holders.length > 0 ? { status: 'passed', detail: `${holders.join(', ')} held the lock` } : { status: 'failed', detail: 'no contender is alive to hold the lock' };
+      }
+      if (ctx.now < ctx.stepStart + e.ms) return { status: 'pending', detail: `waiting for ${waiting.join(', ')}` };
+      return { status: 'failed', detail: `${waiting.join(', ')} did not get the lock within ${formatDuration(e.ms)}` };
+    }
   }
 }

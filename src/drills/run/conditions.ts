@@ -67,7 +67,7 @@ export async function runWait(state: RunState, step: Extract<Step, { kind: 'wait
 }
 
 function boundOf(e: Expectation): number {
-  return e.kind === 'newLeaderWithin' || e.kind === 'noLeaderChange' || e.kind === 'allJobsDoneWithin' ? e.ms : 0;
+  return 'ms' in e ? e.ms : 0;
 }
 
 /**

@@ -32,6 +32,9 @@ export function spawnRequestFor(spec: ContenderSpec, k: number, connect?: string
     ...(spec.workload === undefined ? {} : { workload: spec.workload }),
     ...(spec.strategy === undefined ? {} : { strategy: spec.strategy }),
     ...(spec.statusTtl === undefined ? {} : { statusTtl: spec.statusTtl }),
+    ...(spec.hold === undefined ? {} : { hold: spec.hold }),
+    ...(spec.think === undefined ? {} : { think: spec.think }),
+    ...(spec.fencing === undefined ? {} : { fencing: spec.fencing }),
     ...(spec.path === undefined ? {} : { path: spec.path }),
   });
 }

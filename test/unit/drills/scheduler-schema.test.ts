@@ -73,10 +73,10 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
     expect(errors(`name: t\ncontenders: { count: 2, recipe: predecessor, strategy: random, statusTtl: 3s, path: /s }\nsteps:\n  - sleep: 1s\n`)).toEqual([
       'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it or add workload: scheduler)',
       'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it or add workload: scheduler)',
-      'd.yaml:2: contenders.path: only applies to workload: scheduler (remove it or add workload: scheduler)',
+      'd.yaml:2: contenders.path: only applies to a workload (remove it: elections use /election)',
     ]);
     expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  recipe: herd\nsteps:\n  - sleep: 1s\n`)).toEqual([
-      'd.yaml:5: contenders.recipe: workload: scheduler runs its workers on the predecessor recipe, not herd (remove recipe or use recipe: predecessor)',
+      'd.yaml:5: contenders.recipe: workload: scheduler runs on predecessor, not herd (remove recipe or use recipe: predecessor)',
     ]);
     expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  exec: [python3, x.py]\nsteps:\n  - sleep: 1s\n`)).toEqual([
       'd.yaml:5: contenders.exec: workload: scheduler runs its own workers, not a program (remove exec)',
@@ -84,7 +84,7 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
   });
 
   it('refuses a bad workload, strategy, TTL or path', () => {
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: batch\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:4: contenders.workload: "batch" is not allowed (use one of: scheduler)']);
+    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: batch\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:4: contenders.workload: "batch" is not allowed (use one of: scheduler, lock)']);
     expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  strategy: fair\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`)).toEqual([
       'd.yaml:5: contenders.strategy: "fair" is not allowed (use one of: round-robin, random)',
     ]);
