@@ -3,6 +3,7 @@ import { basename, parentPath } from '../zk/paths.js';
 import { electionLayout, pickLeader } from '../recipes/leadership.js';
 import { schedulerLayout } from '../recipes/scheduler-layout.js';
 import { compareSiblings, sequenceOf } from '../recipes/sequence.js';
+import { isLockPath, lockNodeFacts, summarizeLock } from './lock-facts.js';
 import { findProblems } from './problems.js';
 import { isSchedulerRoot, schedulerNodeFacts, summarizeScheduler } from './scheduler-facts.js';
 import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
@@ -28,13 +29,14 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const layout = electionLayout(electionChildren);
   const leaderAt = leading?.znode ?? null;
   const roles = scheduler ? schedulerNodeFacts(root, byPath) : null;
+  const lockPath = !scheduler && isLockPath(root, input.lockPaths ?? []);
 
   const bySession = sessionOwners(input.contenders);
   const label = (session: string): string => bySession.get(session)?.id ?? sessionLabel(session);
   const dataWatches = mergeDataWatches(input.servers);
   const childClaims = claimedChildWatches(input.contenders);
 
-  const nodes = exists
+  const rows = exists
     ? treeOrder(root, paths).map(({ path, depth }): SnapshotNode => {
         const z = byPath.get(path)!;
         const session = ownerSession(z.stat.ephemeralOwner);
@@ -59,12 +61,23 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
           ageMs: Math.max(0, input.takenAt - z.stat.ctime),
           ttl: ttlFromStatus(z, statusOf(z), input.takenAt),
           scheduler: roles?.get(path) ?? null,
+          lock: null,
           data: shortData(z.data),
           watchers: [...new Set([...(dataWatches.get(path) ?? [])].map(label))].sort(compareLabels),
           childWatchers: [...(childClaims.get(path) ?? [])].sort(compareLabels),
         };
       })
     : [];
+  // A lock's facts need every member's owner and state first: who waits on whom is the row before it.
+  const lock = lockPath
+    ? summarizeLock(root, rows, {
+        takenAt: input.takenAt,
+        recipes: [...new Set(input.contenders.flatMap((c) => (c.recipe === null ? [] : [c.recipe])))].sort(),
+        resourceEvents: input.resourceEvents ?? [],
+      })
+    : null;
+  const lockRoles = lock ? lockNodeFacts(lock) : null;
+  const nodes = lockRoles ? rows.map((n) => (lockRoles.has(n.path) ? { ...n, lock: lockRoles.get(n.path)! } : n)) : rows;
 
   const partitions = input.partitions ?? [];
   const serverNames = new Set(input.servers.map((s) => s.name));
@@ -75,6 +88,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     exists,
     layout,
     scheduler: scheduler ? summarizeScheduler(root, nodes) : null,
+    lock,
     nodes,
     servers,
     events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),

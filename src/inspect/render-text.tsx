@@ -5,6 +5,7 @@ import { EnsemblePane } from './views/EnsemblePane.js';
 import { EventPane } from './views/EventPane.js';
 import { Header } from './views/Header.js';
 import { InspectApp } from './views/InspectApp.js';
+import { LockPane } from './views/LockPane.js';
 import { PaneTitle } from './views/PaneTitle.js';
 import { SchedulerPane } from './views/SchedulerPane.js';
 import { WatchGraph } from './views/WatchGraph.js';
@@ -26,6 +27,8 @@ function SnapshotReport({ snapshot, width, events }: { readonly snapshot: Snapsh
       <ElectionTree nodes={snapshot.nodes} width={width} />
       {snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
       {snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} />}
+      {snapshot.lock && <PaneTitle title={`lock ${snapshot.lock.path}`} width={width} />}
+      {snapshot.lock && <LockPane summary={snapshot.lock} width={width} />}
       <PaneTitle title="watches" width={width} />
       <WatchGraph nodes={snapshot.nodes} width={width} />
       <PaneTitle title="ensemble" width={width} />

@@ -1,4 +1,4 @@
-import type { ContenderEvent, LabEvent } from '../lab/events.js';
+import type { ContenderEvent, LabEvent, LabEventOf } from '../lab/events.js';
 import type { Srvr } from '../ensemble/fourlw.js';
 import type { SnapshotPartition } from './snapshot.js';
 import type { LeaderRule } from '../recipes/leadership.js';
@@ -64,6 +64,13 @@ export interface SnapshotInput {
   readonly contenders: readonly ContenderInput[];
   /** Roots of the task schedulers the lab's contenders work for: such a path is shown as a scheduler. */
   readonly schedulerRoots?: readonly string[];
+  /** Paths of the locks the lab's lock contenders loop on: such a path is shown as a lock. */
+  readonly lockPaths?: readonly string[];
+  /**
+   * The lab's resource-configured and resource-write events, every one in log order (the resource's state is their
+   * fold, so they are not cut like `events`); those of other resources are ignored.
+   */
+  readonly resourceEvents?: readonly LabEventOf<'resource-configured' | 'resource-write'>[];
   /** How to tell who leads (programs run as contenders name a rule); auto when absent. */
   readonly leaderRule?: LeaderRule;
   readonly servers: readonly ServerInput[];

@@ -1,5 +1,6 @@
 import type { ElectionLayout } from '../recipes/leadership.js';
 import type { JobSpec } from '../recipes/scheduler-layout.js';
+import type { ResourceState } from '../lab/fenced-resource.js';
 /**
  * What `zklab inspect --json` prints and what every inspect view renders: one moment of an election as ZooKeeper
  * (znodes, watches, 4lw probes) and the lab (contenders, faults, event logs) saw it. Built by buildSnapshot.
@@ -87,6 +88,74 @@ export interface SchedulerSummary {
   readonly nextExpiryMs: number | null;
 }
 
+/**
+ * How a waiter of a lock waits, by its recipe: predecessor watches the znode just before its own (exists), herd the
+ * lock path's children (every waiter wakes on every change). unknown: not a lab contender's znode, so no recipe says.
+ */
+export type LockWait =
+  | { readonly kind: 'predecessor'; readonly znode: string; readonly owner: string | null; readonly state: NodeState }
+  | { readonly kind: 'children' }
+  | { readonly kind: 'unknown' };
+
+/** What a znode is to the lock whose path is inspected: its lowest member holds it, the others wait. */
+export type LockNodeFacts = { readonly role: 'holder'; readonly token: number } | { readonly role: 'waiter'; readonly waitsOn: LockWait };
+
+/** A member of a lock's queue: an ephemeral-sequential znode directly under the lock path. */
+export interface LockQueueEntry {
+  /** Its name under the lock path. */
+  readonly znode: string;
+  readonly sequence: number;
+  readonly contender: string | null;
+  readonly session: string | null;
+  readonly state: NodeState;
+  /** Null for the holder. */
+  readonly waitsOn: LockWait | null;
+}
+
+export interface LockHolder {
+  readonly znode: string;
+  readonly contender: string | null;
+  readonly session: string | null;
+  /** Its fencing token: the holder znode's czxid. */
+  readonly token: number;
+  /** The znode's ctime (wall-clock ms), and how long before the snapshot that was. */
+  readonly since: number;
+  readonly heldMs: number;
+  readonly state: NodeState;
+}
+
+/** One decision of the protected resource, as the lab's event log recorded it. */
+export interface LockWrite {
+  readonly t: number;
+  readonly holder: string;
+  readonly token: number;
+  readonly value: number;
+  /** The highest token the resource had accepted before this write. */
+  readonly lastToken: number;
+  readonly previousValue: number;
+}
+
+/** The lock's protected resource (a register the lab's daemon serves), from the lab's resource events. */
+export interface LockResource {
+  /** The register replayed from the log (src/lab/fenced-resource.ts); null until the lab has set it up. */
+  readonly state: ResourceState | null;
+  readonly lastAccepted: LockWrite | null;
+  readonly lastRefused: LockWrite | null;
+  /** Writes accepted with a token below the highest accepted before them: lost updates, let through without fencing. */
+  readonly staleAccepted: number;
+  readonly lastStale: LockWrite | null;
+}
+
+/** A lock at a glance: who holds it by ZooKeeper's znodes, who waits on what, and what its resource decided. */
+export interface LockSummary {
+  readonly path: string;
+  /** The recipes of the lab's contenders of this lock (predecessor, herd), sorted. */
+  readonly recipes: readonly string[];
+  readonly holder: LockHolder | null;
+  /** Every member in sequence order, the holder first when it is the lowest. */
+  readonly queue: readonly LockQueueEntry[];
+  readonly resource: LockResource;
+}
 
 export interface SnapshotNode {
   /** Last path segment. */
@@ -113,6 +182,8 @@ export interface SnapshotNode {
   readonly ttl: ZnodeTtl | null;
   /** Its part in the task scheduler when a scheduler's root is inspected, else null. */
   readonly scheduler: SchedulerNodeFacts | null;
+  /** Its part in the lock when a lock path of the lab is inspected, else null. */
+  readonly lock: LockNodeFacts | null;
   /** The znode's data, shortened (e.g. PROGRESS / READY for leader/current, the elected id for leader/elected). */
   readonly data: string;
   /** Who holds a data watch (exists, getData) on this znode, from the servers' wchp/wchc: "c4", or "0x…". */
@@ -167,6 +238,8 @@ export interface Snapshot {
   readonly layout: ElectionLayout;
   /** Set when the path is a task scheduler's root (election/, workers/ and jobs/ below it, or the lab says so). */
   readonly scheduler: SchedulerSummary | null;
+  /** Set when the path is a lock of the lab's lock contenders. */
+  readonly lock: LockSummary | null;
   /** The election path first, then depth-first, siblings by sequence (non-sequential names first, by name). */
   readonly nodes: readonly SnapshotNode[];
   readonly servers: readonly SnapshotServer[];

@@ -36,7 +36,8 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
   const state = readState(args.paths);
   const hasLab = state !== undefined && (state.servers.length > 0 || state.contenders.length > 0);
   const lab = hasLab ? args.paths : null;
-  // Scheduler workers are best seen from their scheduler's root, which shows their election too.
+  // Scheduler workers are best seen from their scheduler's root, which shows their election too; a lock contender's
+  // path is its lock.
   const latest = state?.contenders.at(-1);
   const path = validateZnodePath(args.path ?? latest?.scheduler?.root ?? latest?.path ?? DEFAULT_PATH);
   if (args.connect !== undefined) {

@@ -233,6 +233,8 @@ export class InspectSource implements SnapshotFeed {
       // Until the znodes have been read once, what contenders claim cannot be checked against them.
       contenders: this.mirror.synced ? (this.lab?.contenders() ?? []) : [],
       schedulerRoots: this.lab?.schedulerRoots(),
+      lockPaths: this.lab?.lockPaths(),
+      resourceEvents: this.lab?.resourceEvents(),
       leaderRule: this.lab?.leaderRule(),
       servers,
       partitions: this.links?.partitions ?? [],

@@ -7,6 +7,7 @@ import { readState, type ContenderRecord, type LabState } from '../../lab/state.
 import { ruleOf } from '../../contenders/leader-rule.js';
 import type { LeaderRule } from '../../recipes/leadership.js';
 import { summarizeContenderEvents, type ContenderSummary } from '../contender-summary.js';
+import type { ResourceEvent } from '../lock-facts.js';
 import type { ContenderInput } from '../snapshot-input.js';
 import { FileTail } from './file-tail.js';
 import type { ServerProcessFact } from './server-poller.js';
@@ -40,6 +41,8 @@ export class LabTail {
   private readonly logs = new Map<string, ContenderLog>();
   private readonly labTail: FileTail;
   private labEvents: LabEvent[] = [];
+  /** The protected resource of this path (a lock's), every decision since the log began: its state is their fold. */
+  private resource: ResourceEvent[] = [];
   private contenderProcs = new Map<string, ProcessFact>();
   private serverProcs = new Map<string, ServerProcessFact>();
 
@@ -59,6 +62,11 @@ export class LabTail {
   /** Roots of the schedulers the lab's contenders work for, stopped ones included. */
   schedulerRoots(): string[] {
     return [...new Set((this.state?.contenders ?? []).flatMap((c) => (c.scheduler ? [c.scheduler.root] : [])))];
+  }
+
+  /** Paths of the locks the lab's lock contenders loop on, stopped ones included. */
+  lockPaths(): string[] {
+    return [...new Set((this.state?.contenders ?? []).flatMap((c) => (c.lock ? [c.path] : [])))];
   }
 
   /** How ZooKeeper's view tells who leads this path (the rule its program contenders were spawned with). */
@@ -87,9 +95,14 @@ export class LabTail {
       }
     }
     const lab = this.labTail.read();
-    if (lab.reset) this.labEvents = [];
+    if (lab.reset) {
+      this.labEvents = [];
+      this.resource = [];
+    }
     if (lab.lines.length > 0) {
-      this.labEvents = this.labEvents.concat(parseLines(lab.lines.join('\n'), isLabEvent)).slice(-RECENT_PER_SOURCE);
+      const fresh = parseLines(lab.lines.join('\n'), isLabEvent);
+      this.labEvents = this.labEvents.concat(fresh).slice(-RECENT_PER_SOURCE);
+      for (const e of fresh) if (isResourceEventOf(e, this.electionPath)) this.resource.push(e);
     }
     return changed || lab.reset || lab.lines.length > 0;
   }
@@ -167,10 +180,19 @@ export class LabTail {
     return value;
   }
 
+  /** Every resource-configured and resource-write event of this path's resource, in log order. */
+  resourceEvents(): readonly ResourceEvent[] {
+    return this.resource;
+  }
+
   /** The latest events of every contender of the path and of the lab, unsorted. */
   events(): (ContenderEvent | LabEvent)[] {
     const out: (ContenderEvent | LabEvent)[] = [...this.labEvents];
     for (const r of this.records()) out.push(...(this.logs.get(r.id)?.events.slice(-RECENT_PER_SOURCE) ?? []));
     return out;
   }
+}
+
+function isResourceEventOf(e: LabEvent, resource: string): e is ResourceEvent {
+  return (e.event === 'resource-configured' || e.event === 'resource-write') && e.resource === resource;
 }

@@ -31,7 +31,8 @@ export function ElectionTree({ nodes, width, height, selected = null }: Election
   const rows = height === undefined ? nodes.length : overflow ? Math.max(1, height - 1) : height;
   const { start, end } = visibleWindow(nodes.length, selected, rows);
   const prefixes = treePrefixes(nodes.map((n) => n.depth));
-  const cols = treeColumns(width, nodes[0]?.scheduler?.role === 'root');
+  // Rows with notes (a scheduler's, a lock's members) leave room for them; a lock's first member is found at once.
+  const cols = treeColumns(width, nodes[0]?.scheduler?.role === 'root' || nodes.some((n) => n.lock !== null));
   const visible = nodes.slice(start, end);
   return (
     <Box flexDirection="column" width={width}>

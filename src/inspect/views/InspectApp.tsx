@@ -7,6 +7,7 @@ import { EnsemblePane, ensemblePaneLines } from './EnsemblePane.js';
 import { EventPane } from './EventPane.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
+import { LockPane, lockPaneLines } from './LockPane.js';
 import { PaneTitle } from './PaneTitle.js';
 import { SchedulerPane, schedulerPaneLines } from './SchedulerPane.js';
 import { WatchGraph } from './WatchGraph.js';
@@ -32,6 +33,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
     ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
     events: snapshot.events.length,
     schedulerLines: schedulerPaneLines(snapshot.scheduler),
+    lockLines: lockPaneLines(snapshot.lock),
   });
   if (plan.mode === 'too-small') {
     return (
@@ -49,6 +51,8 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
       <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
       {plan.scheduler > 0 && snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
       {plan.scheduler > 0 && snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} maxLines={plan.scheduler} />}
+      {plan.lock > 0 && snapshot.lock && <PaneTitle title={`lock ${snapshot.lock.path}`} width={width} />}
+      {plan.lock > 0 && snapshot.lock && <LockPane summary={snapshot.lock} width={width} maxLines={plan.lock} />}
       {plan.watch > 0 && <PaneTitle title="watches" width={width} />}
       {plan.watch > 0 && <WatchGraph model={watches} width={width} maxLines={plan.watch} />}
       {plan.ensemble > 0 && <PaneTitle title="ensemble" width={width} />}

@@ -1,5 +1,6 @@
 import { formatDuration } from '../../duration.js';
 import { cell, formatTtl, truncateMiddle } from '../format.js';
+import { lockNote } from '../lock-lines.js';
 import { noteReplacesData, schedulerNote } from '../scheduler-lines.js';
 import type { NodeState, SnapshotNode } from '../snapshot.js';
 
@@ -18,6 +19,8 @@ export interface TreeColumns {
 }
 
 export const LEADER_MARK = '★ LEADER';
+/** A lock's leading znode is its holder's. */
+export const HOLDER_MARK = '★ HOLDER';
 
 const SEQ = 8;
 const SESSION = 19;
@@ -26,16 +29,16 @@ const AGE = 8;
 const MARKER = 2;
 
 /**
- * Which columns fit: the session goes first, then the pid; names get what is left (12–48). A scheduler's rows say
- * what they are after the age (a job's attempt, a status and its TTL), so there names give way to that note, and
- * the session (most of its znodes have none) waits for a wide terminal.
+ * Which columns fit: the session goes first, then the pid; names get what is left (12–48). A scheduler's or a lock's
+ * rows say what they are after the age (a job's attempt, a status and its TTL; who holds, who waits on whom), so
+ * there names give way to that note, and the session waits for a wide terminal.
  */
-export function treeColumns(width: number, scheduler = false): TreeColumns {
-  const session = width >= (scheduler ? 150 : 90);
+export function treeColumns(width: number, notes = false): TreeColumns {
+  const session = width >= (notes ? 150 : 90);
   const pid = width >= 70;
   const who = pid ? 16 : 9;
   const fixed = MARKER + SEQ + (session ? SESSION : 0) + who + STATE + AGE;
-  const name = scheduler ? Math.min(36, Math.max(12, width - fixed - 40)) : Math.min(48, Math.max(12, width - fixed - 12));
+  const name = notes ? Math.min(36, Math.max(12, width - fixed - 40)) : Math.min(48, Math.max(12, width - fixed - 12));
   return { name, session, pid };
 }
 
@@ -70,11 +73,14 @@ function whoText(n: SnapshotNode, withPid: boolean): Segment {
 }
 
 function stateText(n: SnapshotNode): Segment {
-  if (n.leader) return { text: LEADER_MARK, color: 'green', bold: true };
+  if (n.leader) return { text: n.lock ? HOLDER_MARK : LEADER_MARK, color: 'green', bold: true };
   return { text: n.state === 'unknown' ? '' : n.state, color: stateColor(n.state) };
 }
 
-/** One tree row: connector and name, sequence, owner session, contender and pid, state, age, TTL, scheduler note, data. */
+/**
+ * One tree row: connector and name, sequence, owner session, contender and pid, state, age, TTL, scheduler or lock
+ * note, data. A lock member's data is the {id, pid, recipe} the row already shows, so its note takes its place.
+ */
 export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColumns): Segment[] {
   const nameRoom = Math.max(6, cols.name - prefix.length);
   const who = whoText(n, cols.pid);
@@ -90,8 +96,8 @@ export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColum
   out.push({ ...state, text: cell(state.text, STATE - 1) + ' ' });
   out.push({ text: cell(formatDuration(n.ageMs, 1), AGE - 1) + ' ', dim: true });
   if (n.ttl) out.push({ text: `${formatTtl(n.ttl.remainingMs)} `, color: n.ttl.remainingMs <= 0 ? 'red' : 'cyan' });
-  const note = n.scheduler ? schedulerNote(n.scheduler) : null;
-  const data = n.data && !(n.scheduler && noteReplacesData(n.scheduler));
+  const note = n.scheduler ? schedulerNote(n.scheduler) : n.lock ? lockNote(n.lock) : null;
+  const data = n.data && !(n.scheduler && noteReplacesData(n.scheduler)) && !n.lock;
   if (note) out.push({ text: data ? `${note.text} ` : note.text, color: note.color });
   if (data) out.push({ text: `"${n.data}"`, color: 'cyan' });
   return out;

@@ -31,6 +31,7 @@ export function node(f: NodeFields, root = ROOT): SnapshotNode {
     ageMs: 12_300,
     ttl: null,
     scheduler: null,
+    lock: null,
     data: '',
     watchers: [],
     childWatchers: [],
@@ -61,7 +62,7 @@ const healthyServers: readonly SnapshotServer[] = [
 
 const ev = (dt: number, who: string, event: string, detail = ''): SnapshotEvent => ({ t: T0 - dt, who, event, detail });
 
-const base = { path: ROOT, takenAt: T0, exists: true, scheduler: null, partitions: [], problems: [] } as const;
+const base = { path: ROOT, takenAt: T0, exists: true, scheduler: null, lock: null, partitions: [], problems: [] } as const;
 
 /**
  * Predecessor recipe: c1..c5, each watching the znode just before its own (c5 → c4 → c3 → c2 → c1★). c4 is paused
