@@ -30,6 +30,8 @@ export interface SpawnRequest {
   readonly sites?: readonly string[];
   readonly policy: ElectorPolicy;
   readonly takeoverMs: number;
+  /** priority recipe: false keeps a live leader whatever the policy says (`--no-preempt`). */
+  readonly preempt: boolean;
   readonly onDisconnect: OnDisconnect;
   readonly connect?: string;
   /** `--workload scheduler`: the contenders are the task scheduler's workers; `path` is its election. */
@@ -61,6 +63,7 @@ export interface RawSpawnArgs {
   readonly site?: string;
   readonly policy?: string;
   readonly takeoverMs?: unknown;
+  readonly preempt?: boolean;
   readonly onDisconnect?: string;
   readonly connect?: string;
   /** `--exec` was given. */
@@ -117,6 +120,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     return n;
   });
   const sites = list(raw.site, count, 'site');
+  if (raw.preempt !== undefined && recipe !== 'priority') throw new UsageError(`--${raw.preempt ? '' : 'no-'}preempt applies to the priority recipe only`, 'drop it, or add --recipe priority');
   const scheduler = schedulerOf(raw, recipe);
   const lock = lockOf(raw, recipe);
   return {
@@ -129,6 +133,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     onDisconnect,
     sessionTimeoutMs,
     takeoverMs,
+    preempt: raw.preempt ?? true,
     path: scheduler ? schedulerLayout(scheduler.root).election : validateZnodePath(raw.path ?? (lock ? DEFAULT_LOCK_PATH : DEFAULT_PATH)),
     priorities,
     sites,
@@ -165,7 +170,7 @@ function refuseForeign(raw: RawSpawnArgs, workload: string | undefined): void {
     if (given !== undefined && workload !== owner) throw new UsageError(`${flag} applies to --workload ${owner} only`, example);
   }
   if (workload === undefined) return;
-  for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.leaderRule, '--leader-rule']] as const) {
+  for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.preempt, '--no-preempt'], [raw.leaderRule, '--leader-rule']] as const) {
     if (given !== undefined) throw new UsageError(`${flag} applies to election recipes, not to --workload ${workload}`, `drop ${flag}`);
   }
 }

@@ -87,6 +87,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
     checkLeaderRule(paths, state, req);
+    checkPreempt(paths, state, req);
     if (req.lock) await configureResource(paths, state, req.path, req.lock.fencing);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
     const external = outside !== undefined && state.servers.length === 0;
@@ -101,6 +102,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           path: req.path,
           priority: req.priorities?.[i],
           site: req.sites?.[i],
+          ...(req.recipe === 'priority' && !req.preempt ? { preempt: false } : {}),
           sessionTimeoutMs: req.sessionTimeoutMs,
           startedAt: Date.now(),
           ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
@@ -143,6 +145,7 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     site: rec.site,
     policy: req.policy,
     takeoverMs: req.takeoverMs,
+    preempt: req.preempt,
     ...(req.scheduler ? { scheduler: req.scheduler } : {}),
     ...(req.lock ? { lock: req.lock } : {}),
     labRoot: paths.root,
@@ -162,6 +165,15 @@ function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): v
   const other = state.contenders.find((c) => c.path === req.path && effectiveRule(c.recipe, c.leaderRule) !== rule && (runsProgram(req.recipe) || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
   if (!other) return;
   throw new UsageError(`${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`, 'give them a --path of their own, or stop the others first');
+}
+
+/** One pre-emption setting per priority election: whichever contender is the elector applies its own. */
+function checkPreempt(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+  if (req.recipe !== 'priority') return;
+  const other = state.contenders.find((c) => c.recipe === 'priority' && c.path === req.path && (c.preempt ?? true) !== req.preempt && isOurs(c.pid, paths.markers));
+  if (!other) return;
+  const theirs = other.preempt === false ? '--no-preempt' : 'pre-emption on';
+  throw new UsageError(`${req.path} already has priority contenders with ${theirs} (${other.id})`, `spawn these the same way, use another --path, or stop the others first`);
 }
 
 export function workloadOf(r: ContenderRecord): 'scheduler' | 'lock' | null {

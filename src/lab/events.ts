@@ -48,6 +48,8 @@ export interface ContenderEventFields {
   progress: { token: number };
   /** priority recipe: leader/current set to READY. */
   ready: { token: number };
+  /** priority recipe: the elector read the administrator's policy znode (changed, or first read); what it could not use. */
+  policy: { sites: string[]; priorities: Record<string, number>; problems: string[] };
   /** priority recipe: the elector's watchdog excluded a candidate that did not reach READY. */
   excluded: { candidate: string; afterMs: number };
   /** A retryable failure (connection loss, timeout). */
@@ -150,7 +152,7 @@ export type LabEvent = LabEventMap[LabEventName];
 
 const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
   'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
-  'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'progress', 'ready', 'excluded', 'retry',
+  'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'policy', 'progress', 'ready', 'excluded', 'retry',
   'error', 'stopped', 'client-state', 'exited', 'failpoint', 'worker-registered', 'job-assigned', 'job-requeued',
   'job-dropped', 'job-started', 'job-finished', 'job-status', 'lock-acquired', 'lock-write', 'lock-released',
 ]);

@@ -21,6 +21,8 @@ export interface ContenderRecord {
   readonly path: string;
   readonly priority?: number;
   readonly site?: string;
+  /** priority recipe: false when spawned with --no-preempt. */
+  readonly preempt?: boolean;
   readonly sessionTimeoutMs: number;
   readonly startedAt: number;
   stoppedAt?: number;

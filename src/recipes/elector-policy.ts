@@ -16,6 +16,8 @@ export interface ChoiceContext {
   readonly previousLeader?: string | null;
   /** The previous leader's site when it is no longer a member (its nodes/ entry, and the site in it, are gone). */
   readonly previousSite?: string | null;
+  /** The administrator's site order (the policy znode), most preferred first; it comes before priority. */
+  readonly siteOrder?: readonly string[];
 }
 
 /** Ids compare with numbers as numbers, so c2 < c10. */
@@ -28,14 +30,40 @@ function bySequence(a: Candidate, b: Candidate): number {
   return compareIds(a.id, b.id);
 }
 
-function byPriority(a: Candidate, b: Candidate): number {
-  return b.priority - a.priority || bySequence(a, b);
+/**
+ * What ranks a candidate under `policy`, most important first, lower is better; null for the policies that rank
+ * by order alone (first, round-robin). Ties go to the lowest election sequence.
+ * - priority: the administrator's site order (when given), then the highest priority.
+ * - site: the administrator's site order, or else the previous leader's site first; then the highest priority.
+ */
+function rankOf(policy: ElectorPolicy, members: readonly Candidate[], ctx: ChoiceContext): ((m: Candidate) => number[]) | null {
+  const order = ctx.siteOrder ?? [];
+  const bySiteOrder = (m: Candidate): number => {
+    const i = m.site === null ? -1 : order.indexOf(m.site);
+    return i === -1 ? order.length : i;
+  };
+  switch (policy) {
+    case 'priority':
+      return (m) => [bySiteOrder(m), -m.priority];
+    case 'site': {
+      if (order.length > 0) return (m) => [bySiteOrder(m), -m.priority];
+      const site = previousSite(members, ctx);
+      return (m) => [site !== null && m.site !== site ? 1 : 0, -m.priority];
+    }
+    case 'first':
+    case 'round-robin':
+      return null;
+  }
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }
 
 /**
  * The next leader among `members` by `policy`, or null when nobody is eligible.
- * - priority: highest priority number; ties go to the lowest election sequence.
- * - site: members of the previous leader's site first, then by priority (plain priority when that site is unknown).
+ * - priority, site: by rankOf, ties to the lowest election sequence.
  * - first: lowest election sequence (the oldest contender).
  * - round-robin: the next id after the previous leader's, wrapping around.
  */
@@ -43,24 +71,22 @@ export function chooseCandidate(policy: ElectorPolicy, members: readonly Candida
   const excluded = ctx.excluded ?? new Set<string>();
   const eligible = members.filter((m) => !excluded.has(m.id));
   if (eligible.length === 0) return null;
-  switch (policy) {
-    case 'priority':
-      return [...eligible].sort(byPriority)[0]!.id;
-    case 'first':
-      return [...eligible].sort(bySequence)[0]!.id;
-    case 'site': {
-      const site = previousSite(members, ctx);
-      if (site === null) return [...eligible].sort(byPriority)[0]!.id;
-      const away = (m: Candidate): number => (m.site === site ? 0 : 1);
-      return [...eligible].sort((a, b) => away(a) - away(b) || byPriority(a, b))[0]!.id;
-    }
-    case 'round-robin': {
-      const ids = eligible.map((m) => m.id).sort(compareIds);
-      const prev = ctx.previousLeader ?? null;
-      if (prev === null) return ids[0]!;
-      return ids.find((id) => compareIds(id, prev) > 0) ?? ids[0]!;
-    }
-  }
+  const rank = rankOf(policy, members, ctx);
+  if (rank) return [...eligible].sort((a, b) => compareRanks(rank(a), rank(b)) || bySequence(a, b))[0]!.id;
+  if (policy === 'first') return [...eligible].sort(bySequence)[0]!.id;
+  const ids = eligible.map((m) => m.id).sort(compareIds);
+  const prev = ctx.previousLeader ?? null;
+  if (prev === null) return ids[0]!;
+  return ids.find((id) => compareIds(id, prev) > 0) ?? ids[0]!;
+}
+
+/**
+ * Whether `a` should replace `b` as leader: it ranks strictly better by the policy, not merely by age (a tie never
+ * pre-empts). Policies that rank by order alone never pre-empt: each new member would otherwise move leadership.
+ */
+export function outranks(policy: ElectorPolicy, members: readonly Candidate[], a: Candidate, b: Candidate, ctx: ChoiceContext = {}): boolean {
+  const rank = rankOf(policy, members, ctx);
+  return rank !== null && compareRanks(rank(a), rank(b)) < 0;
 }
 
 function previousSite(members: readonly Candidate[], ctx: ChoiceContext): string | null {

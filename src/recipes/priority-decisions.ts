@@ -1,4 +1,4 @@
-import { chooseCandidate, type Candidate } from './elector-policy.js';
+import { chooseCandidate, outranks, type Candidate } from './elector-policy.js';
 import type { ElectorPolicy } from './types.js';
 
 /** leader/current as read: who holds it (session), whether the takeover finished, and its identity. */
@@ -65,6 +65,10 @@ export interface ElectorView {
   readonly watchdogFired: string | null;
   readonly previousLeader: string | null;
   readonly previousSite: string | null;
+  /** The administrator's site order (the policy znode). */
+  readonly siteOrder?: readonly string[];
+  /** Replace a live elected contender when the policy ranks another strictly higher (seed 002, B.4.3). */
+  readonly preempt?: boolean;
 }
 
 export type ElectorDecision =
@@ -77,16 +81,18 @@ export type ElectorDecision =
   | { readonly kind: 'wait'; readonly candidate: string; readonly blockedBy: string | null }
   /**
    * Write leader/elected. reason: 'holder' (keep whoever holds leader/current), 'policy', or 'forgiven': every member
-   * was excluded, so the exclusions are dropped rather than leaving the cluster without a leader for good.
+   * was excluded, so the exclusions are dropped rather than leaving the cluster without a leader for good;
+   * 'preempt': the elected contender lives but the policy now ranks `candidate` above it.
    */
-  | { readonly kind: 'elect'; readonly candidate: string; readonly exclude: string | null; readonly reason: 'holder' | 'policy' | 'forgiven' }
+  | { readonly kind: 'elect'; readonly candidate: string; readonly exclude: string | null; readonly reason: 'holder' | 'policy' | 'forgiven' | 'preempt' }
   /** There are no members at all. */
   | { readonly kind: 'none'; readonly exclude: string | null };
 
 /**
- * The elector's move. It elects only when elected names nobody it can wait for (missing, gone, or excluded): a live
- * leader is never pre-empted by a better contender joining. A live, eligible holder of leader/current is elected
- * again before the policy is asked (the paper's "NL == CL").
+ * The elector's move. It elects when elected names nobody it can wait for (missing, gone, or excluded), and, with
+ * `preempt`, when the policy ranks a member strictly above the elected one (a better contender joined, or the
+ * administrator changed the policy): the seed's NL != CL. Without `preempt` a live leader is never replaced. A live,
+ * eligible holder of leader/current is elected again before the policy is asked (the paper's "NL == CL").
  */
 export function electorDecision(v: ElectorView): ElectorDecision {
   const holder = v.current ? (v.members.find((m) => m.session === v.current!.ownerSession) ?? null) : null;
@@ -101,12 +107,17 @@ export function electorDecision(v: ElectorView): ElectorDecision {
     exclude = e;
     excluded = new Set([...excluded, e]);
   }
+  const ctx = { previousLeader: v.previousLeader ?? e, previousSite: v.previousSite, siteOrder: v.siteOrder ?? [] };
+  const choose = (without: ReadonlySet<string>): string | null => chooseCandidate(v.policy, v.members, { ...ctx, excluded: without });
   if (electedAlive && !excluded.has(e)) {
+    const better = v.preempt ? choose(excluded) : null;
+    const [best, current] = [v.members.find((m) => m.id === better), v.members.find((m) => m.id === e)];
+    if (best && current && best.id !== e && outranks(v.policy, v.members, best, current, ctx)) {
+      return { kind: 'elect', candidate: best.id, exclude, reason: 'preempt' };
+    }
     return settled ? { kind: 'settled', leader: e } : { kind: 'wait', candidate: e, blockedBy };
   }
   if (holder && !excluded.has(holder.id)) return { kind: 'elect', candidate: holder.id, exclude, reason: 'holder' };
-  const choose = (without: ReadonlySet<string>): string | null =>
-    chooseCandidate(v.policy, v.members, { excluded: without, previousLeader: v.previousLeader ?? e, previousSite: v.previousSite });
   const candidate = choose(excluded);
   if (candidate !== null) return { kind: 'elect', candidate, exclude, reason: 'policy' };
   // Everyone was excluded: try them again, the one just given up on last.

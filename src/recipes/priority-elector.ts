@@ -5,6 +5,7 @@ import { parseMemberInfo, watchdogMsOf, type MemberInfo, type PriorityPaths } fr
 import type { WatchSet } from './priority-watches.js';
 import type { ElectedRead } from './priority-znodes.js';
 import { sequenceOf, sortBySequence } from './sequence.js';
+import { EMPTY_POLICY, parseAdminPolicy, policyPath, type AdminPolicy } from './priority-policy.js';
 import type { ElectorPolicy, RecipeIO, RecipeOptions } from './types.js';
 
 /** A nodes/ entry as read: what it says, whose session owns it, and its raw data and version (for the doorbell). */
@@ -46,6 +47,9 @@ export class Elector {
   private reportedNone = false;
   /** `<candidate>@<elected version>` the doorbell was last rung for: once per naming is enough. */
   private rung: string | null = null;
+  /** The administrator's policy znode as read last, and the version it had (-1: none). */
+  private admin: AdminPolicy = EMPTY_POLICY;
+  private adminVersion: number | null = null;
 
   constructor(private readonly ctx: ElectorContext) {}
 
@@ -66,6 +70,8 @@ export class Elector {
       watchdogFired: this.fired,
       previousLeader,
       previousSite: previousLeader === null ? null : (this.sites.get(previousLeader) ?? null),
+      siteOrder: this.admin.sites,
+      preempt: this.ctx.opts.preempt ?? true,
     });
     this.fired = null;
     if ((decision.kind === 'elect' || decision.kind === 'none') && decision.exclude !== null) {
@@ -186,10 +192,10 @@ export class Elector {
    */
   /** `listed`: nodes/ as the caller just listed it without a watch, so the entries can be read in the same round. */
   async readMembers(electionChildren: readonly string[], listed: readonly string[] | null = null): Promise<ElectorMember[]> {
-    const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed)]);
+    const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed), this.readAdminPolicy()]);
     return infos.map(({ info, session }) => ({
       id: info.id,
-      priority: info.priority,
+      priority: this.admin.priorities[info.id] ?? info.priority,
       site: info.site,
       sequence: sequences.get(info.id) ?? Infinity,
       session,
@@ -215,6 +221,23 @@ export class Elector {
     await read(names.filter((name) => !entries.has(name)));
     this.memberInfos = names.map((name) => entries.get(name) ?? null).filter((m) => m !== null);
     return this.memberInfos;
+  }
+
+  /**
+   * The policy znode, with a watch: read again only after the watch fired (as nodes/ is). Its change triggers a
+   * new pass, which may pre-empt the leader. A policy that cannot be read in full is used as far as it can be.
+   */
+  private async readAdminPolicy(): Promise<void> {
+    const path = policyPath(this.ctx.opts.path);
+    if (this.adminVersion !== null && this.ctx.watches.isArmed('exists', path)) return;
+    const zk = this.ctx.zk();
+    const [, read] = await Promise.all([this.ctx.watches.read('exists', path, (w) => zk.exists(path, w)), unlessGone(zk.getData(path))]);
+    const version = read ? read.stat.version : -1;
+    if (version === this.adminVersion) return;
+    this.adminVersion = version;
+    const { policy, problems } = read ? parseAdminPolicy(read.data.toString()) : { policy: EMPTY_POLICY, problems: [] };
+    this.admin = policy;
+    this.ctx.io.log('policy', { sites: [...policy.sites], priorities: { ...policy.priorities }, problems });
   }
 
   private async readMember(zk: ZkPort, name: string): Promise<MemberEntry | null> {

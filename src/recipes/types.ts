@@ -25,6 +25,8 @@ export interface RecipeOptions {
   readonly takeoverMs?: number;
   /** priority recipe: how long the elector waits for READY before excluding the candidate. */
   readonly watchdogMs?: number;
+  /** priority recipe: the elector replaces a live leader the policy ranks below another (default true). */
+  readonly preempt?: boolean;
   /** The scheduler workload: this contender is a worker (and, while it leads, the scheduler's assigner). */
   readonly scheduler?: SchedulerOptions;
   /** The lock workload: this contender loops acquire → hold → release → think on the lock at `path`. */

@@ -19,6 +19,7 @@ interface SpawnArgs extends GlobalArgs {
   site?: string;
   policy?: string;
   'takeover-ms'?: string;
+  preempt?: boolean;
   'on-disconnect'?: string;
   connect?: string;
   exec?: boolean;
@@ -112,6 +113,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
               .option('policy', { type: 'string', describe: 'priority recipe: priority (default), site, first or round-robin' })
               .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
+              .option('preempt', { type: 'boolean', describe: 'priority recipe: the elector replaces a live leader the policy ranks lower (default); --no-preempt keeps it' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
               .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)' })
@@ -132,6 +134,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               site: a.site,
               policy: a.policy,
               takeoverMs: a['takeover-ms'],
+              preempt: a.preempt,
               onDisconnect: a['on-disconnect'],
               connect: a.connect,
               exec: a.exec,

@@ -25,6 +25,8 @@ async function newLab(base: Partial<RecipeOptions> = {}, blocker = true): Promis
     onDisconnect: 'pause',
     takeoverMs: 20,
     watchdogMs: 150,
+    // Most tests here are about the hand-over mechanics with a sticky elector; pre-emption has tests of its own.
+    preempt: false,
     ...base,
   });
   outsider = await lab.zk.connect();
@@ -250,5 +252,72 @@ describe('priority election', () => {
     expect(fieldsOf('c2', 'resigned')[0]).toMatchObject({ reason: 'expired', wasLeader: true });
     await until(() => expect(fieldsOf('c2', 'follower').at(-1)).toEqual({ watching: '/p/nodes/c2', elected: 'c3' }));
     expect(lab.zk.ownerOf('/p/nodes/c2')).toBe(lab.session('c2').sessionId);
+  });
+
+  describe('with pre-emption', () => {
+    it('hands over to a better contender that joins: the leader stops and deletes leader/current before the new one goes PROGRESS → READY', async () => {
+      await newLab({ preempt: true }, false);
+      await lab.start('c1', { priority: 5 });
+      await lab.start('c2', { priority: 1 });
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      const before = lab.zk.stat(CURRENT)!.czxid;
+      await lab.start('c3', { priority: 9 });
+      await until(() => expect(lab.leaders()).toEqual(['c3']));
+      expect(fieldsOf('c1', 'elected').at(-1)).toEqual({ candidate: 'c3', policy: 'priority', reason: 'preempt', previous: 'c1' });
+      expect(fieldsOf('c1', 'resigned').at(-1)).toMatchObject({ reason: 'not-elected', wasLeader: true, token: before });
+      // c1 let go before c3 claimed: its resignation comes first, and c3's token is a new leader/current.
+      const progress = lab.events('c3', 'progress')[0]!;
+      expect(lab.log.indexOf(lab.events('c1', 'resigned').at(-1)!)).toBeLessThan(lab.log.indexOf(progress));
+      expect(progress.fields.token).toBe(lab.zk.stat(CURRENT)!.czxid);
+      expect(progress.fields.token).not.toBe(before);
+      expect(lab.zk.ownerOf(CURRENT)).toBe(lab.session('c3').sessionId);
+      expect(lab.zk.data(CURRENT)).toBe('READY');
+    });
+
+    it('never pre-empts for a tie: an equal priority that joins later waits', async () => {
+      await newLab({ preempt: true }, false);
+      await lab.start('c1', { priority: 5 });
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      await lab.start('c2', { priority: 5 });
+      await until(() => expect(lab.events('c2', 'follower')).not.toHaveLength(0));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(lab.leaders()).toEqual(['c1']);
+      expect(lab.events('c1', 'elected').map((e) => e.fields.reason)).not.toContain('preempt');
+    });
+
+    it('follows the policy znode: a priority set there, then a site order, moves the leadership', async () => {
+      await newLab({ preempt: true }, false);
+      await lab.start('c1', { priority: 5, site: 'a' });
+      await lab.start('c2', { priority: 1, site: 'b' });
+      await lab.start('c3', { priority: 3, site: 'b' });
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      await outsider.create('/p/policy', JSON.stringify({ priorities: { c2: 50 } }), 'persistent');
+      await until(() => expect(lab.leaders()).toEqual(['c2']));
+      await outsider.setData('/p/policy', JSON.stringify({ sites: ['a', 'b'], priorities: { c2: 50 } }), -1);
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      await outsider.setData('/p/policy', JSON.stringify({ sites: ['b'], priorities: {} }), -1);
+      await until(() => expect(lab.leaders()).toEqual(['c3']));
+      expect(fieldsOf('c1', 'policy').at(-1)).toEqual({ sites: ['b'], priorities: {}, problems: [] });
+    });
+
+    it('uses what it can of a malformed policy and says what it left out', async () => {
+      await newLab({ preempt: true }, false);
+      await lab.start('c1', { priority: 5 });
+      await lab.start('c2', { priority: 1 });
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      await outsider.create('/p/policy', JSON.stringify({ sites: 'b', priorities: { c2: 9, c1: 'high' } }), 'persistent');
+      await until(() => expect(lab.leaders()).toEqual(['c2']));
+      expect(fieldsOf('c1', 'policy').at(-1)!.problems).toEqual(['sites is not a list; ignored', 'priorities.c1: "high" ignored (a priority is a whole number)']);
+    });
+
+    it('keeps the leader with preempt off, whatever joins', async () => {
+      await newLab({ preempt: false }, false);
+      await lab.start('c1', { priority: 1 });
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      await lab.start('c2', { priority: 9 });
+      await until(() => expect(lab.events('c2', 'follower')).not.toHaveLength(0));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(lab.leaders()).toEqual(['c1']);
+    });
   });
 });
