@@ -15,6 +15,7 @@ import { demoCommand } from './commands/demo.js';
 import { labsCommand } from './commands/labs.js';
 import { jobsCommand } from './commands/jobs.js';
 import { failpointCommand } from './commands/failpoint.js';
+import { priorityCommand } from './commands/priority.js';
 import { completionCommand } from './commands/completion.js';
 
 /** Every command, registered from one explicit list. */
@@ -30,6 +31,7 @@ function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
     healCommand(ctx),
     netCommand(ctx),
     failpointCommand(ctx),
+    priorityCommand(ctx),
     inspectCommand(ctx),
     drillCommand(ctx),
     demoCommand(ctx),

@@ -31,7 +31,7 @@ export function schedulerRoot(state: LabState | null, path: string | undefined):
   return roots[0] ?? DEFAULT_SCHEDULER_PATH;
 }
 
-function labConnect(paths: LabPaths): { state: LabState; connect: string } {
+export function labConnect(paths: LabPaths): { state: LabState; connect: string } {
   const state = readState(paths);
   const connect = state ? directConnectString(state) : '';
   if (!state || connect === '') throw new UsageError(`there is no ensemble in ${paths.root}`, 'start one with `zklab ensemble up`');

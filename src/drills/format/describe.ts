@@ -46,6 +46,10 @@ export function describeStep(step: Step): string {
       return step.over === undefined ? `submit ${describeJobs(step.count, step.spec)}` : `stream ${describeJobs(step.count, step.spec)} over ${formatDuration(step.over)}`;
     case 'failpoint':
       return `failpoint in ${step.target}: ${step.action} at ${step.at}`;
+    case 'priority':
+      return step.preferSite !== undefined
+        ? `policy: prefer site ${step.preferSite}`
+        : `policy: priority ${Object.entries(step.set ?? {}).map(([id, p]) => `${id} = ${p}`).join(', ')}`;
     case 'pause':
     case 'resume':
     case 'heal':

@@ -17,6 +17,8 @@
  *   sites: [a, b, b]                   # priority recipe only: likewise
  *   takeoverMs: 500                    # priority recipe only: how long the PROGRESS -> READY takeover takes; the
  *                                      # elector's watchdog excludes a candidate stuck for 3x that + 1s
+ *   preempt: false                     # priority recipe only: keep a live leader whatever the policy says (the
+ *                                      # elector pre-empts by default)
  *   workload: scheduler                # the task scheduler's workers (recipe predecessor); with it, and only with it:
  *   strategy: round-robin              #   round-robin (default) | random: how the leader picks a worker
  *   statusTtl: 30s                     #   the TTL of each finished job's status znode (default 30s)
@@ -45,6 +47,9 @@
  *                                             # target leader | cN; action crash | pause | hang, once, at a point of
  *                                             # the contender's recipe (scheduler: before-assign, after-assign,
  *                                             # before-status, after-status-before-unassign, after-create-before-watch)
+ *   - priority: { preferSite: b }            # priority recipe: write the policy znode as `zklab priority prefer-site`
+ *                                             # does, or { set: { c2: 50 } } as `priority set`; newLeaderWithin
+ *                                             # measures from it
  *   - wait: { jobsDone: true, timeout: 20s }  # every job submitted so far has its status (or jobsDone: 5: five have)
  *   - expect: { newLeaderWithin: 3s }         # also noLeaderChange: 2s, leaderIs: c2, leaderIsNot: c1,
  *                                             # notificationsPerDeath: { max: 1 }, state: { c1: follower },
@@ -58,7 +63,8 @@
  *                                             # noLostJobs { within (30s) }, executionsPerJob { max (1) },
  *                                             # statusTtl { slack (2s) }; for the lock workload
  *                                             # mutualExclusion, fencedWrites, lockProgress { within (10s) },
- *                                             # notificationsPerRelease { max, min } (mean contenders woken)
+ *                                             # notificationsPerRelease { max, min } (mean contenders woken);
+ *                                             # for the priority recipe preemption { within (5s) }
  * expectFailure: [singleLeader]               # optional: checks this drill exists to make fail
  * variants:                                   # optional: run once per variant, each on a fresh lab
  *   - { name: standard, contenders: { curatorErrorPolicy: standard } }
@@ -135,6 +141,7 @@ const checkOptions = {
   fencedWrites: strict({}),
   lockProgress: strict({ within: duration().optional() }),
   notificationsPerRelease: strict({ max: z.number().min(0).optional(), min: z.number().min(0).optional() }),
+  preemption: strict({ within: duration().optional() }),
 };
 
 /** `herdSize` is short for `{ herdSize: {} }`. */
@@ -152,6 +159,7 @@ const checkEntry = z.preprocess(
     fencedWrites: checkOptions.fencedWrites.optional(),
     lockProgress: checkOptions.lockProgress.optional(),
     notificationsPerRelease: checkOptions.notificationsPerRelease.optional(),
+    preemption: checkOptions.preemption.optional(),
   }),
 );
 
@@ -191,6 +199,7 @@ function contendersSchema() {
     priorities: z.array(z.number().int()).optional(),
     sites: z.array(z.string().min(1)).optional(),
     takeoverMs: duration().optional(),
+    preempt: z.boolean().optional(),
     workload: z.enum(WORKLOADS).optional(),
     strategy: z.enum(STRATEGIES).optional(),
     statusTtl: duration().optional(),
@@ -282,6 +291,9 @@ function validate(
       if (contenders && contenders.workload !== 'lock' && (LOCK_CHECKS as readonly string[]).includes(name)) {
         issues.push({ path: ['checks', i, name], message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)' });
       }
+      if (contenders && contenders.recipe !== 'priority' && name === 'preemption') {
+        issues.push({ path: ['checks', i, name], message: 'judges the priority recipe\'s hand-overs: it needs recipe: priority' });
+      }
     }
   });
   const wake = checks.notificationsPerRelease;
@@ -331,7 +343,7 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
   if (c.leaderRule !== undefined && !program) issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
   if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined) issues.push({ path: at('leaderRule'), message: 'is not a leader rule (use lowest-sequence or "single-node NAME")' });
   if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch') issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
-  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs'] as const) {
+  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs', 'preempt'] as const) {
     if (c[field] !== undefined && c.recipe !== 'priority') {
       issues.push({ path: at(field), message: `only applies to the priority recipe (remove it or use recipe: priority)` });
     }
@@ -382,7 +394,7 @@ function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void 
 
 /** What the steps may ask of these contenders. */
 function traitsOf(c: ContenderSpec): ContenderTraits {
-  return { scheduler: c.workload === 'scheduler', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
+  return { scheduler: c.workload === 'scheduler', priority: c.recipe === 'priority', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -65,6 +65,8 @@ const jobsFields = {
 
 const failpointFields = { target, at: z.string().min(1), action: z.enum(FAILPOINT_ACTIONS) };
 
+const priorityFields = { set: z.record(z.string(), z.number().int()).optional(), preferSite: z.string().min(1).optional() };
+
 const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
 
 /** The value schema of every step kind: a step is a one-key mapping `<kind>: <value>`. */
@@ -83,6 +85,7 @@ export const STEP_SCHEMAS = {
   /** `jobs: 9` is short for `jobs: { submit: 9 }` (sleep jobs of 200ms). */
   jobs: z.preprocess((v) => (typeof v === 'number' ? { submit: v } : v), strict(jobsFields)),
   failpoint: strict(failpointFields),
+  priority: strict(priorityFields),
   expect: strict(expectFields),
   repeat: strict(repeatFields),
 } as const;
@@ -100,6 +103,7 @@ export const STEP_FIELDS: Partial<Record<StepSchemaKind, readonly string[]>> = {
   repeat: Object.keys(repeatFields),
   jobs: Object.keys(jobsFields),
   failpoint: Object.keys(failpointFields),
+  priority: Object.keys(priorityFields),
 };
 
 export type StepValue<K extends StepSchemaKind> = z.output<(typeof STEP_SCHEMAS)[K]>;

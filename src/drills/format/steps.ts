@@ -9,6 +9,8 @@ type Path = readonly (string | number)[];
 /** What the drill's contenders run, as far as steps care: the scheduler's workers, and the failpoints they have. */
 export interface ContenderTraits {
   readonly scheduler: boolean;
+  /** The priority recipe: the priority step applies. */
+  readonly priority: boolean;
   readonly failpoints: readonly string[];
 }
 
@@ -205,6 +207,17 @@ function buildStep(
         problem(`"${v.at}" is not a failpoint of these contenders (use one of: ${known.join(', ')})`, [...at, 'at']);
       }
       step = { kind, line, target: target(v.target, ['leader', 'contender'], [...at, 'target']), at: v.at, action: v.action };
+      break;
+    }
+    case 'priority': {
+      const v = data as StepValue<'priority'>;
+      if (ctx.contenders && !ctx.contenders.priority) problem('needs priority contenders (recipe: priority)');
+      if ((v.set === undefined) === (v.preferSite === undefined)) {
+        problem('says neither or both of set and preferSite (write priority: { set: { c2: 50 } } or priority: { preferSite: b })');
+      }
+      const set = v.set === undefined ? undefined : Object.fromEntries(Object.entries(v.set).map(([id, p]) => [target(id, ['contender'], [...at, 'set', id]), p]));
+      if (set !== undefined && Object.keys(set).length === 0) problem('names no contender (write set: { c2: 50 })', [...at, 'set']);
+      step = { kind, line, ...(set ? { set } : {}), ...(v.preferSite !== undefined ? { preferSite: v.preferSite } : {}) };
       break;
     }
     case 'repeat': {

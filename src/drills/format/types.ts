@@ -31,6 +31,7 @@ export const CHECK_NAMES = [
   'fencedWrites',
   'lockProgress',
   'notificationsPerRelease',
+  'preemption',
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 /** What a drill that names no checks is judged by: the election's four. */
@@ -75,6 +76,8 @@ export interface ContenderSpec {
   readonly sites?: readonly string[];
   /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
   readonly takeoverMs?: number;
+  /** priority recipe only: false keeps a live leader whatever the policy says (`--no-preempt`). */
+  readonly preempt?: boolean;
   /** The contenders are the task scheduler's workers, or lock holders (recipe predecessor, filled in when not given). */
   readonly workload?: 'scheduler' | 'lock';
   /** scheduler only: how the leader picks a worker for a job. */
@@ -101,6 +104,7 @@ export interface CheckConfig {
   readonly mutualExclusion?: Record<string, never>;
   readonly fencedWrites?: Record<string, never>;
   readonly lockProgress?: { readonly within?: number };
+  readonly preemption?: { readonly within?: number };
   readonly notificationsPerRelease?: { readonly max?: number; readonly min?: number };
 }
 
@@ -159,6 +163,8 @@ export type Step = StepBase &
     /** Queues `count` jobs, or with `over` streams them evenly over that time in the background. */
     | { readonly kind: 'jobs'; readonly count: number; readonly spec: JobSpec; readonly over?: number }
     | { readonly kind: 'failpoint'; readonly target: Target; readonly at: string; readonly action: FailpointAction }
+    /** Writes the priority election's policy znode as `zklab priority set` / `prefer-site` would. */
+    | { readonly kind: 'priority'; readonly set?: Readonly<Record<Target, number>>; readonly preferSite?: string }
   );
 
 export type StepKind = Step['kind'];

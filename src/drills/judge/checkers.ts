@@ -3,6 +3,7 @@ import { checkFailoverTime } from './check-failover.js';
 import { checkFencedWrites } from './check-fenced-writes.js';
 import { checkHerdSize } from './check-herd.js';
 import { checkLiveness } from './check-liveness.js';
+import { checkPreemption } from './check-preemption.js';
 import { checkLockProgress } from './check-lock-progress.js';
 import { checkNoLostJobs } from './check-lost-jobs.js';
 import { checkMutualExclusion } from './check-mutual-exclusion.js';
@@ -22,6 +23,7 @@ export {
   checkHerdSize,
   checkLiveness,
   checkLockProgress,
+  checkPreemption,
   checkMutualExclusion,
   checkNoLostJobs,
   checkNotificationsPerRelease,
@@ -46,6 +48,7 @@ export function runChecks(h: History, config: CheckConfig): CheckResult[] {
     if (name === 'fencedWrites') out.push(checkFencedWrites(h));
     if (name === 'lockProgress') out.push(checkLockProgress(h, config.lockProgress));
     if (name === 'notificationsPerRelease') out.push(checkNotificationsPerRelease(h, config.notificationsPerRelease));
+    if (name === 'preemption') out.push(checkPreemption(h, config.preemption));
   }
   return out;
 }

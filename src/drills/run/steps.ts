@@ -5,6 +5,7 @@ import { leaderAt } from '../judge/queries.js';
 import type { StepOutcome, StepResult } from '../judge/result.js';
 import { runExpect, runWait } from './conditions.js';
 import { isFaultStep, runFault } from './fault-steps.js';
+import { runPriority } from './priority-steps.js';
 import { runFailpoint, runJobs } from './scheduler-steps.js';
 import type { RunState } from './state.js';
 import type { Step } from '../format/types.js';
@@ -52,6 +53,14 @@ async function carryOut(state: RunState, step: Step, index: string): Promise<Don
       return { outcome: 'ok', ...(await runFailpoint(state, step)) };
     case 'repeat':
       throw new Error('a repeat step is run by runSteps');
+    case 'priority': {
+      // A policy change is meant to move leadership: newLeaderWithin measures from it, as from a fault.
+      const t = Date.now();
+      const leaderBefore = leaderAt(state.lab.history(state.startedAt, t), t)?.contender ?? null;
+      const done = await runPriority(state, step);
+      state.lastFault = { t, leaderBefore };
+      return { outcome: 'ok', ...done };
+    }
     default: {
       if (!isFaultStep(step)) throw new Error(`no runner for step kind ${(step as Step).kind}`);
       const clock = { at: Date.now() };

@@ -29,9 +29,19 @@ describe('built-in drills', () => {
     expect(drill.expectFailure).toEqual(['singleLeader']);
   });
 
-  it('expects only split-brain, kazoo, the herd half of the comparison, the zombie and hung workers and Curator\'s session policy to fail a check', () => {
+  it('expects only split-brain, kazoo, the herd half of the comparison, the zombie and hung workers, the sticky priority hand-over and some variants to fail a check', () => {
     const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
-    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'scheduler-hung-worker', 'scheduler-zombie-worker', 'split-brain']);
+    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'priority-handover', 'scheduler-hung-worker', 'scheduler-zombie-worker', 'split-brain']);
+    expect(resolveDrill('priority-handover').expectFailure).toEqual(['preemption']);
+    const variants = (name: string) => (resolveDrill(name).variants ?? []).map((v) => [v.name, v.expectFailure]);
+    expect(variants('lock-zombie-holder')).toEqual([
+      ['fencing-on', ['mutualExclusion']],
+      ['fencing-off', ['mutualExclusion', 'fencedWrites']],
+    ]);
+    expect(variants('lock-herd-vs-queue')).toEqual([
+      ['queue', []],
+      ['herd', ['notificationsPerRelease']],
+    ]);
     expect(resolveDrill('scheduler-zombie-worker').expectFailure).toEqual(['executionsPerJob']);
     expect(resolveDrill('scheduler-hung-worker').expectFailure).toEqual(['noLostJobs']);
     const curator = resolveDrill('curator-leader-isolated').variants ?? [];

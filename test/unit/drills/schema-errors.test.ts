@@ -75,7 +75,7 @@ describe('parseDrill errors name the file, line and field', () => {
     expect(errors(text)).toEqual([
       'd.yaml:1: name: is not a drill name (use lowercase letters, digits and dashes)',
       'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority, curator-latch, kazoo-election)',
-      'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness, noLostJobs, executionsPerJob, statusTtl, mutualExclusion, fencedWrites, lockProgress, notificationsPerRelease)',
+      'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness, noLostJobs, executionsPerJob, statusTtl, mutualExclusion, fencedWrites, lockProgress, notificationsPerRelease, preemption)',
     ]);
   });
 
