@@ -40,10 +40,12 @@ export interface PriorityView {
 
 const alive = (paths: LabPaths, c: ContenderRecord): boolean => isOurs(c.pid, paths.markers);
 
-/** The priority election a command means: --path, else the one the lab's priority contenders use. */
+/** The priority election a command means: --path, else the one the lab's running priority contenders use. */
 function electionPath(paths: LabPaths, state: LabState, path: string | undefined): string {
   if (path !== undefined) return path;
-  const found = [...new Set(state.contenders.filter((c) => c.recipe === 'priority').map((c) => c.path))];
+  const priority = state.contenders.filter((c) => c.recipe === 'priority');
+  const running = priority.filter((c) => alive(paths, c));
+  const found = [...new Set((running.length > 0 ? running : priority).map((c) => c.path))];
   if (found.length === 0) throw new UsageError(`the lab at ${paths.root} has no priority contenders`, 'spawn some with `zklab contenders spawn 3 --recipe priority`, or name an election with --path');
   if (found.length > 1) throw new UsageError(`this lab has priority elections at ${found.join(' and ')}`, 'say which with --path');
   return found[0]!;
