@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
 import { parseDrill } from '../../src/drills/format/schema.js';
+import { expandVariants } from '../../src/drills/format/variants.js';
 import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/judge/result.js';
 import { runDrill } from '../../src/drills/run/runner.js';
 import type { DrillProgress } from '../../src/drills/run/progress.js';
@@ -40,8 +41,9 @@ afterAll(() => {
 });
 
 describe('built-in drills on real ensembles', () => {
-  it.each(listBuiltinDrills())('%s passes', { timeout: 180_000 }, async (name) => {
-    const drill = resolveDrill(name);
+  // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
+  const runs = listBuiltinDrills().flatMap((name) => expandVariants(resolveDrill(name)).map((drill) => [drill.name, drill] as const));
+  it.each(runs)('%s passes', { timeout: 180_000 }, async (name, drill) => {
     const dir = labDir();
     const started = Date.now();
     const r = await runDrill(drill, { labDir: dir, seed: 1 });

@@ -1,0 +1,102 @@
+/**
+ * Issue 15: the lock workload and priority pre-emption.
+ * - Lock acquisitions per second with 5 contenders, zero hold and zero think.
+ * - Release → next acquire: from a holder's `lock-released` (logged just before its delete goes out) to the next
+ *   holder's `lock-acquired`, p50 and p99; goal p50 ≤ 5 ms. Beside it, in the same run, one client's create and
+ *   delete of an ephemeral-sequential znode, back to back: the two writes a hand-over cannot do without.
+ * - Priority pre-emption: a better contender joins (its `joined`) → it marks READY, takeover work of 0 ms.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readEventFile } from '../../src/lab/event-log.js';
+import type { ContenderEvent } from '../../src/lab/events.js';
+import { parseSpawnRequest } from '../../src/contenders/options.js';
+import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { directConnectString, readState } from '../../src/lab/state.js';
+import { ZkClient } from '../../src/zk/client.js';
+import { median, percentile, type BenchRow } from './types.js';
+
+const WINDOW_MS = 5000;
+const ROUND_TRIPS = 500;
+const PREEMPTIONS = 10;
+
+async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const eventsOf = (paths: LabPaths, ids: readonly string[]): ContenderEvent[] =>
+  ids.flatMap((id) => readEventFile(paths.contenderEvents(id))).sort((a, b) => a.t - b.t);
+
+/** One client, create then delete, one after the other: ms per pair. */
+async function createDeleteRoundTrips(zk: ZkClient): Promise<number[]> {
+  await zk.mkdirp('/bench-rt');
+  const out: number[] = [];
+  for (let i = 0; i < ROUND_TRIPS; i++) {
+    const t0 = performance.now();
+    const p = await zk.create('/bench-rt/n-', '', 'ephemeral-sequential');
+    await zk.delete(p, -1);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-lock-'));
+  const rows: BenchRow[] = [];
+  let zk: ZkClient | undefined;
+  try {
+    await ensembleUp(paths, { servers: 3, tickMs: 200 });
+    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 10_000, quiet: true });
+    await createDeleteRoundTrips(zk); // warm-up
+    const pairs = await createDeleteRoundTrips(zk);
+    rows.push({ name: `baseline: one client's create + delete, back to back (p50 of ${ROUND_TRIPS})`, value: median(pairs), unit: 'ms' });
+    rows.push({ name: 'baseline: the same, p99', value: percentile(pairs, 99), unit: 'ms' });
+
+    const { spawned } = await spawnContenders(paths, parseSpawnRequest({ count: 5, workload: 'lock', path: '/bench-lock', hold: '0', think: '0' }));
+    const ids = spawned.map((c) => c.id);
+    const acquired = () => eventsOf(paths, ids).filter((e) => e.event === 'lock-acquired').length;
+    await until(() => acquired() >= 200, 'a warm-up of 200 acquisitions', 60_000);
+    const from = Date.now();
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    const to = Date.now();
+    await stopContenders(paths, 'all');
+    const events = eventsOf(paths, ids).filter((e) => e.t >= from && e.t < to);
+    const acquisitions = events.filter((e) => e.event === 'lock-acquired');
+    rows.push({ name: 'lock acquisitions per second, 5 contenders, zero hold and think', value: acquisitions.length / ((to - from) / 1000), unit: '/s' });
+    const gaps: number[] = [];
+    for (const r of events.filter((e) => e.event === 'lock-released' && e.reason === 'done')) {
+      const next = acquisitions.find((a) => a.t >= r.t && a.id !== r.id);
+      if (next) gaps.push(next.t - r.t);
+    }
+    const p50 = median(gaps);
+    rows.push({ name: `release → next acquire, p50 of ${gaps.length}`, value: p50, unit: 'ms', target: '≤ 5', pass: p50 <= 5 });
+    rows.push({ name: 'release → next acquire, p99', value: percentile(gaps, 99), unit: 'ms' });
+    rows.push({ name: 'release → next acquire p50 ÷ baseline create + delete p50', value: p50 / median(pairs), unit: '×' });
+
+    const [base] = (await spawnContenders(paths, parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '1', takeoverMs: '0' }))).spawned;
+    await until(() => readEventFile(paths.contenderEvents(base!.id)).some((e) => e.event === 'ready'), 'the first leader READY', 20_000);
+    const times: number[] = [];
+    for (let i = 0; i < PREEMPTIONS; i++) {
+      const [better] = (await spawnContenders(paths, parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '9', takeoverMs: '0' }))).spawned;
+      const own = () => readEventFile(paths.contenderEvents(better!.id));
+      await until(() => own().some((e) => e.event === 'ready'), `pre-emption ${i + 1} READY`, 20_000);
+      const joined = own().find((e) => e.event === 'joined')!.t;
+      times.push(own().find((e) => e.event === 'ready')!.t - joined);
+      await stopContenders(paths, [better!.id]);
+      await until(() => readEventFile(paths.contenderEvents(base!.id)).filter((e) => e.event === 'ready').length > i + 1, `${base!.id} READY again`, 20_000);
+    }
+    rows.push({ name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${PREEMPTIONS})`, value: median(times), unit: 'ms' });
+    rows.push({ name: 'priority pre-emption, joined → READY, slowest', value: Math.max(...times), unit: 'ms' });
+    await stopContenders(paths, 'all');
+  } finally {
+    await zk?.close();
+    await ensembleDown(paths, { purge: true }).catch(() => undefined);
+    rmSync(paths.root, { recursive: true, force: true });
+  }
+  return rows;
+}
