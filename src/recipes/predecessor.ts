@@ -49,7 +49,9 @@ export class PredecessorElection extends ElectionRecipe {
 
   protected async evaluate(): Promise<void> {
     if (!this.ownNode) return;
-    const children = await this.zk.getChildren(this.opts.path);
+    // Both go out at once (one round trip: the server answers a session's requests in order); the ownership check
+    // matters only to the one that turns out first, and it is on the path of every hand-over.
+    const [children, stat] = await Promise.all([this.zk.getChildren(this.opts.path), this.ownsNode(this.ownNode)]);
     const pred = predecessorOf(children, basename(this.ownNode));
     if (pred === undefined) {
       // Our znode is gone while the session lives (deleted by someone): take a new place at the end.
@@ -57,7 +59,6 @@ export class PredecessorElection extends ElectionRecipe {
       return;
     }
     if (pred === null) {
-      const stat = await this.ownsNode(this.ownNode);
       if (!stat) {
         await this.lostPlace();
         return;

@@ -17,7 +17,7 @@ export function inspectCommand(ctx: CommandContext): CommandModule<GlobalArgs, I
     describe: 'Watch an election live: znodes, who leads, who watches whom, the ensemble, events; keys to break it',
     builder: (y: Argv<GlobalArgs>) =>
       y
-        .option('path', { type: 'string', describe: 'election path or a scheduler\'s root (default: the lab contenders\' path or scheduler root, else /election)' })
+        .option('path', { type: 'string', describe: 'election path, a scheduler\'s root or a lock (default: the newest contender\'s path or scheduler root, else /election)' })
         .option('connect', { type: 'string', describe: 'HOST:PORT,… of any ensemble, instead of (or besides) the lab\'s' })
         .option('once', { type: 'boolean', default: false, describe: 'print the view as plain text once and exit (the default without a terminal)' })
         .option('json', { type: 'boolean', default: false, describe: 'print one snapshot as JSON and exit' }) as Argv<InspectArgs>,
