@@ -191,9 +191,11 @@ export abstract class ElectionRecipe implements Recipe {
     if (token === null) return;
     this.stopActing();
     this.leadingToken = null;
+    // It has stopped acting: its belief ends now. Logged before the release a successor waits for (the delete of its
+    // znode or of leader/current), so no successor's claim can come before it in the logs.
+    this.io.log(event, { reason, token, wasLeader: true });
     if (release) await this.onLeadershipEnd(reason).catch(() => undefined);
     else this.onLeadershipDropped();
-    this.io.log(event, { reason, token, wasLeader: true });
   }
 
   private startActing(): void {

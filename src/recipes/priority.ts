@@ -327,8 +327,9 @@ export class PriorityElection extends ElectionRecipe {
       return;
     }
     this.leadingCzxid = null;
-    await this.deleteCurrent(czxid);
+    // Logged before the delete that lets the next candidate in, as a leader's resignation is (see endLeadership).
     this.io.log('resigned', { reason, token: czxid, wasLeader: false, wasTakingOver });
+    await this.deleteCurrent(czxid);
   }
 
   protected override async onLeadershipEnd(): Promise<void> {

@@ -394,7 +394,7 @@ function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void 
 
 /** What the steps may ask of these contenders. */
 function traitsOf(c: ContenderSpec): ContenderTraits {
-  return { scheduler: c.workload === 'scheduler', priority: c.recipe === 'priority', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
+  return { scheduler: c.workload === 'scheduler', lock: c.workload === 'lock', priority: c.recipe === 'priority', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
 }
 
 function stripUndefined<T extends object>(o: T): T {

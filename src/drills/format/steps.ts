@@ -11,6 +11,8 @@ export interface ContenderTraits {
   readonly scheduler: boolean;
   /** The priority recipe: the priority step applies. */
   readonly priority: boolean;
+  /** Lock holders: everyoneAcquiresWithin applies. */
+  readonly lock: boolean;
   readonly failpoints: readonly string[];
 }
 
@@ -187,6 +189,9 @@ function buildStep(
     case 'expect': {
       const v = data as StepValue<'expect'>;
       if (v.allJobsDoneWithin !== undefined) needsScheduler([...at, 'allJobsDoneWithin']);
+      if (v.everyoneAcquiresWithin !== undefined && ctx.contenders && !ctx.contenders.lock) {
+        problem('needs lock holders (add workload: lock to contenders)', [...at, 'everyoneAcquiresWithin']);
+      }
       const expectations = buildExpectations(v, at, target, problem);
       step = { kind, line, expectations };
       break;

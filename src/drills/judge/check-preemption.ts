@@ -1,7 +1,7 @@
 import type { ContenderEvent, ContenderEventOf } from '../../lab/events.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-import type { History } from './history.js';
+import { intervalAt, type History } from './history.js';
 
 export const DEFAULT_PREEMPTION_WITHIN_MS = 5000;
 
@@ -12,8 +12,12 @@ export interface Handover {
   /** What set it off: the new leader joining, or the elector reading a changed policy. */
   readonly trigger: { readonly t: number; readonly what: string };
   readonly elected: number;
-  /** The old leader stopped leading (its resignation). */
+  /** Whether the one it replaced was leading then (not merely elected, or taking over). */
+  readonly fromLed: boolean;
+  /** The replaced one gave up (its resignation, as leader or as a candidate taking over). */
   readonly resigned: number | null;
+  /** A newer pre-emption named someone else before this one's READY. */
+  readonly supersededAt: number | null;
   readonly progress: number | null;
   readonly ready: number | null;
 }
@@ -24,17 +28,20 @@ const after = <E extends ContenderEvent['event']>(h: History, id: string | null,
 /** Every `elected` event the elector logged with reason preempt, followed through the seed's hand-over. */
 export function handovers(h: History): Handover[] {
   const elections = h.events.filter((e): e is ContenderEventOf<'elected'> => e.event === 'elected' && e.reason === 'preempt');
-  return elections.map((e) => {
+  return elections.map((e, k) => {
     const joined = [...h.events].reverse().find((j) => j.id === e.candidate && j.event === 'joined' && j.t <= e.t);
     const policy = [...h.events].reverse().find((p) => p.event === 'policy' && p.t <= e.t);
     const trigger =
       policy && (!joined || policy.t > joined.t)
         ? { t: policy.t, what: `the elector read a changed policy` }
         : { t: joined?.t ?? e.t, what: `${e.candidate} joined` };
-    const resigned = e.previous === null ? undefined : h.events.find((r) => r.id === e.previous && r.event === 'resigned' && r.t >= e.t && r.wasLeader);
+    const resigned = e.previous === null ? undefined : h.events.find((r) => r.id === e.previous && r.event === 'resigned' && r.t >= e.t);
     const progress = after(h, e.candidate, 'progress', e.t);
     const ready = progress ? after(h, e.candidate, 'ready', progress.t) : undefined;
-    return { from: e.previous, to: e.candidate, trigger, elected: e.t, resigned: resigned?.t ?? null, progress: progress?.t ?? null, ready: ready?.t ?? null };
+    const next = elections[k + 1];
+    const supersededAt = next && (ready === undefined || next.t < ready.t) ? next.t : null;
+    const fromLed = e.previous !== null && intervalAt(h, e.previous, e.t) !== undefined;
+    return { from: e.previous, to: e.candidate, trigger, elected: e.t, fromLed, resigned: resigned?.t ?? null, supersededAt, progress: progress?.t ?? null, ready: ready?.t ?? null };
   });
 }
 
@@ -52,9 +59,10 @@ export function checkPreemption(h: History, options: { readonly within?: number 
   let bad = 0;
   for (const o of all) {
     const total = o.ready === null ? null : o.ready - o.trigger.t;
-    const late = total === null || total > within;
+    const superseded = o.supersededAt !== null;
+    const late = !superseded && (total === null || total > within);
     const overlap = o.resigned !== null && o.progress !== null && o.resigned > o.progress;
-    const unresigned = o.from !== null && o.resigned === null && o.ready !== null;
+    const unresigned = o.fromLed && o.resigned === null && o.ready !== null;
     if (late || overlap || unresigned) bad++;
     measurements.push({ name: `pre-emption ${o.from ?? 'nobody'} → ${o.to}: trigger → READY`, value: total, unit: 'ms', t: o.trigger.t });
     const step = (a: number | null, b: number | null): string => (a === null || b === null ? '-' : formatDuration(b - a));
@@ -65,6 +73,7 @@ export function checkPreemption(h: History, options: { readonly within?: number 
         `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
         `${o.from ?? 'the old leader'} stopped at ${at(o.resigned)}, PROGRESS at ${at(o.progress)}, READY at ${at(o.ready)}` +
         (total === null ? ' (never READY)' : ` (${formatDuration(total)} in all${total > within ? `, over ${formatDuration(within)}` : ''})`) +
+        (superseded ? `; superseded by a newer pre-emption at ${at(o.supersededAt)}` : '') +
         (overlap ? `; ${o.from} stopped only after ${o.to} marked PROGRESS` : '') +
         (unresigned ? `; ${o.from} never said it stopped` : ''),
     });
@@ -73,7 +82,8 @@ export function checkPreemption(h: History, options: { readonly within?: number 
     const message = 'no pre-emption happened: the leader was never replaced by a better-ranked contender';
     return { name: 'preemption', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
   }
-  const worst = Math.max(...all.map((o) => (o.ready === null ? Infinity : o.ready - o.trigger.t)));
+  const finished = all.filter((o) => o.supersededAt === null);
+  const worst = Math.max(0, ...finished.map((o) => (o.ready === null ? Infinity : o.ready - o.trigger.t)));
   return {
     name: 'preemption',
     passed: bad === 0,
