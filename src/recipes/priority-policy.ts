@@ -40,16 +40,18 @@ export function parseAdminPolicy(text: string): { policy: AdminPolicy; problems:
       }
     } else problems.push('sites is not a list; ignored');
   }
-  const priorities: Record<string, number> = {};
+  const priorities: [string, number][] = [];
   if (v.priorities !== undefined) {
     if (isRecord(v.priorities)) {
       for (const [id, p] of Object.entries(v.priorities)) {
-        if (typeof p === 'number' && Number.isInteger(p)) priorities[id] = p;
+        if (id === '') problems.push('priorities: an empty id ignored');
+        else if (typeof p === 'number' && Number.isInteger(p)) priorities.push([id, p]);
         else problems.push(`priorities.${id}: ${JSON.stringify(p)} ignored (a priority is a whole number)`);
       }
     } else problems.push('priorities is not an object; ignored');
   }
-  return { policy: { sites, priorities }, problems };
+  // fromEntries defines each id as a property of its own, whatever its name (even __proto__).
+  return { policy: { sites, priorities: Object.fromEntries(priorities) }, problems };
 }
 
 export function serializeAdminPolicy(p: AdminPolicy): string {
@@ -58,10 +60,10 @@ export function serializeAdminPolicy(p: AdminPolicy): string {
 
 /** The policy with `site` first (the rest keep their order): "move the leader to another site". */
 export function preferSite(p: AdminPolicy, site: string, known: readonly string[]): AdminPolicy {
-  const rest = [...p.sites, ...known.filter((s) => !p.sites.includes(s))].filter((s) => s !== site);
+  const rest = [...new Set([...p.sites, ...known])].filter((s) => s !== site);
   return { ...p, sites: [site, ...rest] };
 }
 
 export function withPriority(p: AdminPolicy, id: string, priority: number): AdminPolicy {
-  return { ...p, priorities: { ...p.priorities, [id]: priority } };
+  return { ...p, priorities: Object.fromEntries([...Object.entries(p.priorities).filter(([k]) => k !== id), [id, priority]]) };
 }
