@@ -58,11 +58,11 @@ describe('single-file recipe', () => {
 describe('priority recipe (elector)', () => {
   const path = '/prio';
 
-  it('a leader stays until it goes (no pre-emption); then the elector elects the next by priority, PROGRESS → READY', async () => {
+  it('with --no-preempt a leader stays until it goes; then the elector elects the next by priority, PROGRESS → READY', async () => {
     // The first contender leads alone; better ones join later and do not pre-empt it (see src/recipes/priority-decisions.ts).
-    const [first] = (await spawn(paths, { count: 1, recipe: 'priority', path, priority: '1', takeoverMs: 300 })).map((c) => c.id);
+    const [first] = (await spawn(paths, { count: 1, recipe: 'priority', path, priority: '1', takeoverMs: 300, preempt: false })).map((c) => c.id);
     await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY', 'the first contender READY', 20_000);
-    const [top, second] = (await spawn(paths, { count: 3, recipe: 'priority', path, priority: '5,3,2', takeoverMs: 300 })).map((c) => c.id) as [string, string, string];
+    const [top, second] = (await spawn(paths, { count: 3, recipe: 'priority', path, priority: '5,3,2', takeoverMs: 300, preempt: false })).map((c) => c.id) as [string, string, string];
     expect(await zkLeaderContender(paths, path)).toBe(first);
     expect((await read(`${path}/leader/elected`))!.data).toBe(first);
 

@@ -115,8 +115,9 @@ describe('priority pre-emption', () => {
     const [c1] = await spawned(['1', '--recipe', 'priority', '--path', '/pn', '--priority', '1', '--no-preempt', '--takeover-ms', '100']);
     await waitFor(async () => (await readyLeader('/pn')) === c1, `${c1} READY`);
     const [better] = await spawned(['1', '--recipe', 'priority', '--path', '/pn', '--priority', '9', '--no-preempt']);
-    // The elector (c1) hears of the newcomer through nodes/; with pre-emption it would name it at once.
-    const joined = readEventFile(paths.contenderEvents(better!)).find((e) => e.event === 'joined')!.t;
+    // The elector (c1) hears of the newcomer through nodes/ (before the newcomer logs joined: it creates its nodes/
+    // entry first); with pre-emption it would name it at once.
+    const joined = readEventFile(paths.contenderEvents(better!)).find((e) => e.event === 'started')!.t;
     await waitFor(() => readEventFile(paths.contenderEvents(c1!)).some((e) => e.event === 'notified' && e.path === '/pn/nodes' && e.t >= joined), 'the elector to hear of the newcomer');
     expect(await readyLeader('/pn')).toBe(c1);
     await cli(['contenders', 'stop', c1!]);
