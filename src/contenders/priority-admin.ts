@@ -80,7 +80,7 @@ export async function showPriority(paths: LabPaths, opts: { path?: string } = {}
       path,
       ...policy,
       members: members
-        .map((m) => ({ id: m.id, site: m.site, registered: m.priority, effective: policy.policy.priorities[m.id] ?? m.priority }))
+        .map((m) => ({ id: m.id, site: m.site, registered: m.priority, effective: Object.hasOwn(policy.policy.priorities, m.id) ? policy.policy.priorities[m.id]! : m.priority }))
         .sort((a, b) => compareIds(a.id, b.id)),
       elected: elected ? elected.data.toString().trim() : null,
       current: current
@@ -91,9 +91,12 @@ export async function showPriority(paths: LabPaths, opts: { path?: string } = {}
   });
 }
 
-/** Rewrites the policy znode with `change`, conditional on the version read (another writer in between: read again). */
+/**
+ * Rewrites the policy znode with `change`, conditional on the version read: another writer in between (a change,
+ * a creation, a deletion) means reading again.
+ */
 async function updatePolicy(zk: ZkPort, path: string, change: (p: AdminPolicy) => AdminPolicy): Promise<AdminPolicy> {
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     const { policy, version } = await readPolicy(zk, path);
     const next = change(policy);
     try {
@@ -101,7 +104,8 @@ async function updatePolicy(zk: ZkPort, path: string, change: (p: AdminPolicy) =
       else await zk.setData(policyPath(path), serializeAdminPolicy(next), version);
       return next;
     } catch (e) {
-      if (!isCode(e, 'BADVERSION', 'NODEEXISTS')) throw e;
+      // NONODE on a create: the election itself is gone; a few tries tell that from a deletion racing us.
+      if (!isCode(e, 'BADVERSION', 'NODEEXISTS', 'NONODE') || attempt >= 10) throw e;
     }
   }
 }
@@ -134,6 +138,10 @@ export async function preferSiteOf(paths: LabPaths, site: string, opts: { path?:
     ].sort();
     if (!known.includes(site)) {
       throw new UsageError(`no site "${site}" in the election at ${path}`, known.length > 0 ? `known sites: ${known.join(', ')}` : 'its contenders have no sites: spawn them with --site a,b,…');
+    }
+    const blind = state.contenders.find((c) => c.recipe === 'priority' && c.path === path && alive(paths, c) && (c.policy === 'first' || c.policy === 'round-robin'));
+    if (blind) {
+      throw new UsageError(`the election at ${path} elects by ${blind.policy} (${blind.id}): the site order would change nothing`, 'sites count under --policy priority or site');
     }
     return { path, policy: await updatePolicy(zk, path, (p) => preferSite(p, site, known)) };
   });

@@ -19,8 +19,17 @@ export function resourceClient(paths: LabPaths, name: string, holder: string): R
       throw e;
     }
   };
+  // Once more on a fresh connection when the first try fails: the daemon may have been restarted since the last
+  // request (`ensemble up` repairs it). A write sent twice is the same write: same token, same value.
+  const twice = async <T>(fn: (ctl: NetControl) => Promise<T>): Promise<T> => {
+    try {
+      return await call(fn);
+    } catch {
+      return call(fn);
+    }
+  };
   return {
-    read: () => call(async (ctl) => (await ctl.request({ op: 'resource-read', name })).state),
-    write: (token, value) => call((ctl) => ctl.request({ op: 'resource-write', name, holder, token, value })),
+    read: (token) => twice(async (ctl) => (await ctl.request({ op: 'resource-read', name, holder, token })).state),
+    write: (token, value) => twice((ctl) => ctl.request({ op: 'resource-write', name, holder, token, value })),
   };
 }

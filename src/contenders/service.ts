@@ -88,10 +88,12 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     const state = readState(paths) ?? emptyState();
     checkLeaderRule(paths, state, req);
     checkPreempt(paths, state, req);
-    if (req.lock) await configureResource(paths, state, req.path, req.lock.fencing);
+    if (req.lock) checkFencing(paths, state, req.path, req.lock.fencing);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
     const external = outside !== undefined && state.servers.length === 0;
     if (external) await pointAtExternal(paths, state, outside);
+    // The daemon runs now (pointAtExternal starts it for an outside ensemble).
+    if (req.lock) await configureResource(paths, state, req.path, req.lock.fencing);
     const created: ContenderRecord[] = [];
     try {
       for (let i = 0; i < req.count; i++) {
@@ -103,6 +105,7 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           priority: req.priorities?.[i],
           site: req.sites?.[i],
           ...(req.recipe === 'priority' && !req.preempt ? { preempt: false } : {}),
+          ...(req.recipe === 'priority' ? { policy: req.policy } : {}),
           sessionTimeoutMs: req.sessionTimeoutMs,
           startedAt: Date.now(),
           ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
@@ -180,16 +183,24 @@ export function workloadOf(r: ContenderRecord): 'scheduler' | 'lock' | null {
   return r.scheduler ? 'scheduler' : r.lock ? 'lock' : null;
 }
 
-/**
- * Sets the fencing of the lock's protected resource on the lab's daemon. One mode per lock while its holders live:
- * holders that disagree about what the resource does would make the drill's verdict mean nothing.
- */
-async function configureResource(paths: LabPaths, state: LabState, path: string, fencing: boolean): Promise<void> {
-  const other = state.contenders.find((c) => c.lock && c.path === path && c.lock.fencing !== fencing && isOurs(c.pid, paths.markers));
+const liveHolders = (paths: LabPaths, state: LabState, path: string): ContenderRecord[] =>
+  state.contenders.filter((c) => c.lock && c.path === path && isOurs(c.pid, paths.markers));
+
+/** One fencing mode per lock while its holders live: holders that disagree would make a drill's verdict mean nothing. */
+function checkFencing(paths: LabPaths, state: LabState, path: string, fencing: boolean): void {
+  const other = liveHolders(paths, state, path).find((c) => c.lock!.fencing !== fencing);
   if (other) {
     throw new UsageError(`the lock ${path} already has holders with --fencing ${fencing ? 'off' : 'on'} (${other.id})`, `use --fencing ${fencing ? 'off' : 'on'} as they do, another --path, or stop them first`);
   }
-  await withDaemon(paths, (ctl) => ctl.request({ op: 'resource-configure', name: path, fencing }));
+}
+
+/**
+ * Sets the fencing of the lock's protected resource on the lab's daemon. With no holder of it running, the register
+ * starts afresh: its tokens are czxids, and the ensemble's data may have been wiped since (a new `ensemble up`).
+ */
+async function configureResource(paths: LabPaths, state: LabState, path: string, fencing: boolean): Promise<void> {
+  const reset = liveHolders(paths, state, path).length === 0;
+  await withDaemon(paths, (ctl) => ctl.request({ op: 'resource-configure', name: path, fencing, reset }));
 }
 
 /** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */

@@ -9,7 +9,7 @@ import type { LockHolder, LockNodeFacts, LockQueueEntry, LockResource, LockSumma
  * protected resource is no znode: the lab's event log is its record. Pure.
  */
 
-export type ResourceEvent = LabEventOf<'resource-configured' | 'resource-write'>;
+export type ResourceEvent = LabEventOf<'resource-configured' | 'resource-read' | 'resource-write'>;
 
 export interface LockInputs {
   readonly takenAt: number;

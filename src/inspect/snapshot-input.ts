@@ -70,7 +70,7 @@ export interface SnapshotInput {
    * The lab's resource-configured and resource-write events, every one in log order (the resource's state is their
    * fold, so they are not cut like `events`); those of other resources are ignored.
    */
-  readonly resourceEvents?: readonly LabEventOf<'resource-configured' | 'resource-write'>[];
+  readonly resourceEvents?: readonly LabEventOf<'resource-configured' | 'resource-read' | 'resource-write'>[];
   /** How to tell who leads (programs run as contenders name a rule); auto when absent. */
   readonly leaderRule?: LeaderRule;
   readonly servers: readonly ServerInput[];

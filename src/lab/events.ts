@@ -139,7 +139,9 @@ export interface LabEventFields {
   'status-seen': { path: string; job: string; ctime: number; ttlMs: number | null };
   'status-gone': { path: string; job: string };
   /** The lock workload's protected resource (served by the link daemon) set up for a lock path. */
-  'resource-configured': { resource: string; fencing: boolean };
+  'resource-configured': { resource: string; fencing: boolean; reset?: boolean };
+  /** A holder read the resource presenting its token (logged when the token is a new highest: the fence moved). */
+  'resource-read': { resource: string; holder: string; token: number; lastToken: number };
   /** The resource's own record of a write it was sent: accepted or refused (a token below `lastToken`, with fencing). */
   'resource-write': { resource: string; holder: string; token: number; value: number; accepted: boolean; lastToken: number; previousValue: number; fencing: boolean };
 }
@@ -161,7 +163,7 @@ const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
   'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
   'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader', 'jobs-submitted', 'failpoint-armed',
-  'status-seen', 'status-gone', 'resource-configured', 'resource-write',
+  'status-seen', 'status-gone', 'resource-configured', 'resource-read', 'resource-write',
 ]);
 
 

@@ -12,7 +12,7 @@ import type { LabEvent } from './events.js';
 export interface ResourceState {
   readonly name: string;
   readonly fencing: boolean;
-  /** The highest token accepted so far (0: none). */
+  /** The highest token seen so far, on a read or an accepted write (0: none). */
   readonly token: number;
   /** What the last accepted write stored (the holders count their holds in it). */
   readonly value: number;
@@ -30,7 +30,7 @@ export interface ResourceWrite {
 
 export interface WriteOutcome {
   readonly accepted: boolean;
-  /** The highest token accepted before this write. */
+  /** The highest token seen before this write. */
   readonly lastToken: number;
   /** The value this write replaced (accepted) or would have (rejected). */
   readonly previousValue: number;
@@ -54,6 +54,15 @@ export function applyWrite(state: ResourceState, w: ResourceWrite): WriteOutcome
   };
 }
 
+/**
+ * A holder presents its token when it reads, at the start of its hold: from then on a lower token is stale, even
+ * before the new holder's first write. (Without that, a frozen holder's late write landing between its successor's
+ * acquisition and the successor's first write would pass.)
+ */
+export function applyRead(state: ResourceState, token: number): ResourceState {
+  return token > state.token ? { ...state, token } : state;
+}
+
 /** Resource names are lock paths. */
 export function isResourceName(name: string): boolean {
   return /^(\/[A-Za-z0-9._:-]+)+$/.test(name) && name.length <= 200;
@@ -65,7 +74,10 @@ export function replayResources(events: readonly LabEvent[]): Map<string, Resour
   for (const e of events) {
     if (e.event === 'resource-configured') {
       const was = out.get(e.resource);
-      out.set(e.resource, was ? { ...was, fencing: e.fencing } : emptyResource(e.resource, e.fencing));
+      out.set(e.resource, was && !e.reset ? { ...was, fencing: e.fencing } : emptyResource(e.resource, e.fencing));
+    } else if (e.event === 'resource-read') {
+      const was = out.get(e.resource);
+      if (was) out.set(e.resource, applyRead(was, e.token));
     } else if (e.event === 'resource-write') {
       const was = out.get(e.resource) ?? emptyResource(e.resource, e.fencing);
       out.set(

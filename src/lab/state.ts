@@ -23,6 +23,8 @@ export interface ContenderRecord {
   readonly site?: string;
   /** priority recipe: false when spawned with --no-preempt. */
   readonly preempt?: boolean;
+  /** priority recipe: how its elector chooses (priority, site, first, round-robin). */
+  readonly policy?: string;
   readonly sessionTimeoutMs: number;
   readonly startedAt: number;
   stoppedAt?: number;

@@ -139,9 +139,9 @@ async function main(): Promise<void> {
       case 'shutdown':
         return { ok: true };
       case 'resource-configure':
-        return { ok: true, state: resources.configure(req.name, req.fencing) };
+        return { ok: true, state: resources.configure(req.name, req.fencing, req.reset) };
       case 'resource-read':
-        return { ok: true, state: resources.read(req.name) };
+        return { ok: true, state: resources.read(req.name, req.holder, req.token) };
       case 'resource-write': {
         const { accepted, lastToken, previousValue, state } = resources.write(req.name, { holder: req.holder, token: req.token, value: req.value });
         return { ok: true, accepted, lastToken, previousValue, state };

@@ -33,8 +33,9 @@ export type NetRequest =
   | { readonly op: 'list' }
   | { readonly op: 'shutdown' }
   /** The lock workload's protected resource (src/lab/fenced-resource.ts): set its fencing, read it, write to it. */
-  | { readonly op: 'resource-configure'; readonly name: string; readonly fencing: boolean }
-  | { readonly op: 'resource-read'; readonly name: string }
+  /** `reset`: start the register afresh (no holder of it is running). */
+  | { readonly op: 'resource-configure'; readonly name: string; readonly fencing: boolean; readonly reset: boolean }
+  | { readonly op: 'resource-read'; readonly name: string; readonly holder: string; readonly token: number }
   | { readonly op: 'resource-write'; readonly name: string; readonly holder: string; readonly token: number; readonly value: number };
 
 export type NetOp = NetRequest['op'];
@@ -105,8 +106,8 @@ const request = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional(), seed: z.number().int().min(0).max(2 ** 32 - 1).optional() }),
   z.strictObject({ op: z.literal('list') }),
   z.strictObject({ op: z.literal('shutdown') }),
-  z.strictObject({ op: z.literal('resource-configure'), name: resourceName, fencing: z.boolean() }),
-  z.strictObject({ op: z.literal('resource-read'), name: resourceName }),
+  z.strictObject({ op: z.literal('resource-configure'), name: resourceName, fencing: z.boolean(), reset: z.boolean() }),
+  z.strictObject({ op: z.literal('resource-read'), name: resourceName, holder: name, token: z.number().int().min(0) }),
   z.strictObject({ op: z.literal('resource-write'), name: resourceName, holder: name, token: z.number().int().min(0), value: z.number().int() }),
 ]);
 

@@ -1,5 +1,5 @@
 import { readLabEvents, recordLabEvent } from '../lab/event-log.js';
-import { applyWrite, emptyResource, replayResources, type ResourceState, type ResourceWrite, type WriteOutcome } from '../lab/fenced-resource.js';
+import { applyRead, applyWrite, emptyResource, replayResources, type ResourceState, type ResourceWrite, type WriteOutcome } from '../lab/fenced-resource.js';
 import type { LabPaths } from '../lab/paths.js';
 import { InvalidRequestError } from './link-table.js';
 
@@ -15,16 +15,23 @@ export class ResourceRegisters {
     this.registers = replayResources(readLabEvents(paths.labEventsFile));
   }
 
-  configure(name: string, fencing: boolean): ResourceState {
-    const state = this.registers.get(name) ?? emptyResource(name, fencing);
-    const next = { ...state, fencing };
+  /** `reset` starts the register afresh: its tokens are czxids of an ensemble whose data may since have been wiped. */
+  configure(name: string, fencing: boolean, reset: boolean): ResourceState {
+    const was = this.registers.get(name);
+    const next = was && !reset ? { ...was, fencing } : emptyResource(name, fencing);
     this.registers.set(name, next);
-    recordLabEvent(this.paths, 'resource-configured', { resource: name, fencing });
+    recordLabEvent(this.paths, 'resource-configured', { resource: name, fencing, reset });
     return next;
   }
 
-  read(name: string): ResourceState {
-    return this.known(name);
+  read(name: string, holder: string, token: number): ResourceState {
+    const was = this.known(name);
+    const next = applyRead(was, token);
+    if (next !== was) {
+      this.registers.set(name, next);
+      recordLabEvent(this.paths, 'resource-read', { resource: name, holder, token, lastToken: was.token });
+    }
+    return next;
   }
 
   write(name: string, w: ResourceWrite): WriteOutcome {

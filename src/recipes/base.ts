@@ -45,6 +45,11 @@ export abstract class ElectionRecipe implements Recipe {
     return this.leadingToken !== null;
   }
 
+  /** The fencing token of the leadership held now, or null. */
+  protected get leading(): number | null {
+    return this.leadingToken;
+  }
+
   /** Creates this contender's znode(s) in the current session. */
   protected abstract join(): Promise<void>;
   /** Decides leader or follower from ZooKeeper's state and sets the watches that will call `schedule` again. */

@@ -1,102 +1,138 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { LockOptions, RecipeIO, ResourcePort } from './types.js';
 
-/** What the lock loop needs from the election recipe it rides on. */
-export interface LockHost {
-  readonly io: RecipeIO;
-  readonly lock: LockOptions;
-  /** The current session, to tell a hold of an earlier session (a zombie) from one of this session. */
-  session(): string | null;
-  znode(): string | null;
-  /**
-   * Ends the hold's leadership (if it still has it) and deletes `znode` if it is still this session's of `token`.
-   * `decided` hears whether it still held it, before the delete: nobody can acquire before that moment.
-   */
-  release(znode: string, token: number, decided: (held: boolean) => void): Promise<void>;
-  /** Takes a new place at the end of the queue. */
-  rejoin(): Promise<void>;
+/** A hold that has ended and whose znode is still to be let go of. */
+export interface PendingRelease {
+  readonly token: number;
+  readonly znode: string;
+  readonly session: string | null;
+  readonly since: number;
+  /** lock-released has been logged (a release retried after a connection loss logs it once). */
+  told: boolean;
 }
 
 /**
  * The lock workload's loop on top of an election recipe: holding the lock is leading it. acquire → hold → release →
- * think → acquire… While it holds, the holder writes to the protected resource with its token.
+ * think → acquire… While it holds, the holder presents its token to the protected resource (a read at the start of
+ * the hold) and writes to it at the end.
  *
  * A holder here is as naive as most real code: once it holds, its work runs to the end of the hold on a timer, whatever
  * happened to its session meanwhile. A holder frozen past its session wakes up, writes with its old token and only
  * then lets go. That is the zombie the fencing token is for; the resource, not the lock, has to stop it.
+ *
+ * The hold itself runs on timers; letting go of the znode and taking a new place in the queue are steps of the
+ * recipe's evaluation (one at a time, retried after a connection loss, abandoned with the session): `next()` says
+ * which one is due.
  */
 export class LockLoop {
   /** The token of the hold under way (a re-claim of the same znode after a stall must not start a second one). */
   private holding: number | null = null;
   private joinedAt = Date.now();
+  private pending: PendingRelease | null = null;
   private thinking = false;
+  private rejoinDue = false;
   private stopped = false;
   private port: ResourcePort | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly host: LockHost) {}
+  constructor(
+    private readonly io: RecipeIO,
+    private readonly lock: LockOptions,
+    /** Asks the recipe for an evaluation (which calls next()). */
+    private readonly schedule: () => void,
+  ) {}
 
-  /** True while the contender is between a release and its next place in the queue. */
-  get idle(): boolean {
-    return this.thinking;
+  /** What the evaluation should do now. */
+  next(session: string | null): 'release' | 'think' | 'rejoin' | 'evaluate' {
+    if (this.pending) return this.pending.session === session ? 'release' : this.dropRelease();
+    if (this.thinking) return 'think';
+    return this.rejoinDue ? 'rejoin' : 'evaluate';
   }
 
+  /** The release due now (next() said so). */
+  get release(): PendingRelease {
+    return this.pending!;
+  }
+
+  /** Logs lock-released once per hold: `held` is whether its znode was still this session's when it let go. */
+  told(held: boolean): void {
+    const r = this.pending;
+    if (!r || r.told) return;
+    r.told = true;
+    this.io.log('lock-released', { token: r.token, heldMs: Date.now() - r.since, reason: held ? 'done' : 'lost' });
+  }
+
+  /** The release is done: think, then take a new place in the queue. */
+  released(): void {
+    this.told(false);
+    this.pending = null;
+    this.holding = null;
+    this.thinking = true;
+    this.after(this.lock.thinkMs, () => {
+      this.thinking = false;
+      this.rejoinDue = true;
+      this.schedule();
+    });
+  }
+
+  /** A new place in the queue was taken (the loop's rejoin, or a new session's join). */
   joined(): void {
     this.joinedAt = Date.now();
+    this.rejoinDue = false;
   }
 
   stop(): void {
     this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
   }
 
-  acquired(token: number): void {
+  acquired(token: number, znode: string, session: string | null): void {
     if (this.holding === token) return;
     this.holding = token;
-    void this.hold(token).finally(() => {
-      if (this.holding === token) this.holding = null;
-    });
+    const since = Date.now();
+    this.io.log('lock-acquired', { token, waitedMs: since - this.joinedAt });
+    void this.hold(token, znode, session, since);
   }
 
   private resource(): ResourcePort {
-    return (this.port ??= this.host.io.resource());
+    return (this.port ??= this.io.resource());
   }
 
-  private async hold(token: number): Promise<void> {
-    const { io, lock } = this.host;
-    const session = this.host.session();
-    const znode = this.host.znode();
-    const since = Date.now();
-    io.log('lock-acquired', { token, waitedMs: since - this.joinedAt });
+  private async hold(token: number, znode: string, session: string | null, since: number): Promise<void> {
     let base = 0;
     try {
-      base = (await this.resource().read()).value;
+      // The token goes with the read: the resource knows of this holder from the start of its hold.
+      base = (await this.resource().read(token)).value;
     } catch (e) {
-      io.log('error', { message: `reading the resource: ${(e as Error).message}` });
+      this.io.log('error', { message: `reading the resource: ${(e as Error).message}` });
     }
-    if (lock.holdMs > 0) await sleep(lock.holdMs);
+    await new Promise<void>((resolve) => this.after(this.lock.holdMs, resolve));
     if (this.stopped) return;
     try {
       const r = await this.resource().write(token, base + 1);
-      io.log('lock-write', { token, value: base + 1, accepted: r.accepted, lastToken: r.lastToken, previousValue: r.previousValue });
+      this.io.log('lock-write', { token, value: base + 1, accepted: r.accepted, lastToken: r.lastToken, previousValue: r.previousValue });
     } catch (e) {
-      io.log('error', { message: `writing the resource: ${(e as Error).message}` });
+      this.io.log('error', { message: `writing the resource: ${(e as Error).message}` });
     }
-    if (this.stopped || znode === null) return;
-    let told = false;
-    const decided = (held: boolean): void => {
-      if (told) return;
-      told = true;
-      io.log('lock-released', { token, heldMs: Date.now() - since, reason: held ? 'done' : 'lost' });
-    };
-    await this.host.release(znode, token, decided).catch(() => decided(false));
-    decided(false);
-    // A session that ended meanwhile has already taken a new place in the queue.
-    if (this.stopped || this.host.session() !== session || this.host.znode() !== znode) return;
-    this.thinking = true;
-    try {
-      if (lock.thinkMs > 0) await sleep(lock.thinkMs);
-    } finally {
-      this.thinking = false;
-    }
-    if (!this.stopped && this.host.session() === session) await this.host.rejoin();
+    if (this.stopped) return;
+    this.pending = { token, znode, session, since, told: false };
+    this.schedule();
+  }
+
+  /** A release left over from an ended session: its znode went with the session. */
+  private dropRelease(): 'evaluate' {
+    this.told(false);
+    this.pending = null;
+    this.holding = null;
+    return 'evaluate';
+  }
+
+  private after(ms: number, fn: () => void): void {
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.stopped) fn();
+    }, ms);
+    this.timers.add(t);
   }
 }

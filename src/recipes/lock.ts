@@ -1,5 +1,4 @@
 import { isCode } from '../zk/errors.js';
-import type { ZkPort } from '../zk/port.js';
 import { HerdElection } from './herd.js';
 import { LockLoop } from './lock-loop.js';
 import { PredecessorElection } from './predecessor.js';
@@ -21,20 +20,7 @@ function lockRecipe<B extends ElectionClass>(Election: B) {
       const [opts, io, memberData] = args as [RecipeOptions, RecipeIO, string];
       super(opts, io, memberData);
       if (!opts.lock) throw new Error('a lock contender needs lock options');
-      this.loop = new LockLoop({
-        io,
-        lock: opts.lock,
-        session: () => this.session,
-        znode: () => this.znode,
-        release: async (znode, token, decided) => {
-          if (this.isLeader) await this.endLeadership('resigned', 'released', false);
-          await deleteHeld(this.zk, znode, token, decided);
-        },
-        rejoin: async () => {
-          await this.joinElection();
-          this.schedule();
-        },
-      });
+      this.loop = new LockLoop(io, opts.lock, () => this.schedule());
     }
 
     protected override async joinElection(): Promise<void> {
@@ -42,18 +28,56 @@ function lockRecipe<B extends ElectionClass>(Election: B) {
       this.loop.joined();
     }
 
-    /** Between a release and the next place in the queue there is nothing to decide. */
+    /**
+     * The loop's steps run here, one at a time with every other evaluation: a connection loss retries the step, and
+     * the end of the session abandons it (the base class's step()).
+     */
     protected override async evaluate(): Promise<void> {
-      if (!this.loop.idle) await super.evaluate();
+      switch (this.loop.next(this.session)) {
+        case 'release':
+          await this.releaseHeld();
+          return;
+        case 'think':
+          return;
+        case 'rejoin':
+          // A session that ended while it thought has taken its new place already.
+          if (this.ownNode === null) await this.joinElection();
+          else this.loop.joined();
+          await super.evaluate();
+          return;
+        case 'evaluate':
+          if (this.ownNode) await super.evaluate();
+      }
     }
 
     protected override onLeading(token: number): void {
-      this.loop.acquired(token);
+      if (this.ownNode) this.loop.acquired(token, this.ownNode, this.session);
     }
 
     override async stop(): Promise<void> {
       this.loop.stop();
       await super.stop();
+    }
+
+    /**
+     * Ends the hold's leadership (if it still leads with that token) and deletes its znode if this session still
+     * owns that creation of it. Whether it did is logged before the delete goes out: a successor can only acquire
+     * after the delete, so the release comes before any successor's claim in the logs. A connection loss is thrown
+     * for the step to retry; an ended session means the znode is gone.
+     */
+    private async releaseHeld(): Promise<void> {
+      const r = this.loop.release;
+      if (this.leading === r.token) await this.endLeadership('resigned', 'released', false);
+      try {
+        const stat = await this.zk.exists(r.znode);
+        const held = stat !== null && stat.ephemeralOwner === this.zk.sessionId && stat.czxid === r.token;
+        this.loop.told(held);
+        if (held) await this.zk.delete(r.znode, stat.version);
+      } catch (e) {
+        if (!isCode(e, 'NONODE', 'BADVERSION', 'SESSIONEXPIRED', 'CLOSED')) throw e;
+      }
+      if (this.ownNode === r.znode) this.ownNode = null;
+      this.loop.released();
     }
   };
 }
@@ -62,18 +86,3 @@ function lockRecipe<B extends ElectionClass>(Election: B) {
 export const PredecessorLock = lockRecipe(PredecessorElection);
 /** Each waiter watches the lock path's children, as seed 004's naive version does: every waiter wakes on every change. */
 export const HerdLock = lockRecipe(HerdElection);
-
-/**
- * Deletes the held znode if this session still owns that creation of it. Whether it did is told before the delete
- * goes out: a successor can only acquire after the delete, so the release is logged before any successor's claim.
- */
-async function deleteHeld(zk: ZkPort, znode: string, token: number, decided: (held: boolean) => void): Promise<void> {
-  try {
-    const stat = await zk.exists(znode);
-    const held = stat !== null && stat.ephemeralOwner === zk.sessionId && stat.czxid === token;
-    decided(held);
-    if (held) await zk.delete(znode, stat.version);
-  } catch (e) {
-    if (!isCode(e, 'NONODE', 'BADVERSION', 'SESSIONEXPIRED', 'CLOSED', 'CONNECTIONLOSS', 'OPERATIONTIMEOUT')) throw e;
-  }
-}

@@ -47,7 +47,7 @@ export class Elector {
   private reportedNone = false;
   /** `<candidate>@<elected version>` the doorbell was last rung for: once per naming is enough. */
   private rung: string | null = null;
-  /** The administrator's policy znode as read last, and the version it had (-1: none). */
+  /** The administrator's policy znode as read last, and its mzxid then (-1: none; mzxid, not version: a znode deleted and created again starts at version 0 once more). */
   private admin: AdminPolicy = EMPTY_POLICY;
   private adminVersion: number | null = null;
 
@@ -195,7 +195,7 @@ export class Elector {
     const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed), this.readAdminPolicy()]);
     return infos.map(({ info, session }) => ({
       id: info.id,
-      priority: this.admin.priorities[info.id] ?? info.priority,
+      priority: Object.hasOwn(this.admin.priorities, info.id) ? this.admin.priorities[info.id]! : info.priority,
       site: info.site,
       sequence: sequences.get(info.id) ?? Infinity,
       session,
@@ -232,7 +232,7 @@ export class Elector {
     if (this.adminVersion !== null && this.ctx.watches.isArmed('exists', path)) return;
     const zk = this.ctx.zk();
     const [, read] = await Promise.all([this.ctx.watches.read('exists', path, (w) => zk.exists(path, w)), unlessGone(zk.getData(path))]);
-    const version = read ? read.stat.version : -1;
+    const version = read ? read.stat.mzxid : -1;
     if (version === this.adminVersion) return;
     this.adminVersion = version;
     const { policy, problems } = read ? parseAdminPolicy(read.data.toString()) : { policy: EMPTY_POLICY, problems: [] };

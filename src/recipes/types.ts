@@ -42,7 +42,8 @@ export interface LockOptions {
 
 /** The lock workload's protected resource, as a holder reaches it (the lab's daemon, src/lab/fenced-resource.ts). */
 export interface ResourcePort {
-  read(): Promise<{ readonly token: number; readonly value: number }>;
+  /** Reads the register, presenting the holder's token: the resource counts it as seen from then on. */
+  read(token: number): Promise<{ readonly token: number; readonly value: number }>;
   write(token: number, value: number): Promise<{ readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number }>;
 }
 

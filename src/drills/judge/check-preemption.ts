@@ -1,7 +1,7 @@
 import type { ContenderEvent, ContenderEventOf } from '../../lab/events.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-import { intervalAt, type History } from './history.js';
+import type { History } from './history.js';
 
 export const DEFAULT_PREEMPTION_WITHIN_MS = 5000;
 
@@ -35,13 +35,19 @@ export function handovers(h: History): Handover[] {
       policy && (!joined || policy.t > joined.t)
         ? { t: policy.t, what: `the elector read a changed policy` }
         : { t: joined?.t ?? e.t, what: `${e.candidate} joined` };
-    const resigned = e.previous === null ? undefined : h.events.find((r) => r.id === e.previous && r.event === 'resigned' && r.t >= e.t);
+    // Who it replaces is who was leading: the last leadership of another contender alive between the trigger and the
+    // election (the elected one before may never have led; a leader may log its resignation a moment before the
+    // elector logs the election, the servers applying the change at slightly different times).
+    const led = h.intervals.filter((i) => i.contender !== e.candidate && i.start <= e.t && i.end >= trigger.t).sort((a, b) => b.start - a.start)[0];
+    const from = led?.contender ?? e.previous;
+    const stopped = led
+      ? led.endReason === 'end-of-history' ? null : led.end
+      : (h.events.find((r) => r.id === e.previous && r.event === 'resigned' && r.t >= trigger.t)?.t ?? null);
     const progress = after(h, e.candidate, 'progress', e.t);
     const ready = progress ? after(h, e.candidate, 'ready', progress.t) : undefined;
     const next = elections[k + 1];
     const supersededAt = next && (ready === undefined || next.t < ready.t) ? next.t : null;
-    const fromLed = e.previous !== null && intervalAt(h, e.previous, e.t) !== undefined;
-    return { from: e.previous, to: e.candidate, trigger, elected: e.t, fromLed, resigned: resigned?.t ?? null, supersededAt, progress: progress?.t ?? null, ready: ready?.t ?? null };
+    return { from, to: e.candidate, trigger, elected: e.t, fromLed: led !== undefined, resigned: stopped, supersededAt, progress: progress?.t ?? null, ready: ready?.t ?? null };
   });
 }
 

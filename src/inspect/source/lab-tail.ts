@@ -194,5 +194,5 @@ export class LabTail {
 }
 
 function isResourceEventOf(e: LabEvent, resource: string): e is ResourceEvent {
-  return (e.event === 'resource-configured' || e.event === 'resource-write') && e.resource === resource;
+  return (e.event === 'resource-configured' || e.event === 'resource-read' || e.event === 'resource-write') && e.resource === resource;
 }

@@ -77,12 +77,19 @@ describe('handovers', () => {
     expect(handovers(history(events))[0]?.resigned).toBe(5080);
   });
 
-  it('does not fail a pre-emption superseded by a newer one before its READY, nor ask a candidate that never led to have stopped', () => {
+  it("takes the leader's resignation logged a moment before the elector logs the election", () => {
+    const early = [...base, resigned(5030, 'c1'), elected(5040, 'c4', 'c1'), progress(5150, 'c4'), ready(5700, 'c4')];
+    expect(handovers(history(early))[0]).toMatchObject({ from: 'c1', fromLed: true, resigned: 5030 });
+    expect(checkPreemption(history(early)).passed).toBe(true);
+  });
+
+  it('does not fail a pre-emption superseded by a newer one before its READY, and measures each from the one who was leading', () => {
     // c3 is named over c1, then c4 over c3 while c3 is still taking over: c3 resigns as a candidate.
     const chain = [...base, elected(5040, 'c3', 'c1'), resigned(5060, 'c1'), progress(5100, 'c3'), elected(5200, 'c4', 'c3'), resigned(5250, 'c3', false), progress(5300, 'c4'), ready(5800, 'c4')];
     const [first, second] = handovers(history(chain));
     expect(first).toMatchObject({ to: 'c3', supersededAt: 5200, ready: null });
-    expect(second).toMatchObject({ from: 'c3', to: 'c4', fromLed: false, resigned: 5250, supersededAt: null, ready: 5800 });
+    // c4 replaces the one who was leading (c1, who stopped at 5.06s), not c3, which was elected but never led.
+    expect(second).toMatchObject({ from: 'c1', to: 'c4', fromLed: true, resigned: 5060, supersededAt: null, ready: 5800 });
     const r = checkPreemption(history(chain));
     expect(r.passed).toBe(true);
     expect(r.details.map((d) => d.level)).toEqual(['info', 'info']);
