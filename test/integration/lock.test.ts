@@ -145,6 +145,18 @@ describe('the lock workload', () => {
     expect(snapshotDir(lab)).toEqual(before);
   }, 30_000);
 
+  it('runs lock holders on a lab pointed at an outside ensemble (--connect): the spawn starts the daemon that serves the resource', async () => {
+    const outside = tempLab();
+    const connect = directConnectString(readState(paths)!);
+    try {
+      const r = await zklab(['contenders', 'spawn', '2', '--workload', 'lock', '--path', '/l6', '--hold', '20ms', '--connect', connect], { lab: outside.root });
+      expect(r.exitCode, r.stderr).toBe(0);
+      await waitFor(() => readLabEvents(outside.labEventsFile).filter((e) => e.event === 'resource-write' && e.resource === '/l6').length >= 4, 'writes to the outside lab\'s resource');
+    } finally {
+      await zklab(['ensemble', 'down', '--purge'], { lab: outside.root });
+    }
+  }, 60_000);
+
   it('refuses holders that disagree with the live ones about fencing, changing nothing', async () => {
     await cli(['contenders', 'spawn', '1', '--workload', 'lock', '--path', '/l4', '--fencing', 'off', '--hold', '60s']);
     const state = readState(paths);

@@ -131,23 +131,27 @@ describe('priority pre-emption', () => {
     const [p1] = await spawned(['2', '--recipe', 'priority', '--path', '/pb', '--site', 'a,b']);
     const [other] = await spawned(['1', '--path', '/pother']);
     await cli(['priority', 'set', p1!, '7']);
-    const before = { state: readState(paths), policy: await zk.getData('/pb/policy') };
+    const before = { policy: await zk.getData('/pb/policy') };
     const refused: [string[], RegExp][] = [
       [['priority', 'set', p1!, 'high'], /priority "high" is not a whole number/],
       [['priority', 'set', p1!, '2.5'], /priority "2.5" is not a whole number/],
       [['priority', 'set', other!, '3'], new RegExp(`${other} runs the predecessor recipe, not the priority recipe`)],
       [['priority', 'set', 'c99', '3'], /no contender c99 in this lab/],
-      [['priority', 'prefer-site', 'mars'], /no site "mars" in the election at \/pb/],
+      [['priority', 'prefer-site', 'mars', '--path', '/pb'], /no site "mars" in the election at \/pb/],
       [['contenders', 'spawn', '1', '--no-preempt'], /--no-preempt applies to the priority recipe only/],
       [['contenders', 'spawn', '1', '--recipe', 'priority', '--path', '/pb', '--no-preempt'], /\/pb already has priority contenders with pre-emption on/],
     ];
+    await spawned(['1', '--recipe', 'priority', '--path', '/pf', '--policy', 'first', '--site', 'a']);
+    refused.push([['priority', 'prefer-site', 'a', '--path', '/pf'], /the election at \/pf elects by first \(c\d+\): the site order would change nothing/]);
+    const firstState = readState(paths);
     for (const [args, message] of refused) {
       const r = await zklab(args, { lab });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     }
-    expect(readState(paths)).toEqual(before.state);
+    expect(readState(paths)).toEqual(firstState);
+    expect(await zk.exists('/pf/policy')).toBeNull();
     const after = await zk.getData('/pb/policy');
     expect(after.stat.version).toBe(before.policy.stat.version);
     expect(after.data.toString()).toBe(before.policy.data.toString());
