@@ -6,28 +6,18 @@
  *   delete of an ephemeral-sequential znode, back to back: the two writes a hand-over cannot do without.
  * - Priority pre-emption: a better contender joins (its `joined`) → it marks READY, takeover work of 0 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
 import type { ContenderEvent } from '../../src/lab/events.js';
 import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
-import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { LabPaths } from '../../src/lab/paths.js';
-import { directConnectString, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
+import type { LabPaths } from '../../src/lab/paths.js';
+import type { ZkClient } from '../../src/zk/client.js';
+import { until, withBenchLab } from './bench-lab.js';
 import { median, percentile, type BenchRow } from './types.js';
 
 const WINDOW_MS = 5000;
 const ROUND_TRIPS = 500;
 const PREEMPTIONS = 10;
-
-async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const eventsOf = (paths: LabPaths, ids: readonly string[]): ContenderEvent[] =>
   ids.flatMap((id) => readEventFile(paths.contenderEvents(id))).sort((a, b) => a.t - b.t);
@@ -46,12 +36,8 @@ async function createDeleteRoundTrips(zk: ZkClient): Promise<number[]> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-lock-'));
   const rows: BenchRow[] = [];
-  let zk: ZkClient | undefined;
-  try {
-    await ensembleUp(paths, { servers: 3, tickMs: 200 });
-    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 10_000, quiet: true });
+  await withBenchLab('lock', async (paths, zk) => {
     await createDeleteRoundTrips(zk); // warm-up
     const pairs = await createDeleteRoundTrips(zk);
     rows.push({ name: `baseline: one client's create + delete, back to back (p50 of ${ROUND_TRIPS})`, value: median(pairs), unit: 'ms' });
@@ -93,10 +79,6 @@ export async function run(): Promise<BenchRow[]> {
     rows.push({ name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${PREEMPTIONS})`, value: median(times), unit: 'ms' });
     rows.push({ name: 'priority pre-emption, joined → READY, slowest', value: Math.max(...times), unit: 'ms' });
     await stopContenders(paths, 'all');
-  } finally {
-    await zk?.close();
-    await ensembleDown(paths, { purge: true }).catch(() => undefined);
-    rmSync(paths.root, { recursive: true, force: true });
-  }
+  });
   return rows;
 }

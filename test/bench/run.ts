@@ -10,7 +10,7 @@ import type { BenchModule, BenchRow } from './types.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const modules = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && !['run.ts', 'types.ts'].includes(f) && !f.endsWith('.test.ts'))
+  .filter((f) => f.endsWith('.ts') && !['run.ts', 'types.ts', 'bench-lab.ts'].includes(f) && !f.endsWith('.test.ts'))
   .map((f) => f.replace(/\.ts$/, ''))
   .filter((m) => only.length === 0 || only.includes(m));
 

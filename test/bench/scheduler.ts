@@ -4,14 +4,12 @@
  * one client. A job costs four writes (queue, assignment multi, status, unassign), so the goal is ≥ ¼ of the ceiling.
  * Memory per worker: RSS after the 1,000-job run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseSpawnRequest } from '../../src/contenders/options.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { submitJobs } from '../../src/contenders/jobs.js';
-import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { LabPaths } from '../../src/lab/paths.js';
-import { directConnectString, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
+import type { ZkClient } from '../../src/zk/client.js';
+import { until, withBenchLab } from './bench-lab.js';
 import { median, percentile, type BenchRow } from './types.js';
 
 const JOBS = 1000;
@@ -22,14 +20,6 @@ const STEADY_SECONDS = 5;
 
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-}
-
-async function until(probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Creates per second from one client with every request in flight at once (in windows of 500). */
@@ -43,13 +33,8 @@ async function createCeiling(zk: ZkClient): Promise<number> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-scheduler-'));
   const rows: BenchRow[] = [];
-  let zk: ZkClient | undefined;
-  try {
-    await ensembleUp(paths, { servers: 3, tickMs: 200 });
-    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 10_000, quiet: true });
-    const observer = zk;
+  await withBenchLab('scheduler', async (paths, observer) => {
     await createCeiling(observer); // warm-up: the JIT of the servers, the page cache
     // The median of three: one run on two busy cores varies by half.
     const ceiling = median([await createCeiling(observer), await createCeiling(observer), await createCeiling(observer)]);
@@ -100,10 +85,6 @@ export async function run(): Promise<BenchRow[]> {
       }
       await stopContenders(paths, 'all');
     }
-  } finally {
-    await zk?.close();
-    await ensembleDown(paths, { purge: true }).catch(() => undefined);
-    rmSync(paths.root, { recursive: true, force: true });
-  }
+  });
   return rows;
 }

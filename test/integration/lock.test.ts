@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import type { LabEventOf } from '../../src/lab/events.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
 import { zklab } from '../helpers/cli.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';
 import { tempLab } from '../helpers/paths.js';
-import { sharedEnsemble } from '../helpers/shared-ensemble.js';
+import { sharedLab } from '../helpers/shared-ensemble.js';
 import { waitFor } from '../helpers/wait.js';
 import { watchFacts } from '../helpers/zk-facts.js';
 
@@ -18,24 +17,7 @@ import { watchFacts } from '../helpers/zk-facts.js';
  */
 const paths = tempLab();
 const lab = paths.root;
-sharedEnsemble(paths);
-
-let zk: ZkClient;
-beforeAll(async () => {
-  zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
-}, 30_000);
-afterAll(async () => {
-  await zk?.close();
-});
-afterEach(async () => {
-  await zklab(['contenders', 'stop', '--all'], { lab });
-}, 60_000);
-
-async function cli(args: string[]): Promise<string> {
-  const r = await zklab(args, { lab });
-  if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr.trim()}`);
-  return r.stdout;
-}
+const { zk, cli } = sharedLab(paths);
 
 /** The resource's own record of the writes it was sent for `lock`, in the order it decided them. */
 const resourceWrites = (lock: string): LabEventOf<'resource-write'>[] =>
@@ -53,13 +35,13 @@ function followChildren(path: string): { seen: Map<number, number>; stop: () => 
   let stopped = false;
   const look = async (): Promise<void> => {
     if (stopped) return;
-    const names = await zk.getChildren(path, () => void look());
+    const names = await zk().getChildren(path, () => void look());
     await Promise.all(
       names
         .filter((n) => !known.has(n))
         .map(async (n) => {
           known.add(n);
-          const stat = await zk.exists(`${path}/${n}`);
+          const stat = await zk().exists(`${path}/${n}`);
           if (stat) seen.set(stat.czxid, sequenceOf(n));
         }),
     );
@@ -70,7 +52,7 @@ function followChildren(path: string): { seen: Map<number, number>; stop: () => 
 
 describe('the lock workload', () => {
   it('hands the lock over in sequence order (the queue): every token the resource took is a czxid of a lock znode, in FIFO order', async () => {
-    await zk.mkdirp('/l1');
+    await zk().mkdirp('/l1');
     const follow = followChildren('/l1');
     await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--path', '/l1', '--hold', '40ms', '--think', '40ms', '--fencing', 'off']);
     await waitFor(() => resourceWrites('/l1').length >= 40, '40 writes to the resource', 30_000);
@@ -92,7 +74,7 @@ describe('the lock workload', () => {
   it('in the queue each waiter watches only the znode before its own; in the herd every waiter watches the lock', async () => {
     await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--path', '/l2', '--hold', '60s']);
     const queue = await waitFor(async () => {
-      const names = (await zk.getChildren('/l2')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
+      const names = (await zk().getChildren('/l2')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
       if (names.length !== 4) return null;
       const { byPath } = await watchFacts(readState(paths)!);
       const watched = names.map((n) => byPath.get(`/l2/${n}`)?.length ?? 0);
@@ -104,7 +86,7 @@ describe('the lock workload', () => {
     const before = (await watchFacts(readState(paths)!)).childWatches;
     await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--recipe', 'herd', '--path', '/l3', '--hold', '60s']);
     await waitFor(async () => (await watchFacts(readState(paths)!)).childWatches - before === 3, 'three child watches (the waiters)', 20_000);
-    const names = await zk.getChildren('/l3');
+    const names = await zk().getChildren('/l3');
     const { byPath } = await watchFacts(readState(paths)!);
     expect(names.map((n) => byPath.get(`/l3/${n}`)?.length ?? 0)).toEqual([0, 0, 0, 0]);
   }, 90_000);
@@ -112,14 +94,14 @@ describe('the lock workload', () => {
   it('with fencing, a holder frozen past its session has its late write refused by the resource', async () => {
     await cli(['contenders', 'spawn', '2', '--workload', 'lock', '--path', '/l5', '--hold', '1500ms', '--think', '50ms', '--session-timeout', '2000']);
     const first = await waitFor(async () => {
-      const names = (await zk.getChildren('/l5')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
+      const names = (await zk().getChildren('/l5')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
       return names.length === 2 ? names[0] : null;
     }, 'two lock znodes');
     // Who holds, by ZooKeeper: the lowest znode, whose data names its contender.
-    const owner = (JSON.parse((await zk.getData(`/l5/${first}`)).data.toString()) as { id: string }).id;
+    const owner = (JSON.parse((await zk().getData(`/l5/${first}`)).data.toString()) as { id: string }).id;
     await cli(['pause', 'contender', owner]);
     // ZooKeeper expires the frozen holder's session: its znode goes, and the other holder writes.
-    await waitFor(async () => (await zk.exists(`/l5/${first}`)) === null, 'the frozen holder\'s znode to go', 15_000);
+    await waitFor(async () => (await zk().exists(`/l5/${first}`)) === null, 'the frozen holder\'s znode to go', 15_000);
     await waitFor(() => resourceWrites('/l5').some((w) => w.holder !== owner && w.accepted), 'a write of the next holder', 15_000);
     await cli(['resume', 'contender', owner]);
     const late = await waitFor(() => resourceWrites('/l5').find((w) => w.holder === owner), 'the frozen holder\'s late write', 15_000);
@@ -166,6 +148,6 @@ describe('the lock workload', () => {
     expect(r.stderr).toMatch(/the lock \/l4 already has holders with --fencing off \(c\d+\)/);
     expect(readState(paths)).toEqual(state);
     expect(readLabEvents(paths.labEventsFile).filter((e) => e.event === 'resource-configured')).toHaveLength(configured);
-    expect(await zk.getChildren('/l4')).toHaveLength(1);
+    expect(await zk().getChildren('/l4')).toHaveLength(1);
   }, 30_000);
 });

@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
-import { directConnectString, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
+import { readState } from '../../src/lab/state.js';
 import { zklab } from '../helpers/cli.js';
 import { tempLab } from '../helpers/paths.js';
-import { sharedEnsemble } from '../helpers/shared-ensemble.js';
+import { sharedLab } from '../helpers/shared-ensemble.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -14,24 +13,7 @@ import { waitFor } from '../helpers/wait.js';
  */
 const paths = tempLab();
 const lab = paths.root;
-sharedEnsemble(paths);
-
-let zk: ZkClient;
-beforeAll(async () => {
-  zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
-}, 30_000);
-afterAll(async () => {
-  await zk?.close();
-});
-afterEach(async () => {
-  await zklab(['contenders', 'stop', '--all'], { lab });
-}, 60_000);
-
-async function cli(args: string[]): Promise<string> {
-  const r = await zklab(args, { lab });
-  if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr.trim()}`);
-  return r.stdout;
-}
+const { zk, cli } = sharedLab(paths);
 
 async function spawned(args: string[]): Promise<string[]> {
   const out = JSON.parse(await cli(['contenders', 'spawn', ...args, '--json'])) as { contenders: { id: string }[] };
@@ -40,10 +22,10 @@ async function spawned(args: string[]): Promise<string[]> {
 
 /** The contender whose session holds `<root>/leader/current` with READY, by ZooKeeper's znodes; null otherwise. */
 async function readyLeader(root: string): Promise<string | null> {
-  const current = await zk.getData(`${root}/leader/current`).catch(() => null);
+  const current = await zk().getData(`${root}/leader/current`).catch(() => null);
   if (!current || current.data.toString() !== 'READY') return null;
-  for (const id of await zk.getChildren(`${root}/nodes`)) {
-    const member = await zk.exists(`${root}/nodes/${id}`);
+  for (const id of await zk().getChildren(`${root}/nodes`)) {
+    const member = await zk().exists(`${root}/nodes/${id}`);
     if (member?.ephemeralOwner === current.stat.ephemeralOwner) return id;
   }
   return null;
@@ -75,7 +57,7 @@ describe('priority pre-emption', () => {
       const [better] = await spawned(['1', '--recipe', 'priority', '--path', '/pp', '--priority', '9', '--takeover-ms', '100']);
       ids.push(better!);
       await waitFor(async () => (await readyLeader('/pp')) === better, `round ${i + 1}: ${better} READY`, 10_000);
-      expect((await zk.getData('/pp/leader/elected')).data.toString()).toBe(better);
+      expect((await zk().getData('/pp/leader/elected')).data.toString()).toBe(better);
       await cli(['contenders', 'stop', better!]);
       await waitFor(async () => (await readyLeader('/pp')) === c1, `round ${i + 1}: ${c1} READY again`, 10_000);
     }
@@ -97,13 +79,13 @@ describe('priority pre-emption', () => {
     const [a1, a2, b1, b2] = await spawned(['4', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '10,5,8,3', '--site', 'a,a,b,b', '--takeover-ms', '100']);
     await waitFor(async () => (await readyLeader('/ps')) === a1, `${a1} READY`);
     await cli(['priority', 'prefer-site', 'b', '--path', '/ps']);
-    expect(JSON.parse((await zk.getData('/ps/policy')).data.toString())).toEqual({ sites: ['b', 'a'], priorities: {} });
+    expect(JSON.parse((await zk().getData('/ps/policy')).data.toString())).toEqual({ sites: ['b', 'a'], priorities: {} });
     await waitFor(async () => (await readyLeader('/ps')) === b1, `${b1} READY on site b`, 10_000);
     await cli(['priority', 'set', b2!, '20']);
     await waitFor(async () => (await readyLeader('/ps')) === b2, `${b2} READY with priority 20`, 10_000);
     // Any client may write the policy: the elector watches the znode, not zklab.
-    const { stat } = await zk.getData('/ps/policy');
-    await zk.setData('/ps/policy', JSON.stringify({ sites: ['a'], priorities: { [a2!]: 50 } }), stat.version);
+    const { stat } = await zk().getData('/ps/policy');
+    await zk().setData('/ps/policy', JSON.stringify({ sites: ['a'], priorities: { [a2!]: 50 } }), stat.version);
     await waitFor(async () => (await readyLeader('/ps')) === a2, `${a2} READY after a hand edit`, 10_000);
     const shown = JSON.parse(await cli(['priority', 'show', '--path', '/ps', '--json'])) as { elected: string; policy: unknown; members: { id: string; effective: number }[] };
     expect(shown.elected).toBe(a2);
@@ -131,7 +113,7 @@ describe('priority pre-emption', () => {
     const [p1] = await spawned(['2', '--recipe', 'priority', '--path', '/pb', '--site', 'a,b']);
     const [other] = await spawned(['1', '--path', '/pother']);
     await cli(['priority', 'set', p1!, '7']);
-    const before = { policy: await zk.getData('/pb/policy') };
+    const before = { policy: await zk().getData('/pb/policy') };
     const refused: [string[], RegExp][] = [
       [['priority', 'set', p1!, 'high'], /priority "high" is not a whole number/],
       [['priority', 'set', p1!, '2.5'], /priority "2.5" is not a whole number/],
@@ -151,8 +133,8 @@ describe('priority pre-emption', () => {
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     }
     expect(readState(paths)).toEqual(firstState);
-    expect(await zk.exists('/pf/policy')).toBeNull();
-    const after = await zk.getData('/pb/policy');
+    expect(await zk().exists('/pf/policy')).toBeNull();
+    const after = await zk().getData('/pb/policy');
     expect(after.stat.version).toBe(before.policy.stat.version);
     expect(after.data.toString()).toBe(before.policy.data.toString());
   }, 60_000);

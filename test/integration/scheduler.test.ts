@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
 import { MultiClient } from '../../src/zk/multi.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { execa } from 'execa';
@@ -9,7 +8,7 @@ import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';
 import { tempLab } from '../helpers/paths.js';
-import { sharedEnsemble } from '../helpers/shared-ensemble.js';
+import { sharedLab } from '../helpers/shared-ensemble.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -19,32 +18,15 @@ import { waitFor } from '../helpers/wait.js';
  */
 const paths = tempLab();
 const lab = paths.root;
-sharedEnsemble(paths);
+const { zk, cli } = sharedLab(paths);
 
-let zk: ZkClient;
-beforeAll(async () => {
-  zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
-}, 30_000);
-afterAll(async () => {
-  await zk?.close();
-});
-afterEach(async () => {
-  await zklab(['contenders', 'stop', '--all'], { lab });
-}, 60_000);
-
-async function cli(args: string[]): Promise<string> {
-  const r = await zklab(args, { lab });
-  if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr.trim()}`);
-  return r.stdout;
-}
-
-const children = async (p: string): Promise<string[]> => ((await zk.exists(p)) ? zk.getChildren(p) : []);
+const children = async (p: string): Promise<string[]> => ((await zk().exists(p)) ? zk().getChildren(p) : []);
 
 /** status/<job> data as the worker wrote it (JSON), by job. */
 async function statuses(root: string): Promise<Map<string, { worker: string; ok: boolean; attempt: number; ttlMs: number }>> {
   const out = new Map<string, { worker: string; ok: boolean; attempt: number; ttlMs: number }>();
   for (const job of await children(`${root}/status`)) {
-    const d = await zk.getData(`${root}/status/${job}`).catch(() => null);
+    const d = await zk().getData(`${root}/status/${job}`).catch(() => null);
     if (d) out.set(job, JSON.parse(d.data.toString()) as { worker: string; ok: boolean; attempt: number; ttlMs: number });
   }
   return out;
@@ -103,14 +85,14 @@ describe('the scheduler workload', () => {
     await workers(2, '/s2', '--status-ttl', '2s');
     await cli(['jobs', 'submit', '3', '--kind', 'sum', '--args', '2,3', '--path', '/s2']);
     const done = await waitFor(async () => ((await statuses('/s2')).size === 3 ? statuses('/s2') : null), 'three status znodes', 30_000);
-    await zk.create('/s2/status-neighbour', 'persistent', 'persistent');
-    for (const job of done.keys()) expect((await zk.exists(`/s2/status/${job}`))!.ephemeralOwner).toBe('0');
+    await zk().create('/s2/status-neighbour', 'persistent', 'persistent');
+    for (const job of done.keys()) expect((await zk().exists(`/s2/status/${job}`))!.ephemeralOwner).toBe('0');
     expect([...done.values()].every((s) => s.ok && s.ttlMs === 2000)).toBe(true);
-    const data = JSON.parse((await zk.getData(`/s2/status/${[...done.keys()][0]}`)).data.toString()) as { result: number };
+    const data = JSON.parse((await zk().getData(`/s2/status/${[...done.keys()][0]}`)).data.toString()) as { result: number };
     expect(data.result).toBe(5);
     // TTL 2 s, the lab's reaper every 1 s: gone within a few seconds.
     await waitFor(async () => ((await children('/s2/status')).length === 0 ? true : null), 'the status znodes reaped', 15_000, 100);
-    expect(await zk.exists('/s2/status-neighbour')).not.toBeNull();
+    expect(await zk().exists('/s2/status-neighbour')).not.toBeNull();
   }, 60_000);
 
   it('spreads 30 round-robin jobs 10/10/10 over 3 workers across a leader change (the new leader continues the rotation)', async () => {
@@ -158,7 +140,7 @@ describe('the scheduler workload', () => {
 
   it('a worker whose status/ folder was deleted makes it again instead of leaving the job assigned', async () => {
     await workers(1, '/s7');
-    await zk.delete('/s7/status');
+    await zk().delete('/s7/status');
     const [job] = (await cli(['jobs', 'submit', '1', '--ms', '10ms', '--path', '/s7'])).trim().split('\n');
     await waitFor(async () => ((await statuses('/s7')).has(job!) ? true : null), 'the job\'s status', 20_000);
     const assigned = async () => (await Promise.all((await children('/s7/assignments')).map((w) => children(`/s7/assignments/${w}`)))).flat();
@@ -184,23 +166,23 @@ describe('multi, spoken by zklab itself (src/zk/multi.ts), on real servers', () 
   it('applies every op or none, names the op that failed, and ends its session on close', async () => {
     const state = readState(paths)!;
     const m = new MultiClient({ connect: directConnectString(state), sessionTimeoutMs: 4000, connectTimeoutMs: 5000 });
-    await zk.mkdirp('/m');
-    await zk.create('/m/job', 'work', 'persistent');
+    await zk().mkdirp('/m');
+    await zk().create('/m/job', 'work', 'persistent');
     let session: string | null = null;
     try {
       await m.commit([{ op: 'check', path: '/m/job' }, { op: 'create', path: '/m/a', data: 'work' }, { op: 'delete', path: '/m/job' }]);
       session = m.sessionId;
       expect((await Promise.all(readState(paths)!.servers.map((sv) => fourLetterWord(sv.clientPort, 'cons')))).join('\n')).toContain(`sid=0x${session}`);
-      expect(await zk.exists('/m/job')).toBeNull();
-      expect((await zk.getData('/m/a')).data.toString()).toBe('work');
+      expect(await zk().exists('/m/job')).toBeNull();
+      expect((await zk().getData('/m/a')).data.toString()).toBe('work');
 
       await expect(m.commit([{ op: 'create', path: '/m/b', data: '' }, { op: 'check', path: '/m/nothing' }])).rejects.toMatchObject({ code: 'NONODE', index: 1 });
-      expect(await zk.exists('/m/b')).toBeNull();
+      expect(await zk().exists('/m/b')).toBeNull();
       await expect(m.commit([{ op: 'delete', path: '/m/a' }, { op: 'create', path: '/m/a', data: '' }, { op: 'create', path: '/m/a', data: '' }])).rejects.toMatchObject({ code: 'NODEEXISTS', index: 2 });
-      expect((await zk.getData('/m/a')).data.toString()).toBe('work');
+      expect((await zk().getData('/m/a')).data.toString()).toBe('work');
       await m.commit([{ op: 'set', path: '/m/a', data: 'done', version: 0 }]);
       await expect(m.commit([{ op: 'set', path: '/m/a', data: 'again', version: 0 }])).rejects.toMatchObject({ code: 'BADVERSION', index: 0 });
-      expect((await zk.getData('/m/a')).data.toString()).toBe('done');
+      expect((await zk().getData('/m/a')).data.toString()).toBe('done');
       // Reads on the same session: the data and the version a compare-and-set needs.
       expect(await m.getData('/m/a')).toEqual({ data: Buffer.from('done'), version: 1 });
       await expect(m.getData('/m/nothing')).rejects.toMatchObject({ code: 'NONODE' });

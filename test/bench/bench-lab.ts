@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { directConnectString, readState } from '../../src/lab/state.js';
+import { ZkClient } from '../../src/zk/client.js';
+
+/** Polls `probe` every 20 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A fresh 3-server lab for one benchmark, with a client straight to its servers; taken down and deleted after
+ * `fn`, whatever happens.
+ */
+export async function withBenchLab<T>(name: string, fn: (paths: LabPaths, zk: ZkClient) => Promise<T>): Promise<T> {
+  const paths = new LabPaths(mkdtempSync(`/tmp/zklab-bench-${name}-`));
+  let zk: ZkClient | undefined;
+  try {
+    await ensembleUp(paths, { servers: 3, tickMs: 200 });
+    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 10_000, quiet: true });
+    return await fn(paths, zk);
+  } finally {
+    await zk?.close();
+    await ensembleDown(paths, { purge: true }).catch(() => undefined);
+    rmSync(paths.root, { recursive: true, force: true });
+  }
+}
