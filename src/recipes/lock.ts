@@ -23,9 +23,22 @@ function lockRecipe<B extends ElectionClass>(Election: B) {
       this.loop = new LockLoop(io, opts.lock, () => this.schedule());
     }
 
-    protected override async joinElection(): Promise<void> {
-      await super.joinElection();
-      this.loop.joined();
+    private joining: Promise<void> | null = null;
+
+    /**
+     * One join at a time: a new session's join (the base class's, outside the evaluations) and the loop's rejoin after
+     * think may meet; the second waits for the first instead of making a second znode in the same session.
+     */
+    protected override joinElection(): Promise<void> {
+      this.joining ??= (async () => {
+        try {
+          await super.joinElection();
+          this.loop.joined();
+        } finally {
+          this.joining = null;
+        }
+      })();
+      return this.joining;
     }
 
     /**

@@ -1,5 +1,6 @@
 import type { ContenderEventName } from '../../../src/lab/events.js';
-import type { Recipe, RecipeIO, RecipeOptions } from '../../../src/recipes/types.js';
+import { applyRead, applyWrite, emptyResource, type ResourceState } from '../../../src/lab/fenced-resource.js';
+import type { Recipe, RecipeIO, RecipeOptions, ResourcePort } from '../../../src/recipes/types.js';
 import { FakeEnsemble, type FakeSession } from './fake-zk.js';
 
 export interface Logged {
@@ -10,6 +11,23 @@ export interface Logged {
 
 type MakeRecipe = (opts: RecipeOptions, io: RecipeIO, memberData: string) => Recipe;
 
+/** One call a contender made on the lab's protected resource, and what the resource decided. */
+export interface ResourceDecision {
+  readonly op: 'read' | 'write';
+  /** The contender's id. */
+  readonly holder: string;
+  readonly token: number;
+  /** read: the value returned; write: the value written (stored only if accepted). */
+  readonly value: number;
+  /** A read is always answered (it may raise the highest token seen); a write is refused when stale under fencing. */
+  readonly accepted: boolean;
+}
+
+export interface RecipeLabOptions {
+  /** Whether the lab's resource refuses stale tokens (default: the base's `lock.fencing`, else true). */
+  readonly fencing?: boolean;
+}
+
 /** Contenders running one recipe in-process against a FakeEnsemble, with every event they log. */
 export class RecipeLab {
   readonly zk = new FakeEnsemble();
@@ -17,11 +35,43 @@ export class RecipeLab {
   private readonly sessions = new Map<string, FakeSession[]>();
   private readonly recipes = new Map<string, Recipe>();
   private readonly killed = new Set<string>();
+  /** The protected resource the lab's contenders share (the lock workload), as src/lab/fenced-resource.ts decides. */
+  resourceState: ResourceState;
+  /** Every read and write on the resource, in the order the resource decided them. */
+  readonly decisions: ResourceDecision[] = [];
 
   constructor(
     private readonly make: MakeRecipe,
     private readonly base: Omit<RecipeOptions, 'id'>,
-  ) {}
+    options: RecipeLabOptions = {},
+  ) {
+    this.resourceState = emptyResource(base.path, options.fencing ?? base.lock?.fencing ?? true);
+  }
+
+  /** The writes the resource decided, in order. */
+  writes(): ResourceDecision[] {
+    return this.decisions.filter((d) => d.op === 'write');
+  }
+
+  /** The resource as contender `holder` reaches it: each call is decided when it arrives (a microtask later). */
+  private resourceFor(holder: string): ResourcePort {
+    return {
+      read: async (token) => {
+        await Promise.resolve();
+        this.resourceState = applyRead(this.resourceState, token);
+        const value = this.resourceState.value;
+        this.decisions.push({ op: 'read', holder, token, value, accepted: true });
+        return { token: this.resourceState.token, value };
+      },
+      write: async (token, value) => {
+        await Promise.resolve();
+        const out = applyWrite(this.resourceState, { holder, token, value });
+        this.resourceState = out.state;
+        this.decisions.push({ op: 'write', holder, token, value, accepted: out.accepted });
+        return { accepted: out.accepted, lastToken: out.lastToken, previousValue: out.previousValue };
+      },
+    };
+  }
 
   /** Starts a contender; `onSession` may arm faults on each new session before the recipe uses it. */
   async start(id: string, overrides: Partial<RecipeOptions> = {}, onSession?: (s: FakeSession) => void): Promise<Recipe> {
@@ -38,9 +88,7 @@ export class RecipeLab {
       openMulti: () => {
         throw new Error('the scripted ZooKeeper has no multi: the scheduler is tested on real servers');
       },
-      resource: () => {
-        throw new Error('the scripted lab has no resource: the lock workload is tested on real servers');
-      },
+      resource: () => this.resourceFor(id),
     };
     const memberData = JSON.stringify({ id, pid: 1000 + this.recipes.size, recipe: opts.recipe, priority: opts.priority, site: opts.site });
     const recipe = this.make(opts, io, memberData);
