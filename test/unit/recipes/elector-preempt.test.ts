@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseCandidate, outranks, type Candidate } from '../../../src/recipes/elector-policy.js';
-import { electorDecision, type ElectorMember, type ElectorView } from '../../../src/recipes/priority-decisions.js';
+import { decide, held, member } from './elector-fixtures.js';
 
 const m = (id: string, priority: number, sequence: number, site: string | null = null): Candidate => ({ id, priority, site, sequence });
 
@@ -111,27 +111,6 @@ describe('outranks', () => {
 });
 
 describe('electorDecision with preempt', () => {
-  const member = (id: string, priority: number, sequence: number, site: string | null = null): ElectorMember => ({
-    id,
-    priority,
-    sequence,
-    site,
-    session: `s-${id}`,
-  });
-  const ms = [member('c1', 1, 0, 'a'), member('c2', 9, 1, 'b'), member('c3', 5, 2, 'a')];
-  const held = (id: string, ready: boolean) => ({ ownerSession: `s-${id}`, ready });
-  const decide = (v: Partial<ElectorView>) =>
-    electorDecision({
-      policy: 'priority',
-      members: ms,
-      elected: null,
-      current: null,
-      excluded: new Set(),
-      watchdogFired: null,
-      previousLeader: null,
-      previousSite: null,
-      ...v,
-    });
 
   it('replaces a settled leader with a strictly better member', () => {
     expect(decide({ elected: 'c1', current: held('c1', true), preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });

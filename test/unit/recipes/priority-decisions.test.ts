@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contenderAction,
-  electorDecision,
-  type ContenderView,
-  type ElectorMember,
-  type ElectorView,
-} from '../../../src/recipes/priority-decisions.js';
+import { contenderAction, type ContenderView } from '../../../src/recipes/priority-decisions.js';
+import { decide, held, member, MEMBERS } from './elector-fixtures.js';
 
 describe('contenderAction', () => {
   const me = { me: 'c1', mySession: 's1', takeover: 'none' as const };
@@ -51,27 +46,6 @@ describe('contenderAction', () => {
 });
 
 describe('electorDecision', () => {
-  const member = (id: string, priority: number, sequence: number, site: string | null = null): ElectorMember => ({
-    id,
-    priority,
-    sequence,
-    site,
-    session: `s-${id}`,
-  });
-  const members = [member('c1', 1, 0, 'a'), member('c2', 9, 1, 'b'), member('c3', 5, 2, 'a')];
-  const held = (id: string, ready: boolean) => ({ ownerSession: `s-${id}`, ready });
-  const decide = (v: Partial<ElectorView>) =>
-    electorDecision({
-      policy: 'priority',
-      members,
-      elected: null,
-      current: null,
-      excluded: new Set(),
-      watchdogFired: null,
-      previousLeader: null,
-      previousSite: null,
-      ...v,
-    });
 
   it('elects by policy when nobody was ever elected', () => {
     expect(decide({})).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'policy' });
@@ -107,14 +81,14 @@ describe('electorDecision', () => {
   });
 
   it('elects again when the elected contender is gone, from the previous leader for round-robin', () => {
-    const rest = members.filter((m) => m.id !== 'c2');
+    const rest = MEMBERS.filter((m) => m.id !== 'c2');
     expect(decide({ members: rest, elected: 'c2' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'policy' });
     expect(decide({ members: rest, elected: 'c2', policy: 'round-robin' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'policy' });
     expect(decide({ members: rest, elected: 'c2', policy: 'round-robin', previousLeader: 'c3' })).toEqual({ kind: 'elect', candidate: 'c1', exclude: null, reason: 'policy' });
   });
 
   it('passes the remembered site of a departed leader to the site policy', () => {
-    const rest = members.filter((m) => m.id !== 'c2');
+    const rest = MEMBERS.filter((m) => m.id !== 'c2');
     expect(decide({ members: [...rest, member('c4', 0, 3, 'b')], elected: 'c2', policy: 'site', previousSite: 'b' })).toMatchObject({ candidate: 'c4' });
   });
 
