@@ -24,10 +24,14 @@ export interface PendingRelease {
  * which one is due.
  */
 export class LockLoop {
-  /** The token of the hold under way (a re-claim of the same znode after a stall must not start a second one). */
-  private holding: number | null = null;
+  /**
+   * The tokens of the holds under way: a re-claim of the same znode after a stall must not start a second one. Two
+   * can run at once when a session ended during a long hold and the new one acquired before that hold's timer ran out.
+   */
+  private readonly holding = new Set<number>();
   private joinedAt = Date.now();
-  private pending: PendingRelease | null = null;
+  /** Holds that have ended and wait for their release, oldest first. */
+  private readonly pending: PendingRelease[] = [];
   private thinking = false;
   private rejoinDue = false;
   private stopped = false;
@@ -43,19 +47,20 @@ export class LockLoop {
 
   /** What the evaluation should do now. */
   next(session: string | null): 'release' | 'think' | 'rejoin' | 'evaluate' {
-    if (this.pending) return this.pending.session === session ? 'release' : this.dropRelease();
+    // A release left over from an ended session: its znode went with the session.
+    for (const r of this.pending.filter((p) => p.session !== session)) this.finish(r, false);
+    if (this.pending.length > 0) return 'release';
     if (this.thinking) return 'think';
     return this.rejoinDue ? 'rejoin' : 'evaluate';
   }
 
   /** The release due now (next() said so). */
   get release(): PendingRelease {
-    return this.pending!;
+    return this.pending[0]!;
   }
 
   /** Logs lock-released once per hold: `held` is whether its znode was still this session's when it let go. */
-  told(held: boolean): void {
-    const r = this.pending;
+  told(held: boolean, r: PendingRelease | undefined = this.pending[0]): void {
     if (!r || r.told) return;
     r.told = true;
     this.io.log('lock-released', { token: r.token, heldMs: Date.now() - r.since, reason: held ? 'done' : 'lost' });
@@ -63,9 +68,8 @@ export class LockLoop {
 
   /** The release is done: think, then take a new place in the queue. */
   released(): void {
-    this.told(false);
-    this.pending = null;
-    this.holding = null;
+    const r = this.pending[0];
+    if (r) this.finish(r, false);
     this.thinking = true;
     this.after(this.lock.thinkMs, () => {
       this.thinking = false;
@@ -87,8 +91,8 @@ export class LockLoop {
   }
 
   acquired(token: number, znode: string, session: string | null): void {
-    if (this.holding === token) return;
-    this.holding = token;
+    if (this.holding.has(token)) return;
+    this.holding.add(token);
     const since = Date.now();
     this.io.log('lock-acquired', { token, waitedMs: since - this.joinedAt });
     void this.hold(token, znode, session, since);
@@ -115,16 +119,14 @@ export class LockLoop {
       this.io.log('error', { message: `writing the resource: ${(e as Error).message}` });
     }
     if (this.stopped) return;
-    this.pending = { token, znode, session, since, told: false };
+    this.pending.push({ token, znode, session, since, told: false });
     this.schedule();
   }
 
-  /** A release left over from an ended session: its znode went with the session. */
-  private dropRelease(): 'evaluate' {
-    this.told(false);
-    this.pending = null;
-    this.holding = null;
-    return 'evaluate';
+  private finish(r: PendingRelease, held: boolean): void {
+    this.told(held, r);
+    this.pending.splice(this.pending.indexOf(r), 1);
+    this.holding.delete(r.token);
   }
 
   private after(ms: number, fn: () => void): void {

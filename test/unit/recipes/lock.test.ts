@@ -321,6 +321,25 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     expectNoClaimAfterRelease();
   });
 
+  it('runs the old hold to its end beside a new session\'s hold, and releases each once', async () => {
+    // A long hold: the session ends early in it, the new session acquires alone, and both holds run at once.
+    newLab(recipe, Lock, { holdMs: 300, thinkMs: 2000 });
+    await startTracked(['c1']);
+    await until(() => expect(acquisitions('c1')).toHaveLength(1));
+    const t1 = tokenOf(acquisitions('c1')[0]!);
+    lab.zk.expire(lab.session('c1'));
+    await until(() => expect(acquisitions('c1')).toHaveLength(2));
+    const t2 = tokenOf(acquisitions('c1')[1]!);
+    await until(() => expect(releases('c1')).toHaveLength(2), 2000);
+    expect(releases('c1').map((e) => ({ token: tokenOf(e), reason: e.fields.reason }))).toEqual([
+      { token: t1, reason: 'lost' },
+      { token: t2, reason: 'done' },
+    ]);
+    expect(acquisitions('c1')).toHaveLength(2);
+    expect(lab.zk.children(LOCK)).toEqual([]);
+    expectNoClaimAfterRelease();
+  });
+
   it('stops during a hold without acting again: nothing after stopped', async () => {
     newLab(recipe, Lock, { holdMs: 60, thinkMs: 1000 });
     await startTracked(['c1']);
