@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../../src/inspect/build-snapshot.js';
 import { isLockPath, lockResource } from '../../../src/inspect/lock-facts.js';
 import type { SnapshotInput } from '../../../src/inspect/snapshot-input.js';
-import { LOCK, configured, fencedHistory, lockZnode, unfencedHistory, write } from './lock-raw.js';
+import { LOCK, configured, fencedHistory, heldLock, lockZnode, unfencedHistory, write } from './lock-raw.js';
 import { NOW, contender, input, znode } from './raw-inputs.js';
 
 const name = (seq: number): string => lockZnode(seq, { owner: '0', czxid: 0 }).path.slice(LOCK.length + 1);
@@ -11,13 +11,7 @@ const name = (seq: number): string => lockZnode(seq, { owner: '0', czxid: 0 }).p
 function lockInput(recipe: 'predecessor' | 'herd', f: Partial<SnapshotInput> = {}): SnapshotInput {
   return input({
     path: LOCK,
-    znodes: [
-      znode(LOCK),
-      lockZnode(3, { owner: 'a2', id: 'c2', recipe, czxid: 0x1a2, ctime: NOW - 120 }),
-      lockZnode(5, { owner: 'a4', id: 'c4', recipe, czxid: 0x1a5 }),
-      lockZnode(7, { owner: 'a1', id: 'c1', recipe, czxid: 0x1a9 }),
-    ],
-    contenders: [contender('c1', 'a1', { recipe }), contender('c2', 'a2', { recipe, state: 'leader' }), contender('c4', 'a4', { recipe })],
+    ...heldLock(recipe),
     lockPaths: [LOCK],
     resourceEvents: fencedHistory(),
     ...f,

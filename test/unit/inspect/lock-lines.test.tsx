@@ -9,9 +9,9 @@ import { renderSnapshotText } from '../../../src/inspect/render-text.js';
 import type { LockHolder, LockQueueEntry, LockSummary } from '../../../src/inspect/snapshot.js';
 import { InspectApp } from '../../../src/inspect/views/InspectApp.js';
 import { LockPane } from '../../../src/inspect/views/LockPane.js';
-import { LOCK, configured, fencedHistory, lockZnode, unfencedHistory, write } from './lock-raw.js';
+import { LOCK, configured, fencedHistory, heldLock, unfencedHistory, write } from './lock-raw.js';
 import { lineWith, lines, masked, plain } from './frame.js';
-import { NOW, contender, input, server, znode } from './raw-inputs.js';
+import { NOW, input, server } from './raw-inputs.js';
 
 const level = chalk.level;
 afterEach(() => {
@@ -23,13 +23,7 @@ function lockSnapshot(recipe: 'predecessor' | 'herd', resourceEvents = recipe ==
   return buildSnapshot(
     input({
       path: LOCK,
-      znodes: [
-        znode(LOCK),
-        lockZnode(3, { owner: 'a2', id: 'c2', recipe, czxid: 0x1a2, ctime: NOW - 120 }),
-        lockZnode(5, { owner: 'a4', id: 'c4', recipe, czxid: 0x1a5 }),
-        lockZnode(7, { owner: 'a1', id: 'c1', recipe, czxid: 0x1a9 }),
-      ],
-      contenders: [contender('c1', 'a1', { recipe }), contender('c2', 'a2', { recipe, state: 'leader' }), contender('c4', 'a4', { recipe })],
+      ...heldLock(recipe),
       servers: [server('zk1'), server('zk2'), server('zk3')],
       lockPaths: [LOCK],
       resourceEvents,

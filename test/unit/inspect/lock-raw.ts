@@ -1,6 +1,6 @@
 import type { LabEventOf } from '../../../src/lab/events.js';
-import type { RawZnode } from '../../../src/inspect/snapshot-input.js';
-import { NOW, znode } from './raw-inputs.js';
+import type { RawZnode, SnapshotInput } from '../../../src/inspect/snapshot-input.js';
+import { NOW, contender, znode } from './raw-inputs.js';
 
 /** Raw facts of the lock workload at /lock, hand-written (the tests do not lean on the daemon's fold to make them). */
 
@@ -47,4 +47,17 @@ export function unfencedHistory(): LabEventOf<'resource-configured' | 'resource-
     write({ holder: 'c2', token: 0x28, value: 2, accepted: true, lastToken: 0x20, previousValue: 1, fencing: false }, NOW - 2000),
     write({ holder: 'c1', token: 0x20, value: 2, accepted: true, lastToken: 0x28, previousValue: 2, fencing: false }, NOW - 1000),
   ];
+}
+
+/** The lock both inspect test files use: c2 holds (#3, czxid 0x1a2, for 120 ms); c4 (#5) and c1 (#7) wait, all on one recipe. */
+export function heldLock(recipe: 'predecessor' | 'herd'): Pick<SnapshotInput, 'znodes' | 'contenders'> {
+  return {
+    znodes: [
+      znode(LOCK),
+      lockZnode(3, { owner: 'a2', id: 'c2', recipe, czxid: 0x1a2, ctime: NOW - 120 }),
+      lockZnode(5, { owner: 'a4', id: 'c4', recipe, czxid: 0x1a5 }),
+      lockZnode(7, { owner: 'a1', id: 'c1', recipe, czxid: 0x1a9 }),
+    ],
+    contenders: [contender('c1', 'a1', { recipe }), contender('c2', 'a2', { recipe, state: 'leader' }), contender('c4', 'a4', { recipe })],
+  };
 }
