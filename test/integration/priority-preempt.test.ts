@@ -76,8 +76,11 @@ describe('priority pre-emption', () => {
   }, 240_000);
 
   it('moves leadership when an administrator writes the policy, with zklab priority or any client', async () => {
-    const [a1, a2, b1, b2] = await spawned(['4', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '10,5,8,3', '--site', 'a,a,b,b', '--takeover-ms', '100']);
+    // Site a first: with no site order written, the site policy keeps leadership on the leader's site, so the site
+    // that leads first must not be left to which spawn joins first.
+    const [a1, a2] = await spawned(['2', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '10,5', '--site', 'a,a', '--takeover-ms', '100']);
     await waitFor(async () => (await readyLeader('/ps')) === a1, `${a1} READY`);
+    const [b1, b2] = await spawned(['2', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '8,3', '--site', 'b,b', '--takeover-ms', '100']);
     await cli(['priority', 'prefer-site', 'b', '--path', '/ps']);
     expect(JSON.parse((await zk().getData('/ps/policy')).data.toString())).toEqual({ sites: ['b', 'a'], priorities: {} });
     await waitFor(async () => (await readyLeader('/ps')) === b1, `${b1} READY on site b`, 10_000);
