@@ -48,6 +48,11 @@ export interface ServerConfig {
   readonly maxSessionTimeoutMs: number;
   /** Every member as this server should reach it (itself included); may point at link proxies. */
   readonly peers: ReadonlyMap<number, PeerAddress>;
+  /**
+   * Dynamic reconfiguration on, with this super user's digest (`super:<base64 sha1>`) allowed to reconfigure.
+   * Absent: reconfiguration off (generated configs for real hosts).
+   */
+  readonly superDigest?: string;
 }
 
 /** initLimit and syncLimit in ticks, scaled so their wall time stays sensible at any tick. */
@@ -55,8 +60,12 @@ export function limitsFor(tickMs: number): { initLimit: number; syncLimit: numbe
   return { initLimit: Math.max(10, Math.ceil(4000 / tickMs)), syncLimit: Math.max(5, Math.ceil(2000 / tickMs)) };
 }
 
-export function serverName(id: number): string {
-  return `zk${id}`;
+export { serverName } from '../lab/ports.js';
+
+/** host:quorum:election[:role][;127.0.0.1:client]: the form a dynamic configuration uses when the client port is known. */
+function serverLine(p: PeerAddress): string {
+  const role = p.role === undefined ? '' : `:${p.role}`;
+  return `${p.host}:${p.quorumPort}:${p.electionPort}${role}${p.clientPort === undefined ? '' : `;127.0.0.1:${p.clientPort}`}`;
 }
 
 export function renderZooCfg(template: string, cfg: ServerConfig): string {
@@ -65,7 +74,7 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
     ? '# (standalone: a single server has no peers)'
     : [...cfg.peers.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([id, p]) => `server.${id}=${p.host}:${p.quorumPort}:${p.electionPort}`)
+        .map(([id, p]) => `server.${id}=${serverLine(p)}`)
         .join('\n');
   return fillTemplate(template, {
     name: cfg.name,
@@ -80,6 +89,14 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
     clientPortAddress: cfg.clientPortAddress,
     maxClientCnxns: cfg.maxClientCnxns,
     serverLines,
+    peerType: cfg.peers.get(cfg.id)?.role === 'observer' ? 'peerType=observer\n' : '',
+    reconfig: cfg.superDigest === undefined
+      ? 'reconfigEnabled=false'
+      : [
+          'reconfigEnabled=true',
+          // ZooKeeper turns a key it does not know into the system property zookeeper.<key>: this one names the super user.
+          `DigestAuthenticationProvider.superDigest=${cfg.superDigest}`,
+        ].join('\n'),
   });
 }
 

@@ -6,6 +6,11 @@ export interface JvmLaunch {
   readonly configFile: string;
   readonly confDir: string;
   readonly logDir: string;
+  /**
+   * The server's own hosts file: how it resolves the lab's server names (zk1, zk2, …) to the link proxies of its
+   * own links. Absent: the JVM resolves names as usual.
+   */
+  readonly hostsFile?: string;
   /** Extra arguments that identify the process (the lab marker, the server name). */
   readonly markers: readonly string[];
 }
@@ -33,6 +38,7 @@ export function serverJvmArgs(l: JvmLaunch): string[] {
     // so a healed partition or a restarted server rejoins within seconds.
     '-Dzookeeper.cnxTimeout=1000',
     '-Dzookeeper.fastleader.maxNotificationInterval=2000',
+    ...(l.hostsFile ? [`-Djdk.net.hosts.file=${l.hostsFile}`] : []),
     `-Dlog4j.configuration=file:${l.confDir}/log4j.properties`,
     `-Dlogback.configurationFile=${l.confDir}/logback.xml`,
     `-Dzookeeper.log.dir=${l.logDir}`,

@@ -1,8 +1,11 @@
-import { accessSync, constants, copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import type { ServerRecord } from '../lab/state.js';
+import type { LabState, ServerRecord } from '../lab/state.js';
+import { hostname } from 'node:os';
+import { labSuperUser } from '../lab/super-user.js';
+import { proxiedPeers, serverHostsFile } from '../net/lab-links.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
 import { type PeerAddress } from '../lab/ports.js';
 import { loopbackPeers, renderZooCfg, labServerConfig } from './config.js';
@@ -18,6 +21,12 @@ export function ensureWritableLab(paths: LabPaths): void {
   }
 }
 
+/** What a lab's own servers get beyond a plain config: the super user's digest, and a hosts file each. */
+export interface LabServerFiles {
+  readonly superDigest: string;
+  readonly hostsFile: (id: number) => string;
+}
+
 /**
  * Writes every server's zoo.cfg and myid, plus the logging configs.
  * `peersFor(id)` says how server `id` reaches each member; by default every member directly on loopback.
@@ -27,16 +36,30 @@ export function writeServerFiles(
   servers: readonly ServerRecord[],
   tickMs: number,
   peersFor: (id: number) => ReadonlyMap<number, PeerAddress> = () => loopbackPeers(servers),
+  lab?: LabServerFiles,
 ): void {
   const template = readTemplate('zoo.cfg');
   ensureDir(paths.confDir);
+  // The configs carry the super user's digest: the lab's owner alone reads them.
+  chmodSync(paths.confDir, 0o700);
   for (const f of ['log4j.properties', 'logback.xml']) copyFileSync(join(TEMPLATES_DIR, f), join(paths.confDir, f));
   for (const s of servers) {
     ensureDir(paths.serverConfDir(s.name));
     ensureDir(paths.serverDataDir(s.name));
-    const cfg = renderZooCfg(template, labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id)));
-    writeFileSync(paths.serverConfig(s.name), cfg);
+    const base = labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id));
+    const cfg = renderZooCfg(template, lab ? { ...base, superDigest: lab.superDigest } : base);
+    writeFileSync(paths.serverConfig(s.name), cfg, { mode: 0o600 });
+    if (lab) writeFileSync(paths.serverHostsFile(s.name), lab.hostsFile(s.id));
     const myid = join(paths.serverDataDir(s.name), 'myid');
     if (!existsSync(myid)) writeFileSync(myid, `${s.id}\n`);
   }
+}
+
+/** Every file of a lab's own servers: configs naming peers zkN, each server's hosts file, the super user's digest. */
+export function writeLabServerFiles(paths: LabPaths, state: LabState): void {
+  const machine = hostname();
+  writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state), {
+    superDigest: labSuperUser(paths).digest,
+    hostsFile: (id) => serverHostsFile(id, machine),
+  });
 }

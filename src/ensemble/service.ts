@@ -8,12 +8,12 @@ import { readState, requireEnsemble, writeState, type LabState, type ServerRecor
 import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
-import { ensureWritableLab, writeServerFiles } from './lab-files.js';
+import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
 import { isServing, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { deregister, readEntry, registerLongLived } from '../lab/registry.js';
-import { emptyNet, proxiedPeers } from '../net/lab-links.js';
+import { emptyNet } from '../net/lab-links.js';
 import { daemonPid, ensureNetwork, stopNetwork } from '../net/lab-network.js';
 import { networkStatus, serversExpectedToServe, type NetworkStatus } from '../net/status.js';
 
@@ -122,7 +122,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
     try {
-      writeServerFiles(paths, state.servers, tickMs, proxiedPeers(state));
+      writeLabServerFiles(paths, state);
       // The link daemon starts while the JVMs boot: they dial their peers' proxies only after ~0.5 s of start-up,
       // by which time the daemon listens (and ZooKeeper retries a refused peer anyway).
       const network = ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
@@ -146,7 +146,7 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
     throw new UsageError(`cannot restart ${dead.map((s) => s.name).join(', ')}: port ${taken.join(', ')} is now used by another program`, 'stop that program, or run `zklab ensemble down` and `up` to plan new ports');
   }
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
-  writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
+  writeLabServerFiles(paths, state);
   await startAndWait(paths, state, dead, v, opts, true);
   recordLabEvent(paths, 'ensemble-repaired', { servers: dead.map((s) => s.name) });
   return { outcome: 'repaired', status: await ensembleStatus(paths) };
@@ -169,12 +169,7 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
   // Listed from the moment servers are launched (a fresh up, a repair, a restart) until `down`.
   registerLongLived(paths, 'ensemble up');
   try {
-    for (const s of toStart) {
-      s.pid = launchServer(
-        { java: v.java.bin, zk: v.zk, configFile: paths.serverConfig(s.name), confDir: paths.confDir, logDir: paths.logDir, markers: [paths.jvmMarker, `-Dzklab.server=${s.name}`] },
-        paths.serverLog(s.name),
-      );
-    }
+    for (const s of toStart) s.pid = launchLabServer(paths, v, s);
     writeState(paths, state);
     await network;
     await waitForServing(paths, state, opts);
@@ -185,6 +180,22 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
     writeState(paths, state);
     throw e;
   }
+}
+
+/** Starts one of the lab's servers (detached, owned by the lab from here on); resolves its pid. */
+export function launchLabServer(paths: LabPaths, v: Pick<ReturnType<typeof validateUp>, 'java' | 'zk'>, s: ServerRecord): number {
+  return launchServer(
+    {
+      java: v.java.bin,
+      zk: v.zk,
+      configFile: paths.serverConfig(s.name),
+      confDir: paths.confDir,
+      logDir: paths.logDir,
+      hostsFile: paths.serverHostsFile(s.name),
+      markers: [paths.jvmMarker, `-Dzklab.server=${s.name}`],
+    },
+    paths.serverLog(s.name),
+  );
 }
 
 /** Each server as its process and its own srvr say. */
@@ -250,7 +261,7 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
     await stopProcesses([...pids], 'SIGKILL');
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
-      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir]) rmSync(dir, { recursive: true, force: true });
+      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir, paths.secretsDir]) rmSync(dir, { recursive: true, force: true });
       rmSync(paths.stateFile, { force: true });
     } else {
       writeState(paths, state);
@@ -282,7 +293,7 @@ export async function restartServers(paths: LabPaths, target: string, opts: Pick
   return withLabLock(paths, async () => {
     await stopProcesses(targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)), 'SIGKILL');
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
-    writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state));
+    writeLabServerFiles(paths, state);
     await startAndWait(paths, state, targets, v, opts, true);
     recordLabEvent(paths, 'server-restarted', { servers: targets.map((s) => s.name) });
     return ensembleStatus(paths);

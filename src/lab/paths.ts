@@ -19,11 +19,15 @@ export class LabPaths {
   get logDir(): string { return join(this.root, 'logs'); }
   get eventsDir(): string { return join(this.root, 'events'); }
   get labEventsFile(): string { return join(this.root, 'events', 'lab.jsonl'); }
+  /** Private to the lab's owner (0700): the super user's password. */
+  get secretsDir(): string { return join(this.root, 'secrets'); }
   get controlSocket(): string { return join(this.root, 'net.sock'); }
   /** The link daemon's log. */
   get netLog(): string { return join(this.logDir, 'net.log'); }
   serverConfDir(name: string): string { return join(this.confDir, name); }
   serverConfig(name: string): string { return join(this.confDir, name, 'zoo.cfg'); }
+  /** The server's own name resolution (src/net/lab-links.ts serverHostsFile). */
+  serverHostsFile(name: string): string { return join(this.confDir, name, 'hosts'); }
   serverDataDir(name: string): string { return join(this.dataDir, name); }
   serverLog(name: string): string { return join(this.logDir, `${name}.log`); }
   contenderLog(id: string): string { return join(this.logDir, `${id}.log`); }

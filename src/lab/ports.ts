@@ -5,7 +5,7 @@ import { wholeNumber } from '../validate.js';
 import { describePortHolder } from './port-holder.js';
 
 export const MAX_SERVERS = 9;
-/** Ports a lab reserves: client, quorum and election per server, then room for the link proxies. */
+/** Ports a lab reserves: client, quorum and election per server (link proxies listen on the same ports at addresses of their own). */
 export const BLOCK_SIZE = 200;
 const RANGE_START = 10_000;
 const RANGE_END = 32_000; // below Linux's ephemeral range (32768+), so client sockets never squat on lab ports
@@ -31,37 +31,33 @@ export function allPorts(plan: readonly ServerPorts[]): number[] {
   return plan.flatMap((p) => [p.clientPort, p.quorumPort, p.electionPort]);
 }
 
-/**
- * Per-pair peer proxies: a slot per (from, to) among MAX_SERVERS² (81), so a pair's ports never depend on the
- * server count: quorum proxies at base+30..110, election proxies at base+115..195.
- */
-const QUORUM_PROXY_OFFSET = 30;
-const ELECTION_PROXY_OFFSET = 115;
-
-/** Where a server reaches a peer: its quorum and election ports on a host (a proxy's, in a lab). */
+/** Where a server reaches a peer: its quorum and election ports on a host (a name, in a lab), and its role. */
 export interface PeerAddress {
   readonly host: string;
   readonly quorumPort: number;
   readonly electionPort: number;
+  /** Observers follow the leader without voting; absent: a voting participant. */
+  readonly role?: ServerRole;
+  /** Given in a lab: the client address goes into the server line, as dynamic reconfiguration needs. */
+  readonly clientPort?: number;
 }
 
-/** Where server `from` reaches server `to`'s quorum and election ports through the lab's link proxies. */
-export function peerProxyPorts(base: number, from: number, to: number): { quorumPort: number; electionPort: number } {
-  const slot = (from - 1) * MAX_SERVERS + (to - 1);
-  return { quorumPort: base + QUORUM_PROXY_OFFSET + slot, electionPort: base + ELECTION_PROXY_OFFSET + slot };
+export const SERVER_ROLES = ['participant', 'observer'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
+/** A lab server's name: also the host name its peers use for it (each server's own hosts file resolves it). */
+export function serverName(id: number): string {
+  return `zk${id}`;
 }
 
-/** Every peer proxy port of an ensemble of `servers` (checked free with the servers' own ports). */
-export function allPeerProxyPorts(base: number, servers: number): number[] {
-  const ports: number[] = [];
-  for (let from = 1; from <= servers; from++) {
-    for (let to = 1; to <= servers; to++) {
-      if (from === to) continue;
-      const p = peerProxyPorts(base, from, to);
-      ports.push(p.quorumPort, p.electionPort);
-    }
-  }
-  return ports;
+/**
+ * The loopback address on which server `from` reaches server `to`: the link proxy of that pair listens there, on
+ * `to`'s own ports. All of 127.0.0.0/8 is local on Linux, so every pair gets an address of its own with no setup.
+ * Addresses, not ports, tell the pairs apart because a dynamic configuration is one text for every server: each
+ * server names its peers zkN, and each resolves zkN through a hosts file of its own to its own pair's address.
+ */
+export function peerLinkHost(from: number, to: number): string {
+  return `127.${from}.${to}.1`;
 }
 
 /** A lab's preferred block comes from a hash of its directory, so two labs start from different blocks. */
@@ -97,7 +93,7 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
   if (explicitBase !== undefined) {
     validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
-    const taken = await takenPorts([...allPorts(plan), ...allPeerProxyPorts(explicitBase, servers)]);
+    const taken = await takenPorts(allPorts(plan));
     if (taken.length > 0) {
       const holder = describePortHolder(taken[0]!);
       throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`, `choose another --base-port, or omit it and zklab picks a free block`);
@@ -109,7 +105,7 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
   for (let i = 0; i < slots; i++) {
     const base = RANGE_START + ((first - RANGE_START + i * BLOCK_SIZE) % (slots * BLOCK_SIZE));
     const plan = planServerPorts(base, servers);
-    if ((await takenPorts([...allPorts(plan), ...allPeerProxyPorts(base, servers)])).length === 0) return { base, plan };
+    if ((await takenPorts(allPorts(plan))).length === 0) return { base, plan };
   }
   throw new EnvironmentError(`no free block of ports between ${RANGE_START} and ${RANGE_END}`, 'stop other labs (`zklab ensemble down`) or pass --base-port');
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
 import type { MemberDelay, PartitionRule } from './net-plan.js';
+import type { ServerRole } from './ports.js';
 
 export interface ServerRecord {
   readonly id: number;
@@ -11,6 +12,8 @@ export interface ServerRecord {
   readonly clientPort: number;
   readonly quorumPort: number;
   readonly electionPort: number;
+  /** Absent: a voting participant (labs from before observers). */
+  readonly role?: ServerRole;
   pid?: number;
 }
 

@@ -1,6 +1,6 @@
 import type { PeerAddress } from '../lab/ports.js';
-import { peerProxyPorts } from '../lab/ports.js';
-import { upstreams, type LabNetState, type LabState } from '../lab/state.js';
+import { MAX_SERVERS, peerLinkHost, serverName } from '../lab/ports.js';
+import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
 import { linkId } from './link-types.js';
 import type { MemberDelay } from '../lab/net-plan.js';
 import type { LinkSpec } from './protocol.js';
@@ -22,20 +22,36 @@ export function labMembers(state: LabState): string[] {
   return [...upstreams(state).map((s) => s.name), ...state.contenders.map((c) => c.id)];
 }
 
-/** How server `id` reaches each member: itself on its real ports, every other server through the pair's proxies. */
+/**
+ * How every server reaches each member: by name (zkN) on its real ports. The names are the same text for every
+ * server (as a dynamic configuration must be); each server's own hosts file (serverHostsFile) makes zkN its own
+ * pair's link proxy, and its own name itself.
+ */
 export function proxiedPeers(state: LabState): (id: number) => ReadonlyMap<number, PeerAddress> {
-  return (id) =>
-    new Map(
-      state.servers.map((s) => {
-        if (s.id === id) return [s.id, { host: LOOPBACK, quorumPort: s.quorumPort, electionPort: s.electionPort }];
-        return [s.id, { host: LOOPBACK, ...peerProxyPorts(state.basePort, id, s.id) }];
-      }),
-    );
+  const peers = new Map(state.servers.map((s) => [s.id, memberAddress(s)]));
+  return () => peers;
+}
+
+/** A server as a configuration names it: zkN, its real ports, its role and client port. */
+export function memberAddress(s: ServerRecord): PeerAddress {
+  return { host: s.name, quorumPort: s.quorumPort, electionPort: s.electionPort, role: s.role ?? 'participant', clientPort: s.clientPort };
 }
 
 /**
- * The server↔server links. An election link rewrites the InitialMessage to advertise the reverse pair's proxy:
- * the higher sid closes a connection from a lower one and connects back to the advertised address.
+ * The hosts file of server `id` (Java's jdk.net.hosts.file): itself and localhost on 127.0.0.1, every other
+ * possible member zkN at the address of the pair's link proxy. Every id the lab may ever use is listed, so a
+ * server added later resolves at once (and no lookup of a missing name is cached as a failure).
+ */
+export function serverHostsFile(id: number, machineName: string): string {
+  const lines = [`127.0.0.1 localhost ${serverName(id)}${machineName && machineName !== 'localhost' ? ` ${machineName}` : ''}`];
+  for (let to = 1; to <= MAX_SERVERS; to++) if (to !== id) lines.push(`${peerLinkHost(id, to)} ${serverName(to)}`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The server↔server links: for each ordered pair, a quorum and an election proxy on the pair's own loopback
+ * address and the target's own ports. An election connection's InitialMessage advertises the sender by name, so
+ * the higher sid's connect-back resolves through its own hosts file to its own pair's proxy: no rewriting needed.
  */
 export function serverLinkSpecs(state: LabState): LinkSpec[] {
   if (state.servers.length < 2) return [];
@@ -43,21 +59,11 @@ export function serverLinkSpecs(state: LabState): LinkSpec[] {
   for (const from of state.servers) {
     for (const to of state.servers) {
       if (from.id === to.id) continue;
-      const ports = peerProxyPorts(state.basePort, from.id, to.id);
-      const back = peerProxyPorts(state.basePort, to.id, from.id);
       const ends = { from: from.name, to: to.name };
-      specs.push(
-        { id: linkId({ ...ends, kind: 'quorum' }), ...ends, kind: 'quorum', listenPort: ports.quorumPort, targetHost: LOOPBACK, targetPort: to.quorumPort },
-        {
-          id: linkId({ ...ends, kind: 'election' }),
-          ...ends,
-          kind: 'election',
-          listenPort: ports.electionPort,
-          targetHost: LOOPBACK,
-          targetPort: to.electionPort,
-          advertise: { host: LOOPBACK, port: back.electionPort },
-        },
-      );
+      const listenHost = peerLinkHost(from.id, to.id);
+      for (const [kind, port] of [['quorum', to.quorumPort], ['election', to.electionPort]] as const) {
+        specs.push({ id: linkId({ ...ends, kind }), ...ends, kind, listenHost, listenPort: port, targetHost: LOOPBACK, targetPort: port });
+      }
     }
   }
   return specs;

@@ -64,7 +64,7 @@ export class LinkTable {
         try {
           await proxy.start();
         } catch (err) {
-          throw new Error(`link '${spec.id}' cannot listen on 127.0.0.1:${spec.listenPort}: ${(err as Error).message}`, { cause: err });
+          throw new Error(`link '${spec.id}' cannot listen on ${spec.listenHost ?? '127.0.0.1'}:${spec.listenPort}: ${(err as Error).message}`, { cause: err });
         }
         started.push({ spec, proxy });
       }
@@ -144,6 +144,7 @@ function sameLink(existing: Entry, spec: LinkSpec): boolean {
     a.from === spec.from &&
     a.to === spec.to &&
     a.kind === spec.kind &&
+    a.listenHost === spec.listenHost &&
     a.targetHost === spec.targetHost &&
     a.targetPort === spec.targetPort &&
     a.advertise?.host === spec.advertise?.host &&

@@ -16,6 +16,8 @@ export interface LinkSpec {
   readonly from: string;
   readonly to: string;
   readonly kind: LinkKind;
+  /** A loopback address; absent: 127.0.0.1. Server links listen on an address per pair (src/lab/ports.ts). */
+  readonly listenHost?: string;
   /** 0: any free port. */
   readonly listenPort: number;
   readonly targetHost: string;
@@ -84,6 +86,8 @@ const linkSpec = z.strictObject({
   from: name,
   to: name,
   kind: z.enum(LINK_KINDS),
+  // Loopback only: the daemon never listens where another machine could reach it.
+  listenHost: z.string().regex(/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'a loopback address (127.x.y.z)').optional(),
   listenPort: port,
   targetHost: z.string().min(1),
   targetPort: port.min(1),

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { isPortFree } from '../../src/lab/ports.js';
 
 /** Socket inodes a process holds open, from /proc/<pid>/fd. */
 function socketInodes(pid: number): Set<string> {
@@ -43,7 +44,27 @@ export function listeningAddresses(pid: number): string[] {
   return tcpRows(pid, '0A').map((r) => formatAddress(r.local, r.v6));
 }
 
+/** Remote addresses ("a.b.c.d:port") of a process's established TCP connections. */
+export function connectedAddresses(pid: number): string[] {
+  return tcpRows(pid, '01').map((r) => formatAddress(r.remote, r.v6));
+}
+
 /** Remote ports of a process's established TCP connections. */
 export function connectedPorts(pid: number): number[] {
   return tcpRows(pid, '01').map((r) => parseInt(r.remote.split(':')[1]!, 16));
+}
+
+/** The pair addresses ("127.<from>.<to>.1:port") of a lab's server links that something still listens on. */
+export async function listeningPeerLinks(servers: readonly { id: number; quorumPort: number; electionPort: number }[]): Promise<string[]> {
+  const taken: string[] = [];
+  for (const from of servers) {
+    for (const to of servers) {
+      if (from === to) continue;
+      for (const port of [to.quorumPort, to.electionPort]) {
+        const host = `127.${from.id}.${to.id}.1`;
+        if (!(await isPortFree(port, host))) taken.push(`${host}:${port}`);
+      }
+    }
+  }
+  return taken;
 }

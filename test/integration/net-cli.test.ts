@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningPeerLinks } from '../helpers/sockets.js';
 import { ensembleDown } from '../../src/ensemble/service.js';
-import { allPeerProxyPorts, takenPorts } from '../../src/lab/ports.js';
 import { findMarked } from '../../src/lab/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { zklab, type CliResult } from '../helpers/cli.js';
@@ -128,11 +128,11 @@ describe('network commands on a lab, through the built CLI', () => {
   }, 180_000);
 
   it('`ensemble down` leaves no link daemon or proxy behind', async () => {
-    const base = readState(paths)!.basePort;
+    const servers = readState(paths)!.servers;
     const r = await run(['ensemble', 'down']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(findMarked(paths.markers)).toEqual([]);
-    expect(await takenPorts(allPeerProxyPorts(base, 3))).toEqual([]);
+    expect(await listeningPeerLinks(servers)).toEqual([]);
     expect(existsSync(paths.controlSocket)).toBe(false);
   }, 60_000);
 });

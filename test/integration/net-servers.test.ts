@@ -1,11 +1,11 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
 import { zkLeader } from '../../src/faults/leader.js';
 import { ProcessError } from '../../src/errors.js';
-import { allPeerProxyPorts, peerProxyPorts, takenPorts } from '../../src/lab/ports.js';
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
@@ -13,7 +13,7 @@ import { listNetwork } from '../../src/net/service.js';
 import { heal, isolate, split } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
-import { connectedPorts, listeningAddresses } from '../helpers/sockets.js';
+import { connectedAddresses, listeningAddresses, listeningPeerLinks } from '../helpers/sockets.js';
 import { waitFor } from '../helpers/wait.js';
 
 const paths = tempLab();
@@ -66,20 +66,31 @@ describe('server links on a real 3-server ensemble', () => {
     const daemon = st.network.daemon.pid!;
     expect(isOurs(daemon, paths.markers)).toBe(true);
 
+    // The dynamic configuration ZooKeeper wrote names every member zkN; each server's own hosts file resolves the
+    // names: itself to 127.0.0.1, every peer to an address of that pair alone (127.<from>.<to>.1).
     for (const s of state.servers) {
-      const cfg = readFileSync(paths.serverConfig(s.name), 'utf8');
-      for (const peer of state.servers) {
-        const p = peer.id === s.id ? { quorumPort: peer.quorumPort, electionPort: peer.electionPort } : peerProxyPorts(state.basePort, s.id, peer.id);
-        expect(cfg).toContain(`server.${peer.id}=127.0.0.1:${p.quorumPort}:${p.electionPort}`);
-      }
+      const dynamic = readdirSync(paths.serverConfDir(s.name)).find((f) => f.startsWith('zoo.cfg.dynamic.'))!;
+      const cfg = readFileSync(join(paths.serverConfDir(s.name), dynamic), 'utf8');
+      for (const peer of state.servers) expect(cfg).toContain(`server.${peer.id}=zk${peer.id}:${peer.quorumPort}:${peer.electionPort}:participant;127.0.0.1:${peer.clientPort}`);
+      const hosts = readFileSync(paths.serverHostsFile(s.name), 'utf8');
+      for (const peer of state.servers) expect(hosts).toMatch(new RegExp(`^${peer.id === s.id ? '127\\.0\\.0\\.1 localhost' : `127\\.${s.id}\\.${peer.id}\\.1`} .*\\bzk${peer.id}\\b`, 'm'));
     }
     const listening = listeningAddresses(daemon);
-    expect(listening.every((a) => a.startsWith('127.0.0.1:'))).toBe(true);
-    for (const port of allPeerProxyPorts(state.basePort, 3)) expect(listening).toContain(`127.0.0.1:${port}`);
+    expect(listening.every((a) => a.startsWith('127.'))).toBe(true);
+    for (const from of state.servers) {
+      for (const to of state.servers) {
+        if (from !== to) expect(listening).toEqual(expect.arrayContaining([`127.${from.id}.${to.id}.1:${to.quorumPort}`, `127.${from.id}.${to.id}.1:${to.electionPort}`]));
+      }
+    }
 
-    // No JVM holds a connection to another server's real quorum or election port: only the daemon does.
-    const peerPorts = new Set(state.servers.flatMap((s) => [s.quorumPort, s.electionPort]));
-    for (const s of state.servers) expect(connectedPorts(s.pid!).filter((p) => peerPorts.has(p))).toEqual([]);
+    // No JVM holds a connection to another server's real quorum or election address (127.0.0.1): only the daemon
+    // does. Each reaches its peers at its own pairs' addresses.
+    const realPeerAddresses = new Set(state.servers.flatMap((s) => [`127.0.0.1:${s.quorumPort}`, `127.0.0.1:${s.electionPort}`]));
+    for (const s of state.servers) {
+      const remote = connectedAddresses(s.pid!);
+      expect(remote.filter((a) => realPeerAddresses.has(a))).toEqual([]);
+      for (const a of remote.filter((x) => !x.startsWith('127.0.0.1:'))) expect(a).toMatch(new RegExp(`^127\\.${s.id}\\.[1-9]\\.1:`));
+    }
     const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
     expect(links).toHaveLength(12);
     const leader = st.leader!;
@@ -186,7 +197,7 @@ describe('server links on a real 3-server ensemble', () => {
     expect(processState(daemon) === undefined || processState(daemon) === 'Z').toBe(true);
     expect(findMarked(paths.markers)).toEqual([]);
     expect(existsSync(paths.controlSocket)).toBe(false);
-    expect(await takenPorts(allPeerProxyPorts(state.basePort, 3))).toEqual([]);
+    expect(await listeningPeerLinks(state.servers)).toEqual([]);
     const st = await ensembleStatus(paths);
     expect(st.network).toMatchObject({ daemon: { running: false, needed: false }, rules: [], delays: [] });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allPeerProxyPorts, allPorts, BLOCK_SIZE, MAX_SERVERS, peerProxyPorts, planServerPorts } from '../../../src/lab/ports.js';
+import { allPorts, BLOCK_SIZE, MAX_SERVERS, peerLinkHost, planServerPorts } from '../../../src/lab/ports.js';
 import { emptyState, type LabState } from '../../../src/lab/state.js';
-import { contenderLinkSpecs, labMembers, perDirectionDelays, proxiedPeers, serverLinkSpecs } from '../../../src/net/lab-links.js';
+import { contenderLinkSpecs, labMembers, perDirectionDelays, proxiedPeers, serverHostsFile, serverLinkSpecs } from '../../../src/net/lab-links.js';
 import { delay, isolate, split } from '../../../src/net/partition.js';
 import { memberNetwork, pairFaults, serversExpectedToServe } from '../../../src/net/status.js';
 
@@ -17,39 +17,43 @@ function lab(servers = 3, contenders = 2, net?: LabState['net']): LabState {
   };
 }
 
-describe('peer proxy ports', () => {
-  it('give every ordered pair of up to 9 servers its own ports inside the block, apart from the servers\' own', () => {
-    const proxies = allPeerProxyPorts(BASE, MAX_SERVERS);
-    expect(proxies).toHaveLength(MAX_SERVERS * (MAX_SERVERS - 1) * 2);
-    const own = allPorts(planServerPorts(BASE, MAX_SERVERS));
-    expect(new Set([...proxies, ...own]).size).toBe(proxies.length + own.length);
-    expect(Math.max(...proxies) - BASE).toBeLessThan(BLOCK_SIZE);
+describe('peer link addresses', () => {
+  it('give every ordered pair of up to 9 servers a loopback address of its own, none of them 127.0.0.1', () => {
+    const hosts = new Set<string>();
+    for (let from = 1; from <= MAX_SERVERS; from++) for (let to = 1; to <= MAX_SERVERS; to++) if (from !== to) hosts.add(peerLinkHost(from, to));
+    expect(hosts.size).toBe(MAX_SERVERS * (MAX_SERVERS - 1));
+    for (const h of hosts) expect(h).toMatch(/^127\.[1-9]\.[1-9]\.1$/);
   });
 
-  it('do not depend on the number of servers', () => {
-    expect(allPeerProxyPorts(BASE, 3)).toEqual(expect.arrayContaining([peerProxyPorts(BASE, 3, 1).quorumPort]));
-    expect(allPeerProxyPorts(BASE, 5)).toEqual(expect.arrayContaining(allPeerProxyPorts(BASE, 3)));
+  it('keep servers\' own ports inside the block', () => {
+    expect(Math.max(...allPorts(planServerPorts(BASE, MAX_SERVERS))) - BASE).toBeLessThan(BLOCK_SIZE);
   });
 });
 
 describe('lab links', () => {
-  it('a server keeps its own real ports and reaches the others through the pair\'s proxies', () => {
+  it('every server names every member zkN on its real ports, with its role and client port', () => {
     const state = lab();
     const zk2 = proxiedPeers(state)(2);
-    expect(zk2.get(2)).toEqual({ host: '127.0.0.1', quorumPort: BASE + 11, electionPort: BASE + 21 });
-    expect(zk2.get(1)).toEqual({ host: '127.0.0.1', ...peerProxyPorts(BASE, 2, 1) });
-    expect(zk2.get(3)).toEqual({ host: '127.0.0.1', ...peerProxyPorts(BASE, 2, 3) });
+    expect(zk2.get(1)).toEqual({ host: 'zk1', quorumPort: BASE + 10, electionPort: BASE + 20, role: 'participant', clientPort: BASE });
+    expect(proxiedPeers(state)(3)).toEqual(zk2);
   });
 
-  it('an election link targets the real port and advertises the reverse pair\'s proxy', () => {
+  it('each server\'s hosts file makes zkN its own pair\'s proxy address, and its own name loopback', () => {
+    const lines = serverHostsFile(2, 'box').trim().split('\n');
+    expect(lines[0]).toBe('127.0.0.1 localhost zk2 box');
+    expect(lines).toContain(`${peerLinkHost(2, 1)} zk1`);
+    expect(lines).toContain(`${peerLinkHost(2, 9)} zk9`);
+    expect(lines).toHaveLength(MAX_SERVERS);
+  });
+
+  it('a server link listens on the pair\'s address at the target\'s own port and forwards to the real port', () => {
     const specs = serverLinkSpecs(lab());
     expect(specs).toHaveLength(12);
     const e = specs.find((s) => s.id === 'election:zk1->zk3')!;
-    expect(e).toMatchObject({ from: 'zk1', to: 'zk3', listenPort: peerProxyPorts(BASE, 1, 3).electionPort, targetPort: BASE + 22 });
-    expect(e.advertise).toEqual({ host: '127.0.0.1', port: peerProxyPorts(BASE, 3, 1).electionPort });
-    const q = specs.find((s) => s.id === 'quorum:zk1->zk3')!;
-    expect(q).toMatchObject({ listenPort: peerProxyPorts(BASE, 1, 3).quorumPort, targetPort: BASE + 12 });
-    expect(q.advertise).toBeUndefined();
+    expect(e).toMatchObject({ from: 'zk1', to: 'zk3', listenHost: '127.1.3.1', listenPort: BASE + 22, targetHost: '127.0.0.1', targetPort: BASE + 22 });
+    expect(e.advertise).toBeUndefined();
+    const q = specs.find((s) => s.id === 'quorum:zk3->zk1')!;
+    expect(q).toMatchObject({ listenHost: '127.3.1.1', listenPort: BASE + 10, targetPort: BASE + 10 });
     expect(serverLinkSpecs(lab(1))).toEqual([]);
   });
 
