@@ -1,3 +1,4 @@
+import { CONTENDER_VIA, type ContenderVia } from '../lab/state.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
 import { POLICIES, RECIPES, type ElectorPolicy, type OnDisconnect, type RecipeName } from '../recipes/types.js';
@@ -34,6 +35,8 @@ export interface SpawnRequest {
   readonly preempt: boolean;
   readonly onDisconnect: OnDisconnect;
   readonly connect?: string;
+  /** `--via observers`: connect to the lab's observers only. */
+  readonly via: ContenderVia;
   /** `--workload scheduler`: the contenders are the task scheduler's workers; `path` is its election. */
   readonly scheduler?: SchedulerOptions;
   /** `--workload lock`: the contenders loop on the lock at `path` and write to its protected resource. */
@@ -66,6 +69,7 @@ export interface RawSpawnArgs {
   readonly preempt?: boolean;
   readonly onDisconnect?: string;
   readonly connect?: string;
+  readonly via?: string;
   /** `--exec` was given. */
   readonly exec?: boolean;
   /** What followed `--`. */
@@ -138,9 +142,16 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     priorities,
     sites,
     connect: raw.connect === undefined ? undefined : validateConnect(raw.connect),
+    via: viaOf(raw),
     ...(scheduler ? { scheduler } : {}),
     ...(lock ? { lock } : {}),
   };
+}
+
+function viaOf(raw: RawSpawnArgs): ContenderVia {
+  const via = oneOf(raw.via, CONTENDER_VIA, '--via', 'all');
+  if (via !== 'all' && raw.connect !== undefined) throw new UsageError('--via observers applies to the lab\'s own ensemble, not to --connect', 'drop one of them');
+  return via;
 }
 
 /** A duration from the command line within [min, max] ms (min 1: positive), or one UsageError. */

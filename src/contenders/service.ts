@@ -88,6 +88,9 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     const state = readState(paths) ?? emptyState();
     checkLeaderRule(paths, state, req);
     checkPreempt(paths, state, req);
+    if (req.via === 'observers' && !state.servers.some((s) => s.role === 'observer')) {
+      throw new UsageError(`the ensemble in ${paths.root} has no observers to connect to`, 'start one with observers (`zklab ensemble up --servers 3 --observers 2`) or add one (`zklab ensemble add --observer`)');
+    }
     if (req.lock) checkFencing(paths, state, req.path, req.lock.fencing);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
     const external = outside !== undefined && state.servers.length === 0;
@@ -111,8 +114,9 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           ...(program ? { leaderRule: formatLeaderRule(req.leaderRule), program: program.shown } : {}),
           ...(req.scheduler ? { scheduler: req.scheduler } : {}),
           ...(req.lock ? { lock: req.lock } : {}),
+          ...(req.via !== 'all' ? { via: req.via } : {}),
         };
-        const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st) : directConnectString(st)));
+        const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st)));
         // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
         const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
         rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);

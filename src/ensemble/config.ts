@@ -4,6 +4,7 @@ import { MAX_SERVERS, type PeerAddress } from '../lab/ports.js';
 import { wholeNumber } from '../validate.js';
 
 export const DEFAULT_TICK_MS = 200;
+export const DEFAULT_SERVERS = 3;
 export const PRODUCTION_TICK_MS = 2000;
 
 /**
@@ -102,6 +103,18 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
 
 export function validateServerCount(n: unknown): number {
   return wholeNumber(n, '--servers', 1, MAX_SERVERS, 'try --servers 3 (an odd count tolerates (n-1)/2 failures)');
+}
+
+/** `--observers` beside `voters` voting servers: observers need a replicated ensemble to follow. */
+export function validateObservers(n: unknown, voters: number): number {
+  const observers = wholeNumber(n, '--observers', 0, MAX_SERVERS, 'the number of non-voting servers, e.g. --servers 3 --observers 2');
+  if (observers > 0 && voters < 2) {
+    throw new UsageError(`--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`, 'try --servers 3 --observers ' + observers);
+  }
+  if (voters + observers > MAX_SERVERS) {
+    throw new UsageError(`${voters} servers and ${observers} observers make ${voters + observers}; a lab runs at most ${MAX_SERVERS}`, 'ask for fewer');
+  }
+  return observers;
 }
 
 export function validateTick(t: unknown): number {

@@ -5,7 +5,7 @@ import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
 import { findMarked, isOurs, isStopped, stopProcesses } from '../lab/procs.js';
 import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
-import { DEFAULT_TICK_MS, serverName, validateServerCount, validateTick } from './config.js';
+import { DEFAULT_SERVERS, DEFAULT_TICK_MS, serverName, validateObservers, validateServerCount, validateTick } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
@@ -17,7 +17,7 @@ import { emptyNet } from '../net/lab-links.js';
 import { daemonPid, ensureNetwork, stopNetwork } from '../net/lab-network.js';
 import { networkStatus, serversExpectedToServe, type NetworkStatus } from '../net/status.js';
 
-export const DEFAULT_SERVERS = 3;
+export { DEFAULT_SERVERS } from './config.js';
 export const QUORUM_TIMEOUT_MS = 45_000;
 
 export type UpProgress =
@@ -27,6 +27,8 @@ export type UpProgress =
 
 export interface UpOptions {
   readonly servers?: number;
+  /** Non-voting servers beside the `servers` voters. */
+  readonly observers?: number;
   readonly tickMs?: number;
   readonly basePort?: number;
   readonly zkHome?: string;
@@ -73,10 +75,11 @@ function liveServers(paths: LabPaths, state: LabState): ServerRecord[] {
 /** Validates what can be validated without touching the lab; throws UsageError/EnvironmentError. */
 function validateUp(opts: UpOptions) {
   const servers = opts.servers === undefined ? undefined : validateServerCount(opts.servers);
+  const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers ?? DEFAULT_SERVERS);
   const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
   const java = findJava();
   const zk = findZooKeeper(opts.zkHome);
-  return { servers, tickMs, java, zk };
+  return { servers, observers, tickMs, java, zk };
 }
 
 /** Starts the ensemble, or repairs the servers that died, or reports that it is already up. */
@@ -85,7 +88,8 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   const existing = readState(paths);
   if (existing && existing.servers.length > 0) {
     const live = liveServers(paths, existing);
-    const differs = (v.servers !== undefined && v.servers !== existing.servers.length) || (v.tickMs !== undefined && v.tickMs !== existing.tickMs) || (opts.basePort !== undefined && opts.basePort !== existing.basePort);
+    const voters = existing.servers.filter((s) => s.role !== 'observer').length;
+    const differs = (v.servers !== undefined && v.servers !== voters) || (v.observers !== undefined && v.observers !== existing.servers.length - voters) || (v.tickMs !== undefined && v.tickMs !== existing.tickMs) || (opts.basePort !== undefined && opts.basePort !== existing.basePort);
     if (live.length > 0 && differs) {
       throw new UsageError(`the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`, 'run `zklab ensemble down` first to change its shape');
     }
@@ -102,7 +106,9 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       return withLabLock(paths, () => repair(paths, existing, v, opts));
     }
   }
-  const count = v.servers ?? existing?.servers.length ?? DEFAULT_SERVERS;
+  const voters = v.servers ?? existing?.servers.filter((s) => s.role !== 'observer').length ?? DEFAULT_SERVERS;
+  const observers = v.observers ?? (existing ? existing.servers.length - voters : 0);
+  const count = voters + observers;
   const tickMs = v.tickMs ?? DEFAULT_TICK_MS;
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
@@ -116,7 +122,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       tickMs,
       basePort: base,
       zkHome: v.zk.home,
-      servers: plan.map((p) => ({ ...p, name: serverName(p.id) })),
+      servers: plan.map((p) => ({ ...p, name: serverName(p.id), ...(p.id > voters ? { role: 'observer' as const } : {}) })),
       contenders: existing?.contenders ?? [],
       nextContender: existing?.nextContender ?? 1,
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },

@@ -37,6 +37,8 @@ export interface ContenderRecord {
   readonly program?: readonly string[];
   /** The scheduler workload: this contender is a worker of the scheduler at `root` (its election is `path`). */
   readonly scheduler?: { readonly root: string; readonly strategy: string; readonly statusTtlMs: number };
+  /** `--via observers`: the contender connects to the lab's observers only (read scaling, as clients of observers). */
+  readonly via?: ContenderVia;
   /** The lock workload: this contender loops on the lock at `path`, writing to its protected resource. */
   readonly lock?: { readonly holdMs: number; readonly thinkMs: number; readonly fencing: boolean };
 }
@@ -48,9 +50,17 @@ export interface ExternalServer {
   readonly port: number;
 }
 
-/** Where a contender's links lead: the lab's own servers, or the servers of the ensemble it was pointed at. */
-export function upstreams(state: LabState): { readonly name: string; readonly host: string; readonly port: number }[] {
-  if (state.servers.length > 0) return state.servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
+export const CONTENDER_VIA = ['all', 'observers'] as const;
+/** Which of the lab's servers a contender connects to: all (the default) or the observers only. */
+export type ContenderVia = (typeof CONTENDER_VIA)[number];
+
+/**
+ * Where a contender's links lead: the lab's own servers (only its observers with `via` observers), or the servers
+ * of the ensemble it was pointed at.
+ */
+export function upstreams(state: LabState, via: ContenderVia = 'all'): { readonly name: string; readonly host: string; readonly port: number }[] {
+  const servers = via === 'observers' ? state.servers.filter((s) => s.role === 'observer') : state.servers;
+  if (state.servers.length > 0) return servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
   return state.external ?? [];
 }
 

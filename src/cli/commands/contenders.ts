@@ -22,6 +22,7 @@ interface SpawnArgs extends GlobalArgs {
   preempt?: boolean;
   'on-disconnect'?: string;
   connect?: string;
+  via?: string;
   exec?: boolean;
   'leader-rule'?: string[];
   'curator-error-policy'?: string;
@@ -116,6 +117,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('preempt', { type: 'boolean', describe: 'priority recipe: the elector replaces a live leader the policy ranks lower (default); --no-preempt keeps it' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
+              .option('via', { type: 'string', describe: 'all (default) or observers: which of the lab\'s servers the contenders connect to' })
               .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)' })
               .option('strategy', { type: 'string', describe: 'scheduler: round-robin (default) or random' })
               .option('status-ttl', { type: 'string', describe: 'scheduler: how long a job\'s status znode lives (default 30s)' })
@@ -137,6 +139,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               preempt: a.preempt,
               onDisconnect: a['on-disconnect'],
               connect: a.connect,
+              via: a.via,
               exec: a.exec,
               program: a['--']?.map(String),
               leaderRule: a['leader-rule'],

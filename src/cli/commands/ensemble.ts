@@ -1,17 +1,27 @@
 import { formatDuration } from '../../duration.js';
 import type { Argv, CommandModule } from 'yargs';
-import { evenCountWarning, validateServerCount, validateTick } from '../../ensemble/config.js';
+import { DEFAULT_SERVERS, evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
+import type { DynamicConfig } from '../../ensemble/dynamic-config.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { connectString, renderStatus, statusJson } from '../ensemble-view.js';
 
 interface UpArgs extends GlobalArgs {
   servers?: string;
+  observers?: string;
   tick?: string;
   'base-port'?: string;
   json?: boolean;
+}
+
+function renderConfig(c: DynamicConfig): string {
+  return c.members.map((m) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:${m.role}${m.client ? `;${m.client}` : ''}`).join('\n');
+}
+
+function renderSteps(steps: Readonly<Record<string, number>>): string {
+  return Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(' · ');
 }
 
 function progressPrinter(ctx: CommandContext) {
@@ -34,19 +44,21 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           builder: (b) =>
             b
               .option('servers', { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' })
+              .option('observers', { type: 'string', describe: 'non-voting servers beside the voters (default 0)' })
               .option('tick', { type: 'string', describe: 'tickTime in ms (default 200)' })
               .option('base-port', { type: 'string', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
               .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
             const servers = a.servers === undefined ? undefined : validateServerCount(a.servers);
+            const observers = a.observers === undefined ? undefined : validateObservers(a.observers, servers ?? DEFAULT_SERVERS);
             const tickMs = a.tick === undefined ? undefined : validateTick(a.tick);
             const basePort = a['base-port'] === undefined ? undefined : validateBasePort(a['base-port']);
             const warning = servers === undefined ? undefined : evenCountWarning(servers);
             if (warning) ctx.err(warning);
             const paths = labPaths(a);
             const started = Date.now();
-            const result = await ensembleUp(paths, { servers, tickMs, basePort, zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
+            const result = await ensembleUp(paths, { servers, observers, tickMs, basePort, zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
             if (a.json) {
               ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
               return;
@@ -91,7 +103,48 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
             ctx.out(renderStatus(status));
           },
         })
-        .demandCommand(1, 'name an ensemble command: up, status, down or restart'),
+        .command<GlobalArgs & { observer?: boolean; id?: string; json?: boolean }>({
+          command: 'add',
+          describe: 'Start a new server and join it to the ensemble by dynamic reconfiguration',
+          builder: (b) =>
+            b
+              .option('observer', { type: 'boolean', default: false, describe: 'join it as an observer (no vote)' })
+              .option('id', { type: 'string', describe: 'its server id (default: the lowest free one)' })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => {
+            const { ensembleAdd } = await import('../../ensemble/membership.js');
+            const r = await ensembleAdd(labPaths(a), { observer: a.observer, id: a.id, signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${renderSteps(r.steps)}`);
+          },
+        })
+        .command<GlobalArgs & { server: string; json?: boolean }>({
+          command: 'remove <server>',
+          describe: 'Remove a server from the ensemble by dynamic reconfiguration, then stop it',
+          builder: (b) =>
+            b.positional('server', { type: 'string', demandOption: true, describe: 'zkN' }).option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => {
+            const { ensembleRemove } = await import('../../ensemble/membership.js');
+            const r = await ensembleRemove(labPaths(a), a.server, { signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${renderSteps(r.steps)}`);
+          },
+        })
+        .command<GlobalArgs & { json?: boolean }>({
+          command: 'config',
+          describe: 'Print the dynamic configuration and its version, as each server reports it',
+          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: async (a) => {
+            const { ensembleConfig } = await import('../../ensemble/membership.js');
+            const r = await ensembleConfig(labPaths(a));
+            if (a.json) {
+              ctx.out(JSON.stringify(r, null, 2));
+              return;
+            }
+            const lines = r.servers.map((s) => `  ${s.server}: ${s.config ? `version ${s.config.version}, ${s.config.members.length} members` : `no answer (${s.error})`}`);
+            const head = r.config ? `configuration version ${r.config.version} (every answering server agrees)\n${renderConfig(r.config)}` : 'the servers disagree, or none answered:';
+            ctx.out(`${head}\n${lines.join('\n')}`);
+          },
+        })
+        .demandCommand(1, 'name an ensemble command: up, status, down, restart, add, remove or config'),
     handler: () => undefined,
   };
 }
