@@ -11,6 +11,14 @@ const dist = new URL('../dist/', pathToFileURL(realpathSync(fileURLToPath(import
 const { main } = await import(new URL('cli/main.js', dist).href);
 const { formatError } = await import(new URL('errors.js', dist).href);
 
+// A reader that goes away (`zklab … | head -1`) must not crash a command half-way through changing the lab: the
+// output is dropped, the work finishes.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+
 const argv = process.argv.slice(2);
 const verbose = argv.includes('--verbose');
 const controller = new AbortController();

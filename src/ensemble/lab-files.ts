@@ -56,9 +56,9 @@ export function writeServerFiles(
 }
 
 /** Every file of a lab's own servers: configs naming peers zkN, each server's hosts file, the super user's digest. */
-export function writeLabServerFiles(paths: LabPaths, state: LabState): void {
+export function writeLabServerFiles(paths: LabPaths, state: LabState, only: readonly ServerRecord[] = state.servers): void {
   const machine = hostname();
-  writeServerFiles(paths, state.servers, state.tickMs, proxiedPeers(state), {
+  writeServerFiles(paths, only, state.tickMs, proxiedPeers(state), {
     superDigest: labSuperUser(paths).digest,
     hostsFile: (id) => serverHostsFile(id, machine),
   });

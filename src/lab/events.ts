@@ -10,6 +10,8 @@ import { isRecord } from '../validate.js';
 export interface ContenderEventFields {
   /** The process runs. */
   started: { recipe: string; path: string; sessionTimeoutMs: number; onDisconnect: string; connect: string; program?: string[] };
+  /** The servers it uses changed with the lab's membership: its new connect string (its own link proxies). */
+  servers: { connect: string };
   /** A session was established (first connect, or a new session after expiry). */
   connected: { timeoutMs: number };
   /**
@@ -114,6 +116,10 @@ export interface LabEventFields {
   'server-paused': { server: string };
   'server-resumed': { server: string };
   'server-restarted': { servers: string[] };
+  /** Joined by dynamic reconfiguration; `version`: the configuration that took it in (hex). */
+  'server-added': { server: string; role: string; version: string };
+  /** Left by dynamic reconfiguration, then stopped. */
+  'server-removed': { server: string; version: string };
   'contenders-spawned': { contenders: string[]; recipe: string };
   'contender-killed': { contender: string; pid: number; signal: string };
   'contender-paused': { contender: string; pid: number };
@@ -153,6 +159,7 @@ export type LabEventOf<E extends LabEventName> = LabEventMap[E];
 export type LabEvent = LabEventMap[LabEventName];
 
 const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
+  'servers',
   'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
   'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'policy', 'progress', 'ready', 'excluded', 'retry',
   'error', 'stopped', 'client-state', 'exited', 'failpoint', 'worker-registered', 'job-assigned', 'job-requeued',
@@ -161,7 +168,7 @@ const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
-  'server-restarted', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
+  'server-restarted', 'server-added', 'server-removed', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
   'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader', 'jobs-submitted', 'failpoint-armed',
   'status-seen', 'status-gone', 'resource-configured', 'resource-read', 'resource-write',
 ]);

@@ -1,6 +1,6 @@
 import type { PeerAddress } from '../lab/ports.js';
 import { MAX_SERVERS, peerLinkHost, serverName } from '../lab/ports.js';
-import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
+import { upstreams, type ContenderVia, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
 import { linkId } from './link-types.js';
 import type { MemberDelay } from '../lab/net-plan.js';
 import type { LinkSpec } from './protocol.js';
@@ -70,8 +70,8 @@ export function serverLinkSpecs(state: LabState): LinkSpec[] {
 }
 
 /** A contender's client links, one per server; `ports` (server name → port) pins them, otherwise the daemon picks. */
-export function contenderLinkSpecs(id: string, state: LabState, ports: Readonly<Record<string, number>> = {}): LinkSpec[] {
-  return upstreams(state).map((s) => ({
+export function contenderLinkSpecs(id: string, state: LabState, ports: Readonly<Record<string, number>> = {}, via: ContenderVia = 'all'): LinkSpec[] {
+  return upstreams(state, via).map((s) => ({
     id: linkId({ from: id, to: s.name, kind: 'client' }),
     from: id,
     to: s.name,
@@ -88,4 +88,16 @@ export function contenderLinkSpecs(id: string, state: LabState, ports: Readonly<
  */
 export function perDirectionDelays(delays: readonly MemberDelay[]): MemberDelay[] {
   return delays.map((d) => ({ member: d.member, delayMs: d.delayMs / 2, jitterMs: d.jitterMs / 2 }));
+}
+
+/**
+ * A contender's connect string as the lab's link plan has it now: its own client proxy to each server it may use
+ * (all, or the observers with `via`). Null when the plan has no links for it (pointed elsewhere, or gone).
+ */
+export function plannedConnect(state: LabState, id: string): string | null {
+  const ports = state.net?.contenderPorts[id];
+  const c = state.contenders.find((x) => x.id === id);
+  if (!ports || !c) return null;
+  const hosts = upstreams(state, c.via).flatMap((s) => (ports[s.name] === undefined ? [] : [`${LOOPBACK}:${ports[s.name]}`]));
+  return hosts.length === 0 ? null : hosts.join(',');
 }

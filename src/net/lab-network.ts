@@ -1,6 +1,7 @@
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
-import type { LabState } from '../lab/state.js';
+import type { ContenderVia, LabState, ServerRecord } from '../lab/state.js';
+import { linkId } from './link-types.js';
 import { pingDaemon, startDaemon, withDaemon } from './control.js';
 import { forgetGoneContenders, goneContenders } from './gone-contenders.js';
 import type { ResponseFor } from './protocol.js';
@@ -36,7 +37,7 @@ export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (mes
       const ports = net.contenderPorts[c.id];
       if (!ports || gone.has(c.id)) continue;
       try {
-        await ctl.request({ op: 'add-links', links: contenderLinkSpecs(c.id, state, ports) });
+        await ctl.request({ op: 'add-links', links: contenderLinkSpecs(c.id, state, ports, c.via) });
       } catch (e) {
         warn(`contender ${c.id} stays cut off: ${(e as Error).message}; stop it and spawn another`);
       }
@@ -68,8 +69,8 @@ export async function daemonPid(paths: LabPaths): Promise<number | null> {
  * A contender's connect string: its own client proxies, one per server, created now. Records their ports in
  * `state.net` (the caller writes the state), so a restarted daemon listens on the same ports again.
  */
-export async function contenderConnect(paths: LabPaths, id: string, state: LabState): Promise<string> {
-  const specs = contenderLinkSpecs(id, state);
+export async function contenderConnect(paths: LabPaths, id: string, state: LabState, via: ContenderVia = 'all'): Promise<string> {
+  const specs = contenderLinkSpecs(id, state, {}, via);
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'add-links', links: specs }));
   state.net ??= emptyNet();
   state.net.contenderPorts[id] = Object.fromEntries(specs.map((s, i) => [s.to, links[i]!.port]));
@@ -90,4 +91,36 @@ export function forgetGoneContenderLinks(paths: LabPaths, state: LabState): Prom
       // No daemon answers: its links are gone with it.
     }
   });
+}
+
+/**
+ * A server joins the lab network: its links with every other server, and a client link to it for every live
+ * contender that connects to servers of its role (the ports go into `state.net`; the caller writes the state).
+ */
+export async function addServerLinks(paths: LabPaths, state: LabState, server: ServerRecord): Promise<void> {
+  state.net ??= emptyNet();
+  const net = state.net;
+  await withDaemon(paths, async (ctl) => {
+    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state), ...(net.seed === undefined ? {} : { seed: net.seed }) });
+    await ctl.request({ op: 'add-links', links: serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name) });
+    const gone = new Set(goneContenders(paths, state));
+    for (const c of state.contenders) {
+      const ports = net.contenderPorts[c.id];
+      if (!ports || gone.has(c.id) || !isOurs(c.pid, paths.markers)) continue;
+      const spec = contenderLinkSpecs(c.id, state, ports, c.via).find((l) => l.to === server.name);
+      if (!spec) continue;
+      const { links } = await ctl.request({ op: 'add-links', links: [spec] });
+      ports[server.name] = links[0]!.port;
+    }
+  });
+}
+
+/** A server leaves the lab network: its server links and every contender's client link to it. */
+export async function removeServerLinks(paths: LabPaths, state: LabState, server: ServerRecord): Promise<void> {
+  const ids = [
+    ...serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name).map((l) => l.id),
+    ...state.contenders.map((c) => linkId({ from: c.id, to: server.name, kind: 'client' })),
+  ];
+  await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids }));
+  for (const ports of Object.values(state.net?.contenderPorts ?? {})) delete ports[server.name];
 }

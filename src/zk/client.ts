@@ -201,6 +201,37 @@ export class ZkClient implements ZkPort {
     return this.call('sync', path, () => this.native.sync(path));
   }
 
+  /** The ensemble's dynamic configuration as this session's server knows it: `server.N=…` lines and `version=<hex>`. */
+  async getConfig(): Promise<string> {
+    const [, data] = await this.call('getConfig', '/zookeeper/config', () => this.native.getconfig(false));
+    return data === null ? '' : data.toString();
+  }
+
+  /**
+   * Incremental reconfiguration (the session must be the super user, see addAuth): `joining` server lines, `leaving`
+   * ids, comma-separated. Resolves the configuration the leader committed.
+   */
+  async reconfig(change: { joining?: string; leaving?: string }, fromVersion = -1): Promise<string> {
+    const [, data] = await this.call('reconfig', '/zookeeper/config', () => this.native.reconfig(change.joining ?? null, change.leaving ?? null, null, fromVersion));
+    return data === null ? '' : data.toString();
+  }
+
+  /** Adds credentials to the session (digest: `user:password`); resolves once the server has accepted them. */
+  addAuth(scheme: string, auth: string): Promise<void> {
+    return this.call('addAuth', undefined, () =>
+      new Promise<void>((resolve, reject) => {
+        this.native.add_auth(scheme, auth, (rc, error) => (rc === 0 ? resolve() : reject(new Error(`${rc} ${error}`))));
+      }),
+    );
+  }
+
+  /** Moves the session's server list (the C client rebalances its connection, as ZooKeeper's updateServerList). */
+  setServers(connect: string): void {
+    if (this.closed) return;
+    const rc = this.native.set_servers(connect);
+    if (rc !== 0) throw new ZkError('BADARGUMENTS', rc, 'setServers', undefined, `the client refused the server list ${connect}`);
+  }
+
   async mkdirp(path: string): Promise<void> {
     const parts = path.split('/').filter(Boolean);
     let p = '';

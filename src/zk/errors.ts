@@ -9,6 +9,12 @@ export type ZkCode =
   | 'SESSIONEXPIRED'
   | 'SESSIONMOVED'
   | 'CLOSED'
+  | 'NOAUTH'
+  | 'BADARGUMENTS'
+  | 'UNIMPLEMENTED'
+  | 'NEWCONFIGNOQUORUM'
+  | 'RECONFIGINPROGRESS'
+  | 'RECONFIGDISABLED'
   | 'OTHER';
 
 const BY_RC: Readonly<Record<number, ZkCode>> = {
@@ -22,6 +28,12 @@ const BY_RC: Readonly<Record<number, ZkCode>> = {
   [-118]: 'SESSIONMOVED',
   [-116]: 'CLOSED', // ZCLOSING
   [-9]: 'CLOSED', // ZINVALIDSTATE: the handle is gone
+  [-102]: 'NOAUTH',
+  [-8]: 'BADARGUMENTS',
+  [-6]: 'UNIMPLEMENTED',
+  [-13]: 'NEWCONFIGNOQUORUM',
+  [-14]: 'RECONFIGINPROGRESS',
+  [-123]: 'RECONFIGDISABLED',
 };
 
 export class ZkError extends Error {

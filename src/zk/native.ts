@@ -32,6 +32,10 @@ export interface NativeZooKeeper {
   set(path: string, data: string | Buffer, version: number): Promise<NativeStat>;
   delete_(path: string, version: number): Promise<void>;
   sync(path: string): Promise<void>;
+  getconfig(watch: boolean): Promise<[NativeStat, Buffer | string | null]>;
+  reconfig(joining: string | null, leaving: string | null, members: string | null, version: number): Promise<[NativeStat, Buffer | string | null]>;
+  add_auth(scheme: string, auth: string, done: (rc: number, error: string) => void): void;
+  set_servers(servers: string): number;
 }
 
 export interface NativeConstants {
