@@ -160,7 +160,8 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
 
 /** Waits for quorum among the servers the lab's partitions leave with a majority (all of them when none). */
 async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions): Promise<void> {
-  const expected = serversExpectedToServe(state);
+  // Servers that are down (killed in a drill, say) are not waited for: a restart of one waits for it and its peers.
+  const expected = serversExpectedToServe(state).filter((s) => isOurs(s.pid, paths.markers));
   if (expected.length === 0) return;
   await waitForQuorum(paths, expected, {
     timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
@@ -291,17 +292,22 @@ export function resolveServer(state: LabState, name: string): ServerRecord {
   return s;
 }
 
-/** Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again. */
-export async function restartServers(paths: LabPaths, target: string, opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {}): Promise<EnsembleStatus> {
+/**
+ * Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again.
+ * `unavailableMs`: from the SIGKILL until the restarted servers serve again (with a leader), as their srvr says.
+ */
+export async function restartServers(paths: LabPaths, target: string, opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {}): Promise<EnsembleStatus & { unavailableMs: number }> {
   const state = requireEnsemble(paths);
   const targets = target === 'all' ? state.servers : [resolveServer(state, target)];
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
+    const down = Date.now();
     await stopProcesses(targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)), 'SIGKILL');
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
     writeLabServerFiles(paths, state);
     await startAndWait(paths, state, targets, v, opts, true);
-    recordLabEvent(paths, 'server-restarted', { servers: targets.map((s) => s.name) });
-    return ensembleStatus(paths);
+    const unavailableMs = Date.now() - down;
+    recordLabEvent(paths, 'server-restarted', { servers: targets.map((s) => s.name), unavailableMs });
+    return { ...(await ensembleStatus(paths)), unavailableMs };
   });
 }

@@ -115,7 +115,8 @@ export interface LabEventFields {
   'server-killed': { server: string; signal: string };
   'server-paused': { server: string };
   'server-resumed': { server: string };
-  'server-restarted': { servers: string[] };
+  /** unavailableMs: SIGKILL until they served again (absent in labs from before it was measured). */
+  'server-restarted': { servers: string[]; unavailableMs?: number };
   /** Joined by dynamic reconfiguration; `version`: the configuration that took it in (hex). */
   'server-added': { server: string; role: string; version: string };
   /** Left by dynamic reconfiguration, then stopped. */

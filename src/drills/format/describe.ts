@@ -50,6 +50,10 @@ export function describeStep(step: Step): string {
       return step.preferSite !== undefined
         ? `policy: prefer site ${step.preferSite}`
         : `policy: priority ${Object.entries(step.set ?? {}).map(([id, p]) => `${id} = ${p}`).join(', ')}`;
+    case 'add':
+      return `add a server (${step.role}) by reconfig`;
+    case 'remove':
+      return `remove ${step.target} by reconfig`;
     case 'pause':
     case 'resume':
     case 'heal':

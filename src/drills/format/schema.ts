@@ -5,7 +5,8 @@
  * ```yaml
  * name: leader-dies-no-herd            # lowercase letters, digits, dashes
  * description: ...                     # optional
- * ensemble: { servers: 3, tick: 200 }  # optional; these are the defaults (tick in ms or a duration)
+ * ensemble: { servers: 3, tick: 200 }  # optional; these are the defaults (tick in ms or a duration); observers: 2
+ *                                      # adds non-voting servers zk4, zk5
  * contenders:
  *   count: 5
  *   recipe: predecessor                # herd | predecessor | single-file | priority
@@ -28,6 +29,7 @@
  *   think: 100ms                       #   the pause between a release and the next try (default 100ms)
  *   fencing: on                        #   on (default): the resource refuses stale tokens; off: it takes every write
  *   path: /lock                        #   the lock (default /lock)
+ *   via: observers                     # connect to the ensemble's observers only (default all servers)
  * steps:                               # each item is a one-key mapping <kind>: <value>
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
  *                                             # all must hold; a timeout is required
@@ -37,7 +39,10 @@
  *                                             # one more group); heal: all | <target> (also clears its delay)
  *   - delay: { target: c2, ms: 300, jitter: 50 }
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
- *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers)
+ *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers;
+ *                                             # its report line says how long the server was unavailable)
+ *   - add: participant                        # or observer: start a server and join it by reconfig (it takes the
+ *                                             # lowest free id); remove: zk4 | zk-leader leaves by reconfig, stops
  *   - sleep: 2s
  *   - jobs: { submit: 9, kind: sleep, ms: 3s }  # scheduler: queue jobs (sleep { ms } | sum { args: [1, 2] } | fail);
  *                                             # `jobs: 9` is 9 sleep jobs of 200ms; with over: 4s they are streamed
@@ -166,8 +171,9 @@ const checkEntry = z.preprocess(
 const sections = {
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a drill name (use lowercase letters, digits and dashes)' }),
   description: z.string().optional(),
-  ensemble: strict({ servers: z.number().int().min(1).max(9).default(3), tick: duration().default(200) }).default({
+  ensemble: strict({ servers: z.number().int().min(1).max(9).default(3), observers: z.number().int().min(0).max(8).default(0), tick: duration().default(200) }).default({
     servers: 3,
+    observers: 0,
     tick: 200,
   }),
   contenders: contendersSchema(),
@@ -207,6 +213,7 @@ function contendersSchema() {
     think: duration().optional(),
     fencing: z.enum(['on', 'off']).optional(),
     path: z.string().optional(),
+    via: z.enum(['all', 'observers']).optional(),
   });
 }
 
@@ -275,7 +282,7 @@ function validate(
   const variantsRaw = section('variants');
 
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
-  const scope = contenders && ensemble ? { servers: ensemble.servers, contenders: contenders.count } : null;
+  const scope = contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;
   const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues, contenders: traits });
   const { checks, names } = normalizeChecks(checkEntries);

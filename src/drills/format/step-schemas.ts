@@ -81,6 +81,8 @@ export const STEP_SCHEMAS = {
   spawn: z.number().int().min(1).max(100),
   stop: target,
   restart: target,
+  add: z.enum(['participant', 'observer']),
+  remove: target,
   sleep: duration(),
   /** `jobs: 9` is short for `jobs: { submit: 9 }` (sleep jobs of 200ms). */
   jobs: z.preprocess((v) => (typeof v === 'number' ? { submit: v } : v), strict(jobsFields)),

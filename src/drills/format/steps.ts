@@ -146,6 +146,14 @@ function buildStep(
     case 'restart':
       step = { kind, line, target: target(data as string, RESTARTABLE) };
       break;
+    case 'add':
+      step = { kind, line, role: data as StepValue<'add'> };
+      // The new server takes the lowest free id; counting up keeps zkN of every added server a valid target.
+      if (scope) after = { ...scope, servers: scope.servers + 1 };
+      break;
+    case 'remove':
+      step = { kind, line, target: target(data as string, ['zk-leader', 'server']) };
+      break;
     case 'resume':
     case 'heal':
       step = { kind, line, target: target(data as string, FAULTABLE_OR_ALL) };

@@ -52,7 +52,10 @@ export type KillSignal = (typeof SIGNALS)[number];
 export type Target = string;
 
 export interface EnsembleSpec {
+  /** Voting servers. */
   readonly servers: number;
+  /** Non-voting servers beside them (zk<servers+1>…). */
+  readonly observers: number;
   readonly tick: number;
 }
 
@@ -91,6 +94,8 @@ export interface ContenderSpec {
   readonly fencing?: 'on' | 'off';
   /** A workload's path: the scheduler's root (its election is <path>/election; default /scheduler), or the lock (default /lock). */
   readonly path?: string;
+  /** Which servers the contenders connect to: all (default) or the observers only. */
+  readonly via?: 'all' | 'observers';
 }
 
 export interface CheckConfig {
@@ -157,6 +162,10 @@ export type Step = StepBase &
     | { readonly kind: 'spawn'; readonly count: number }
     | { readonly kind: 'stop'; readonly target: Target }
     | { readonly kind: 'restart'; readonly target: Target }
+    /** Starts a new server and joins it by dynamic reconfiguration (`zklab ensemble add`). */
+    | { readonly kind: 'add'; readonly role: 'participant' | 'observer' }
+    /** Removes a server by dynamic reconfiguration, then stops it (`zklab ensemble remove`). */
+    | { readonly kind: 'remove'; readonly target: Target }
     | { readonly kind: 'sleep'; readonly ms: number }
     | { readonly kind: 'expect'; readonly expectations: readonly Expectation[] }
     | { readonly kind: 'repeat'; readonly times: number; readonly steps: readonly Step[] }

@@ -37,6 +37,7 @@ export function spawnRequestFor(spec: ContenderSpec, k: number, connect?: string
     ...(spec.think === undefined ? {} : { think: spec.think }),
     ...(spec.fencing === undefined ? {} : { fencing: spec.fencing }),
     ...(spec.path === undefined ? {} : { path: spec.path }),
+    ...(spec.via === undefined ? {} : { via: spec.via }),
   });
 }
 
@@ -79,7 +80,7 @@ export class DrillLab {
   async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string }): Promise<void> {
     this.connect = opts.connect;
     if (opts.connect !== undefined) return useOutsideEnsemble(this.paths, opts.connect);
-    await ensembleUp(this.paths, { servers: spec.servers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
+    await ensembleUp(this.paths, { servers: spec.servers, observers: spec.observers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
   }
 
   /**

@@ -4,6 +4,10 @@ import { zkLeader } from '../../faults/leader.js';
 import * as faults from '../../faults/service.js';
 import { resolveTarget, type Resolved } from '../../faults/targets.js';
 import { describeStep } from '../format/describe.js';
+import { ensembleAdd, ensembleRemove } from '../../ensemble/membership.js';
+
+const describeSteps = (steps: Readonly<Record<string, number>>) => Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(', ');
+import { formatDuration } from '../../duration.js';
 import type { Alias, RunState } from './state.js';
 import { recalled, shown } from './aliases.js';
 import type { KillSignal, Step } from '../format/types.js';
@@ -19,9 +23,9 @@ export interface FaultClock {
   at: number;
 }
 
-type FaultStep = Extract<Step, { kind: 'kill' | 'pause' | 'resume' | 'stop' | 'restart' | 'spawn' | 'partition' | 'heal' | 'delay' }>;
+type FaultStep = Extract<Step, { kind: 'kill' | 'pause' | 'resume' | 'stop' | 'restart' | 'add' | 'remove' | 'spawn' | 'partition' | 'heal' | 'delay' }>;
 
-export const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set(['kill', 'pause', 'resume', 'stop', 'restart', 'spawn', 'partition', 'heal', 'delay']);
+export const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set(['kill', 'pause', 'resume', 'stop', 'restart', 'add', 'remove', 'spawn', 'partition', 'heal', 'delay']);
 
 export function isFaultStep(step: Step): step is FaultStep {
   return FAULT_KINDS.has(step.kind);
@@ -91,8 +95,19 @@ export async function runFault(state: RunState, step: FaultStep, clock: FaultClo
       const name = step.target === 'zk-leader' ? (await zkLeader(paths)).name : step.target;
       for (const frozen of [...state.frozen]) if (frozen === name || (name === 'all' && frozen.startsWith('zk'))) state.frozen.delete(frozen);
       now();
-      await restartServers(paths, name, { signal: state.signal, zkHome: state.zkHome });
-      return { description: `restart ${step.target === name ? name : `${step.target} → ${name}`}` };
+      const { unavailableMs } = await restartServers(paths, name, { signal: state.signal, zkHome: state.zkHome });
+      return { description: `restart ${step.target === name ? name : `${step.target} → ${name}`}`, detail: `${name} unavailable ${formatDuration(unavailableMs)} (SIGKILL → serving again)` };
+    }
+    case 'add': {
+      now();
+      const r = await ensembleAdd(paths, { observer: step.role === 'observer', signal: state.signal });
+      return { description: `add ${r.server} (${r.role}) by reconfig`, detail: `configuration ${r.config.version}: ${describeSteps(r.steps)}` };
+    }
+    case 'remove': {
+      const name = step.target === 'zk-leader' ? (await zkLeader(paths)).name : step.target;
+      now();
+      const r = await ensembleRemove(paths, name, { signal: state.signal });
+      return { description: `remove ${step.target === name ? name : `${step.target} → ${name}`} by reconfig`, detail: `configuration ${r.config.version}: ${describeSteps(r.steps)}` };
     }
     case 'spawn': {
       const ids = await state.lab.spawn(state.drill.contenders, step.count, state.signal);

@@ -53,7 +53,7 @@ describe('built-in drills', () => {
 
   it.each(SCHEDULER)('%s runs scheduler workers on a 3-server lab with 2s sessions and judges jobs', (name) => {
     const drill = resolveDrill(name);
-    expect(drill.ensemble).toEqual({ servers: 3, tick: 200 });
+    expect(drill.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
     expect(drill.contenders).toMatchObject({ workload: 'scheduler', recipe: 'predecessor', sessionTimeout: 2000 });
     expect(kinds(drill.steps)).toContain('expect');
     expect(kinds(drill.steps).some((k) => k === 'jobs')).toBe(true);

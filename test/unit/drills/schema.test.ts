@@ -10,7 +10,7 @@ steps:
 describe('parseDrill on valid drills', () => {
   it('fills in the defaults', () => {
     const d = parseDrill(`${HEAD}  - wait: { leader: true, timeout: 10s }\n`, 'd.yaml');
-    expect(d.ensemble).toEqual({ servers: 3, tick: 200 });
+    expect(d.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
     expect(d.contenders).toEqual({ count: 3, recipe: 'predecessor', onDisconnect: 'pause', sessionTimeout: 2000 });
     expect(Object.keys(d.checks)).toEqual(['singleLeader', 'failoverTime', 'herdSize', 'liveness']);
     expect(d.expectFailure).toEqual([]);
