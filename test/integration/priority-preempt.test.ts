@@ -5,6 +5,7 @@ import { zklab } from '../helpers/cli.js';
 import { tempLab } from '../helpers/paths.js';
 import { sharedLab } from '../helpers/shared-ensemble.js';
 import { waitFor } from '../helpers/wait.js';
+import { leadershipSpans } from '../helpers/beliefs.js';
 
 /**
  * Pre-emption in the priority recipe and the administrator's policy znode, on one shared ensemble. Who leads is
@@ -31,23 +32,6 @@ async function readyLeader(root: string): Promise<string | null> {
   return null;
 }
 
-/** Spans in which each contender believed it led: from `leader` to the next `resigned`, `paused` or `stopped`. */
-function beliefs(ids: readonly string[]): { id: string; start: number; end: number }[] {
-  const out: { id: string; start: number; end: number }[] = [];
-  for (const id of ids) {
-    let start: number | null = null;
-    for (const e of readEventFile(paths.contenderEvents(id))) {
-      if (e.event === 'leader' && start === null) start = e.t;
-      if ((e.event === 'resigned' || e.event === 'paused' || e.event === 'stopped' || e.event === 'expired') && start !== null) {
-        out.push({ id, start, end: e.t });
-        start = null;
-      }
-    }
-    if (start !== null) out.push({ id, start, end: Infinity });
-  }
-  return out;
-}
-
 describe('priority pre-emption', () => {
   it('hands over to a better contender 20 times in a row, never with two leaders', async () => {
     const [c1] = await spawned(['2', '--recipe', 'priority', '--path', '/pp', '--priority', '5,1', '--takeover-ms', '100']);
@@ -61,7 +45,7 @@ describe('priority pre-emption', () => {
       await cli(['contenders', 'stop', better!]);
       await waitFor(async () => (await readyLeader('/pp')) === c1, `round ${i + 1}: ${c1} READY again`, 10_000);
     }
-    const spans = beliefs(ids).sort((a, b) => a.start - b.start);
+    const spans = leadershipSpans(paths, ids).sort((a, b) => a.start - b.start);
     expect(spans.filter((s) => s.id !== c1)).toHaveLength(20);
     for (let i = 1; i < spans.length; i++) {
       expect(spans[i]!.start, `${spans[i]!.id} began leading before ${spans[i - 1]!.id} stopped`).toBeGreaterThanOrEqual(spans[i - 1]!.end);

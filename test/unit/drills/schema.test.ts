@@ -53,6 +53,34 @@ describe('parseDrill on valid drills', () => {
     expect(d.steps[13]).toMatchObject({ times: 2, steps: [{ kind: 'kill', line: 17 }, { kind: 'sleep', ms: 500 }] });
   });
 
+  it('reads membership steps: add a server (its zkN becomes a target), remove one; observers in the ensemble', () => {
+    const d = parseDrill(
+      `name: t
+ensemble: { servers: 3, observers: 1 }
+contenders: { count: 3, recipe: predecessor, via: observers }
+steps:
+  - add: participant
+  - add: observer
+  - kill: zk6
+  - remove: zk5
+  - remove: zk-leader
+`,
+      'd.yaml',
+    );
+    expect(d.ensemble).toEqual({ servers: 3, observers: 1, tick: 200 });
+    expect(d.contenders.via).toBe('observers');
+    expect(d.steps).toEqual([
+      { kind: 'add', line: 5, role: 'participant' },
+      { kind: 'add', line: 6, role: 'observer' },
+      { kind: 'kill', line: 7, target: 'zk6', signal: 'SIGKILL' },
+      { kind: 'remove', line: 8, target: 'zk5' },
+      { kind: 'remove', line: 9, target: 'zk-leader' },
+    ]);
+    expect(() => parseDrill(`${HEAD}  - kill: zk5\n`, 'd.yaml')).toThrow(/zk5 does not exist/);
+    expect(() => parseDrill(`${HEAD}  - add: voter\n`, 'd.yaml')).toThrow(/add/);
+    expect(() => parseDrill(`${HEAD}  - remove: c1\n`, 'd.yaml')).toThrow(/a contender is not allowed here/);
+  });
+
   it('reads checks as names or with options', () => {
     const d = parseDrill(`${HEAD}  - sleep: 1s\nchecks: [singleLeader, { herdSize: { max: 1 } }, { liveness: { within: 10s } }]\nexpectFailure: [herdSize]\n`, 'd.yaml');
     expect(d.checks).toEqual({ singleLeader: {}, herdSize: { max: 1 }, liveness: { within: 10_000 } });

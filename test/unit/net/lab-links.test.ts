@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allPorts, BLOCK_SIZE, MAX_SERVERS, peerLinkHost, planServerPorts } from '../../../src/lab/ports.js';
 import { emptyState, type LabState } from '../../../src/lab/state.js';
-import { contenderLinkSpecs, labMembers, perDirectionDelays, proxiedPeers, serverHostsFile, serverLinkSpecs } from '../../../src/net/lab-links.js';
+import { contenderLinkSpecs, labMembers, perDirectionDelays, plannedConnect, proxiedPeers, serverHostsFile, serverLinkSpecs } from '../../../src/net/lab-links.js';
 import { delay, isolate, split } from '../../../src/net/partition.js';
 import { memberNetwork, pairFaults, serversExpectedToServe } from '../../../src/net/status.js';
 
@@ -66,6 +66,17 @@ describe('lab links', () => {
     ]);
     expect(contenderLinkSpecs('c2', state, { zk1: 40001, zk2: 40002, zk3: 40003 }).map((s) => s.listenPort)).toEqual([40001, 40002, 40003]);
     expect(labMembers(state)).toEqual(['zk1', 'zk2', 'zk3', 'c1', 'c2']);
+  });
+
+  it('a contender --via observers gets links to the observers only; its planned connect string follows the plan', () => {
+    const state = lab(3, 1);
+    state.servers.push({ id: 4, name: 'zk4', clientPort: BASE + 3, quorumPort: BASE + 13, electionPort: BASE + 23, role: 'observer' });
+    expect(contenderLinkSpecs('c1', state, {}, 'observers').map((s) => s.to)).toEqual(['zk4']);
+    expect(plannedConnect(state, 'c1')).toBeNull();
+    state.net = { rules: [], delays: [], contenderPorts: { c1: { zk1: 41001, zk2: 41002, zk4: 41004 } } };
+    expect(plannedConnect(state, 'c1')).toBe('127.0.0.1:41001,127.0.0.1:41002,127.0.0.1:41004');
+    state.contenders[0] = { ...state.contenders[0]!, via: 'observers' };
+    expect(plannedConnect(state, 'c1')).toBe('127.0.0.1:41004');
   });
 
   it('halves a delay per direction, so a round trip gains what the user asked for', () => {
