@@ -99,11 +99,11 @@ async function withSession<T>(connect: string, fn: (zk: ZkClient) => Promise<T>,
 }
 
 /** Each server's own view of the configuration, each asked on a session to it alone. */
-export async function serverConfigs(paths: LabPaths, state: LabState, only?: readonly ServerRecord[]): Promise<ServerConfigView[]> {
+export async function serverConfigs(paths: LabPaths, state: LabState, only?: readonly ServerRecord[], timeoutMs = 2000): Promise<ServerConfigView[]> {
   return Promise.all((only ?? state.servers).map(async (s): Promise<ServerConfigView> => {
     if (!isOurs(s.pid, paths.markers)) return { server: s.name, config: null, error: 'down' };
     try {
-      return { server: s.name, config: await withSession(`127.0.0.1:${s.clientPort}`, async (zk) => parseDynamicConfig(await zk.getConfig()), 2000) };
+      return { server: s.name, config: await withSession(`127.0.0.1:${s.clientPort}`, async (zk) => parseDynamicConfig(await zk.getConfig()), timeoutMs) };
     } catch (e) {
       return { server: s.name, config: null, error: (e as Error).message };
     }
@@ -128,7 +128,9 @@ async function waitForAgreement(paths: LabPaths, state: LabState, members: reado
   const deadline = Date.now() + AGREE_TIMEOUT_MS;
   for (;;) {
     signal?.throwIfAborted();
-    const views = await serverConfigs(paths, state, members);
+    // Short attempts: a server re-syncing after the change refuses sessions for a while, and polling should not
+    // wait out a long timeout on it.
+    const views = await serverConfigs(paths, state, members, 300);
     if (views.every((v) => v.config?.version === version)) return;
     if (Date.now() > deadline) {
       const behind = views.filter((v) => v.config?.version !== version).map((v) => `${v.server} has ${v.config?.version ?? v.error}`);
