@@ -1,6 +1,5 @@
 import { connect, type Socket } from 'node:net';
 import { ConnectResponseSniffer } from './connect-response.js';
-import { InitialMessageRewriter } from './initial-message.js';
 import { Pump, resetSocket, type PumpHost } from './link-pump.js';
 
 const REFUSED_RETRY_INTERVAL_MS = 50;
@@ -8,8 +7,6 @@ const REFUSED_RETRY_INTERVAL_MS = 50;
 export interface ConnectionHost extends PumpHost {
   readonly targetHost: string;
   readonly targetPort: number;
-  /** `host:port` to advertise in place of the InitialMessage's addresses (election links only). */
-  readonly advertise: string | undefined;
   /** How long a refused connect to the target is retried before the client is reset (0: reset at once). */
   readonly refusedRetryMs: number;
   countToTarget(bytes: number): void;
@@ -31,8 +28,6 @@ export class ProxiedConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly toTarget: Pump;
   private fromTarget: Pump | undefined;
-  /** Until the first InitialMessage has gone through (election links with an address to advertise). */
-  private rewriter: InitialMessageRewriter | undefined;
   private clientClosed = false;
   private leftNoted = false;
   private upstreamClosed = false;
@@ -44,8 +39,7 @@ export class ProxiedConnection {
   ) {
     client.setNoDelay(true);
     this.toTarget = new Pump(client, host, (n) => host.countToTarget(n));
-    if (host.advertise !== undefined) this.rewriter = new InitialMessageRewriter(host.advertise);
-    client.on('data', (chunk: Buffer) => (this.rewriter ? this.rewrite(this.rewriter, chunk) : this.toTarget.push(chunk)));
+    client.on('data', (chunk: Buffer) => this.toTarget.push(chunk));
     client.on('end', () => this.onClientEnd());
     client.on('error', () => {}); // the 'close' that follows carries hadError
     client.on('close', (hadError) => this.onClientClose(hadError));
@@ -134,13 +128,6 @@ export class ProxiedConnection {
       else this.retryTimer = undefined; // healing opens it afresh
     }, REFUSED_RETRY_INTERVAL_MS);
     return true;
-  }
-
-  private rewrite(rewriter: InitialMessageRewriter, chunk: Buffer): void {
-    const out = rewriter.feed(chunk);
-    if (out === undefined) return;
-    this.rewriter = undefined;
-    this.toTarget.push(out);
   }
 
   private onClientEnd(): void {

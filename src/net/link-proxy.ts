@@ -1,5 +1,4 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { formatHostPort } from './initial-message.js';
 import { ProxiedConnection, type ConnectionHost } from './link-connection.js';
 import { resetSocket } from './link-pump.js';
 import { NO_FAULT, type LinkFault, type LinkKind } from './link-types.js';
@@ -11,8 +10,6 @@ export interface LinkProxyOptions {
   /** 0 (the default) lets the system choose; `start()` resolves the bound port. */
   readonly listenPort?: number;
   readonly listenHost?: string;
-  /** Election links: the address the target should connect back to (the reverse link's proxy). */
-  readonly advertise?: { readonly host: string; readonly port: number };
   readonly fault?: Partial<LinkFault>;
   /**
    * How long a refused connect to the target is retried before the client is reset. Default: 2000 ms for quorum
@@ -70,14 +67,11 @@ export class LinkProxy {
   constructor(private readonly options: LinkProxyOptions) {
     this.kind = options.kind;
     this.currentFault = { ...NO_FAULT, ...options.fault };
-    const advertise =
-      options.kind === 'election' && options.advertise ? formatHostPort(options.advertise.host, options.advertise.port) : undefined;
     const counts = this.counts;
     const self = this;
     this.host = {
       targetHost: options.targetHost,
       targetPort: options.targetPort,
-      advertise,
       refusedRetryMs: options.refusedRetryMs ?? (options.kind === 'quorum' ? 2000 : 0),
       get fault() {
         return self.currentFault;

@@ -147,8 +147,6 @@ function sameLink(existing: Entry, spec: LinkSpec): boolean {
     a.listenHost === spec.listenHost &&
     a.targetHost === spec.targetHost &&
     a.targetPort === spec.targetPort &&
-    a.advertise?.host === spec.advertise?.host &&
-    a.advertise?.port === spec.advertise?.port &&
     (spec.listenPort === 0 || spec.listenPort === existing.proxy.port)
   );
 }

@@ -22,8 +22,6 @@ export interface LinkSpec {
   readonly listenPort: number;
   readonly targetHost: string;
   readonly targetPort: number;
-  /** Election links: the address to put in the InitialMessage (normally the reverse link's proxy). */
-  readonly advertise?: { readonly host: string; readonly port: number };
 }
 
 export type NetRequest =
@@ -91,7 +89,6 @@ const linkSpec = z.strictObject({
   listenPort: port,
   targetHost: z.string().min(1),
   targetPort: port.min(1),
-  advertise: z.strictObject({ host: z.string().min(1), port: port.min(1) }).optional(),
 });
 
 const rule = z.discriminatedUnion('type', [

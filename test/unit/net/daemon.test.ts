@@ -5,7 +5,6 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { NetControl, DAEMON_SCRIPT, pingDaemon, startDaemon } from '../../../src/net/control.js';
 import { isolate } from '../../../src/net/partition.js';
-import { PROTOCOL_VERSION_V2, encodeInitialMessage } from '../../../src/net/initial-message.js';
 import { UsageError } from '../../../src/errors.js';
 import { LabPaths } from '../../../src/lab/paths.js';
 import { isOurs, signal, waitForExit } from '../../../src/lab/procs.js';
@@ -89,24 +88,6 @@ describe('link daemon', () => {
     expect(await ctl.request({ op: 'remove-links', ids: ['client:c1->zk1', 'nope'] })).toEqual({ ok: true, removed: ['client:c1->zk1'] });
     await expect(connectPeer(clientPort)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await ctl.request({ op: 'remove-links', ids: ['quorum:zk2->zk1'] });
-  });
-
-  it('rewrites the InitialMessage on election links it holds', async () => {
-    const sink = await new TargetServer(false).start();
-    try {
-      const { links } = await ctl.request({
-        op: 'add-links',
-        links: [{ id: 'e', from: 'zk1', to: 'zk2', kind: 'election', listenPort: 0, targetHost: '127.0.0.1', targetPort: sink.port, advertise: { host: '127.0.0.1', port: 41234 } }],
-      });
-      const peer = await connectPeer(links[0]!.port);
-      peer.socket.write(encodeInitialMessage(PROTOCOL_VERSION_V2, 1n, ['127.0.0.1:3888']));
-      const expected = encodeInitialMessage(PROTOCOL_VERSION_V2, 1n, ['127.0.0.1:41234']);
-      await waitFor(() => (sink.peers[0]?.received.length ?? 0) >= expected.length, 3000, 'rewritten message');
-      expect(sink.peers[0]?.received).toEqual(expected);
-      await ctl.request({ op: 'remove-links', ids: ['e'] });
-    } finally {
-      await sink.stop();
-    }
   });
 
   it('refuses invalid requests without changing anything', async () => {
