@@ -100,7 +100,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           handler: async (a) => {
             const { restartServers } = await import('../../ensemble/service.js');
             const status = await restartServers(labPaths(a), a.target, { signal: ctx.signal, onProgress: progressPrinter(ctx), zkHome: a['zk-home'] });
-            ctx.out(renderStatus(status));
+            ctx.out(`${renderStatus(status)}\n${a.target} was unavailable for ${formatDuration(status.unavailableMs)} (SIGKILL until serving again)`);
           },
         })
         .command<GlobalArgs & { observer?: boolean; id?: string; json?: boolean }>({
