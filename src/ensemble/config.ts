@@ -63,10 +63,9 @@ export function limitsFor(tickMs: number): { initLimit: number; syncLimit: numbe
 
 export { serverName } from '../lab/ports.js';
 
-/** host:quorum:election[:role][;127.0.0.1:client]: the form a dynamic configuration uses when the client port is known. */
+/** host:quorum:election[:role]. */
 function serverLine(p: PeerAddress): string {
-  const role = p.role === undefined ? '' : `:${p.role}`;
-  return `${p.host}:${p.quorumPort}:${p.electionPort}${role}${p.clientPort === undefined ? '' : `;127.0.0.1:${p.clientPort}`}`;
+  return `${p.host}:${p.quorumPort}:${p.electionPort}${p.role === undefined ? '' : `:${p.role}`}`;
 }
 
 export function renderZooCfg(template: string, cfg: ServerConfig): string {

@@ -35,9 +35,12 @@ export function parseDynamicConfig(text: string): DynamicConfig {
   return { version, members: members.sort((a, b) => a.id - b.id) };
 }
 
-/** The line that joins a lab server with `reconfig -add`: its name (each server resolves it), ports, role, client. */
+/**
+ * The line that joins a lab server with `reconfig -add`: its name (each server resolves it), ports and role; no
+ * client address, which clients following the configuration would use to bypass the lab's links (lab-links.ts).
+ */
 export function joiningSpec(s: ServerRecord): string {
-  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'};127.0.0.1:${s.clientPort}`;
+  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'}`;
 }
 
 /** One line per member, ordered by id, as a fingerprint of the membership (roles included). */

@@ -159,9 +159,10 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
 }
 
 /** Waits for quorum among the servers the lab's partitions leave with a majority (all of them when none). */
-async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions): Promise<void> {
-  // Servers that are down (killed in a drill, say) are not waited for: a restart of one waits for it and its peers.
-  const expected = serversExpectedToServe(state).filter((s) => isOurs(s.pid, paths.markers));
+async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions, started: readonly ServerRecord[] = []): Promise<void> {
+  // Servers down before this call (killed in a drill, say) are not waited for: a restart of one waits for it and its
+  // live peers. Those it started are, dead or alive: one that died at once must fail the wait, not shorten it.
+  const expected = serversExpectedToServe(state).filter((s) => started.includes(s) || isOurs(s.pid, paths.markers));
   if (expected.length === 0) return;
   await waitForQuorum(paths, expected, {
     timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
@@ -179,7 +180,7 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
     for (const s of toStart) s.pid = launchLabServer(paths, v, s);
     writeState(paths, state);
     await network;
-    await waitForServing(paths, state, opts);
+    await waitForServing(paths, state, opts, toStart);
   } catch (e) {
     // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.
     await stopProcesses(toStart.map((s) => s.pid).filter((p): p is number => p !== undefined), 'SIGKILL');

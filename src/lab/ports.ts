@@ -38,8 +38,6 @@ export interface PeerAddress {
   readonly electionPort: number;
   /** Observers follow the leader without voting; absent: a voting participant. */
   readonly role?: ServerRole;
-  /** Given in a lab: the client address goes into the server line, as dynamic reconfiguration needs. */
-  readonly clientPort?: number;
 }
 
 export const SERVER_ROLES = ['participant', 'observer'] as const;

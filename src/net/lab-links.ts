@@ -32,9 +32,13 @@ export function proxiedPeers(state: LabState): (id: number) => ReadonlyMap<numbe
   return () => peers;
 }
 
-/** A server as a configuration names it: zkN, its real ports, its role and client port. */
+/**
+ * A server as a configuration names it: zkN, its real ports, its role. Never its client address: a client that
+ * follows the configuration (Curator's EnsembleTracker reads /zookeeper/config) would take the servers' real client
+ * ports and leave the lab's link proxies behind. Each server takes its client port from its static config.
+ */
 export function memberAddress(s: ServerRecord): PeerAddress {
-  return { host: s.name, quorumPort: s.quorumPort, electionPort: s.electionPort, role: s.role ?? 'participant', clientPort: s.clientPort };
+  return { host: s.name, quorumPort: s.quorumPort, electionPort: s.electionPort, role: s.role ?? 'participant' };
 }
 
 /**

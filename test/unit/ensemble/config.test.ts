@@ -47,17 +47,17 @@ describe('zoo.cfg rendering', () => {
     expect(cfg.has('DigestAuthenticationProvider.superDigest')).toBe(false);
   });
 
-  it('in a lab: reconfiguration on for the super user, server lines with role and client port, peerType for an observer', () => {
+  it('in a lab: reconfiguration on for the super user, server lines with their role, peerType for an observer', () => {
     const peers = new Map([
-      [1, { host: 'zk1', quorumPort: 20010, electionPort: 20020, role: 'participant' as const, clientPort: 20000 }],
-      [4, { host: 'zk4', quorumPort: 20013, electionPort: 20023, role: 'observer' as const, clientPort: 20003 }],
+      [1, { host: 'zk1', quorumPort: 20010, electionPort: 20020, role: 'participant' as const }],
+      [4, { host: 'zk4', quorumPort: 20013, electionPort: 20023, role: 'observer' as const }],
     ]);
     const base = { tickMs: 200, dataDir: '/d', clientPortAddress: '127.0.0.1', maxClientCnxns: 0, maxSessionTimeoutMs: 60000, peers, superDigest: 'super:abc=' };
     const observer = parse(renderZooCfg(template, { ...base, id: 4, name: 'zk4', clientPort: 20003 }));
     expect(observer.get('reconfigEnabled')).toBe('true');
     expect(observer.get('DigestAuthenticationProvider.superDigest')).toBe('super:abc=');
-    expect(observer.get('server.4')).toBe('zk4:20013:20023:observer;127.0.0.1:20003');
-    expect(observer.get('server.1')).toBe('zk1:20010:20020:participant;127.0.0.1:20000');
+    expect(observer.get('server.4')).toBe('zk4:20013:20023:observer');
+    expect(observer.get('server.1')).toBe('zk1:20010:20020:participant');
     expect(observer.get('peerType')).toBe('observer');
     expect(parse(renderZooCfg(template, { ...base, id: 1, name: 'zk1', clientPort: 20000 })).has('peerType')).toBe(false);
   });

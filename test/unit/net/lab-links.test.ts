@@ -31,10 +31,10 @@ describe('peer link addresses', () => {
 });
 
 describe('lab links', () => {
-  it('every server names every member zkN on its real ports, with its role and client port', () => {
+  it('every server names every member zkN on its real quorum and election ports, with its role (no client address)', () => {
     const state = lab();
     const zk2 = proxiedPeers(state)(2);
-    expect(zk2.get(1)).toEqual({ host: 'zk1', quorumPort: BASE + 10, electionPort: BASE + 20, role: 'participant', clientPort: BASE });
+    expect(zk2.get(1)).toEqual({ host: 'zk1', quorumPort: BASE + 10, electionPort: BASE + 20, role: 'participant' });
     expect(proxiedPeers(state)(3)).toEqual(zk2);
   });
 
