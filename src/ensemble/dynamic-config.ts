@@ -36,11 +36,12 @@ export function parseDynamicConfig(text: string): DynamicConfig {
 }
 
 /**
- * The line that joins a lab server with `reconfig -add`: its name (each server resolves it), ports and role; no
- * client address, which clients following the configuration would use to bypass the lab's links (lab-links.ts).
+ * The line that joins a lab server with `reconfig -add`: its name (each server resolves it), ports, role and client
+ * address. ZooKeeper refuses a joiner without all three ports (BADARGUMENTS), so from the first add the configuration
+ * shows real client ports, which a client following it (Curator's EnsembleTracker) would use past the lab's links.
  */
 export function joiningSpec(s: ServerRecord): string {
-  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'}`;
+  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'};127.0.0.1:${s.clientPort}`;
 }
 
 /** One line per member, ordered by id, as a fingerprint of the membership (roles included). */

@@ -33,9 +33,10 @@ export function proxiedPeers(state: LabState): (id: number) => ReadonlyMap<numbe
 }
 
 /**
- * A server as a configuration names it: zkN, its real ports, its role. Never its client address: a client that
- * follows the configuration (Curator's EnsembleTracker reads /zookeeper/config) would take the servers' real client
- * ports and leave the lab's link proxies behind. Each server takes its client port from its static config.
+ * A server as a configuration names it: zkN, its real ports, its role. Not its client address: a client that follows
+ * the configuration (Curator's EnsembleTracker reads /zookeeper/config) would take the servers' real client ports
+ * and leave the lab's link proxies behind. Each server takes its client port from its static config. (A server
+ * joined by reconfig must carry one: see joiningSpec.)
  */
 export function memberAddress(s: ServerRecord): PeerAddress {
   return { host: s.name, quorumPort: s.quorumPort, electionPort: s.electionPort, role: s.role ?? 'participant' };

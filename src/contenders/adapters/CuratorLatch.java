@@ -68,6 +68,9 @@ public class CuratorLatch {
                 .connectionTimeoutMs(Math.min(sessionTimeoutMs, 5000))
                 .retryPolicy(new RetryForever(200))
                 .connectionStateErrorPolicy(errorPolicy)
+                // The lab's connect string is this contender's own link proxies. The tracker would replace it with the
+                // client addresses in /zookeeper/config (servers added by reconfig have them), past the lab's faults.
+                .ensembleTracker(false)
                 .build();
         client.getConnectionStateListenable().addListener((c, state) -> onConnectionState(state));
         client.getUnhandledErrorListenable().addListener((message, e) -> System.err.println("curator: " + message + ": " + e));

@@ -24,9 +24,9 @@ describe('the dynamic configuration as the servers print it', () => {
     expect(membershipKey(c)).toBe('1:participant,2:participant,4:observer');
   });
 
-  it('joins a lab server by name and role, never with its real client address (clients would bypass the links)', () => {
-    expect(joiningSpec(servers([4], [4])[0]!)).toBe('server.4=zk4:20013:20023:observer');
-    expect(joiningSpec(servers([5])[0]!)).toBe('server.5=zk5:20014:20024:participant');
+  it('joins a lab server by name and role with its client address (ZooKeeper wants all three ports of a joiner)', () => {
+    expect(joiningSpec(servers([4], [4])[0]!)).toBe('server.4=zk4:20013:20023:observer;127.0.0.1:20003');
+    expect(joiningSpec(servers([5])[0]!)).toBe('server.5=zk5:20014:20024:participant;127.0.0.1:20004');
   });
 });
 
