@@ -50,10 +50,6 @@ export function serverJvmArgs(l: JvmLaunch): string[] {
     // so a healed partition or a restarted server rejoins within seconds.
     '-Dzookeeper.cnxTimeout=1000',
     '-Dzookeeper.fastleader.maxNotificationInterval=2000',
-    // Resend a vote nobody answered after 50 ms, not 200 (on loopback an answer takes a millisecond).
-    '-Dzookeeper.fastleader.minNotificationInterval=50',
-    // A follower that dials its new leader before the leader listens retries after 20 ms, not 100.
-    '-Dzookeeper.leaderConnectDelayDuringRetryMs=20',
     // No log4j MBeans (nobody tunes a lab server's logging over JMX): ~25 ms less start-up CPU per server.
     '-Dzookeeper.jmx.log4j.disable=true',
     ...(l.hostsFile ? [`-Djdk.net.hosts.file=${l.hostsFile}`] : []),
