@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { UsageError, ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
-import { MAX_SERVERS, planServerPorts, serverName, takenPorts } from '../lab/ports.js';
+import { planServerPorts, serverName, takenPorts } from '../lab/ports.js';
 import { isOurs, stopProcesses } from '../lab/procs.js';
 import { requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import { labSuperUser } from '../lab/super-user.js';
@@ -10,18 +10,14 @@ import { recordLabEvent } from '../lab/event-log.js';
 import { addServerLinks, removeServerLinks } from '../net/lab-network.js';
 import { ZkClient } from '../zk/client.js';
 import { isCode } from '../zk/errors.js';
-import { wholeNumber } from '../validate.js';
 import { joiningSpec, parseDynamicConfig, type DynamicConfig } from './dynamic-config.js';
-import { compareVersions, findJava, findZooKeeper } from './discover.js';
+import { findJava, findZooKeeper } from './discover.js';
+import { chooseServerId, reconfigRefusal, removalRefusal } from './membership-rules.js';
 import { probeSrvr } from './fourlw.js';
 import { writeLabServerFiles } from './lab-files.js';
 import { isServing } from './quorum.js';
 import { launchLabServer, resolveServer } from './service.js';
 
-/** ZooKeeper refuses server ids above this when TTL nodes are on (extendedTypesEnabled): the id shares a byte with the TTL marker. */
-export const MAX_SERVER_ID_WITH_TTL = 254;
-/** Dynamic reconfiguration arrived in ZooKeeper 3.5.0. */
-export const MIN_RECONFIG_VERSION = '3.5.0';
 const AGREE_TIMEOUT_MS = 30_000;
 
 /** What one server says the configuration is (asked on a session of its own); null when it did not answer. */
@@ -43,42 +39,6 @@ export interface MembershipResult {
   readonly config: DynamicConfig;
   /** Milliseconds: starting the new server until it serves (add), the reconfig call, every server agreeing, stopping (remove). */
   readonly steps: Readonly<Record<string, number>>;
-}
-
-/** A refusal when the lab's ZooKeeper predates dynamic reconfiguration; null when it has it (or cannot tell). */
-export function reconfigRefusal(version: string | undefined): string | null {
-  if (version === undefined || compareVersions(version, MIN_RECONFIG_VERSION) >= 0) return null;
-  return `ZooKeeper ${version} has no dynamic reconfiguration (it arrived in ${MIN_RECONFIG_VERSION})`;
-}
-
-/** The server id to add: the one asked for (checked), or the lowest the lab does not use. */
-export function chooseServerId(state: LabState, asked: unknown): number {
-  const used = new Set(state.servers.map((s) => s.id));
-  if (asked !== undefined) {
-    const id = wholeNumber(asked, '--id', 1, Number.MAX_SAFE_INTEGER, `a server id from 1 to ${MAX_SERVERS}`);
-    if (id > MAX_SERVER_ID_WITH_TTL) throw new UsageError(`server id ${id} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`, `choose an id from 1 to ${MAX_SERVERS}`);
-    if (id > MAX_SERVERS) throw new UsageError(`server id ${id} is beyond the ${MAX_SERVERS} servers a lab plans ports for`, `choose an id from 1 to ${MAX_SERVERS}`);
-    if (used.has(id)) throw new UsageError(`${serverName(id)} is already a member of this lab`, 'choose another --id, or leave it out');
-    return id;
-  }
-  for (let id = 1; id <= MAX_SERVERS; id++) if (!used.has(id)) return id;
-  throw new UsageError(`the lab already runs ${MAX_SERVERS} servers, the most it plans ports for`, 'remove one first (`zklab ensemble remove zkN`)');
-}
-
-/**
- * Why removing `target` must be refused, or null. The new configuration needs two voters (a replicated ensemble
- * never shrinks to a standalone one) and a live majority of its voters, or the reconfiguration could never commit.
- */
-export function removalRefusal(servers: readonly ServerRecord[], target: ServerRecord, live: ReadonlySet<string>): string | null {
-  if (target.role === 'observer') return null;
-  const after = servers.filter((s) => s.role !== 'observer' && s.name !== target.name);
-  if (after.length < 2) return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
-  const alive = after.filter((s) => live.has(s.name));
-  if (alive.length * 2 <= after.length) {
-    const dead = after.filter((s) => !live.has(s.name)).map((s) => s.name);
-    return `removing ${target.name} would leave the voters ${after.map((s) => s.name).join(', ')} without a live majority (${dead.join(', ')} ${dead.length === 1 ? 'is' : 'are'} down)`;
-  }
-  return null;
 }
 
 async function liveServing(paths: LabPaths, state: LabState): Promise<Set<string>> {
@@ -189,6 +149,19 @@ function explainReconfigError(e: unknown): never {
   throw e;
 }
 
+/** Times consecutive steps: `lap(name)` records the time since the previous lap (or since the timer began). */
+function stepTimer(): { steps: Record<string, number>; lap: (step: string) => void } {
+  const steps: Record<string, number> = {};
+  let t = Date.now();
+  return {
+    steps,
+    lap: (step) => {
+      steps[step] = Date.now() - t;
+      t = Date.now();
+    },
+  };
+}
+
 export interface MembershipOptions {
   readonly signal?: AbortSignal;
   readonly onStep?: (step: string) => void;
@@ -211,12 +184,7 @@ export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { o
     if (before.members.some((m) => m.id === id)) throw new UsageError(`server id ${id} is already in the ensemble's configuration (version ${before.version})`, 'see `zklab ensemble config`; choose another --id');
 
     const server: ServerRecord = { ...ports, name: serverName(id), ...(opts.observer ? { role: 'observer' as const } : {}) };
-    const steps: Record<string, number> = {};
-    let t = Date.now();
-    const lap = (name: string) => {
-      steps[name] = Date.now() - t;
-      t = Date.now();
-    };
+    const { steps, lap } = stepTimer();
     state.servers = [...state.servers, server].sort((a, b) => a.id - b.id);
     rmSync(paths.serverDataDir(server.name), { recursive: true, force: true });
     writeLabServerFiles(paths, state, [server]);
@@ -268,12 +236,7 @@ export async function ensembleRemove(paths: LabPaths, name: string, opts: Member
     const live = await liveServing(paths, state);
     const refusal = removalRefusal(state.servers, target, live);
     if (refusal) throw new UsageError(refusal, 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)');
-    const steps: Record<string, number> = {};
-    let t = Date.now();
-    const lap = (step: string) => {
-      steps[step] = Date.now() - t;
-      t = Date.now();
-    };
+    const { steps, lap } = stepTimer();
     const before = await asSuperUser(paths, state, live, target.name, async (zk) => parseDynamicConfig(await zk.getConfig()));
     // Already out of the configuration (an earlier remove was cut short): what is left is to stop it and forget it.
     let config = before;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joiningSpec, membershipKey, parseDynamicConfig } from '../../../src/ensemble/dynamic-config.js';
-import { chooseServerId, reconfigRefusal, removalRefusal } from '../../../src/ensemble/membership.js';
+import { chooseServerId, reconfigRefusal, removalRefusal } from '../../../src/ensemble/membership-rules.js';
 import { validateObservers } from '../../../src/ensemble/config.js';
 import { planServerPorts } from '../../../src/lab/ports.js';
 import { emptyState, type LabState, type ServerRecord } from '../../../src/lab/state.js';

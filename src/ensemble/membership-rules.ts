@@ -1,0 +1,47 @@
+/** What a membership change must respect before it touches the lab: the lab's state in, a verdict out. */
+import { UsageError } from '../errors.js';
+import { MAX_SERVERS, serverName } from '../lab/ports.js';
+import type { LabState, ServerRecord } from '../lab/state.js';
+import { wholeNumber } from '../validate.js';
+import { compareVersions } from './discover.js';
+
+/** ZooKeeper refuses server ids above this when TTL nodes are on (extendedTypesEnabled): the id shares a byte with the TTL marker. */
+export const MAX_SERVER_ID_WITH_TTL = 254;
+/** Dynamic reconfiguration arrived in ZooKeeper 3.5.0. */
+export const MIN_RECONFIG_VERSION = '3.5.0';
+
+/** A refusal when the lab's ZooKeeper predates dynamic reconfiguration; null when it has it (or cannot tell). */
+export function reconfigRefusal(version: string | undefined): string | null {
+  if (version === undefined || compareVersions(version, MIN_RECONFIG_VERSION) >= 0) return null;
+  return `ZooKeeper ${version} has no dynamic reconfiguration (it arrived in ${MIN_RECONFIG_VERSION})`;
+}
+
+/** The server id to add: the one asked for (checked), or the lowest the lab does not use. */
+export function chooseServerId(state: LabState, asked: unknown): number {
+  const used = new Set(state.servers.map((s) => s.id));
+  if (asked !== undefined) {
+    const id = wholeNumber(asked, '--id', 1, Number.MAX_SAFE_INTEGER, `a server id from 1 to ${MAX_SERVERS}`);
+    if (id > MAX_SERVER_ID_WITH_TTL) throw new UsageError(`server id ${id} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`, `choose an id from 1 to ${MAX_SERVERS}`);
+    if (id > MAX_SERVERS) throw new UsageError(`server id ${id} is beyond the ${MAX_SERVERS} servers a lab plans ports for`, `choose an id from 1 to ${MAX_SERVERS}`);
+    if (used.has(id)) throw new UsageError(`${serverName(id)} is already a member of this lab`, 'choose another --id, or leave it out');
+    return id;
+  }
+  for (let id = 1; id <= MAX_SERVERS; id++) if (!used.has(id)) return id;
+  throw new UsageError(`the lab already runs ${MAX_SERVERS} servers, the most it plans ports for`, 'remove one first (`zklab ensemble remove zkN`)');
+}
+
+/**
+ * Why removing `target` must be refused, or null. The new configuration needs two voters (a replicated ensemble
+ * never shrinks to a standalone one) and a live majority of its voters, or the reconfiguration could never commit.
+ */
+export function removalRefusal(servers: readonly ServerRecord[], target: ServerRecord, live: ReadonlySet<string>): string | null {
+  if (target.role === 'observer') return null;
+  const after = servers.filter((s) => s.role !== 'observer' && s.name !== target.name);
+  if (after.length < 2) return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
+  const alive = after.filter((s) => live.has(s.name));
+  if (alive.length * 2 <= after.length) {
+    const dead = after.filter((s) => !live.has(s.name)).map((s) => s.name);
+    return `removing ${target.name} would leave the voters ${after.map((s) => s.name).join(', ')} without a live majority (${dead.join(', ')} ${dead.length === 1 ? 'is' : 'are'} down)`;
+  }
+  return null;
+}
