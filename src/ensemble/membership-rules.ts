@@ -16,6 +16,17 @@ export function reconfigRefusal(version: string | undefined): string | null {
   return `ZooKeeper ${version} has no dynamic reconfiguration (it arrived in ${MIN_RECONFIG_VERSION})`;
 }
 
+/**
+ * Why a server named by the lab's network faults cannot leave, or null: a rule naming a member that is gone would
+ * leave the rules invalid for the next daemon start.
+ */
+export function faultRefusal(state: LabState, name: string): string | null {
+  const net = state.net;
+  if (!net) return null;
+  const named = net.rules.some((r) => (r.type === 'isolate' ? r.member === name : r.groups.some((g) => g.includes(name)))) || net.delays.some((d) => d.member === name);
+  return named ? `${name} is named by a partition or delay of the lab (see \`zklab partition list\`)` : null;
+}
+
 /** The server id to add: the one asked for (checked), or the lowest the lab does not use. */
 export function chooseServerId(state: LabState, asked: unknown): number {
   const used = new Set(state.servers.map((s) => s.id));

@@ -12,7 +12,7 @@ import { ZkClient } from '../zk/client.js';
 import { isCode } from '../zk/errors.js';
 import { joiningSpec, parseDynamicConfig, type DynamicConfig } from './dynamic-config.js';
 import { findJava, findZooKeeper } from './discover.js';
-import { chooseServerId, reconfigRefusal, removalRefusal } from './membership-rules.js';
+import { chooseServerId, faultRefusal, reconfigRefusal, removalRefusal } from './membership-rules.js';
 import { probeSrvr } from './fourlw.js';
 import { writeLabServerFiles } from './lab-files.js';
 import { isServing } from './quorum.js';
@@ -234,8 +234,8 @@ export async function ensembleRemove(paths: LabPaths, name: string, opts: Member
     const state = requireEnsemble(paths);
     const target = resolveServer(state, name);
     const live = await liveServing(paths, state);
-    const refusal = removalRefusal(state.servers, target, live);
-    if (refusal) throw new UsageError(refusal, 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)');
+    const refusal = removalRefusal(state.servers, target, live) ?? faultRefusal(state, target.name);
+    if (refusal) throw new UsageError(refusal, refusal.includes('partition or delay') ? `heal it first: \`zklab heal ${target.name}\`` : 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)');
     const { steps, lap } = stepTimer();
     const before = await asSuperUser(paths, state, live, target.name, async (zk) => parseDynamicConfig(await zk.getConfig()));
     // Already out of the configuration (an earlier remove was cut short): what is left is to stop it and forget it.

@@ -129,8 +129,14 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
       [['contenders', 'spawn', '1', '--via', 'observers'], /has no observers to connect to/],
       [['ensemble', 'up', '--servers', '3', '--observers', '1'], /already up with 3 servers/],
     ];
+    // A server a partition names stays until it is healed.
+    const [first, second, third] = state().servers;
+    await cli(['partition', 'isolate', first!.name]);
+    const partitioned = await zklab(['ensemble', 'remove', first!.name], { lab });
+    expect(partitioned.exitCode, partitioned.stderr).toBe(2);
+    expect(partitioned.stderr).toMatch(new RegExp(`${first!.name} is named by a partition or delay of the lab`));
+    await cli(['heal', first!.name]);
     // With one voter dead, removing another would leave the new configuration without a live majority.
-    const [, second, third] = state().servers;
     await cli(['kill', 'server', third!.name]);
     refused.push([['ensemble', 'remove', second!.name], new RegExp(`removing ${second!.name} would leave the voters .* without a live majority \\(${third!.name} is down\\)`)]);
     for (const [args, message] of refused) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joiningSpec, membershipKey, parseDynamicConfig } from '../../../src/ensemble/dynamic-config.js';
-import { chooseServerId, reconfigRefusal, removalRefusal } from '../../../src/ensemble/membership-rules.js';
+import { chooseServerId, faultRefusal, reconfigRefusal, removalRefusal } from '../../../src/ensemble/membership-rules.js';
 import { validateObservers } from '../../../src/ensemble/config.js';
 import { planServerPorts } from '../../../src/lab/ports.js';
 import { emptyState, type LabState, type ServerRecord } from '../../../src/lab/state.js';
@@ -53,6 +53,16 @@ describe('membership changes the lab refuses', () => {
     expect(removalRefusal(five, five[4]!, new Set(['zk2', 'zk3', 'zk4', 'zk5']))).toBeNull();
     const withObserver = servers([1, 2, 4], [4]);
     expect(removalRefusal(withObserver, withObserver[2]!, new Set())).toBeNull();
+  });
+
+  it('keeps a server that a partition or delay names', () => {
+    const state = lab([1, 2, 3]);
+    expect(faultRefusal(state, 'zk3')).toBeNull();
+    state.net = { rules: [{ type: 'split', groups: [['zk3', 'c1']], mode: 'blackhole' }], delays: [], contenderPorts: {} };
+    expect(faultRefusal(state, 'zk3')).toMatch(/zk3 is named by a partition or delay/);
+    state.net = { rules: [], delays: [{ member: 'zk2', delayMs: 100, jitterMs: 0 }], contenderPorts: {} };
+    expect(faultRefusal(state, 'zk2')).toMatch(/zk2 is named/);
+    expect(faultRefusal(state, 'zk3')).toBeNull();
   });
 
   it('refuses reconfiguration on a ZooKeeper older than 3.5', () => {
