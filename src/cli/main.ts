@@ -1,4 +1,6 @@
-import yargs, { type Argv, type CommandModule } from 'yargs';
+import { createRequire } from 'node:module';
+import type { Argv, CommandModule } from 'yargs';
+import type yargsFactory from 'yargs';
 import { UsageError } from '../errors.js';
 import type { CommandContext, GlobalArgs } from './context.js';
 import { configCommand } from './commands/config.js';
@@ -17,6 +19,10 @@ import { jobsCommand } from './commands/jobs.js';
 import { failpointCommand } from './commands/failpoint.js';
 import { priorityCommand } from './commands/priority.js';
 import { completionCommand } from './commands/completion.js';
+
+// yargs' CommonJS build: its ESM build lays help out with cliui's ESM fallback, which breaks lines mid-word
+// and wraps a usage text of several lines to the width left beside its longest line.
+const yargs = createRequire(import.meta.url)('yargs') as typeof yargsFactory;
 
 /** Every command, registered from one explicit list. */
 function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
