@@ -3,53 +3,49 @@ import type { Argv, CommandModule } from 'yargs';
 import type yargsFactory from 'yargs';
 import { UsageError } from '../errors.js';
 import type { CommandContext, GlobalArgs } from './context.js';
-import { configCommand } from './commands/config.js';
-import { doctorCommand } from './commands/doctor.js';
-import { ensembleCommand } from './commands/ensemble.js';
-import { killCommand, pauseCommand } from './commands/faults.js';
-import { logsCommand } from './commands/logs.js';
-import { contendersCommand } from './commands/contenders.js';
-import { healCommand, partitionCommand } from './commands/partition.js';
-import { netCommand } from './commands/net.js';
-import { inspectCommand } from './commands/inspect.js';
-import { drillCommand } from './commands/drill.js';
-import { demoCommand } from './commands/demo.js';
-import { labsCommand } from './commands/labs.js';
-import { jobsCommand } from './commands/jobs.js';
-import { failpointCommand } from './commands/failpoint.js';
-import { priorityCommand } from './commands/priority.js';
-import { completionCommand } from './commands/completion.js';
 
 // yargs' CommonJS build: its ESM build lays help out with cliui's ESM fallback, which breaks lines mid-word
 // and wraps a usage text of several lines to the width left beside its longest line.
 const yargs = createRequire(import.meta.url)('yargs') as typeof yargsFactory;
 
-/** Every command, registered from one explicit list. */
-function commands(ctx: CommandContext): CommandModule<GlobalArgs, any>[] {
-  return [
-    ensembleCommand(ctx),
-    contendersCommand(ctx),
-    jobsCommand(ctx),
-    killCommand(ctx),
-    pauseCommand(ctx, true),
-    pauseCommand(ctx, false),
-    partitionCommand(ctx),
-    healCommand(ctx),
-    netCommand(ctx),
-    failpointCommand(ctx),
-    priorityCommand(ctx),
-    inspectCommand(ctx),
-    drillCommand(ctx),
-    demoCommand(ctx),
-    labsCommand(ctx),
-    logsCommand(ctx),
-    configCommand(ctx),
-    doctorCommand(ctx),
-    completionCommand(),
-  ];
-}
+type Commands = CommandModule<GlobalArgs, any>[];
 
-export function buildParser(argv: readonly string[], ctx: CommandContext): Argv<GlobalArgs> {
+/**
+ * Every command, from one explicit list: the names it answers to and how to load its definition. A command line
+ * that starts with a command's name loads that module alone; anything else (help, completion, a typo) loads them all.
+ */
+export const COMMANDS: readonly { readonly names: readonly string[]; readonly load: (ctx: CommandContext) => Promise<Commands> }[] = [
+  { names: ['ensemble'], load: async (ctx) => [(await import('./commands/ensemble.js')).ensembleCommand(ctx)] },
+  { names: ['contenders'], load: async (ctx) => [(await import('./commands/contenders.js')).contendersCommand(ctx)] },
+  { names: ['jobs'], load: async (ctx) => [(await import('./commands/jobs.js')).jobsCommand(ctx)] },
+  {
+    names: ['kill', 'pause', 'resume'],
+    load: async (ctx) => {
+      const m = await import('./commands/faults.js');
+      return [m.killCommand(ctx), m.pauseCommand(ctx, true), m.pauseCommand(ctx, false)];
+    },
+  },
+  {
+    names: ['partition', 'heal'],
+    load: async (ctx) => {
+      const m = await import('./commands/partition.js');
+      return [m.partitionCommand(ctx), m.healCommand(ctx)];
+    },
+  },
+  { names: ['net'], load: async (ctx) => [(await import('./commands/net.js')).netCommand(ctx)] },
+  { names: ['failpoint'], load: async (ctx) => [(await import('./commands/failpoint.js')).failpointCommand(ctx)] },
+  { names: ['priority'], load: async (ctx) => [(await import('./commands/priority.js')).priorityCommand(ctx)] },
+  { names: ['inspect'], load: async (ctx) => [(await import('./commands/inspect.js')).inspectCommand(ctx)] },
+  { names: ['drill'], load: async (ctx) => [(await import('./commands/drill.js')).drillCommand(ctx)] },
+  { names: ['demo'], load: async (ctx) => [(await import('./commands/demo.js')).demoCommand(ctx)] },
+  { names: ['labs'], load: async (ctx) => [(await import('./commands/labs.js')).labsCommand(ctx)] },
+  { names: ['logs'], load: async (ctx) => [(await import('./commands/logs.js')).logsCommand(ctx)] },
+  { names: ['config'], load: async (ctx) => [(await import('./commands/config.js')).configCommand(ctx)] },
+  { names: ['doctor'], load: async (ctx) => [(await import('./commands/doctor.js')).doctorCommand(ctx)] },
+  { names: ['completion'], load: async () => [(await import('./commands/completion.js')).completionCommand()] },
+];
+
+export async function buildParser(argv: readonly string[], ctx: CommandContext): Promise<Argv<GlobalArgs>> {
   let parser = yargs([...argv])
     .scriptName('zklab')
     // `contenders spawn --exec -- PROGRAM ARGS…`: what follows -- is the program's, never zklab's options.
@@ -70,7 +66,10 @@ export function buildParser(argv: readonly string[], ctx: CommandContext): Argv<
       throw new UsageError(msg ?? 'invalid command line', 'see `zklab --help`');
     })
     .exitProcess(false) as Argv<GlobalArgs>;
-  for (const c of commands(ctx)) parser = parser.command(c);
+  const named = COMMANDS.find((c) => c.names.includes(argv[0] ?? ''));
+  for (const defs of await Promise.all((named ? [named] : COMMANDS).map((c) => c.load(ctx)))) {
+    for (const c of defs) parser = parser.command(c);
+  }
   return parser;
 }
 
@@ -82,5 +81,5 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     isTTY: Boolean(process.stdout.isTTY),
   };
-  await buildParser(argv, ctx).parseAsync();
+  await (await buildParser(argv, ctx)).parseAsync();
 }
