@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { CUT_MODES } from '../lab/net-plan.js';
 import { LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
 import type { LinkStats } from './link-proxy.js';
