@@ -5,6 +5,9 @@
  * JVM's default flags (no -X/-XX options, no system properties), the same zoo.cfg with every peer directly on
  * loopback. `up` runs through bin/zklab.js, as a user runs it (node start, the link daemon, the lab's files included).
  *
+ * A third launch, "zklab's flags direct", starts the same JVMs with zklab's server command line (src/ensemble/jvm.ts) but
+ * without the CLI or the link daemon, peers directly on loopback: what the servers alone take, the floor for `up`.
+ *
  * The breakdown (median over runs of the slowest server; ms from the moment the command or launch began):
  * raw from srvr probes (client port answering, serving); zklab from the servers' own logs (first line, client port
  * bound, election started, LEADING/FOLLOWING, synced: "broadcast") and their process start times.
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { archivePlan } from '../../src/ensemble/class-data.js';
 import { buildServerArchive } from '../../src/ensemble/class-data-build.js';
 import { findJava, findZooKeeper } from '../../src/ensemble/discover.js';
+import { serverJvmArgs } from '../../src/ensemble/jvm.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { writeServerFiles } from '../../src/ensemble/lab-files.js';
 import { LabPaths } from '../../src/lab/paths.js';
@@ -40,7 +44,8 @@ function slowest(perServer: readonly Marks[]): Marks {
   return out;
 }
 
-async function rawUp(servers: number): Promise<{ up: number; marks: Marks }> {
+/** `flags`: 'default' is a plain launch; 'zklab' is zklab's own server command line, launched without the CLI. */
+async function rawUp(servers: number, flags: 'default' | 'zklab' = 'default'): Promise<{ up: number; marks: Marks }> {
   const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-raw-'));
   const { plan } = await choosePorts(paths.root, servers);
   const records = plan.map((p) => ({ ...p, name: serverName(p.id) }));
@@ -52,7 +57,10 @@ async function rawUp(servers: number): Promise<{ up: number; marks: Marks }> {
   const pids = records.map((s) => {
     const out = openSync(paths.serverLog(s.name), 'a');
     try {
-      return spawn(java.bin, ['-cp', zk.classpath, QUORUM_MAIN, paths.serverConfig(s.name)], { stdio: ['ignore', out, out], env: { ...process.env, JAVA_TOOL_OPTIONS: '', JDK_JAVA_OPTIONS: '' } }).pid!;
+      const args = flags === 'default'
+        ? ['-cp', zk.classpath, QUORUM_MAIN, paths.serverConfig(s.name)]
+        : serverJvmArgs({ java: java.bin, zk, configFile: paths.serverConfig(s.name), confDir: paths.confDir, logDir: paths.logDir, markers: [] });
+      return spawn(java.bin, args, { stdio: ['ignore', out, out], env: { ...process.env, JAVA_TOOL_OPTIONS: '', JDK_JAVA_OPTIONS: '' } }).pid!;
     } finally {
       closeSync(out);
     }
@@ -164,15 +172,18 @@ export async function run(): Promise<BenchRow[]> {
   for (const n of SIZES) {
     const raw: number[] = [];
     const rawMarks: Marks[] = [];
+    const direct: number[] = [];
     const ours: number[] = [];
     const ourMarks: Marks[] = [];
     const downs: number[] = [];
     let mapped = 0;
     for (let i = 0; i < RUNS; i++) {
       // Alternate which goes first, so that neither always runs right after the other's JVMs were torn down.
-      const order = i % 2 === 0 ? ['raw', 'zklab'] : ['zklab', 'raw'];
+      const order = i % 2 === 0 ? ['raw', 'zklab', 'direct'] : ['direct', 'zklab', 'raw'];
       for (const which of order) {
-        if (which === 'raw') {
+        if (which === 'direct') {
+          direct.push((await rawUp(n, 'zklab')).up);
+        } else if (which === 'raw') {
           const r = await rawUp(n);
           raw.push(r.up);
           rawMarks.push(r.marks);
@@ -192,6 +203,8 @@ export async function run(): Promise<BenchRow[]> {
     for (const [k, v] of medianMarks(ourMarks)) rows.push({ name: `  zklab ${n}: ${k}`, value: Math.round(v), unit: 'ms' });
     rows.push({ name: `  zklab ${n}: runs whose servers all mapped the class-data archive`, value: mapped, unit: `of ${RUNS}` });
     rows.push({ name: `zklab/raw, ${n} servers`, value: ratio, unit: 'x', target: `≤ ${TARGET}`, pass: ratio <= TARGET });
+    rows.push({ name: `zklab's server flags launched direct (no CLI, no link daemon), ${n} servers (median of ${RUNS})`, value: median(direct) / 1000, unit: 's' });
+    rows.push({ name: `  the servers alone ÷ raw, ${n} servers: the floor for zklab/raw`, value: median(direct) / median(raw), unit: 'x' });
     rows.push({ name: `zklab ensemble down, ${n} servers`, value: median(downs) / 1000, unit: 's', target: n === 3 ? '≤ 1.5 s' : undefined, pass: n === 3 ? median(downs) <= 1500 : undefined });
   }
   return rows;
