@@ -31,6 +31,8 @@ export interface SpawnRequest {
   readonly sites?: readonly string[];
   readonly policy: ElectorPolicy;
   readonly takeoverMs: number;
+  /** priority recipe: how long the elector's watchdog gives a named contender to reach READY (default 3 × takeover + 1 s). */
+  readonly watchdogMs?: number;
   /** priority recipe: false keeps a live leader whatever the policy says (`--no-preempt`). */
   readonly preempt: boolean;
   readonly onDisconnect: OnDisconnect;
@@ -66,6 +68,7 @@ export interface RawSpawnArgs {
   readonly site?: string;
   readonly policy?: string;
   readonly takeoverMs?: unknown;
+  readonly watchdogMs?: unknown;
   readonly preempt?: boolean;
   readonly onDisconnect?: string;
   readonly connect?: string;
@@ -118,6 +121,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
   const onDisconnect = oneOf(raw.onDisconnect, ['pause', 'ignore'] as const, '--on-disconnect mode', 'pause');
   const sessionTimeoutMs = raw.sessionTimeout === undefined ? DEFAULT_SESSION_TIMEOUT_MS : wholeNumber(raw.sessionTimeout, '--session-timeout', 100, 120_000, 'milliseconds; the servers clamp it to [2, 20] ticks unless configured otherwise (a lab allows up to 60000)');
   const takeoverMs = raw.takeoverMs === undefined ? DEFAULT_TAKEOVER_MS : wholeNumber(raw.takeoverMs, '--takeover-ms', 0, 60_000, 'the priority recipe\'s PROGRESS → READY work, in ms');
+  const watchdogMs = watchdogOf(raw.watchdogMs, takeoverMs, recipe);
   const priorities = list(raw.priority, count, 'priority')?.map((p) => {
     const n = Number(p);
     if (!Number.isInteger(n)) throw new UsageError(`--priority "${p}" is not a whole number`, 'e.g. --priority 5,3,1');
@@ -137,6 +141,7 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     onDisconnect,
     sessionTimeoutMs,
     takeoverMs,
+    ...(watchdogMs === undefined ? {} : { watchdogMs }),
     preempt: raw.preempt ?? true,
     path: scheduler ? schedulerLayout(scheduler.root).election : validateZnodePath(raw.path ?? (lock ? DEFAULT_LOCK_PATH : DEFAULT_PATH)),
     priorities,
@@ -146,6 +151,15 @@ export function parseSpawnRequest(raw: RawSpawnArgs): SpawnRequest {
     ...(scheduler ? { scheduler } : {}),
     ...(lock ? { lock } : {}),
   };
+}
+
+/** The watchdog must outlast the takeover it guards, or every takeover would be cut short. */
+function watchdogOf(raw: unknown, takeoverMs: number, recipe: ContenderKind): number | undefined {
+  if (raw === undefined) return undefined;
+  if (recipe !== 'priority') throw new UsageError('--watchdog-ms applies to the priority recipe only', 'drop it, or add --recipe priority');
+  const ms = wholeNumber(raw, '--watchdog-ms', 1, 600_000, 'how long the elector waits for a named contender to reach READY, in ms');
+  if (ms <= takeoverMs) throw new UsageError(`--watchdog-ms ${ms} does not outlast --takeover-ms ${takeoverMs}: every takeover would be cut short`, `give more than ${takeoverMs}, or leave it out (default 3 × takeover + 1000)`);
+  return ms;
 }
 
 function viaOf(raw: RawSpawnArgs): ContenderVia {
@@ -181,7 +195,7 @@ function refuseForeign(raw: RawSpawnArgs, workload: string | undefined): void {
     if (given !== undefined && workload !== owner) throw new UsageError(`${flag} applies to --workload ${owner} only`, example);
   }
   if (workload === undefined) return;
-  for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.preempt, '--no-preempt'], [raw.leaderRule, '--leader-rule']] as const) {
+  for (const [given, flag] of [[raw.priority, '--priority'], [raw.site, '--site'], [raw.policy, '--policy'], [raw.takeoverMs, '--takeover-ms'], [raw.watchdogMs, '--watchdog-ms'], [raw.preempt, '--no-preempt'], [raw.leaderRule, '--leader-rule']] as const) {
     if (given !== undefined) throw new UsageError(`${flag} applies to election recipes, not to --workload ${workload}`, `drop ${flag}`);
   }
 }

@@ -152,6 +152,7 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     site: rec.site,
     policy: req.policy,
     takeoverMs: req.takeoverMs,
+    ...(req.watchdogMs === undefined ? {} : { watchdogMs: req.watchdogMs }),
     preempt: req.preempt,
     ...(req.scheduler ? { scheduler: req.scheduler } : {}),
     ...(req.lock ? { lock: req.lock } : {}),

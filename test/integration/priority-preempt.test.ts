@@ -32,18 +32,32 @@ async function readyLeader(root: string): Promise<string | null> {
   return null;
 }
 
+/** Waits for `id` to be the READY leader; on timeout the error carries what the elector and the contenders last logged. */
+async function waitReady(root: string, id: string, what: string, watched: readonly string[]): Promise<void> {
+  try {
+    await waitFor(async () => (await readyLeader(root)) === id, what, 10_000);
+  } catch (e) {
+    const znodes = await Promise.all(['elected', 'current'].map((n) => zk().getData(`${root}/leader/${n}`).then((r) => `${n}=${r.data.toString()} (owner ${r.stat.ephemeralOwner})`, () => `${n}: none`)));
+    const tails = watched.map((c) => `${c}:\n${readEventFile(paths.contenderEvents(c)).slice(-12).map((ev) => `  ${JSON.stringify(ev)}`).join('\n')}`);
+    throw new Error(`${(e as Error).message}\n${znodes.join('; ')}\n${tails.join('\n')}`);
+  }
+}
+
 describe('priority pre-emption', () => {
   it('hands over to a better contender 20 times in a row, never with two leaders', async () => {
-    const [c1] = await spawned(['2', '--recipe', 'priority', '--path', '/pp', '--priority', '5,1', '--takeover-ms', '100']);
+    // The watchdog is far above the hand-over's length: on a loaded machine a starved contender would otherwise be
+    // passed over for good (that is the watchdog's job), and this test is about the hand-over, not the watchdog.
+    const timing = ['--takeover-ms', '100', '--watchdog-ms', '8000'];
+    const [c1] = await spawned(['2', '--recipe', 'priority', '--path', '/pp', '--priority', '5,1', ...timing]);
     await waitFor(async () => (await readyLeader('/pp')) === c1, `${c1} READY`);
     const ids = [c1!];
     for (let i = 0; i < 20; i++) {
-      const [better] = await spawned(['1', '--recipe', 'priority', '--path', '/pp', '--priority', '9', '--takeover-ms', '100']);
+      const [better] = await spawned(['1', '--recipe', 'priority', '--path', '/pp', '--priority', '9', ...timing]);
       ids.push(better!);
-      await waitFor(async () => (await readyLeader('/pp')) === better, `round ${i + 1}: ${better} READY`, 10_000);
+      await waitReady('/pp', better!, `round ${i + 1}: ${better} READY`, [c1!, better!]);
       expect((await zk().getData('/pp/leader/elected')).data.toString()).toBe(better);
       await cli(['contenders', 'stop', better!]);
-      await waitFor(async () => (await readyLeader('/pp')) === c1, `round ${i + 1}: ${c1} READY again`, 10_000);
+      await waitReady('/pp', c1!, `round ${i + 1}: ${c1} READY again`, [c1!]);
     }
     const spans = leadershipSpans(paths, ids).sort((a, b) => a.start - b.start);
     expect(spans.filter((s) => s.id !== c1)).toHaveLength(20);

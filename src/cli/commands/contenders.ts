@@ -19,6 +19,7 @@ interface SpawnArgs extends GlobalArgs {
   site?: string;
   policy?: string;
   'takeover-ms'?: string;
+  'watchdog-ms'?: string;
   preempt?: boolean;
   'on-disconnect'?: string;
   connect?: string;
@@ -114,6 +115,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
               .option('policy', { type: 'string', describe: 'priority recipe: priority (default), site, first or round-robin' })
               .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
+              .option('watchdog-ms', { type: 'string', describe: 'priority recipe: how long a named contender has to reach READY before the elector passes it over (default 3 × takeover + 1000)' })
               .option('preempt', { type: 'boolean', describe: 'priority recipe: the elector replaces a live leader the policy ranks lower (default); --no-preempt keeps it' })
               .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
               .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
@@ -136,6 +138,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               site: a.site,
               policy: a.policy,
               takeoverMs: a['takeover-ms'],
+              watchdogMs: a['watchdog-ms'],
               preempt: a.preempt,
               onDisconnect: a['on-disconnect'],
               connect: a.connect,

@@ -18,6 +18,7 @@
  *   sites: [a, b, b]                   # priority recipe only: likewise
  *   takeoverMs: 500                    # priority recipe only: how long the PROGRESS -> READY takeover takes; the
  *                                      # elector's watchdog excludes a candidate stuck for 3x that + 1s
+ *   watchdogMs: 5s                     # priority recipe only: that watchdog's bound instead (more than takeoverMs)
  *   preempt: false                     # priority recipe only: keep a live leader whatever the policy says (the
  *                                      # elector pre-empts by default)
  *   workload: scheduler                # the task scheduler's workers (recipe predecessor); with it, and only with it:
@@ -89,6 +90,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_SESSION_TIMEOUT_MS, MAX_STATUS_TTL_MS, validateZnodePath, WORKLOADS } from '../../contenders/options.js';
 import { failpointsOf } from '../../recipes/failpoint-names.js';
+import { DEFAULT_TAKEOVER_MS } from '../../recipes/priority-layout.js';
 import { STRATEGIES } from '../../recipes/scheduler-layout.js';
 import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
 import { UsageError } from '../../errors.js';
@@ -205,6 +207,7 @@ function contendersSchema() {
     priorities: z.array(z.number().int()).optional(),
     sites: z.array(z.string().min(1)).optional(),
     takeoverMs: duration().optional(),
+    watchdogMs: duration().optional(),
     preempt: z.boolean().optional(),
     workload: z.enum(WORKLOADS).optional(),
     strategy: z.enum(STRATEGIES).optional(),
@@ -350,10 +353,13 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
   if (c.leaderRule !== undefined && !program) issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
   if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined) issues.push({ path: at('leaderRule'), message: 'is not a leader rule (use lowest-sequence or "single-node NAME")' });
   if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch') issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
-  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs', 'preempt'] as const) {
+  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs', 'watchdogMs', 'preempt'] as const) {
     if (c[field] !== undefined && c.recipe !== 'priority') {
       issues.push({ path: at(field), message: `only applies to the priority recipe (remove it or use recipe: priority)` });
     }
+  }
+  if (c.watchdogMs !== undefined && c.watchdogMs <= (c.takeoverMs ?? DEFAULT_TAKEOVER_MS)) {
+    issues.push({ path: at('watchdogMs'), message: `must outlast the takeover (${c.takeoverMs ?? DEFAULT_TAKEOVER_MS} ms), or every takeover is cut short` });
   }
   for (const field of ['priorities', 'sites'] as const) {
     const list = c[field];

@@ -79,6 +79,8 @@ export interface ContenderSpec {
   readonly sites?: readonly string[];
   /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
   readonly takeoverMs?: number;
+  /** priority recipe only: the elector's watchdog bound, more than takeoverMs (default 3 × takeoverMs + 1 s). */
+  readonly watchdogMs?: number;
   /** priority recipe only: false keeps a live leader whatever the policy says (`--no-preempt`). */
   readonly preempt?: boolean;
   /** The contenders are the task scheduler's workers, or lock holders (recipe predecessor, filled in when not given). */

@@ -27,6 +27,7 @@ export function spawnRequestFor(spec: ContenderSpec, k: number, connect?: string
     onDisconnect: spec.onDisconnect,
     policy: spec.policy,
     takeoverMs: spec.takeoverMs,
+    ...(spec.watchdogMs === undefined ? {} : { watchdogMs: spec.watchdogMs }),
     ...(spec.preempt === undefined ? {} : { preempt: spec.preempt }),
     priority: spec.priorities === undefined ? undefined : String(spec.priorities[k] ?? 0),
     site: spec.sites?.[k],

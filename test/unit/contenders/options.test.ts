@@ -24,6 +24,14 @@ describe('parseSpawnRequest', () => {
     expect(() => parseSpawnRequest({ count: 2, site: 'a,' })).toThrow(UsageError);
   });
 
+  it('takes a watchdog for the priority recipe that outlasts its takeover', () => {
+    expect(parseSpawnRequest({ count: 2, recipe: 'priority', takeoverMs: '100', watchdogMs: '5000' })).toMatchObject({ takeoverMs: 100, watchdogMs: 5000 });
+    expect(parseSpawnRequest({ count: 2, recipe: 'priority' })).not.toHaveProperty('watchdogMs');
+    expect(() => parseSpawnRequest({ count: 2, recipe: 'priority', takeoverMs: '500', watchdogMs: '500' })).toThrow(/does not outlast --takeover-ms 500/);
+    expect(() => parseSpawnRequest({ count: 2, recipe: 'priority', watchdogMs: '2s' })).toThrow(UsageError);
+    expect(() => parseSpawnRequest({ count: 2, watchdogMs: '5000' })).toThrow(/priority recipe only/);
+  });
+
   it('checks paths and connect strings', () => {
     expect(() => parseSpawnRequest({ count: 1, path: 'election' })).toThrow(/not a ZooKeeper path/);
     expect(() => parseSpawnRequest({ count: 1, path: '/a/' })).toThrow(UsageError);

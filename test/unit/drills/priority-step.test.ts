@@ -93,6 +93,17 @@ describe('preempt and the preemption check', () => {
     ]);
   });
 
+  it('takes a watchdog bound that outlasts the takeover, for the priority recipe only', () => {
+    const d = parseDrill(`name: t\ncontenders: { count: 2, recipe: priority, takeoverMs: 100ms, watchdogMs: 5s }\nsteps:\n  - sleep: 1s\n`, 'd.yaml');
+    expect(spawnRequestFor(d.contenders, 0)).toMatchObject({ takeoverMs: 100, watchdogMs: 5000 });
+    expect(drillErrors(`name: t\ncontenders: { count: 2, recipe: priority, watchdogMs: 400ms }\nsteps:\n  - sleep: 1s\n`)).toEqual([
+      'd.yaml:2: contenders.watchdogMs: must outlast the takeover (500 ms), or every takeover is cut short',
+    ]);
+    expect(drillErrors(`name: t\ncontenders: { count: 2, recipe: herd, watchdogMs: 5s }\nsteps:\n  - sleep: 1s\n`)).toEqual([
+      'd.yaml:2: contenders.watchdogMs: only applies to the priority recipe (remove it or use recipe: priority)',
+    ]);
+  });
+
   it('accepts the preemption check on the priority recipe, with or without within', () => {
     const d = parseDrill(`${PRIORITY}  - sleep: 1s\nchecks: [singleLeader, preemption]\nexpectFailure: [preemption]\n`, 'd.yaml');
     expect(d.checks).toEqual({ singleLeader: {}, preemption: {} });
