@@ -105,8 +105,10 @@ export function validateServerCount(n: unknown): number {
 }
 
 /** `--observers` beside `voters` voting servers: observers need a replicated ensemble to follow. */
-export function validateObservers(n: unknown, voters: number): number {
+/** `voters` undefined: the count alone is checked (a stopped lab keeps its voters; `up` checks the shape it ends with). */
+export function validateObservers(n: unknown, voters: number | undefined): number {
   const observers = wholeNumber(n, '--observers', 0, MAX_SERVERS, 'the number of non-voting servers, e.g. --servers 3 --observers 2');
+  if (voters === undefined) return observers;
   if (observers > 0 && voters < 2) {
     throw new UsageError(`--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`, 'try --servers 3 --observers ' + observers);
   }

@@ -75,11 +75,21 @@ function liveServers(paths: LabPaths, state: LabState): ServerRecord[] {
 /** Validates what can be validated without touching the lab; throws UsageError/EnvironmentError. */
 function validateUp(opts: UpOptions) {
   const servers = opts.servers === undefined ? undefined : validateServerCount(opts.servers);
-  const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers ?? DEFAULT_SERVERS);
+  const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers);
   const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
   const java = findJava();
   const zk = findZooKeeper(opts.zkHome);
   return { servers, observers, tickMs, java, zk };
+}
+
+/** A stopped lab's observers, when `up` gives it a new voter count and says nothing of them. */
+function keptObservers(existing: LabState | undefined, voters: number): number {
+  const kept = existing?.servers.filter((s) => s.role === 'observer').length ?? 0;
+  try {
+    return validateObservers(kept, voters);
+  } catch {
+    throw new UsageError(`the lab's ${kept} observer${kept === 1 ? '' : 's'} cannot go with ${voters} voting server${voters === 1 ? '' : 's'}`, 'add --observers 0 to drop them, or --observers N for another number');
+  }
 }
 
 /** Starts the ensemble, or repairs the servers that died, or reports that it is already up. */
@@ -106,10 +116,11 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       return withLabLock(paths, () => repair(paths, existing, v, opts));
     }
   }
+  // What is not asked for keeps the stopped lab's shape; the observers are checked against the voters it ends with.
   const voters = v.servers ?? existing?.servers.filter((s) => s.role !== 'observer').length ?? DEFAULT_SERVERS;
-  const observers = v.observers ?? (existing ? existing.servers.length - voters : 0);
+  const observers = v.observers === undefined ? keptObservers(existing, voters) : validateObservers(v.observers, voters);
   const count = voters + observers;
-  const tickMs = v.tickMs ?? DEFAULT_TICK_MS;
+  const tickMs = v.tickMs ?? existing?.tickMs ?? DEFAULT_TICK_MS;
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   ensureWritableLab(paths);

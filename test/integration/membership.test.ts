@@ -160,4 +160,30 @@ describe('ensemble up --observers', () => {
     expect(r.stderr).toMatch(/--observers 1 needs at least 2 voting servers, not 1/);
     expect(readState(other)).toBeUndefined();
   });
+
+  it('gives a stopped lab the shape asked for, keeping its observers when none are asked for', async () => {
+    const other = tempLab();
+    const run = async (args: string[]): Promise<void> => {
+      const r = await zklab(args, { lab: other.root });
+      if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}`);
+    };
+    const modes = async (): Promise<string[]> => {
+      const ports = readState(other)!.servers.map((s) => s.clientPort);
+      return Promise.all(ports.map(async (port) => /^Mode: (\w+)/m.exec(await fourLetterWord(port, 'srvr'))?.[1] ?? 'none'));
+    };
+    try {
+      await run(['ensemble', 'up', '--servers', '2', '--observers', '1']);
+      await run(['ensemble', 'down']);
+      await run(['ensemble', 'up', '--servers', '3']);
+      expect((await modes()).sort()).toEqual(['follower', 'follower', 'leader', 'observer']);
+      await run(['ensemble', 'down']);
+      const before = readState(other);
+      const refused = await zklab(['ensemble', 'up', '--servers', '1'], { lab: other.root });
+      expect(readState(other)).toEqual(before);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(/the lab's 1 observer cannot go with 1 voting server/);
+    } finally {
+      await zklab(['ensemble', 'down', '--purge'], { lab: other.root });
+    }
+  }, 90_000);
 });

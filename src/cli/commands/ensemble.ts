@@ -1,6 +1,6 @@
 import { formatDuration } from '../../duration.js';
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_SERVERS, evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
+import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
 import type { DynamicConfig } from '../../ensemble/dynamic-config.js';
@@ -51,7 +51,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
             const servers = a.servers === undefined ? undefined : validateServerCount(a.servers);
-            const observers = a.observers === undefined ? undefined : validateObservers(a.observers, servers ?? DEFAULT_SERVERS);
+            const observers = a.observers === undefined ? undefined : validateObservers(a.observers, servers);
             const tickMs = a.tick === undefined ? undefined : validateTick(a.tick);
             const basePort = a['base-port'] === undefined ? undefined : validateBasePort(a['base-port']);
             const warning = servers === undefined ? undefined : evenCountWarning(servers);

@@ -78,5 +78,6 @@ describe('membership changes the lab refuses', () => {
     expect(() => validateObservers('1', 1)).toThrow(/--observers 1 needs at least 2 voting servers, not 1/);
     expect(() => validateObservers('7', 3)).toThrow(/3 servers and 7 observers make 10; a lab runs at most 9/);
     expect(() => validateObservers('x', 3)).toThrow(UsageError);
+    expect(validateObservers('7', undefined)).toBe(7);
   });
 });
