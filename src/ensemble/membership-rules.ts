@@ -46,9 +46,9 @@ export function chooseServerId(state: LabState, asked: unknown): number {
  * never shrinks to a standalone one) and a live majority of its voters, or the reconfiguration could never commit.
  */
 export function removalRefusal(servers: readonly ServerRecord[], target: ServerRecord, live: ReadonlySet<string>): string | null {
-  if (target.role === 'observer') return null;
+  // An observer's removal leaves the voters as they are; they still need a live majority to commit it.
   const after = servers.filter((s) => s.role !== 'observer' && s.name !== target.name);
-  if (after.length < 2) return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
+  if (target.role !== 'observer' && after.length < 2) return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
   const alive = after.filter((s) => live.has(s.name));
   if (alive.length * 2 <= after.length) {
     const dead = after.filter((s) => !live.has(s.name)).map((s) => s.name);

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { formatDuration } from '../duration.js';
 import { UsageError, ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
@@ -146,7 +147,23 @@ async function reconfigure(paths: LabPaths, state: LabState, live: ReadonlySet<s
 function explainReconfigError(e: unknown): never {
   if (isCode(e, 'RECONFIGDISABLED')) throw new UsageError('the lab\'s servers run with dynamic reconfiguration off (a lab started by an older zklab)', 'restart it: `zklab ensemble down` and `zklab ensemble up`');
   if (isCode(e, 'NOAUTH')) throw new UsageError('the servers refused the lab\'s super user (its secret in the lab directory no longer matches their configuration)', 'restart the lab: `zklab ensemble down` and `zklab ensemble up`');
+  const again = 'see `zklab ensemble config` and `zklab ensemble status`, then try again';
+  if (isCode(e, 'NEWCONFIGNOQUORUM')) throw new ProcessError('ZooKeeper refused the change: the new configuration\'s voters are not connected to its leader in a majority', again, { cause: e });
+  if (isCode(e, 'RECONFIGINPROGRESS')) throw new ProcessError('ZooKeeper refused the change: another reconfiguration is still in progress', again, { cause: e });
+  if (isCode(e, 'BADVERSION')) throw new ProcessError('the configuration changed while this change was prepared (another reconfiguration came first)', again, { cause: e });
   throw e;
+}
+
+/** Whether the configuration, read after a sync, lists `server`; null when no server could say. */
+async function listsServer(paths: LabPaths, state: LabState, live: ReadonlySet<string>, server: ServerRecord): Promise<boolean | null> {
+  try {
+    return await asSuperUser(paths, state, live, null, async (zk) => {
+      await zk.sync('/zookeeper/config');
+      return parseDynamicConfig(await zk.getConfig()).members.some((m) => m.id === server.id);
+    });
+  } catch {
+    return null;
+  }
 }
 
 /** Times consecutive steps: `lap(name)` records the time since the previous lap (or since the timer began). */
@@ -160,6 +177,11 @@ function stepTimer(): { steps: Record<string, number>; lap: (step: string) => vo
       t = Date.now();
     },
   };
+}
+
+/** A change's step times for people: `start 1.2s, reconfig 80ms, agree 300ms`. */
+export function describeStepTimes(steps: Readonly<Record<string, number>>): string {
+  return Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(', ');
 }
 
 export interface MembershipOptions {
@@ -185,6 +207,10 @@ export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { o
 
     const server: ServerRecord = { ...ports, name: serverName(id), ...(opts.observer ? { role: 'observer' as const } : {}) };
     const { steps, lap } = stepTimer();
+    // Once the reconfiguration may have committed, the new server is (or may be) a member ZooKeeper counts on:
+    // killing and forgetting it then would leave the ensemble listing a server nobody can start again.
+    let joined: 'no' | 'maybe' | 'yes' = 'no';
+    let version = 'unknown';
     state.servers = [...state.servers, server].sort((a, b) => a.id - b.id);
     rmSync(paths.serverDataDir(server.name), { recursive: true, force: true });
     writeLabServerFiles(paths, state, [server]);
@@ -196,13 +222,22 @@ export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { o
       await waitServing(paths, server, opts.signal);
       lap('start');
       opts.onStep?.(`reconfig: add ${joiningSpec(server)}`);
+      joined = 'maybe';
       const config = await reconfigure(paths, state, live, null, { joining: joiningSpec(server) }, before, (c) => c.members.some((m) => m.id === server.id));
+      joined = 'yes';
+      version = config.version;
       lap('reconfig');
       await waitForAgreement(paths, state, state.servers.filter((s) => live.has(s.name) || s === server), config.version, opts.signal);
       lap('agree');
       recordLabEvent(paths, 'server-added', { server: server.name, role: server.role ?? 'participant', version: config.version });
       return { server: server.name, role: server.role ?? 'participant', config, steps };
     } catch (e) {
+      const member = joined === 'maybe' && !(e instanceof UsageError) ? await listsServer(paths, state, live, server) : joined === 'yes';
+      if (member !== false) {
+        recordLabEvent(paths, 'server-added', { server: server.name, role: server.role ?? 'participant', version });
+        if (opts.signal?.aborted) throw e;
+        throw new ProcessError(`${server.name} ${member ? 'joined the ensemble' : 'may have joined the ensemble'}, but the add did not finish: ${(e as Error).message}`, `the lab keeps it; see \`zklab ensemble config\`, and \`zklab ensemble remove ${server.name}\` to take it out again`, { cause: e });
+      }
       await stopProcesses(server.pid === undefined ? [] : [server.pid], 'SIGKILL');
       await removeServerLinks(paths, state, server).catch(() => undefined);
       state.servers = state.servers.filter((s) => s !== server);
@@ -250,11 +285,12 @@ export async function ensembleRemove(paths: LabPaths, name: string, opts: Member
     lap('agree');
     opts.onStep?.(`stopping ${target.name} …`);
     await stopProcesses(isOurs(target.pid, paths.markers) ? [target.pid!] : [], 'SIGKILL');
-    await removeServerLinks(paths, state, target);
+    // Forgotten first: a lab that still listed a server ZooKeeper no longer has would start it again on the next up.
     state.servers = state.servers.filter((s) => s !== target);
     writeState(paths, state);
     rmSync(paths.serverConfDir(target.name), { recursive: true, force: true });
     rmSync(paths.serverDataDir(target.name), { recursive: true, force: true });
+    await removeServerLinks(paths, state, target).catch((e: unknown) => opts.onStep?.(`warning: ${target.name}'s link proxies stay until the network restarts (${(e as Error).message})`));
     lap('stop');
     recordLabEvent(paths, 'server-removed', { server: target.name, version: config.version });
     return { server: target.name, role: target.role ?? 'participant', config, steps };

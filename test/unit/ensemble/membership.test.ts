@@ -52,7 +52,9 @@ describe('membership changes the lab refuses', () => {
     const five = servers([1, 2, 3, 4, 5]);
     expect(removalRefusal(five, five[4]!, new Set(['zk2', 'zk3', 'zk4', 'zk5']))).toBeNull();
     const withObserver = servers([1, 2, 4], [4]);
-    expect(removalRefusal(withObserver, withObserver[2]!, new Set())).toBeNull();
+    expect(removalRefusal(withObserver, withObserver[2]!, new Set(['zk1', 'zk2']))).toBeNull();
+    // An observer leaves the voters as they are, but they must still be able to commit its removal.
+    expect(removalRefusal(withObserver, withObserver[2]!, new Set(['zk1', 'zk4']))).toMatch(/removing zk4 would leave the voters zk1, zk2 without a live majority \(zk2 is down\)/);
   });
 
   it('keeps a server that a partition or delay names', () => {
