@@ -7,15 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { archivePlan, type ClassDataTarget } from './class-data.js';
 import { probeSrvr } from './fourlw.js';
 import { TEMPLATES_DIR } from '../templates.js';
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { pidAlive } from '../lab/procs.js';
 
 /** Takes `<archive>.building` (the pid of the builder); false when a live builder holds it. */
 function takeBuildLock(lock: string): boolean {
@@ -82,6 +74,7 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
   }
   const tmp = `${plan.path}.${process.pid}.tmp`;
   const dir = mkdtempSync(join(tmpdir(), 'zklab-cds-'));
+  let child: ReturnType<typeof spawn> | undefined;
   try {
     const [client, quorum, election] = [await freePort(), await freePort(), await freePort()];
     mkdirSync(join(dir, 'data'));
@@ -95,7 +88,7 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
       `server.1=127.0.0.1:${quorum}:${election};127.0.0.1:${client}`, '',
     ].join('\n'));
     const out = openSync(join(dir, 'server.log'), 'a');
-    const child = spawn(t.java, [`-XX:ArchiveClassesAtExit=${tmp}`, ...serverArgs(cfg, dir)], { stdio: ['ignore', out, out], env: { ...env, JVMFLAGS: '' } });
+    child = spawn(t.java, [`-XX:ArchiveClassesAtExit=${tmp}`, ...serverArgs(cfg, dir)], { stdio: ['ignore', out, out], env: { ...env, JVMFLAGS: '' } });
     closeSync(out);
     child.on('error', () => undefined);
     const deadline = Date.now() + 60_000;
@@ -118,6 +111,8 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
   } catch {
     return undefined;
   } finally {
+    // Whatever went wrong above, the build's JVM does not outlive it.
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(tmp, { force: true });
     rmSync(dir, { recursive: true, force: true });
     rmSync(lock, { force: true });

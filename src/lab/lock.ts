@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
+import { pidAlive } from './procs.js';
 
 function holder(paths: LabPaths): number | undefined {
   try {
@@ -10,15 +11,6 @@ function holder(paths: LabPaths): number | undefined {
     return Number.isFinite(pid) ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -38,7 +30,7 @@ export async function withLabLock<T>(paths: LabPaths, fn: () => Promise<T>, wait
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = holder(paths);
-      if (pid === undefined || pid === process.pid || !alive(pid)) {
+      if (pid === undefined || pid === process.pid || !pidAlive(pid)) {
         rmSync(paths.lockFile, { force: true });
         continue;
       }

@@ -15,6 +15,16 @@ export function cmdlineOf(pid: number): string[] | undefined {
   }
 }
 
+/** True when a process with this pid exists (EPERM: it does, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** True when pid is alive and one of its arguments is one of `markers` (guards against pid reuse after a reboot). */
 export function isOurs(pid: number | undefined, markers: readonly string[]): boolean {
   if (!pid || pid <= 0) return false;
