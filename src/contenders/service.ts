@@ -66,6 +66,16 @@ export interface SpawnResult {
   readonly all: readonly ContenderInfo[];
 }
 
+/** What the lab's own state rules out for this request (checked before the lab changes). */
+function refuseForLab(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+  checkLeaderRule(paths, state, req);
+  checkPreempt(paths, state, req);
+  if (req.via === 'observers' && !state.servers.some((s) => s.role === 'observer')) {
+    throw new UsageError(`the ensemble in ${paths.root} has no observers to connect to`, 'start one with observers (`zklab ensemble up --servers 3 --observers 2`) or add one (`zklab ensemble add --observer`)');
+  }
+  if (req.lock) checkFencing(paths, state, req.path, req.lock.fencing);
+}
+
 export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {}): Promise<SpawnResult> {
   const entry = runsProgram(req.recipe) ? EXEC_CHILD_ENTRY : CHILD_ENTRY;
   if (!existsSync(entry)) throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
@@ -81,17 +91,14 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     throw new UsageError(`--connect would take these programs past the link proxies of the lab at ${paths.root}, out of reach of its faults`, 'leave out --connect to use the lab\'s ensemble, or use another lab (--lab DIR) for another ensemble');
   }
   if (existing && !outside) await ensureReachable(existing);
+  refuseForLab(paths, existing ?? emptyState(), req);
   ensureDir(paths.root);
   registerLongLived(paths, 'contenders spawn');
   let before: SpawnUndo | undefined;
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
-    checkLeaderRule(paths, state, req);
-    checkPreempt(paths, state, req);
-    if (req.via === 'observers' && !state.servers.some((s) => s.role === 'observer')) {
-      throw new UsageError(`the ensemble in ${paths.root} has no observers to connect to`, 'start one with observers (`zklab ensemble up --servers 3 --observers 2`) or add one (`zklab ensemble add --observer`)');
-    }
-    if (req.lock) checkFencing(paths, state, req.path, req.lock.fencing);
+    // Again under the lock: another command may have changed the lab since.
+    refuseForLab(paths, state, req);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
     const external = outside !== undefined && state.servers.length === 0;
     if (external) await pointAtExternal(paths, state, outside);
