@@ -20,10 +20,6 @@ function renderConfig(c: DynamicConfig): string {
   return c.members.map((m) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:${m.role}${m.client ? `;${m.client}` : ''}`).join('\n');
 }
 
-function renderSteps(steps: Readonly<Record<string, number>>): string {
-  return Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(' · ');
-}
-
 function progressPrinter(ctx: CommandContext) {
   return (p: UpProgress) => {
     if (p.kind === 'starting') ctx.err(`${p.repair ? 'restarting' : 'starting'} ${p.servers.join(', ')} …`);
@@ -112,9 +108,9 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               .option('id', { type: 'string', describe: 'its server id (default: the lowest free one)' })
               .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
           handler: async (a) => {
-            const { ensembleAdd } = await import('../../ensemble/membership.js');
+            const { ensembleAdd, describeStepTimes } = await import('../../ensemble/membership.js');
             const r = await ensembleAdd(labPaths(a), { observer: a.observer, id: a.id, signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
-            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${renderSteps(r.steps)}`);
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`);
           },
         })
         .command<GlobalArgs & { server: string; json?: boolean }>({
@@ -123,9 +119,9 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           builder: (b) =>
             b.positional('server', { type: 'string', demandOption: true, describe: 'zkN' }).option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
           handler: async (a) => {
-            const { ensembleRemove } = await import('../../ensemble/membership.js');
+            const { ensembleRemove, describeStepTimes } = await import('../../ensemble/membership.js');
             const r = await ensembleRemove(labPaths(a), a.server, { signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
-            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${renderSteps(r.steps)}`);
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`);
           },
         })
         .command<GlobalArgs & { json?: boolean }>({

@@ -93,6 +93,7 @@ import { failpointsOf } from '../../recipes/failpoint-names.js';
 import { DEFAULT_TAKEOVER_MS } from '../../recipes/priority-layout.js';
 import { STRATEGIES } from '../../recipes/scheduler-layout.js';
 import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
+import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
 import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
 import { parseLeaderRule } from '../../recipes/leadership.js';
@@ -284,6 +285,15 @@ function validate(
   const expectFailure = section('expectFailure') ?? [];
   const variantsRaw = section('variants');
 
+  if (ensemble && ensemble.observers > 0 && ensemble.servers < 2) {
+    issues.push({ path: ['ensemble', 'observers'], message: `needs at least 2 voting servers beside it, not ${ensemble.servers} (a single server runs standalone)` });
+  }
+  if (ensemble && ensemble.servers + ensemble.observers > MAX_SERVERS) {
+    issues.push({ path: ['ensemble', 'observers'], message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}` });
+  }
+  if (ensemble && contendersRaw?.via === 'observers' && ensemble.observers === 0) {
+    issues.push({ path: ['contenders', 'via'], message: 'the ensemble has no observers to connect to (add observers: N to ensemble)' });
+  }
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
   const scope = contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;

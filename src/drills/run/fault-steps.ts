@@ -4,9 +4,7 @@ import { zkLeader } from '../../faults/leader.js';
 import * as faults from '../../faults/service.js';
 import { resolveTarget, type Resolved } from '../../faults/targets.js';
 import { describeStep } from '../format/describe.js';
-import { ensembleAdd, ensembleRemove } from '../../ensemble/membership.js';
-
-const describeSteps = (steps: Readonly<Record<string, number>>) => Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(', ');
+import { describeStepTimes, ensembleAdd, ensembleRemove } from '../../ensemble/membership.js';
 import { formatDuration } from '../../duration.js';
 import type { Alias, RunState } from './state.js';
 import { recalled, shown } from './aliases.js';
@@ -101,13 +99,13 @@ export async function runFault(state: RunState, step: FaultStep, clock: FaultClo
     case 'add': {
       now();
       const r = await ensembleAdd(paths, { observer: step.role === 'observer', signal: state.signal });
-      return { description: `add ${r.server} (${r.role}) by reconfig`, detail: `configuration ${r.config.version}: ${describeSteps(r.steps)}` };
+      return { description: `add ${r.server} (${r.role}) by reconfig`, detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}` };
     }
     case 'remove': {
       const name = step.target === 'zk-leader' ? (await zkLeader(paths)).name : step.target;
       now();
       const r = await ensembleRemove(paths, name, { signal: state.signal });
-      return { description: `remove ${step.target === name ? name : `${step.target} → ${name}`} by reconfig`, detail: `configuration ${r.config.version}: ${describeSteps(r.steps)}` };
+      return { description: `remove ${step.target === name ? name : `${step.target} → ${name}`} by reconfig`, detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}` };
     }
     case 'spawn': {
       const ids = await state.lab.spawn(state.drill.contenders, step.count, state.signal);

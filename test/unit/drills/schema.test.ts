@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDrill } from '../../../src/drills/format/schema.js';
 import { expandVariants } from '../../../src/drills/format/variants.js';
+import { drillErrors } from './drill-errors.js';
 
 const HEAD = `name: t
 contenders: { count: 3, recipe: predecessor }
@@ -79,6 +80,14 @@ steps:
     expect(() => parseDrill(`${HEAD}  - kill: zk5\n`, 'd.yaml')).toThrow(/zk5 does not exist/);
     expect(() => parseDrill(`${HEAD}  - add: voter\n`, 'd.yaml')).toThrow(/add/);
     expect(() => parseDrill(`${HEAD}  - remove: c1\n`, 'd.yaml')).toThrow(/a contender is not allowed here/);
+  });
+
+  it('wants an ensemble shape a lab can run, and observers for contenders that connect to them', () => {
+    const drill = (ensemble: string, via = 'all') => `name: t\nensemble: ${ensemble}\ncontenders: { count: 2, recipe: predecessor, via: ${via} }\nsteps:\n  - sleep: 1s\n`;
+    expect(drillErrors(drill('{ servers: 1, observers: 1 }'))).toEqual(['d.yaml:2: ensemble.observers: needs at least 2 voting servers beside it, not 1 (a single server runs standalone)']);
+    expect(drillErrors(drill('{ servers: 5, observers: 5 }'))).toEqual(['d.yaml:2: ensemble.observers: 5 servers and 5 observers make 10; a lab runs at most 9']);
+    expect(drillErrors(drill('{ servers: 3 }', 'observers'))).toEqual(['d.yaml:3: contenders.via: the ensemble has no observers to connect to (add observers: N to ensemble)']);
+    expect(parseDrill(drill('{ servers: 3, observers: 1 }', 'observers'), 'd.yaml').contenders.via).toBe('observers');
   });
 
   it('reads checks as names or with options', () => {
