@@ -15,8 +15,8 @@ export interface JvmLaunch {
   /** Extra arguments that identify the process (the lab marker, the server name). */
   readonly markers: readonly string[];
   /**
-   * Class-data sharing (src/ensemble/class-data.ts): by default the archive for this Java and ZooKeeper when it is
-   * built (and a background build when it is not); false: none (the archive's own build).
+   * Class-data sharing (src/ensemble/class-data.ts): by default the archive for this Java and ZooKeeper when
+   * bin/setup built it (none otherwise); false: none (the archive's own build).
    */
   readonly classData?: boolean;
 }

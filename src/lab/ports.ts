@@ -80,7 +80,7 @@ export async function takenPorts(ports: readonly number[]): Promise<number[]> {
 
 /** A --base-port as given: a whole number with room for a lab's block of ports above it. */
 export function validateBasePort(base: unknown): number {
-  return wholeNumber(base, '--base-port', 1024, 65_535 - BLOCK_SIZE, `zklab uses ${BLOCK_SIZE} ports from there for the servers and their links`);
+  return wholeNumber(base, '--base-port', 1024, 65_535 - BLOCK_SIZE, `a lab reserves ${BLOCK_SIZE} ports from there for its servers`);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { LinkSpec } from './protocol.js';
 
 /**
  * Which links a lab has and where they listen, derived from the lab state alone (no sockets): every ordered pair
- * of servers gets a quorum and an election proxy on fixed ports of the lab's block, every contender one client
+ * of servers gets a quorum and an election proxy on the pair's own loopback address, every contender one client
  * proxy per server on a port the daemon chose when the contender was spawned.
  */
 

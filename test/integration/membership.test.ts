@@ -107,7 +107,11 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     });
     await cli(['contenders', 'spawn', '2', '--via', 'observers', '--path', '/o']);
     const spawned = state().contenders.filter((c) => c.path === '/o');
-    const sessions = spawned.map((c) => readEventFile(paths.contenderEvents(c.id)).find((e) => e.event === 'session')?.session as string);
+    expect(spawned).toHaveLength(2);
+    const sessions = await waitFor(() => {
+      const found = spawned.map((c) => readEventFile(paths.contenderEvents(c.id)).find((e) => e.event === 'session')?.session as string | undefined);
+      return found.every((s) => s !== undefined) ? (found as string[]) : null;
+    }, 'both contenders\' sessions in their event files');
     const cons = await fourLetterWord(observer.clientPort, 'cons');
     for (const s of sessions) expect(cons.toLowerCase()).toContain(`sid=0x${s.replace(/^0x/, '')}`);
     for (const s of state().servers.filter((x) => x.name !== observer.name)) {
