@@ -32,6 +32,8 @@ export interface RunOptions {
 export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<DrillResult> {
   const signal = opts.signal ?? new AbortController().signal;
   signal.throwIfAborted();
+  // One run is one variant: a caller that forgot expandVariants would judge the base drill without its expected failures.
+  if (drill.variants) throw new Error(`drill ${drill.name} has variants: run each of expandVariants(drill)`);
   const report = opts.onProgress ?? (() => undefined);
   const seed = opts.seed ?? randomInt(2 ** 31);
   const lab = DrillLab.open(`drill run ${drill.name}`, opts.labDir);
