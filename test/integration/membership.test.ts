@@ -3,6 +3,7 @@ import { readEventFile } from '../../src/lab/event-log.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { ensembleAdd } from '../../src/ensemble/membership.js';
 import { zklab } from '../helpers/cli.js';
 import { tempLab } from '../helpers/paths.js';
 import { sharedEnsemble } from '../helpers/shared-ensemble.js';
@@ -122,6 +123,25 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     await cli(['ensemble', 'remove', observer.name]);
     expect(state().servers.some((s) => s.role === 'observer')).toBe(false);
   }, 120_000);
+
+  it('keeps a server whose add was interrupted after ZooKeeper took it in; remove takes it out again', async () => {
+    const members = state().servers.map((s) => `${s.id}:${s.role ?? 'participant'}`).join(',');
+    const used = new Set(state().servers.map((s) => s.id));
+    const id = [1, 2, 3, 4, 5, 6, 7, 8, 9].find((n) => !used.has(n))!;
+    // Interrupted as the reconfig goes out: it commits, and the wait for every server to agree is what is cut short.
+    const controller = new AbortController();
+    await expect(ensembleAdd(paths, { signal: controller.signal, onStep: (step) => step.startsWith('reconfig:') && controller.abort() })).rejects.toThrow();
+    const config = await withServer(state().servers[0]!.clientPort, async (zk) => {
+      await zk.sync('/zookeeper/config');
+      return zk.getConfig();
+    });
+    expect(config).toMatch(new RegExp(`^server\\.${id}=`, 'm'));
+    const kept = state().servers.find((s) => s.id === id);
+    expect(kept, 'the lab still lists the server ZooKeeper took in').toBeDefined();
+    await waitFor(async () => /^(follower|leader)$/.test(await srvrMode(kept!.clientPort)), `${kept!.name} serving as a member`, 10_000);
+    await cli(['ensemble', 'remove', kept!.name]);
+    await expectAgreement(members);
+  }, 90_000);
 
   it('refuses bad membership changes with one line and exit 2, changing nothing', async () => {
     const before = { state: state().servers.map((s) => s.name), config: await configs() };
