@@ -21,13 +21,17 @@ export async function resolveLeader(paths: LabPaths, state: LabState = requireSt
   const leading = await withObserver(directConnectString(state), (zk) => readPathLeaders(zk, live, sessions)).catch((e: Error) => {
     throw new UsageError(`cannot ask the ensemble who leads: ${e.message}`, 'check `zklab ensemble status`');
   });
-  for (const lead of leading) {
-    // A live contender's path may be led by the lingering znode of a dead one: any contender of the lab counts.
-    const owner = lead.contender ?? state.contenders.find((c) => describeContender(paths, c).sessions.includes(lead.owner));
-    if (owner) return { contender: owner, znode: lead.znode, owner: lead.owner };
-    throw new UsageError(`the leading znode ${lead.znode} belongs to session 0x${lead.owner}, which no zklab contender owns`, 'another client leads; kill a contender by name instead');
+  // A live contender's path may be led by the lingering znode of a dead one: any contender of the lab counts.
+  const ownerOf = (lead: (typeof leading)[number]) => lead.contender ?? state.contenders.find((c) => describeContender(paths, c).sessions.includes(lead.owner));
+  if (leading.length > 1) {
+    const who = leading.map((lead) => `${ownerOf(lead)?.id ?? `session 0x${lead.owner}`} on ${lead.path}`).join(', ');
+    throw new UsageError(`"leader" is ambiguous: contenders lead on ${leading.length} paths (${who})`, 'name the one you mean: `contender cN`');
   }
-  throw new UsageError('nobody leads right now', 'wait for an election (`zklab contenders list`), or spawn contenders');
+  const [lead] = leading;
+  if (!lead) throw new UsageError('nobody leads right now', 'wait for an election (`zklab contenders list`), or spawn contenders');
+  const owner = ownerOf(lead);
+  if (owner) return { contender: owner, znode: lead.znode, owner: lead.owner };
+  throw new UsageError(`the leading znode ${lead.znode} belongs to session 0x${lead.owner}, which no zklab contender owns`, 'another client leads; kill a contender by name instead');
 }
 
 /** The server whose own srvr says it leads. */

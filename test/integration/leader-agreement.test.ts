@@ -141,4 +141,19 @@ describe('every view of "who leads" agrees with ZooKeeper, for every recipe, bef
       }
     }, 120_000);
   }
+
+  it('refuses "leader" while contenders lead on two paths, killing nobody', async () => {
+    try {
+      const spawnOn = async (path: string) => (JSON.parse(await cli(['contenders', 'spawn', '1', '--path', path, '--json'])) as { contenders: { id: string }[] }).contenders[0]!.id;
+      const [a, b] = [await spawnOn('/two-a'), await spawnOn('/two-b')];
+      await waitFor(async () => (await zkLeaderContender(paths, '/two-a')) === a && (await zkLeaderContender(paths, '/two-b')) === b, 'each path led by its own contender');
+      const r = await zklab(['kill', 'leader'], { lab });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`"leader" is ambiguous: contenders lead on 2 paths (${a} on /two-a, ${b} on /two-b)`);
+      expect(await zkLeaderContender(paths, '/two-a')).toBe(a);
+      expect(await zkLeaderContender(paths, '/two-b')).toBe(b);
+    } finally {
+      await zklab(['contenders', 'stop', '--all'], { lab });
+    }
+  }, 60_000);
 });
