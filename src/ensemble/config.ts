@@ -104,15 +104,24 @@ export function validateServerCount(n: unknown): number {
   return wholeNumber(n, '--servers', 1, MAX_SERVERS, 'try --servers 3 (an odd count tolerates (n-1)/2 failures)');
 }
 
-/** `--observers` beside `voters` voting servers: observers need a replicated ensemble to follow. */
-/** `voters` undefined: the count alone is checked (a stopped lab keeps its voters; `up` checks the shape it ends with). */
+/**
+ * The one rule for an ensemble's shape with observers: they need a replicated ensemble to follow (2 or more voters),
+ * and a lab plans ports for MAX_SERVERS servers in all. Each caller words the problem for what it was given.
+ */
+export function observerShape(voters: number, observers: number): 'ok' | 'needs-voters' | 'too-many' {
+  if (observers > 0 && voters < 2) return 'needs-voters';
+  return voters + observers > MAX_SERVERS ? 'too-many' : 'ok';
+}
+
+/** `--observers` beside `voters` voting servers; `voters` undefined: the count alone (a stopped lab keeps its voters; `up` checks the shape it ends with). */
 export function validateObservers(n: unknown, voters: number | undefined): number {
   const observers = wholeNumber(n, '--observers', 0, MAX_SERVERS, 'the number of non-voting servers, e.g. --servers 3 --observers 2');
   if (voters === undefined) return observers;
-  if (observers > 0 && voters < 2) {
+  const shape = observerShape(voters, observers);
+  if (shape === 'needs-voters') {
     throw new UsageError(`--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`, 'try --servers 3 --observers ' + observers);
   }
-  if (voters + observers > MAX_SERVERS) {
+  if (shape === 'too-many') {
     throw new UsageError(`${voters} servers and ${observers} observers make ${voters + observers}; a lab runs at most ${MAX_SERVERS}`, 'ask for fewer');
   }
   return observers;

@@ -129,10 +129,7 @@ async function reconfigure(paths: LabPaths, state: LabState, live: ReadonlySet<s
     for (;;) {
       let now: DynamicConfig;
       try {
-        now = await asSuperUser(paths, state, live, except, async (zk) => {
-          await zk.sync('/zookeeper/config');
-          return parseDynamicConfig(await zk.getConfig());
-        });
+        now = await syncedConfig(paths, state, live, except);
       } catch (again) {
         if (!isCode(again, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT', 'SESSIONEXPIRED') || Date.now() > deadline) throw again;
         await new Promise((r) => setTimeout(r, 100));
@@ -154,13 +151,18 @@ function explainReconfigError(e: unknown): never {
   throw e;
 }
 
-/** Whether the configuration, read after a sync, lists `server`; null when no server could say. */
+/** The configuration as the leader has it: read after a sync, on the super user's session. */
+function syncedConfig(paths: LabPaths, state: LabState, live: ReadonlySet<string>, except: string | null): Promise<DynamicConfig> {
+  return asSuperUser(paths, state, live, except, async (zk) => {
+    await zk.sync('/zookeeper/config');
+    return parseDynamicConfig(await zk.getConfig());
+  });
+}
+
+/** Whether the configuration lists `server`; null when no server could say. */
 async function listsServer(paths: LabPaths, state: LabState, live: ReadonlySet<string>, server: ServerRecord): Promise<boolean | null> {
   try {
-    return await asSuperUser(paths, state, live, null, async (zk) => {
-      await zk.sync('/zookeeper/config');
-      return parseDynamicConfig(await zk.getConfig()).members.some((m) => m.id === server.id);
-    });
+    return (await syncedConfig(paths, state, live, null)).members.some((m) => m.id === server.id);
   } catch {
     return null;
   }

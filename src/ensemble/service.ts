@@ -5,7 +5,7 @@ import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
 import { findMarked, isOurs, isStopped, stopProcesses } from '../lab/procs.js';
 import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
-import { DEFAULT_SERVERS, DEFAULT_TICK_MS, serverName, validateObservers, validateServerCount, validateTick } from './config.js';
+import { DEFAULT_SERVERS, DEFAULT_TICK_MS, observerShape, serverName, validateObservers, validateServerCount, validateTick } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
@@ -85,11 +85,8 @@ function validateUp(opts: UpOptions) {
 /** A stopped lab's observers, when `up` gives it a new voter count and says nothing of them. */
 function keptObservers(existing: LabState | undefined, voters: number): number {
   const kept = existing?.servers.filter((s) => s.role === 'observer').length ?? 0;
-  try {
-    return validateObservers(kept, voters);
-  } catch {
-    throw new UsageError(`the lab's ${kept} observer${kept === 1 ? '' : 's'} cannot go with ${voters} voting server${voters === 1 ? '' : 's'}`, 'add --observers 0 to drop them, or --observers N for another number');
-  }
+  if (observerShape(voters, kept) === 'ok') return kept;
+  throw new UsageError(`the lab's ${kept} observer${kept === 1 ? '' : 's'} cannot go with ${voters} voting server${voters === 1 ? '' : 's'}`, 'add --observers 0 to drop them, or --observers N for another number');
 }
 
 /** Starts the ensemble, or repairs the servers that died, or reports that it is already up. */

@@ -19,8 +19,8 @@ const paths = tempLab();
 const lab = paths.root;
 sharedEnsemble(paths);
 
-async function cli(args: string[]): Promise<string> {
-  const r = await zklab(args, { lab });
+async function cli(args: string[], where = lab): Promise<string> {
+  const r = await zklab(args, { lab: where });
   if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}`);
   return r.stdout;
 }
@@ -187,10 +187,7 @@ describe('ensemble up --observers', () => {
 
   it('gives a stopped lab the shape asked for, keeping its observers when none are asked for', async () => {
     const other = tempLab();
-    const run = async (args: string[]): Promise<void> => {
-      const r = await zklab(args, { lab: other.root });
-      if (r.exitCode !== 0) throw new Error(`zklab ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}`);
-    };
+    const run = (args: string[]) => cli(args, other.root);
     const modes = async (): Promise<string[]> => {
       const ports = readState(other)!.servers.map((s) => s.clientPort);
       return Promise.all(ports.map(async (port) => /^Mode: (\w+)/m.exec(await fourLetterWord(port, 'srvr'))?.[1] ?? 'none'));

@@ -92,7 +92,7 @@ import { DEFAULT_SESSION_TIMEOUT_MS, MAX_STATUS_TTL_MS, validateZnodePath, WORKL
 import { failpointsOf } from '../../recipes/failpoint-names.js';
 import { DEFAULT_TAKEOVER_MS } from '../../recipes/priority-layout.js';
 import { STRATEGIES } from '../../recipes/scheduler-layout.js';
-import { labMaxSessionTimeoutMs } from '../../ensemble/config.js';
+import { labMaxSessionTimeoutMs, observerShape } from '../../ensemble/config.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
 import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
@@ -285,10 +285,11 @@ function validate(
   const expectFailure = section('expectFailure') ?? [];
   const variantsRaw = section('variants');
 
-  if (ensemble && ensemble.observers > 0 && ensemble.servers < 2) {
+  const ensembleShape = ensemble ? observerShape(ensemble.servers, ensemble.observers) : 'ok';
+  if (ensemble && ensembleShape === 'needs-voters') {
     issues.push({ path: ['ensemble', 'observers'], message: `needs at least 2 voting servers beside it, not ${ensemble.servers} (a single server runs standalone)` });
   }
-  if (ensemble && ensemble.servers + ensemble.observers > MAX_SERVERS) {
+  if (ensemble && ensembleShape === 'too-many') {
     issues.push({ path: ['ensemble', 'observers'], message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}` });
   }
   if (ensemble && contendersRaw?.via === 'observers' && ensemble.observers === 0) {
