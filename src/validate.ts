@@ -8,14 +8,16 @@ import { UsageError } from './errors.js';
  */
 export function wholeNumber(v: unknown, what: string, min: number, max: number, hint: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, hint);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${what} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`, hint);
   return n;
 }
 
 /** A command-line value that must be one of `allowed` (`fallback` when absent), or a UsageError listing them. */
 export function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], what: string, fallback: T): T {
   if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`unknown ${what} "${v}"`, `choose one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new UsageError(`unknown ${what} "${v}"`, `choose one of ${allowed.join(', ')}`);
   return v as T;
 }
 

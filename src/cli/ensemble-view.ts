@@ -20,11 +20,23 @@ function colourMode(mode: ServerStatus['mode']): string {
 }
 
 export function renderStatus(status: EnsembleStatus): string {
-  const rows = status.servers.map((s) => [s.name, String(s.clientPort), colourMode(s.mode), s.pid === null ? '-' : String(s.pid), s.zxid ?? '-', s.connections === null ? '-' : String(s.connections), s.znodes === null ? '-' : String(s.znodes)]);
+  const rows = status.servers.map((s) => [
+    s.name,
+    String(s.clientPort),
+    colourMode(s.mode),
+    s.pid === null ? '-' : String(s.pid),
+    s.zxid ?? '-',
+    s.connections === null ? '-' : String(s.connections),
+    s.znodes === null ? '-' : String(s.znodes),
+  ]);
   const summary = status.quorum
     ? chalk.green(`quorum: ${status.serving}/${status.servers.length} serving, ${status.leader} leads`)
     : chalk.red(`no quorum: ${status.serving}/${status.servers.length} serving`);
-  return [table(['server', 'client port', 'mode', 'pid', 'zxid', 'conns', 'znodes'], rows), summary, ...networkLines(status.network)].join('\n');
+  return [
+    table(['server', 'client port', 'mode', 'pid', 'zxid', 'conns', 'znodes'], rows),
+    summary,
+    ...networkLines(status.network),
+  ].join('\n');
 }
 
 export function connectString(status: EnsembleStatus): string {
@@ -39,7 +51,18 @@ export function statusJson(status: EnsembleStatus): unknown {
     quorum: status.quorum,
     leader: status.leader,
     connect: connectString(status),
-    servers: status.servers.map((s) => ({ id: s.id, name: s.name, clientPort: s.clientPort, mode: s.mode, pid: s.pid, alive: s.alive, paused: s.paused, zxid: s.zxid, connections: s.connections, znodes: s.znodes })),
+    servers: status.servers.map((s) => ({
+      id: s.id,
+      name: s.name,
+      clientPort: s.clientPort,
+      mode: s.mode,
+      pid: s.pid,
+      alive: s.alive,
+      paused: s.paused,
+      zxid: s.zxid,
+      connections: s.connections,
+      znodes: s.znodes,
+    })),
     network: networkJson(status.network),
   };
 }

@@ -14,7 +14,10 @@ type Commands = CommandModule<GlobalArgs, any>[];
  * Every command, from one explicit list: the names it answers to and how to load its definition. A command line
  * that starts with a command's name loads that module alone; anything else (help, completion, a typo) loads them all.
  */
-export const COMMANDS: readonly { readonly names: readonly string[]; readonly load: (ctx: CommandContext) => Promise<Commands> }[] = [
+export const COMMANDS: readonly {
+  readonly names: readonly string[];
+  readonly load: (ctx: CommandContext) => Promise<Commands>;
+}[] = [
   { names: ['ensemble'], load: async (ctx) => [(await import('./commands/ensemble.js')).ensembleCommand(ctx)] },
   { names: ['contenders'], load: async (ctx) => [(await import('./commands/contenders.js')).contendersCommand(ctx)] },
   { names: ['jobs'], load: async (ctx) => [(await import('./commands/jobs.js')).jobsCommand(ctx)] },
@@ -50,10 +53,21 @@ export async function buildParser(argv: readonly string[], ctx: CommandContext):
     .scriptName('zklab')
     // `contenders spawn --exec -- PROGRAM ARGS…`: what follows -- is the program's, never zklab's options.
     .parserConfiguration({ 'populate--': true })
-    .usage('zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]')
+    .usage(
+      'zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]',
+    )
     .option('lab', { type: 'string', global: true, describe: 'lab directory (default .zklab, or ZKLAB_LAB)' })
-    .option('zk-home', { type: 'string', global: true, describe: 'ZooKeeper install (default ZOOKEEPER_HOME, then Debian paths)' })
-    .option('verbose', { type: 'boolean', global: true, default: false, describe: 'show stacks of unexpected failures' })
+    .option('zk-home', {
+      type: 'string',
+      global: true,
+      describe: 'ZooKeeper install (default ZOOKEEPER_HOME, then Debian paths)',
+    })
+    .option('verbose', {
+      type: 'boolean',
+      global: true,
+      default: false,
+      describe: 'show stacks of unexpected failures',
+    })
     .strict()
     .recommendCommands()
     .demandCommand(1, 'name a command; `zklab --help` lists them')

@@ -3,6 +3,10 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   // eslint-disable-next-line no-control-regex
   const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
   const widths = headers.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i] ?? ''))));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - visible(c)))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - visible(c))))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
 }

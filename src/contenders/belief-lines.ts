@@ -31,13 +31,36 @@ const TOKEN_EVENTS: ReadonlySet<string> = new Set(['leader', 'act', 'resigned'])
  * field of another type is dropped (the readers treat it as absent). Fields not listed are kept as they are.
  */
 const FIELD_TYPES: Readonly<Record<string, 'string' | 'boolean' | 'number'>> = {
-  path: 'string', kind: 'string', type: 'string', state: 'string', reason: 'string', op: 'string', message: 'string',
-  predecessor: 'string', watching: 'string', elected: 'string', waitingFor: 'string', candidate: 'string',
-  policy: 'string', previous: 'string', from: 'string', wasLeader: 'boolean', wasTakingOver: 'boolean',
-  exhausted: 'boolean', timeoutMs: 'number', gapMs: 'number', attempt: 'number', delayMs: 'number', afterMs: 'number',
+  path: 'string',
+  kind: 'string',
+  type: 'string',
+  state: 'string',
+  reason: 'string',
+  op: 'string',
+  message: 'string',
+  predecessor: 'string',
+  watching: 'string',
+  elected: 'string',
+  waitingFor: 'string',
+  candidate: 'string',
+  policy: 'string',
+  previous: 'string',
+  from: 'string',
+  wasLeader: 'boolean',
+  wasTakingOver: 'boolean',
+  exhausted: 'boolean',
+  timeoutMs: 'number',
+  gapMs: 'number',
+  attempt: 'number',
+  delayMs: 'number',
+  afterMs: 'number',
 };
 /** Events the readers cannot use without these fields. */
-const REQUIRED: Partial<Record<ContenderEventName, readonly string[]>> = { watching: ['path', 'kind'], notified: ['path', 'type'], state: ['state'] };
+const REQUIRED: Partial<Record<ContenderEventName, readonly string[]>> = {
+  watching: ['path', 'kind'],
+  notified: ['path', 'type'],
+  state: ['state'],
+};
 
 /** Reads one stdout line. Not a ZKLAB line: text; a ZKLAB line that cannot be an event: invalid, with why. */
 export function parseBeliefLine(line: string): BeliefLine {
@@ -51,7 +74,8 @@ export function parseBeliefLine(line: string): BeliefLine {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return { kind: 'invalid', reason: 'not a JSON object' };
   const o = v as Record<string, unknown>;
   const event = o.event;
-  if (typeof event !== 'string' || !isContenderEventName(event)) return { kind: 'invalid', reason: `unknown event ${JSON.stringify(event)}` };
+  if (typeof event !== 'string' || !isContenderEventName(event))
+    return { kind: 'invalid', reason: `unknown event ${JSON.stringify(event)}` };
   if (LAB_ONLY.has(event)) return { kind: 'invalid', reason: `"${event}" is written by the lab, not by a program` };
   const fields: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(o)) {
@@ -62,8 +86,18 @@ export function parseBeliefLine(line: string): BeliefLine {
   const missing = (REQUIRED[event] ?? []).filter((k) => fields[k] === undefined);
   if (missing.length > 0) return { kind: 'invalid', reason: `"${event}" needs ${missing.join(' and ')}` };
   // A fencing token is a number or nothing; anything else would poison the checkers' comparisons.
-  if (TOKEN_EVENTS.has(event)) fields.token = typeof fields.token === 'number' && Number.isFinite(fields.token) ? fields.token : null;
-  const session = typeof o.session === 'string' && /^(0x)?[0-9a-fA-F]{1,16}$/.test(o.session) ? normalizeSessionId(o.session) : undefined;
+  if (TOKEN_EVENTS.has(event))
+    fields.token = typeof fields.token === 'number' && Number.isFinite(fields.token) ? fields.token : null;
+  const session =
+    typeof o.session === 'string' && /^(0x)?[0-9a-fA-F]{1,16}$/.test(o.session)
+      ? normalizeSessionId(o.session)
+      : undefined;
   const znode = typeof o.znode === 'string' && o.znode.startsWith('/') ? o.znode : undefined;
-  return { kind: 'event', event, fields, ...(session === undefined ? {} : { session }), ...(znode === undefined ? {} : { znode }) };
+  return {
+    kind: 'event',
+    event,
+    fields,
+    ...(session === undefined ? {} : { session }),
+    ...(znode === undefined ? {} : { znode }),
+  };
 }

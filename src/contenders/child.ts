@@ -28,7 +28,11 @@ let session: ZkClient | undefined;
 
 const io = {
   connect: async () => {
-    session = await ZkClient.connect({ connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) });
+    session = await ZkClient.connect({
+      connect,
+      sessionTimeoutMs: cfg.sessionTimeoutMs,
+      connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2),
+    });
     return session;
   },
   log: <E extends ContenderEventName>(event: E, ...fields: LogFields<E>) =>
@@ -41,7 +45,12 @@ const io = {
     else if (fp.action === 'pause') process.kill(process.pid, 'SIGSTOP');
     else await new Promise<never>(() => undefined); // hang: this flow never goes on; the process and its session live
   },
-  openMulti: () => new MultiClient({ connect, sessionTimeoutMs: cfg.sessionTimeoutMs, connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2) }),
+  openMulti: () =>
+    new MultiClient({
+      connect,
+      sessionTimeoutMs: cfg.sessionTimeoutMs,
+      connectTimeoutMs: Math.max(5000, cfg.sessionTimeoutMs * 2),
+    }),
   resource: () => resourceClient(labPaths, cfg.path, cfg.id),
 } satisfies RecipeIO;
 
@@ -89,5 +98,11 @@ function followLinkPlan(): void {
 labWatch.unref();
 
 recipe = createRecipe(cfg, io, cfg.memberData);
-log.write('started', null, null, { recipe: cfg.recipe, path: cfg.path, sessionTimeoutMs: cfg.sessionTimeoutMs, onDisconnect: cfg.onDisconnect, connect: cfg.connect });
+log.write('started', null, null, {
+  recipe: cfg.recipe,
+  path: cfg.path,
+  sessionTimeoutMs: cfg.sessionTimeoutMs,
+  onDisconnect: cfg.onDisconnect,
+  connect: cfg.connect,
+});
 await recipe.start();

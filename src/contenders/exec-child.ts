@@ -28,19 +28,31 @@ let reportedStop = false;
 const stderrTail: string[] = [];
 
 // The session is left to the link daemon, which records what the server granted ('session' events).
-const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) => log.write(event, null, znode, fields);
+const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) =>
+  log.write(event, null, znode, fields);
 
-write('started', { recipe: cfg.kind, path: cfg.path, sessionTimeoutMs: cfg.sessionTimeoutMs, onDisconnect: 'program', connect: cfg.connect, program: [cfg.command, ...cfg.args] });
+write('started', {
+  recipe: cfg.kind,
+  path: cfg.path,
+  sessionTimeoutMs: cfg.sessionTimeoutMs,
+  onDisconnect: 'program',
+  connect: cfg.connect,
+  program: [cfg.command, ...cfg.args],
+});
 
 // Not detached: the program stays in this process's group, which the lab signals as one.
-const child = spawn(cfg.command, [...cfg.args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...cfg.env } });
+const child = spawn(cfg.command, [...cfg.args], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+  env: { ...process.env, ...cfg.env },
+});
 
 const stdoutDone = new Promise<void>((resolve) =>
   createInterface({ input: child.stdout })
     .on('line', (line) => {
       const b = parseBeliefLine(line);
       if (b.kind === 'text') return void process.stdout.write(line + '\n');
-      if (b.kind === 'invalid') return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
+      if (b.kind === 'invalid')
+        return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
       // The program's word on its session is not taken (see `write`); its znode is.
       if (b.znode !== undefined) znode = b.znode;
       if (b.event === 'stopped') reportedStop = true;
@@ -85,7 +97,7 @@ child.on('exit', (code, sig) => {
     } else {
       write('exited', { code, signal: sig, stderr: [...stderrTail] });
     }
-    end(stopRequested ? 0 : code ?? 1);
+    end(stopRequested ? 0 : (code ?? 1));
   });
 });
 

@@ -27,14 +27,16 @@ export const MAX_SUBMIT = 100_000;
 export function schedulerRoot(state: LabState | null, path: string | undefined): string {
   if (path !== undefined) return path;
   const roots = [...new Set((state?.contenders ?? []).flatMap((c) => (c.scheduler ? [c.scheduler.root] : [])))];
-  if (roots.length > 1) throw new UsageError(`this lab has schedulers at ${roots.join(' and ')}`, 'say which with --path');
+  if (roots.length > 1)
+    throw new UsageError(`this lab has schedulers at ${roots.join(' and ')}`, 'say which with --path');
   return roots[0] ?? DEFAULT_SCHEDULER_PATH;
 }
 
 export function labConnect(paths: LabPaths): { state: LabState; connect: string } {
   const state = readState(paths);
   const connect = state ? directConnectString(state) : '';
-  if (!state || connect === '') throw new UsageError(`there is no ensemble in ${paths.root}`, 'start one with `zklab ensemble up`');
+  if (!state || connect === '')
+    throw new UsageError(`there is no ensemble in ${paths.root}`, 'start one with `zklab ensemble up`');
   return { state, connect };
 }
 
@@ -46,7 +48,10 @@ export interface SubmitResult {
 }
 
 /** Queues `count` copies of `spec`, in order (persistent-sequential names), and records them in the lab's log. */
-export async function submitJobs(paths: LabPaths, opts: { count: number; spec: JobSpec; path?: string }): Promise<SubmitResult> {
+export async function submitJobs(
+  paths: LabPaths,
+  opts: { count: number; spec: JobSpec; path?: string },
+): Promise<SubmitResult> {
   const { state, connect } = labConnect(paths);
   const root = schedulerRoot(state, opts.path);
   const l = schedulerLayout(root);
@@ -55,7 +60,9 @@ export async function submitJobs(paths: LabPaths, opts: { count: number; spec: J
     const names: string[] = [];
     const data = encodeJobData({ spec: opts.spec, submittedAt: Date.now(), attempt: 1 });
     for (let i = 0; i < opts.count; i += 200) {
-      const batch = Array.from({ length: Math.min(200, opts.count - i) }, () => zk.create(`${l.jobs}/${JOB_PREFIX}`, data, 'persistent-sequential'));
+      const batch = Array.from({ length: Math.min(200, opts.count - i) }, () =>
+        zk.create(`${l.jobs}/${JOB_PREFIX}`, data, 'persistent-sequential'),
+      );
       names.push(...(await Promise.all(batch)).map((p) => p.slice(p.lastIndexOf('/') + 1)));
     }
     const live = await listOrEmpty(zk, l.workers);
@@ -68,9 +75,23 @@ export async function submitJobs(paths: LabPaths, opts: { count: number; spec: J
 export interface JobsStatus {
   readonly root: string;
   readonly at: number;
-  readonly workers: readonly { readonly worker: string; readonly contender: string | null; readonly assigned: number }[];
-  readonly pending: readonly { readonly job: string; readonly attempt: number | null; readonly waitingMs: number | null }[];
-  readonly assigned: readonly { readonly job: string; readonly worker: string; readonly live: boolean; readonly attempt: number | null; readonly sinceMs: number }[];
+  readonly workers: readonly {
+    readonly worker: string;
+    readonly contender: string | null;
+    readonly assigned: number;
+  }[];
+  readonly pending: readonly {
+    readonly job: string;
+    readonly attempt: number | null;
+    readonly waitingMs: number | null;
+  }[];
+  readonly assigned: readonly {
+    readonly job: string;
+    readonly worker: string;
+    readonly live: boolean;
+    readonly attempt: number | null;
+    readonly sinceMs: number;
+  }[];
   /**
    * Finished jobs with a status znode. `expiresInMs` is from the TTL the worker wrote in the node (ZooKeeper tells
    * no client a node's TTL); null when the node's data is not a worker's status.
@@ -94,7 +115,11 @@ export async function jobsStatus(paths: LabPaths, path?: string): Promise<JobsSt
   const { state, connect } = labConnect(paths);
   const root = schedulerRoot(state, path);
   const status = await withObserver(connect, (zk) => readJobsStatus(zk, root), 3000);
-  if (!status) throw new UsageError(`there is no scheduler at ${root} in this lab's ensemble`, 'start one with `zklab contenders spawn 3 --workload scheduler`, or name another with --path');
+  if (!status)
+    throw new UsageError(
+      `there is no scheduler at ${root} in this lab's ensemble`,
+      'start one with `zklab contenders spawn 3 --workload scheduler`, or name another with --path',
+    );
   return { ...status, executions: executionsPerJob(paths, state, root) };
 }
 
@@ -119,7 +144,13 @@ async function readJobsStatus(zk: ZkPort, root: string): Promise<Omit<JobsStatus
     for (const job of (await listOrEmpty(zk, `${l.assignments}/${w}`)).sort()) {
       const d = await data(`${l.assignments}/${w}/${job}`);
       if (!d) continue;
-      assigned.push({ job, worker: w, live: live.has(w), attempt: decodeJobData(d.data)?.attempt ?? null, sinceMs: now - d.stat.ctime });
+      assigned.push({
+        job,
+        worker: w,
+        live: live.has(w),
+        attempt: decodeJobData(d.data)?.attempt ?? null,
+        sinceMs: now - d.stat.ctime,
+      });
     }
   }
   const done = await Promise.all(
@@ -139,7 +170,11 @@ async function readJobsStatus(zk: ZkPort, root: string): Promise<Omit<JobsStatus
       };
     }),
   );
-  const workers = workerNames.map((w) => ({ worker: w, contender: contenderOfWorker(w), assigned: assigned.filter((a) => a.worker === w).length }));
+  const workers = workerNames.map((w) => ({
+    worker: w,
+    contender: contenderOfWorker(w),
+    assigned: assigned.filter((a) => a.worker === w).length,
+  }));
   return { root, at: now, workers, pending, assigned, done };
 }
 

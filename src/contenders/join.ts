@@ -36,7 +36,12 @@ async function ownsZnodeUnder(zk: ZkPort, path: string, sessions: ReadonlySet<st
  * that jobs submitted next can go to it); a program says so (joined, leader, follower) or
  * owns a znode under its path. Fails naming the first one that died (a program with its exit code and stderr).
  */
-export async function waitJoined(paths: LabPaths, records: readonly ContenderRecord[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitJoined(
+  paths: LabPaths,
+  records: readonly ContenderRecord[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let waiting = [...records];
   let observer: ZkPort | undefined;
@@ -59,7 +64,10 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
         if (!isOurs(r.pid, paths.markers)) {
           throw (
             (r.program && programExitError(r.id, r.program, events)) ??
-            new ProcessError(`contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`, 'the spawn was taken back; check `zklab ensemble status` and try again')
+            new ProcessError(
+              `contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`,
+              'the spawn was taken back; check `zklab ensemble status` and try again',
+            )
           );
         }
         if (!(await look(r, events))) still.push(r);
@@ -68,8 +76,13 @@ export async function waitJoined(paths: LabPaths, records: readonly ContenderRec
       if (waiting.length === 0) return;
       if (Date.now() > deadline) {
         const first = waiting[0]!;
-        const what = runsProgram(first.recipe) ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})` : '';
-        throw new ProcessError(`contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(), 'the spawn was taken back; check `zklab ensemble status`, or run the program by hand with the same ZKLAB_* environment');
+        const what = runsProgram(first.recipe)
+          ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})`
+          : '';
+        throw new ProcessError(
+          `contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(),
+          'the spawn was taken back; check `zklab ensemble status`, or run the program by hand with the same ZKLAB_* environment',
+        );
       }
       await sleep(25);
     }
@@ -89,7 +102,11 @@ export interface SpawnUndo {
  * Takes back a spawn that failed: its processes are killed, and the lab's state, links and event files are as they
  * were before (bad input leaves the lab unchanged).
  */
-export async function undoSpawn(paths: LabPaths, records: readonly ContenderRecord[], before: SpawnUndo): Promise<void> {
+export async function undoSpawn(
+  paths: LabPaths,
+  records: readonly ContenderRecord[],
+  before: SpawnUndo,
+): Promise<void> {
   const nextBefore = before.nextContender;
   await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL').catch(() => undefined);
   const ids = new Set(records.map((r) => r.id));
@@ -100,7 +117,8 @@ export async function undoSpawn(paths: LabPaths, records: readonly ContenderReco
     state.contenders = state.contenders.filter((c) => !ids.has(c.id));
     // Only when no other spawn took ids after these: ids are never reused.
     if (state.nextContender === nextBefore + records.length) state.nextContender = nextBefore;
-    const unpointed = before.externalConnect === undefined && state.externalConnect !== undefined && state.contenders.length === 0;
+    const unpointed =
+      before.externalConnect === undefined && state.externalConnect !== undefined && state.contenders.length === 0;
     if (unpointed) {
       delete state.externalConnect;
       delete state.external;

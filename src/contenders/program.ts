@@ -28,7 +28,11 @@ function executable(file: string): boolean {
 export function resolveProgram(command: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
   if (command.includes('/')) {
     const file = isAbsolute(command) ? command : resolve(cwd, command);
-    if (!executable(file)) throw new UsageError(`the program ${command} does not exist or is not executable`, 'give the path of an executable file (chmod +x), or a program on the PATH');
+    if (!executable(file))
+      throw new UsageError(
+        `the program ${command} does not exist or is not executable`,
+        'give the path of an executable file (chmod +x), or a program on the PATH',
+      );
     return file;
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -58,24 +62,43 @@ export function programEnv(c: ProgramContext, labRoot: string): Record<string, s
 
 /** `{connect}`, `{id}`, `{path}` and `{session}` (the session timeout in ms) in each argument; other braces stay. */
 export function fillPlaceholders(args: readonly string[], c: ProgramContext): string[] {
-  const values: Record<string, string> = { connect: c.connect, id: c.id, path: c.path, session: String(c.sessionTimeoutMs) };
+  const values: Record<string, string> = {
+    connect: c.connect,
+    id: c.id,
+    path: c.path,
+    session: String(c.sessionTimeoutMs),
+  };
   return args.map((a) => a.replace(/\{(connect|id|path|session)\}/g, (_, k: string) => values[k]!));
 }
 
 /** Starts the supervisor, which starts the program in its own process group. Resolves the supervisor's pid. */
 export function launchProgram(paths: LabPaths, cfg: ExecChildConfig): number {
-  const args = ['--max-old-space-size=48', EXEC_CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
+  const args = [
+    '--max-old-space-size=48',
+    EXEC_CHILD_ENTRY,
+    paths.nodeMarker,
+    `--id=${cfg.id}`,
+    encodeChildConfig(cfg),
+  ];
   const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start the supervisor of contender ${cfg.id}`);
   return child.pid;
 }
 
 /** The words for a program that ended while it should have been joining: its exit code and its last stderr lines. */
-export function programExitError(id: string, program: readonly string[], events: readonly ContenderEvent[]): UsageError | undefined {
+export function programExitError(
+  id: string,
+  program: readonly string[],
+  events: readonly ContenderEvent[],
+): UsageError | undefined {
   const exited = events.findLast((e) => e.event === 'exited');
   if (!exited || exited.event !== 'exited') return undefined;
-  const how = exited.code !== null ? `with code ${exited.code}` : exited.signal ? `on ${exited.signal}` : 'before it could start';
-  const tail = exited.stderr.length > 0 ? `its last stderr lines:\n  ${exited.stderr.join('\n  ')}` : 'it printed nothing on stderr';
+  const how =
+    exited.code !== null ? `with code ${exited.code}` : exited.signal ? `on ${exited.signal}` : 'before it could start';
+  const tail =
+    exited.stderr.length > 0
+      ? `its last stderr lines:\n  ${exited.stderr.join('\n  ')}`
+      : 'it printed nothing on stderr';
   return new UsageError(`${id}: ${program.join(' ')} exited ${how} before it joined`, tail);
 }
 
@@ -95,15 +118,31 @@ export async function programFor(req: SpawnRequest): Promise<ProgramSpec | undef
   }
   if (req.recipe === 'curator-latch' || req.recipe === 'kazoo-election') {
     const a = await prepareAdapter(req.recipe, { curatorErrorPolicy: req.curatorErrorPolicy });
-    return { command: a.command, args: a.args, marked: req.recipe === 'curator-latch' ? 'jvm' : 'node-arg', shown: [a.command, ...a.args] };
+    return {
+      command: a.command,
+      args: a.args,
+      marked: req.recipe === 'curator-latch' ? 'jvm' : 'node-arg',
+      shown: [a.command, ...a.args],
+    };
   }
   return undefined;
 }
 
-export function launchProgramContender(paths: LabPaths, req: SpawnRequest, rec: ContenderRecord, program: ProgramSpec, connect: string): number {
+export function launchProgramContender(
+  paths: LabPaths,
+  req: SpawnRequest,
+  rec: ContenderRecord,
+  program: ProgramSpec,
+  connect: string,
+): number {
   const context = { connect, id: rec.id, path: req.path, sessionTimeoutMs: req.sessionTimeoutMs };
   const args = fillPlaceholders(program.args, context);
-  const marked = program.marked === 'jvm' ? [paths.jvmMarker, ...args] : program.marked === 'node-arg' ? [...args, paths.nodeMarker] : args;
+  const marked =
+    program.marked === 'jvm'
+      ? [paths.jvmMarker, ...args]
+      : program.marked === 'node-arg'
+        ? [...args, paths.nodeMarker]
+        : args;
   return launchProgram(paths, {
     id: rec.id,
     labRoot: paths.root,

@@ -15,7 +15,10 @@ export function resourceClient(paths: LabPaths, name: string, holder: string): R
       return await fn(await pending);
     } catch (e) {
       if (conn === pending) conn = null;
-      void pending.then((c) => c.close(), () => undefined);
+      void pending.then(
+        (c) => c.close(),
+        () => undefined,
+      );
       throw e;
     }
   };

@@ -8,7 +8,17 @@ import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
-import { directConnectString, emptyState, externalServers, readState, requireState, upstreams, writeState, type ContenderRecord, type LabState } from '../lab/state.js';
+import {
+  directConnectString,
+  emptyState,
+  externalServers,
+  readState,
+  requireState,
+  upstreams,
+  writeState,
+  type ContenderRecord,
+  type LabState,
+} from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
@@ -47,13 +57,23 @@ async function ensureReachable(state: LabState): Promise<void> {
   if (state.servers.length === 0) return;
   const probes = await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 800)));
   if (!probes.some((p) => isServing(p.mode))) {
-    throw new UsageError('no server of the lab\'s ensemble is serving', 'start it with `zklab ensemble up` (or use --connect HOST:PORT for another ensemble)');
+    throw new UsageError(
+      "no server of the lab's ensemble is serving",
+      'start it with `zklab ensemble up` (or use --connect HOST:PORT for another ensemble)',
+    );
   }
 }
 
 function launchContender(paths: LabPaths, cfg: ChildConfig): number {
   // A small young generation: a busy worker otherwise grows its RSS by tens of MB of garbage between scavenges.
-  const args = ['--max-old-space-size=64', '--max-semi-space-size=2', CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
+  const args = [
+    '--max-old-space-size=64',
+    '--max-semi-space-size=2',
+    CHILD_ENTRY,
+    paths.nodeMarker,
+    `--id=${cfg.id}`,
+    encodeChildConfig(cfg),
+  ];
   const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
   return child.pid;
@@ -71,24 +91,38 @@ function refuseForLab(paths: LabPaths, state: LabState, req: SpawnRequest): void
   checkLeaderRule(paths, state, req);
   checkPreempt(paths, state, req);
   if (req.via === 'observers' && !state.servers.some((s) => s.role === 'observer')) {
-    throw new UsageError(`the ensemble in ${paths.root} has no observers to connect to`, 'start one with observers (`zklab ensemble up --servers 3 --observers 2`) or add one (`zklab ensemble add --observer`)');
+    throw new UsageError(
+      `the ensemble in ${paths.root} has no observers to connect to`,
+      'start one with observers (`zklab ensemble up --servers 3 --observers 2`) or add one (`zklab ensemble add --observer`)',
+    );
   }
   if (req.lock) checkFencing(paths, state, req.path, req.lock.fencing);
 }
 
-export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {}): Promise<SpawnResult> {
+export async function spawnContenders(
+  paths: LabPaths,
+  req: SpawnRequest,
+  opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {},
+): Promise<SpawnResult> {
   const entry = runsProgram(req.recipe) ? EXEC_CHILD_ENTRY : CHILD_ENTRY;
-  if (!existsSync(entry)) throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
+  if (!existsSync(entry))
+    throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
   // Everything that can be refused is refused before the lab changes.
   const program = await programFor(req);
   const existing = readState(paths);
   // A lab pointed at an outside ensemble keeps using it when --connect is not repeated.
   const outside = req.connect ?? (existing && existing.servers.length === 0 ? existing.externalConnect : undefined);
   if (!outside && (!existing || existing.servers.length === 0)) {
-    throw new UsageError(`there is no ensemble in ${paths.root} to contend on`, 'start one with `zklab ensemble up`, or point at another with --connect HOST:PORT,…');
+    throw new UsageError(
+      `there is no ensemble in ${paths.root} to contend on`,
+      'start one with `zklab ensemble up`, or point at another with --connect HOST:PORT,…',
+    );
   }
   if (program && req.connect !== undefined && existing && existing.servers.length > 0) {
-    throw new UsageError(`--connect would take these programs past the link proxies of the lab at ${paths.root}, out of reach of its faults`, 'leave out --connect to use the lab\'s ensemble, or use another lab (--lab DIR) for another ensemble');
+    throw new UsageError(
+      `--connect would take these programs past the link proxies of the lab at ${paths.root}, out of reach of its faults`,
+      "leave out --connect to use the lab's ensemble, or use another lab (--lab DIR) for another ensemble",
+    );
   }
   if (existing && !outside) await ensureReachable(existing);
   refuseForLab(paths, existing ?? emptyState(), req);
@@ -123,15 +157,23 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
           ...(req.lock ? { lock: req.lock } : {}),
           ...(req.via !== 'all' ? { via: req.via } : {}),
         };
-        const connectFor = opts.connectFor ?? ((cid: string, st: LabState) => (upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st)));
+        const connectFor =
+          opts.connectFor ??
+          ((cid: string, st: LabState) =>
+            upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st));
         // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
         const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
-        rec.pid = program ? launchProgramContender(paths, req, rec, program, connect) : launchRecipeContender(paths, req, rec, connect);
+        rec.pid = program
+          ? launchProgramContender(paths, req, rec, program, connect)
+          : launchRecipeContender(paths, req, rec, connect);
         state.contenders.push(rec);
         created.push(rec);
       }
     } catch (e) {
-      await stopProcesses(created.map((r) => r.pid!), 'SIGKILL').catch(() => undefined);
+      await stopProcesses(
+        created.map((r) => r.pid!),
+        'SIGKILL',
+      ).catch(() => undefined);
       throw e;
     }
     writeState(paths, state);
@@ -143,7 +185,10 @@ export async function spawnContenders(paths: LabPaths, req: SpawnRequest, opts: 
     await undoSpawn(paths, records, before!);
     throw e;
   }
-  recordLabEvent(paths, 'contenders-spawned', { contenders: records.map((r) => r.id), recipe: req.scheduler ? 'scheduler' : req.lock ? `lock (${req.recipe})` : req.recipe });
+  recordLabEvent(paths, 'contenders-spawned', {
+    contenders: records.map((r) => r.id),
+    recipe: req.scheduler ? 'scheduler' : req.lock ? `lock (${req.recipe})` : req.recipe,
+  });
   const all = listContenders(paths);
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
@@ -166,7 +211,12 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
     labRoot: paths.root,
     connect,
     eventsFile: paths.contenderEvents(rec.id),
-    memberData: JSON.stringify({ id: rec.id, recipe: req.recipe, priority: rec.priority ?? null, site: rec.site ?? null }),
+    memberData: JSON.stringify({
+      id: rec.id,
+      recipe: req.recipe,
+      priority: rec.priority ?? null,
+      site: rec.site ?? null,
+    }),
   });
 }
 
@@ -177,18 +227,36 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
  */
 function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): void {
   const rule = effectiveRule(req.recipe, runsProgram(req.recipe) ? formatLeaderRule(req.leaderRule) : undefined);
-  const other = state.contenders.find((c) => c.path === req.path && effectiveRule(c.recipe, c.leaderRule) !== rule && (runsProgram(req.recipe) || c.leaderRule !== undefined) && isOurs(c.pid, paths.markers));
+  const other = state.contenders.find(
+    (c) =>
+      c.path === req.path &&
+      effectiveRule(c.recipe, c.leaderRule) !== rule &&
+      (runsProgram(req.recipe) || c.leaderRule !== undefined) &&
+      isOurs(c.pid, paths.markers),
+  );
   if (!other) return;
-  throw new UsageError(`${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`, 'give them a --path of their own, or stop the others first');
+  throw new UsageError(
+    `${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`,
+    'give them a --path of their own, or stop the others first',
+  );
 }
 
 /** One pre-emption setting per priority election: whichever contender is the elector applies its own. */
 function checkPreempt(paths: LabPaths, state: LabState, req: SpawnRequest): void {
   if (req.recipe !== 'priority') return;
-  const other = state.contenders.find((c) => c.recipe === 'priority' && c.path === req.path && (c.preempt ?? true) !== req.preempt && isOurs(c.pid, paths.markers));
+  const other = state.contenders.find(
+    (c) =>
+      c.recipe === 'priority' &&
+      c.path === req.path &&
+      (c.preempt ?? true) !== req.preempt &&
+      isOurs(c.pid, paths.markers),
+  );
   if (!other) return;
   const theirs = other.preempt === false ? '--no-preempt' : 'pre-emption on';
-  throw new UsageError(`${req.path} already has priority contenders with ${theirs} (${other.id})`, `spawn these the same way, use another --path, or stop the others first`);
+  throw new UsageError(
+    `${req.path} already has priority contenders with ${theirs} (${other.id})`,
+    `spawn these the same way, use another --path, or stop the others first`,
+  );
 }
 
 export function workloadOf(r: ContenderRecord): 'scheduler' | 'lock' | null {
@@ -202,7 +270,10 @@ const liveHolders = (paths: LabPaths, state: LabState, path: string): ContenderR
 function checkFencing(paths: LabPaths, state: LabState, path: string, fencing: boolean): void {
   const other = liveHolders(paths, state, path).find((c) => c.lock!.fencing !== fencing);
   if (other) {
-    throw new UsageError(`the lock ${path} already has holders with --fencing ${fencing ? 'off' : 'on'} (${other.id})`, `use --fencing ${fencing ? 'off' : 'on'} as they do, another --path, or stop them first`);
+    throw new UsageError(
+      `the lock ${path} already has holders with --fencing ${fencing ? 'off' : 'on'} (${other.id})`,
+      `use --fencing ${fencing ? 'off' : 'on'} as they do, another --path, or stop them first`,
+    );
   }
 }
 
@@ -220,7 +291,11 @@ export async function useOutsideEnsemble(paths: LabPaths, connect: string): Prom
   ensureDir(paths.root);
   await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
-    if (state.servers.length > 0) throw new UsageError(`the lab at ${paths.root} has an ensemble of its own`, 'leave out --connect, or use another lab');
+    if (state.servers.length > 0)
+      throw new UsageError(
+        `the lab at ${paths.root} has an ensemble of its own`,
+        'leave out --connect, or use another lab',
+      );
     await pointAtExternal(paths, state, connect);
   });
 }
@@ -231,7 +306,10 @@ export async function useOutsideEnsemble(paths: LabPaths, connect: string): Prom
  */
 async function pointAtExternal(paths: LabPaths, state: LabState, connect: string): Promise<void> {
   if (state.externalConnect !== undefined && state.externalConnect !== connect) {
-    throw new UsageError(`this lab's contenders already use --connect ${state.externalConnect}`, 'use the same --connect, or another lab (--lab DIR) for another ensemble');
+    throw new UsageError(
+      `this lab's contenders already use --connect ${state.externalConnect}`,
+      'use the same --connect, or another lab (--lab DIR) for another ensemble',
+    );
   }
   state.externalConnect = connect;
   state.external = externalServers(connect);
@@ -243,7 +321,17 @@ export function describeContender(paths: LabPaths, r: ContenderRecord): Contende
   const alive = isOurs(r.pid, paths.markers);
   const frozen = alive && isStopped(r.pid!);
   const summary = withProcessFacts(summarizeEvents(readEventFile(paths.contenderEvents(r.id))), alive, frozen);
-  return { ...summary, id: r.id, pid: r.pid ?? null, alive, recipe: r.recipe, path: r.path, priority: r.priority ?? null, site: r.site ?? null, workload: workloadOf(r) };
+  return {
+    ...summary,
+    id: r.id,
+    pid: r.pid ?? null,
+    alive,
+    recipe: r.recipe,
+    path: r.path,
+    priority: r.priority ?? null,
+    site: r.site ?? null,
+    workload: workloadOf(r),
+  };
 }
 
 /** Every session each contender has had (its own log and the link daemon's record), by id, read when asked. */
@@ -282,7 +370,11 @@ export async function contendersOverview(paths: LabPaths): Promise<ContendersOve
   const state = requireState(paths);
   const contenders = describeContenders(paths, state);
   const sessions = new Map(contenders.map((c) => [c.id, c.sessions] as const));
-  const zookeeper = await withObserver(directConnectString(state), (zk) => readZkView(zk, state.contenders, (id) => sessions.get(id) ?? []), 3000).catch(() => null);
+  const zookeeper = await withObserver(
+    directConnectString(state),
+    (zk) => readZkView(zk, state.contenders, (id) => sessions.get(id) ?? []),
+    3000,
+  ).catch(() => null);
   if (upstreams(state).length === 0) return { contenders, network: null, zookeeper };
   const members = new Map(contenders.map((c) => [c.id, memberNetwork(state, c.id)] as const));
   return { contenders, network: { status: await networkStatus(paths, state), members }, zookeeper };
@@ -292,7 +384,10 @@ export function resolveContender(state: LabState, id: string): ContenderRecord {
   const r = state.contenders.find((c) => c.id === id);
   if (!r) {
     const ids = state.contenders.map((c) => c.id);
-    throw new UsageError(`there is no contender "${id}" in this lab`, ids.length > 0 ? `contenders are ${ids.join(', ')}` : 'spawn some with `zklab contenders spawn 5`');
+    throw new UsageError(
+      `there is no contender "${id}" in this lab`,
+      ids.length > 0 ? `contenders are ${ids.join(', ')}` : 'spawn some with `zklab contenders spawn 5`',
+    );
   }
   return r;
 }
@@ -300,9 +395,16 @@ export function resolveContender(state: LabState, id: string): ContenderRecord {
 /** Stops contenders cleanly (SIGTERM: they close their sessions), waiting for each to exit. */
 export async function stopContenders(paths: LabPaths, ids: readonly string[] | 'all'): Promise<string[]> {
   const state = requireState(paths);
-  const targets = ids === 'all' ? state.contenders.filter((c) => isOurs(c.pid, paths.markers)) : ids.map((id) => resolveContender(state, id));
+  const targets =
+    ids === 'all'
+      ? state.contenders.filter((c) => isOurs(c.pid, paths.markers))
+      : ids.map((id) => resolveContender(state, id));
   const live = targets.filter((c) => isOurs(c.pid, paths.markers));
-  await stopProcesses(live.map((c) => c.pid!), 'SIGTERM', 5000);
+  await stopProcesses(
+    live.map((c) => c.pid!),
+    'SIGTERM',
+    5000,
+  );
   await withLabLock(paths, async () => {
     const fresh = requireState(paths);
     for (const c of fresh.contenders) if (live.some((l) => l.id === c.id)) c.stoppedAt = Date.now();

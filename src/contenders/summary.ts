@@ -4,7 +4,16 @@ import { leadershipEndOf } from '../lab/leadership-intervals.js';
 import { runsProgram } from './options.js';
 
 /** running: a program that has not said what it believes (ZooKeeper's view still tells whether it leads). */
-export type ContenderState = 'starting' | 'running' | 'joining' | 'leader' | 'follower' | 'paused' | 'expired' | 'stopped' | 'dead';
+export type ContenderState =
+  | 'starting'
+  | 'running'
+  | 'joining'
+  | 'leader'
+  | 'follower'
+  | 'paused'
+  | 'expired'
+  | 'stopped'
+  | 'dead';
 
 export interface ContenderSummary {
   readonly state: ContenderState;
@@ -21,7 +30,11 @@ export interface ContenderSummary {
 }
 
 /** The single-file recipe's own words for its states. */
-const SINGLE_FILE_STATES: Readonly<Record<string, ContenderState>> = { active: 'leader', inactive: 'follower', paused: 'paused' };
+const SINGLE_FILE_STATES: Readonly<Record<string, ContenderState>> = {
+  active: 'leader',
+  inactive: 'follower',
+  paused: 'paused',
+};
 
 /** What a contender's own log (oldest first) says about it. The process facts (alive, frozen) are applied by `withProcessFacts`. */
 export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSummary {
@@ -44,7 +57,11 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
       if (!sessions.includes(s)) sessions.push(s);
       // The link daemon's record of a session a recipe did not announce is a side session of its own (the
       // scheduler leader's multi session): the contender's, but not the one it stands in the election with.
-      const side = e.event === 'session' && recipe !== null && !runsProgram(recipe) && !events.some((o) => o.event !== 'session' && o.session !== null && normalizeSessionId(o.session) === s);
+      const side =
+        e.event === 'session' &&
+        recipe !== null &&
+        !runsProgram(recipe) &&
+        !events.some((o) => o.event !== 'session' && o.session !== null && normalizeSessionId(o.session) === s);
       if (s !== session && !side) {
         // A new session holds no watches and has not been elected yet.
         session = s;
@@ -73,7 +90,10 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         state = 'follower';
         break;
       case 'state': {
-        const mapped = typeof e.state === 'string' && Object.hasOwn(SINGLE_FILE_STATES, e.state) ? SINGLE_FILE_STATES[e.state] : undefined;
+        const mapped =
+          typeof e.state === 'string' && Object.hasOwn(SINGLE_FILE_STATES, e.state)
+            ? SINGLE_FILE_STATES[e.state]
+            : undefined;
         if (mapped === 'paused') pause();
         else if (mapped) state = mapped;
         break;
@@ -110,12 +130,23 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         break;
     }
   }
-  return { state, session, sessions, znode, watching, childWatches: [...childWatches], token, recipe, lastEventAt: events.at(-1)?.t ?? null };
+  return {
+    state,
+    session,
+    sessions,
+    znode,
+    watching,
+    childWatches: [...childWatches],
+    token,
+    recipe,
+    lastEventAt: events.at(-1)?.t ?? null,
+  };
 }
 
 /** A dead process is never a leader; a frozen one is paused whatever it believes. */
 export function withProcessFacts(s: ContenderSummary, alive: boolean, frozen: boolean): ContenderSummary {
-  if (!alive) return { ...s, state: s.state === 'stopped' ? 'stopped' : 'dead', watching: null, childWatches: [], token: null };
+  if (!alive)
+    return { ...s, state: s.state === 'stopped' ? 'stopped' : 'dead', watching: null, childWatches: [], token: null };
   if (frozen) return { ...s, state: 'paused' };
   return s;
 }

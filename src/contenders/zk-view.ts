@@ -18,7 +18,11 @@ export interface ZkContenderView {
  * ZooKeeper's view of each contender: the znodes its sessions own under its path and whether it leads. `sessionsOf`
  * gives every session a contender has had (its own log and the link daemon's record of its connections).
  */
-export async function readZkView(zk: ZkPort, records: readonly ContenderRecord[], sessionsOf: (id: string) => readonly string[]): Promise<Map<string, ZkContenderView>> {
+export async function readZkView(
+  zk: ZkPort,
+  records: readonly ContenderRecord[],
+  sessionsOf: (id: string) => readonly string[],
+): Promise<Map<string, ZkContenderView>> {
   const owner = new Map<string, string>();
   for (const r of records) for (const s of sessionsOf(r.id)) owner.set(normalizeSessionId(s), r.id);
   const znodes = new Map<string, string[]>(records.map((r) => [r.id, []]));
@@ -45,7 +49,11 @@ export interface PathLeader extends LeadingZnode {
 }
 
 /** The leader of each election path of `records` (nobody: left out), by the paths' leader rules. */
-export async function readPathLeaders(zk: ZkPort, records: readonly ContenderRecord[], sessionsOf: (id: string) => readonly string[]): Promise<PathLeader[]> {
+export async function readPathLeaders(
+  zk: ZkPort,
+  records: readonly ContenderRecord[],
+  sessionsOf: (id: string) => readonly string[],
+): Promise<PathLeader[]> {
   const out: PathLeader[] = [];
   for (const path of new Set(records.map((r) => r.path))) {
     const lead = await readLeader(zk, path, ruleOf(records, path));

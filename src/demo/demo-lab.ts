@@ -30,7 +30,10 @@ export class DemoLab {
     const marker = join(paths.root, MARKER);
     const inUse = existsSync(paths.stateFile) || findMarked(paths.markers).length > 0;
     if (inUse && !existsSync(marker)) {
-      throw new UsageError(`${paths.root} holds a lab that is not a demo's`, 'the demo runs in a lab of its own: leave out --lab (default .zklab-demo) or name an empty directory');
+      throw new UsageError(
+        `${paths.root} holds a lab that is not a demo's`,
+        'the demo runs in a lab of its own: leave out --lab (default .zklab-demo) or name an empty directory',
+      );
     }
     // What an interrupted demo left behind is the demo's to clear.
     if (inUse) await ensembleDown(paths, { purge: true });
@@ -41,9 +44,17 @@ export class DemoLab {
   }
 
   /** Ensemble up, then the contenders one at a time so that c1 leads first. */
-  async start(opts: { readonly signal: AbortSignal; readonly zkHome?: string; readonly line: (text: string) => void }): Promise<void> {
+  async start(opts: {
+    readonly signal: AbortSignal;
+    readonly zkHome?: string;
+    readonly line: (text: string) => void;
+  }): Promise<void> {
     const upAt = Date.now();
-    const { status } = await ensembleUp(this.paths, { servers: DEMO_SERVERS, signal: opts.signal, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) });
+    const { status } = await ensembleUp(this.paths, {
+      servers: DEMO_SERVERS,
+      signal: opts.signal,
+      ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
+    });
     const modes = status.servers.map((s) => `${s.name} ${s.mode}`).join(', ');
     opts.line(`ensemble up in ${formatDuration(Date.now() - upAt)}: ${modes}`);
     const request = parseSpawnRequest({ count: 1, recipe: 'predecessor', sessionTimeout: DEMO_SESSION_TIMEOUT_MS });
@@ -52,7 +63,9 @@ export class DemoLab {
       const { spawned } = await spawnContenders(this.paths, request, { signal: opts.signal });
       ids.push(...spawned.map((c) => c.id));
     }
-    opts.line(`spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), session timeout ${DEMO_SESSION_TIMEOUT_MS} ms`);
+    opts.line(
+      `spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), session timeout ${DEMO_SESSION_TIMEOUT_MS} ms`,
+    );
   }
 
   /** Stops every process of the lab, checks that none is left, and removes the lab. */
@@ -61,7 +74,11 @@ export class DemoLab {
     const strays = findMarked(this.paths.markers);
     await clearLab(this.paths, { removeDir: this.removeDir });
     const left = findMarked(this.paths.markers);
-    if (left.length > 0) throw new ProcessError(`processes ${left.join(', ')} of the demo's lab are still running`, `stop them: kill -9 ${left.join(' ')}`);
+    if (left.length > 0)
+      throw new ProcessError(
+        `processes ${left.join(', ')} of the demo's lab are still running`,
+        `stop them: kill -9 ${left.join(' ')}`,
+      );
     if (!this.removeDir) rmSync(join(this.paths.root, MARKER), { force: true });
     this.lease.release();
     return { stopped: stopped + strays.length, removed: this.removeDir };

@@ -32,7 +32,11 @@ export function labHistory(paths: LabPaths): (ContenderEvent | LabEvent)[] {
 export async function awaitFailover(
   paths: LabPaths,
   killed: string,
-  opts: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly onEvent?: (e: ContenderEvent | LabEvent) => void },
+  opts: {
+    readonly timeoutMs: number;
+    readonly signal?: AbortSignal;
+    readonly onEvent?: (e: ContenderEvent | LabEvent) => void;
+  },
 ): Promise<Failover> {
   const deadline = Date.now() + opts.timeoutMs;
   let shown = 0;
@@ -46,7 +50,9 @@ export async function awaitFailover(
     if (kill && claim) {
       const lead = await resolveLeader(paths);
       if (lead.contender.id !== claim.id) {
-        throw new ProcessError(`${claim.id} claimed leadership, but ZooKeeper says ${lead.contender.id} owns the leading znode ${lead.znode}`);
+        throw new ProcessError(
+          `${claim.id} claimed leadership, but ZooKeeper says ${lead.contender.id} owns the leading znode ${lead.znode}`,
+        );
       }
       return {
         killed,
@@ -58,7 +64,10 @@ export async function awaitFailover(
       };
     }
     if (Date.now() > deadline) {
-      throw new ProcessError(`no contender took over within ${Math.round(opts.timeoutMs / 1000)} s of killing ${killed}`, 'the demo cleans its lab up; to look closer, do it by hand: `zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`');
+      throw new ProcessError(
+        `no contender took over within ${Math.round(opts.timeoutMs / 1000)} s of killing ${killed}`,
+        'the demo cleans its lab up; to look closer, do it by hand: `zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`',
+      );
     }
     await sleep(50, undefined, { signal: opts.signal });
   }

@@ -61,12 +61,29 @@ export function failoverSummary(f: Failover): string {
 }
 
 /** Kills the leader and waits for the next one; `onEvent` sees what happens meanwhile. */
-async function killLeader(paths: LabPaths, signal: AbortSignal, say: (t: string) => void, onEvent?: (e: ContenderEvent | LabEvent) => void): Promise<Failover> {
-  const { target: { name: id }, pid } = await faults.kill(paths, 'leader', 'SIGKILL');
-  say(`killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`);
-  const failover = await awaitFailover(paths, id, { timeoutMs: FAILOVER_TIMEOUT_MS, signal, ...(onEvent ? { onEvent } : {}) });
+async function killLeader(
+  paths: LabPaths,
+  signal: AbortSignal,
+  say: (t: string) => void,
+  onEvent?: (e: ContenderEvent | LabEvent) => void,
+): Promise<Failover> {
+  const {
+    target: { name: id },
+    pid,
+  } = await faults.kill(paths, 'leader', 'SIGKILL');
+  say(
+    `killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`,
+  );
+  const failover = await awaitFailover(paths, id, {
+    timeoutMs: FAILOVER_TIMEOUT_MS,
+    signal,
+    ...(onEvent ? { onEvent } : {}),
+  });
   // The live view's event pane shows lab events: this puts the measured time there too.
-  recordLabEvent(paths, 'failover', { description: `${failover.leader} leads ${formatDuration(failover.leaderAt - failover.killedAt)} after the kill of ${id}`, ms: failover.leaderAt - failover.killedAt });
+  recordLabEvent(paths, 'failover', {
+    description: `${failover.leader} leads ${formatDuration(failover.leaderAt - failover.killedAt)} after the kill of ${id}`,
+    ms: failover.leaderAt - failover.killedAt,
+  });
   return failover;
 }
 
@@ -105,7 +122,9 @@ async function liveScenario(o: DemoOptions, say: (t: string) => void): Promise<F
  */
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const say = (text: string) => o.out(`  ${text}`);
-  o.out(`zklab demo: ${DEMO_SERVERS} ZooKeeper servers, ${DEMO_CONTENDERS} contenders electing a leader, then the leader is killed`);
+  o.out(
+    `zklab demo: ${DEMO_SERVERS} ZooKeeper servers, ${DEMO_CONTENDERS} contenders electing a leader, then the leader is killed`,
+  );
   const lab = await DemoLab.claim(o.paths);
   let failover: Failover | null = null;
   let stopped = 0;
@@ -113,7 +132,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     say(`lab ${o.paths.root}`);
     await lab.start({ signal: o.signal, line: say, ...(o.zkHome ? { zkHome: o.zkHome } : {}) });
     const leader = await electedLeader(o.paths, o.signal);
-    say(`${leader.contender.id} leads: ZooKeeper says its session 0x${leader.owner} owns ${leader.znode}, the lowest sequence number`);
+    say(
+      `${leader.contender.id} leads: ZooKeeper says its session 0x${leader.owner} owns ${leader.znode}, the lowest sequence number`,
+    );
     if (o.live) {
       say('opening the live view; the leader is killed in a few seconds. Press q to quit and clean up.');
       failover = await liveScenario(o, say);
@@ -128,7 +149,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   } finally {
     const closed = await lab.close();
     stopped = closed.stopped;
-    say(`cleaned up: stopped ${stopped} process(es) (servers, contenders, link daemon), none is left${closed.removed ? '; lab removed' : ''}`);
+    say(
+      `cleaned up: stopped ${stopped} process(es) (servers, contenders, link daemon), none is left${closed.removed ? '; lab removed' : ''}`,
+    );
   }
   if (!failover && !o.live) throw new ProcessError('the demo ended without a failover');
   return { failover, stopped };

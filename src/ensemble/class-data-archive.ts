@@ -1,6 +1,19 @@
 /** Building the class-data archive (src/ensemble/class-data.ts says what it is and where it lives). */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -19,12 +32,24 @@ function takeBuildLock(lock: string): boolean {
       return true;
     } catch {
       let holder = NaN;
-      try { holder = Number.parseInt(readFileSync(lock, 'utf8'), 10); } catch { /* vanished */ }
+      try {
+        holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+      } catch {
+        /* vanished */
+      }
       let age = 0;
-      try { age = Date.now() - statSync(lock).mtimeMs; } catch { /* vanished */ }
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        /* vanished */
+      }
       // A lock without a pid yet is one being taken this instant.
       if (Number.isNaN(holder) ? age < 10_000 : pidAlive(holder) && age < 5 * 60_000) return false;
-      try { unlinkSync(lock); } catch { /* another builder took it over */ }
+      try {
+        unlinkSync(lock);
+      } catch {
+        /* another builder took it over */
+      }
     }
   }
   return false;
@@ -45,7 +70,10 @@ function waitExit(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<b
   return new Promise((res) => {
     if (child.exitCode !== null || child.signalCode !== null) return res(true);
     const timer = setTimeout(() => res(false), timeoutMs);
-    child.once('exit', () => { clearTimeout(timer); res(true); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      res(true);
+    });
   });
 }
 
@@ -55,7 +83,11 @@ function waitExit(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<b
  * serves, then SIGTERM makes it exit and write the archive. `serverArgs(cfg, dir)` is the lab's own command line, so
  * the archive holds what a lab server loads. Resolves the archive's path, or undefined.
  */
-export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string, dir: string) => string[], opts: { waitForOtherMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<string | undefined> {
+export async function buildArchive(
+  t: ClassDataTarget,
+  serverArgs: (cfg: string, dir: string) => string[],
+  opts: { waitForOtherMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<string | undefined> {
   const env = opts.env ?? process.env;
   const plan = archivePlan(t, env);
   if (!plan) return undefined;
@@ -65,12 +97,14 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
   if (!takeBuildLock(lock)) {
     // Another builder is at it: wait for its archive (or give up without one).
     const deadline = Date.now() + (opts.waitForOtherMs ?? 0);
-    while (Date.now() < deadline && !existsSync(plan.path) && existsSync(lock)) await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < deadline && !existsSync(plan.path) && existsSync(lock))
+      await new Promise((r) => setTimeout(r, 200));
     return existsSync(plan.path) ? plan.path : undefined;
   }
   // What a builder killed half-way left behind (this one holds the lock: no other is writing).
   for (const f of readdirSync(dirname(plan.path))) {
-    if (f.startsWith(`${basename(plan.path)}.`) && f.endsWith('.tmp')) rmSync(join(dirname(plan.path), f), { force: true });
+    if (f.startsWith(`${basename(plan.path)}.`) && f.endsWith('.tmp'))
+      rmSync(join(dirname(plan.path), f), { force: true });
   }
   const tmp = `${plan.path}.${process.pid}.tmp`;
   const dir = mkdtempSync(join(tmpdir(), 'zklab-cds-'));
@@ -82,13 +116,27 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
     writeFileSync(join(dir, 'log4j.properties'), readFileSync(join(TEMPLATES_DIR, 'log4j.properties')));
     writeFileSync(join(dir, 'logback.xml'), readFileSync(join(TEMPLATES_DIR, 'logback.xml')));
     const cfg = join(dir, 'zoo.cfg');
-    writeFileSync(cfg, [
-      'tickTime=200', 'initLimit=20', 'syncLimit=10', `dataDir=${join(dir, 'data')}`, `clientPort=${client}`, 'clientPortAddress=127.0.0.1',
-      'admin.enableServer=false', '4lw.commands.whitelist=srvr', 'standaloneEnabled=false',
-      `server.1=127.0.0.1:${quorum}:${election};127.0.0.1:${client}`, '',
-    ].join('\n'));
+    writeFileSync(
+      cfg,
+      [
+        'tickTime=200',
+        'initLimit=20',
+        'syncLimit=10',
+        `dataDir=${join(dir, 'data')}`,
+        `clientPort=${client}`,
+        'clientPortAddress=127.0.0.1',
+        'admin.enableServer=false',
+        '4lw.commands.whitelist=srvr',
+        'standaloneEnabled=false',
+        `server.1=127.0.0.1:${quorum}:${election};127.0.0.1:${client}`,
+        '',
+      ].join('\n'),
+    );
     const out = openSync(join(dir, 'server.log'), 'a');
-    child = spawn(t.java, [`-XX:ArchiveClassesAtExit=${tmp}`, ...serverArgs(cfg, dir)], { stdio: ['ignore', out, out], env: { ...env, JVMFLAGS: '' } });
+    child = spawn(t.java, [`-XX:ArchiveClassesAtExit=${tmp}`, ...serverArgs(cfg, dir)], {
+      stdio: ['ignore', out, out],
+      env: { ...env, JVMFLAGS: '' },
+    });
     closeSync(out);
     child.on('error', () => undefined);
     const deadline = Date.now() + 60_000;
@@ -104,7 +152,10 @@ export async function buildArchive(t: ClassDataTarget, serverArgs: (cfg: string,
     }
     if (!serving || !existsSync(tmp)) return undefined;
     // A broken archive crashes the JVM that maps it: prove this one maps before anyone else can see it.
-    const check = spawnSync(t.java, [`-XX:SharedArchiveFile=${tmp}`, '-Xshare:on', '-cp', t.zk.classpath, '-version'], { stdio: 'ignore', timeout: 30_000 });
+    const check = spawnSync(t.java, [`-XX:SharedArchiveFile=${tmp}`, '-Xshare:on', '-cp', t.zk.classpath, '-version'], {
+      stdio: 'ignore',
+      timeout: 30_000,
+    });
     if (check.status !== 0) return undefined;
     renameSync(tmp, plan.path);
     return plan.path;

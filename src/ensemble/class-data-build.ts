@@ -14,13 +14,28 @@ import { serverJvmArgs } from './jvm.js';
  * resolves its path, or undefined when there is none.
  */
 export function buildServerArchive(target: ClassDataTarget, waitForOtherMs = 60_000): Promise<string | undefined> {
-  return buildArchive(target, (cfg, dir) => serverJvmArgs({ java: target.java, zk: target.zk, configFile: cfg, confDir: dir, logDir: dir, markers: ['-Dzklab.cds-build=1'], classData: false }), { waitForOtherMs });
+  return buildArchive(
+    target,
+    (cfg, dir) =>
+      serverJvmArgs({
+        java: target.java,
+        zk: target.zk,
+        configFile: cfg,
+        confDir: dir,
+        logDir: dir,
+        markers: ['-Dzklab.cds-build=1'],
+        classData: false,
+      }),
+    { waitForOtherMs },
+  );
 }
 
 async function main(): Promise<void> {
   const target = { java: findJava().bin, zk: findZooKeeper() };
   if (!archivePlan(target)) {
-    console.log(`class-data sharing: not used (${classDataDisabled() ? 'ZKLAB_CDS is off' : `needs Java ${MIN_DYNAMIC_ARCHIVE_JAVA} or newer`}); servers start without it`);
+    console.log(
+      `class-data sharing: not used (${classDataDisabled() ? 'ZKLAB_CDS is off' : `needs Java ${MIN_DYNAMIC_ARCHIVE_JAVA} or newer`}); servers start without it`,
+    );
     return;
   }
   const built = await buildServerArchive(target);

@@ -13,7 +13,17 @@
  * one-line warning, hence the key covers every jar (the manifest's Class-Path too) by path, size and mtime.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +59,13 @@ export function parseJavaRelease(text: string): { feature: number; build: string
 export function parseManifestClassPath(manifest: string): string[] {
   const joined = manifest.replace(/\r?\n /g, '');
   const line = joined.split(/\r?\n/).find((l) => /^Class-Path:/i.test(l));
-  return line ? line.slice(line.indexOf(':') + 1).trim().split(/\s+/).filter(Boolean) : [];
+  return line
+    ? line
+        .slice(line.indexOf(':') + 1)
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+    : [];
 }
 
 /** META-INF/MANIFEST.MF of a jar (a zip read by hand: its end record, central directory and one entry), or undefined. */
@@ -67,7 +83,10 @@ export function readJarManifest(jar: string): string | undefined {
     const tail = read(tailStart, size - tailStart);
     let eocd = -1;
     for (let i = tail.length - 22; i >= 0; i--) {
-      if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+      if (tail.readUInt32LE(i) === 0x06054b50) {
+        eocd = i;
+        break;
+      }
     }
     if (eocd < 0) return undefined;
     const entries = tail.readUInt16LE(eocd + 10);
@@ -93,7 +112,10 @@ export function readJarManifest(jar: string): string | undefined {
 }
 
 /** Every jar the class path loads from, in order: `dir/*` expanded, and the jars each manifest's Class-Path adds. */
-export function classpathJars(classpath: string, manifestOf: (jar: string) => string | undefined = readJarManifest): string[] {
+export function classpathJars(
+  classpath: string,
+  manifestOf: (jar: string) => string | undefined = readJarManifest,
+): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (jar: string) => {
@@ -109,7 +131,11 @@ export function classpathJars(classpath: string, manifestOf: (jar: string) => st
   for (const entry of classpath.split(delimiter).filter(Boolean)) {
     if (entry.endsWith('*')) {
       const dir = entry.slice(0, -1) || '.';
-      const jars = existsSync(dir) ? readdirSync(dir).filter((f) => /\.jar$/i.test(f)).sort() : [];
+      const jars = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => /\.jar$/i.test(f))
+            .sort()
+        : [];
       for (const f of jars) add(join(dir, f));
     } else add(entry);
   }
@@ -135,8 +161,15 @@ export interface ClassDataTarget {
 /** What the archive depends on: the Java build and its libjvm, and every jar by path, size and mtime. */
 export function archiveIdentity(t: ClassDataTarget, javaBuild: string): string {
   const home = javaHomeOf(t.java);
-  const libjvm = ['lib/server/libjvm.so', 'lib/server/libjvm.dylib', 'jre/lib/amd64/server/libjvm.so'].map((p) => join(home, p)).find((p) => existsSync(p));
-  return [`java ${fileIdentity(t.java)} ${javaBuild}`, `libjvm ${libjvm ? fileIdentity(libjvm) : 'unknown'}`, `classpath ${t.zk.classpath}`, ...classpathJars(t.zk.classpath).map(fileIdentity)].join('\n');
+  const libjvm = ['lib/server/libjvm.so', 'lib/server/libjvm.dylib', 'jre/lib/amd64/server/libjvm.so']
+    .map((p) => join(home, p))
+    .find((p) => existsSync(p));
+  return [
+    `java ${fileIdentity(t.java)} ${javaBuild}`,
+    `libjvm ${libjvm ? fileIdentity(libjvm) : 'unknown'}`,
+    `classpath ${t.zk.classpath}`,
+    ...classpathJars(t.zk.classpath).map(fileIdentity),
+  ].join('\n');
 }
 
 /** The archive's file name: readable for people, keyed by a hash of its identity. */
@@ -182,7 +215,16 @@ export function archivePlan(t: ClassDataTarget, env: NodeJS.ProcessEnv = process
   let plan = plans.get(memo);
   if (!plans.has(memo)) {
     const release = javaRelease(t.java);
-    plan = release && release.feature >= MIN_DYNAMIC_ARCHIVE_JAVA ? { path: join(classDataCacheDir(env), archiveFileName(t.zk.version, release.feature, archiveIdentity(t, release.build))), exists: false } : undefined;
+    plan =
+      release && release.feature >= MIN_DYNAMIC_ARCHIVE_JAVA
+        ? {
+            path: join(
+              classDataCacheDir(env),
+              archiveFileName(t.zk.version, release.feature, archiveIdentity(t, release.build)),
+            ),
+            exists: false,
+          }
+        : undefined;
     plans.set(memo, plan);
   }
   return plan && { path: plan.path, exists: existsSync(plan.path) };

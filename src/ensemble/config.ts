@@ -36,7 +36,6 @@ export function labServerConfig(
 }
 export const FOUR_LETTER_WORDS = ['srvr', 'stat', 'ruok', 'mntr', 'conf', 'cons', 'wchs', 'wchp', 'wchc'] as const;
 
-
 export interface ServerConfig {
   readonly id: number;
   readonly name: string;
@@ -70,12 +69,13 @@ function serverLine(p: PeerAddress): string {
 
 export function renderZooCfg(template: string, cfg: ServerConfig): string {
   const { initLimit, syncLimit } = limitsFor(cfg.tickMs);
-  const serverLines = cfg.peers.size <= 1
-    ? '# (standalone: a single server has no peers)'
-    : [...cfg.peers.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([id, p]) => `server.${id}=${serverLine(p)}`)
-        .join('\n');
+  const serverLines =
+    cfg.peers.size <= 1
+      ? '# (standalone: a single server has no peers)'
+      : [...cfg.peers.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([id, p]) => `server.${id}=${serverLine(p)}`)
+          .join('\n');
   return fillTemplate(template, {
     name: cfg.name,
     id: cfg.id,
@@ -90,13 +90,14 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
     maxClientCnxns: cfg.maxClientCnxns,
     serverLines,
     peerType: cfg.peers.get(cfg.id)?.role === 'observer' ? 'peerType=observer\n' : '',
-    reconfig: cfg.superDigest === undefined
-      ? 'reconfigEnabled=false'
-      : [
-          'reconfigEnabled=true',
-          // ZooKeeper turns a key it does not know into the system property zookeeper.<key>: this one names the super user.
-          `DigestAuthenticationProvider.superDigest=${cfg.superDigest}`,
-        ].join('\n'),
+    reconfig:
+      cfg.superDigest === undefined
+        ? 'reconfigEnabled=false'
+        : [
+            'reconfigEnabled=true',
+            // ZooKeeper turns a key it does not know into the system property zookeeper.<key>: this one names the super user.
+            `DigestAuthenticationProvider.superDigest=${cfg.superDigest}`,
+          ].join('\n'),
   });
 }
 
@@ -115,20 +116,38 @@ export function observerShape(voters: number, observers: number): 'ok' | 'needs-
 
 /** `--observers` beside `voters` voting servers; `voters` undefined: the count alone (a stopped lab keeps its voters; `up` checks the shape it ends with). */
 export function validateObservers(n: unknown, voters: number | undefined): number {
-  const observers = wholeNumber(n, '--observers', 0, MAX_SERVERS, 'the number of non-voting servers, e.g. --servers 3 --observers 2');
+  const observers = wholeNumber(
+    n,
+    '--observers',
+    0,
+    MAX_SERVERS,
+    'the number of non-voting servers, e.g. --servers 3 --observers 2',
+  );
   if (voters === undefined) return observers;
   const shape = observerShape(voters, observers);
   if (shape === 'needs-voters') {
-    throw new UsageError(`--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`, 'try --servers 3 --observers ' + observers);
+    throw new UsageError(
+      `--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`,
+      'try --servers 3 --observers ' + observers,
+    );
   }
   if (shape === 'too-many') {
-    throw new UsageError(`${voters} servers and ${observers} observers make ${voters + observers}; a lab runs at most ${MAX_SERVERS}`, 'ask for fewer');
+    throw new UsageError(
+      `${voters} servers and ${observers} observers make ${voters + observers}; a lab runs at most ${MAX_SERVERS}`,
+      'ask for fewer',
+    );
   }
   return observers;
 }
 
 export function validateTick(t: unknown): number {
-  return wholeNumber(t, '--tick', 20, 10_000, `milliseconds; the lab default is ${DEFAULT_TICK_MS}, ZooKeeper's own is ${PRODUCTION_TICK_MS}`);
+  return wholeNumber(
+    t,
+    '--tick',
+    20,
+    10_000,
+    `milliseconds; the lab default is ${DEFAULT_TICK_MS}, ZooKeeper's own is ${PRODUCTION_TICK_MS}`,
+  );
 }
 
 /** A warning for even ensembles, or undefined. */
@@ -139,17 +158,32 @@ export function evenCountWarning(n: number): string | undefined {
 }
 
 /** Peers for a lab on one machine, all on loopback, every server reached directly. */
-export function loopbackPeers(ports: readonly { id: number; quorumPort: number; electionPort: number }[]): Map<number, PeerAddress> {
-  return new Map(ports.map((p) => [p.id, { host: '127.0.0.1', quorumPort: p.quorumPort, electionPort: p.electionPort }]));
+export function loopbackPeers(
+  ports: readonly { id: number; quorumPort: number; electionPort: number }[],
+): Map<number, PeerAddress> {
+  return new Map(
+    ports.map((p) => [p.id, { host: '127.0.0.1', quorumPort: p.quorumPort, electionPort: p.electionPort }]),
+  );
 }
 
 /** Configs for real hosts: one per host, ZooKeeper's standard ports, client port bound to that host's address. */
-export function productionConfigs(hosts: readonly string[], tickMs: number, dataDir = '/var/lib/zookeeper'): ServerConfig[] {
+export function productionConfigs(
+  hosts: readonly string[],
+  tickMs: number,
+  dataDir = '/var/lib/zookeeper',
+): ServerConfig[] {
   if (hosts.length > MAX_SERVERS) {
-    throw new UsageError(`--hosts lists ${hosts.length} hosts; zklab generates at most ${MAX_SERVERS}`, 'list fewer hosts');
+    throw new UsageError(
+      `--hosts lists ${hosts.length} hosts; zklab generates at most ${MAX_SERVERS}`,
+      'list fewer hosts',
+    );
   }
   const bad = hosts.find((h) => !/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(h));
-  if (bad !== undefined) throw new UsageError(`--hosts: "${bad}" is not a host name or address`, 'give comma-separated names such as zk1.example.com,zk2.example.com,zk3.example.com');
+  if (bad !== undefined)
+    throw new UsageError(
+      `--hosts: "${bad}" is not a host name or address`,
+      'give comma-separated names such as zk1.example.com,zk2.example.com,zk3.example.com',
+    );
   const dup = hosts.find((h, i) => hosts.indexOf(h) !== i);
   if (dup !== undefined) throw new UsageError(`--hosts lists ${dup} twice`, 'give each host once');
   const peers = new Map(hosts.map((h, i) => [i + 1, { host: h, quorumPort: 2888, electionPort: 3888 }]));

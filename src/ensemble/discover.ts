@@ -42,7 +42,10 @@ function versionFromJars(dir: string): string | undefined {
 
 function fromHome(home: string, origin: string): ZooKeeperInstall {
   if (!existsSync(home) || !statSync(home).isDirectory()) {
-    throw new EnvironmentError(`${origin} points at ${home}, which is not a directory`, `set it to a ZooKeeper release directory (one with lib/) or unset it; ${SETUP_HINT}`);
+    throw new EnvironmentError(
+      `${origin} points at ${home}, which is not a directory`,
+      `set it to a ZooKeeper release directory (one with lib/) or unset it; ${SETUP_HINT}`,
+    );
   }
   const lib = join(home, 'lib');
   if (existsSync(lib)) {
@@ -54,15 +57,25 @@ function fromHome(home: string, origin: string): ZooKeeperInstall {
     const debian = fromDebian();
     if (debian) return debian;
   }
-  throw new EnvironmentError(`${origin}=${home} has no lib/ directory with ZooKeeper's jars`, `point it at an unpacked apache-zookeeper-X.Y.Z-bin release, or ${SETUP_HINT}`);
+  throw new EnvironmentError(
+    `${origin}=${home} has no lib/ directory with ZooKeeper's jars`,
+    `point it at an unpacked apache-zookeeper-X.Y.Z-bin release, or ${SETUP_HINT}`,
+  );
 }
 
 function fromDebian(): ZooKeeperInstall | undefined {
   const jar = join(DEBIAN_JAVA_DIR, 'zookeeper.jar');
   if (!existsSync(jar)) return undefined;
   // The jar's manifest carries the rest of the class path; logging needs the slf4j→log4j binding next to it.
-  const extra = ['slf4j-log4j12.jar', 'log4j-1.2.jar'].map((j) => join(DEBIAN_JAVA_DIR, j)).filter((p) => existsSync(p));
-  return { layout: 'debian', home: '/usr/share/zookeeper', classpath: [jar, ...extra].join(delimiter), version: versionFromJars(DEBIAN_JAVA_DIR) };
+  const extra = ['slf4j-log4j12.jar', 'log4j-1.2.jar']
+    .map((j) => join(DEBIAN_JAVA_DIR, j))
+    .filter((p) => existsSync(p));
+  return {
+    layout: 'debian',
+    home: '/usr/share/zookeeper',
+    classpath: [jar, ...extra].join(delimiter),
+    version: versionFromJars(DEBIAN_JAVA_DIR),
+  };
 }
 
 /** Finds ZooKeeper: an explicit --zk-home, then ZOOKEEPER_HOME, then Debian's package paths. */
@@ -72,10 +85,16 @@ export function findZooKeeper(zkHome?: string, env: NodeJS.ProcessEnv = process.
   else if (env.ZOOKEEPER_HOME) found = fromHome(env.ZOOKEEPER_HOME, 'ZOOKEEPER_HOME');
   else found = fromDebian();
   if (!found) {
-    throw new EnvironmentError('ZooKeeper is not installed (no --zk-home, no ZOOKEEPER_HOME, no /usr/share/java/zookeeper.jar)', SETUP_HINT + ', or set ZOOKEEPER_HOME to a ZooKeeper ≥ ' + MIN_ZOOKEEPER_VERSION + ' release');
+    throw new EnvironmentError(
+      'ZooKeeper is not installed (no --zk-home, no ZOOKEEPER_HOME, no /usr/share/java/zookeeper.jar)',
+      SETUP_HINT + ', or set ZOOKEEPER_HOME to a ZooKeeper ≥ ' + MIN_ZOOKEEPER_VERSION + ' release',
+    );
   }
   if (found.version && compareVersions(found.version, MIN_ZOOKEEPER_VERSION) < 0) {
-    throw new EnvironmentError(`ZooKeeper ${found.version} at ${found.home} is too old: zklab needs ${MIN_ZOOKEEPER_VERSION} or newer (TTL nodes, 4lw whitelist)`, 'install a newer release and point ZOOKEEPER_HOME at it');
+    throw new EnvironmentError(
+      `ZooKeeper ${found.version} at ${found.home} is too old: zklab needs ${MIN_ZOOKEEPER_VERSION} or newer (TTL nodes, 4lw whitelist)`,
+      'install a newer release and point ZOOKEEPER_HOME at it',
+    );
   }
   return found;
 }
@@ -85,12 +104,18 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): JavaInstall {
   if (env.JAVA_HOME) {
     const bin = join(env.JAVA_HOME, 'bin', 'java');
     if (existsSync(bin)) return { bin, source: 'JAVA_HOME' };
-    throw new EnvironmentError(`JAVA_HOME=${env.JAVA_HOME} has no bin/java`, 'point JAVA_HOME at a JDK or JRE (11 or newer), or unset it to use java from PATH');
+    throw new EnvironmentError(
+      `JAVA_HOME=${env.JAVA_HOME} has no bin/java`,
+      'point JAVA_HOME at a JDK or JRE (11 or newer), or unset it to use java from PATH',
+    );
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const bin = join(dir, 'java');
     if (existsSync(bin)) return { bin, source: 'PATH' };
   }
-  throw new EnvironmentError('Java was not found (no JAVA_HOME, no java on PATH)', SETUP_HINT + ', or install a JRE 11+ and put java on PATH');
+  throw new EnvironmentError(
+    'Java was not found (no JAVA_HOME, no java on PATH)',
+    SETUP_HINT + ', or install a JRE 11+ and put java on PATH',
+  );
 }

@@ -1,4 +1,3 @@
-
 import type { LabPaths } from '../lab/paths.js';
 import { takenPorts } from '../lab/ports.js';
 import { isOurs } from '../lab/procs.js';
@@ -22,19 +21,33 @@ function failed(name: string, e: unknown): Check {
 export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check[]> {
   const checks: Check[] = [];
   const [major] = process.versions.node.split('.').map(Number);
-  checks.push({ name: 'node', ok: (major ?? 0) >= 20, detail: `v${process.versions.node}`, fix: 'install Node.js 20 or newer' });
+  checks.push({
+    name: 'node',
+    ok: (major ?? 0) >= 20,
+    detail: `v${process.versions.node}`,
+    fix: 'install Node.js 20 or newer',
+  });
   try {
     const java = findJava();
     const { execa } = await import('execa');
     const r = await execa(java.bin, ['-version'], { reject: false, timeout: 20_000 });
     const line = (r.stderr || r.stdout).split('\n')[0] ?? '';
-    checks.push({ name: 'java', ok: r.exitCode === 0, detail: `${java.bin} (${java.source}): ${line}`, fix: 'reinstall the JRE (bin/setup does it on Debian)' });
+    checks.push({
+      name: 'java',
+      ok: r.exitCode === 0,
+      detail: `${java.bin} (${java.source}): ${line}`,
+      fix: 'reinstall the JRE (bin/setup does it on Debian)',
+    });
   } catch (e) {
     checks.push(failed('java', e));
   }
   try {
     const zk = findZooKeeper(zkHome);
-    checks.push({ name: 'zookeeper', ok: true, detail: `${zk.version ?? 'unknown version'} at ${zk.home} (${zk.layout} layout)` });
+    checks.push({
+      name: 'zookeeper',
+      ok: true,
+      detail: `${zk.version ?? 'unknown version'} at ${zk.home} (${zk.layout} layout)`,
+    });
   } catch (e) {
     checks.push(failed('zookeeper', e));
   }
@@ -42,7 +55,12 @@ export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check
     loadNative();
     checks.push({ name: 'native client', ok: true, detail: 'the zookeeper addon loads' });
   } catch (e) {
-    checks.push({ name: 'native client', ok: false, detail: `the zookeeper addon does not load: ${(e as Error).message.split('\n')[0]}`, fix: 'run `npm rebuild zookeeper` (needs python3, make and g++), or bin/setup' });
+    checks.push({
+      name: 'native client',
+      ok: false,
+      detail: `the zookeeper addon does not load: ${(e as Error).message.split('\n')[0]}`,
+      fix: 'run `npm rebuild zookeeper` (needs python3, make and g++), or bin/setup',
+    });
   }
   const state = readState(paths);
   if (!state) {
@@ -54,14 +72,28 @@ export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check
   const dead = idle.filter((s) => s.pid !== undefined);
   checks.push(
     dead.length > 0
-      ? { name: 'lab', ok: false, detail: `${paths.root}: ${dead.map((s) => s.name).join(', ')} died behind the lab's back`, fix: '`zklab ensemble up` restarts them, `zklab ensemble down` cleans up' }
+      ? {
+          name: 'lab',
+          ok: false,
+          detail: `${paths.root}: ${dead.map((s) => s.name).join(', ')} died behind the lab's back`,
+          fix: '`zklab ensemble up` restarts them, `zklab ensemble down` cleans up',
+        }
       : { name: 'lab', ok: true, detail: `${paths.root}: ${live.length}/${state.servers.length} servers running` },
   );
   const taken = await takenPorts(idle.flatMap((s) => [s.clientPort, s.quorumPort, s.electionPort]));
   checks.push(
     taken.length > 0
-      ? { name: 'ports', ok: false, detail: `port ${taken.join(', ')} of this lab's stopped servers is used by another program`, fix: 'stop that program, or `zklab ensemble down --purge` and `up` again for new ports' }
-      : { name: 'ports', ok: true, detail: `block from ${state.basePort}: ${idle.length === 0 ? 'in use by this lab' : 'free'}` },
+      ? {
+          name: 'ports',
+          ok: false,
+          detail: `port ${taken.join(', ')} of this lab's stopped servers is used by another program`,
+          fix: 'stop that program, or `zklab ensemble down --purge` and `up` again for new ports',
+        }
+      : {
+          name: 'ports',
+          ok: true,
+          detail: `block from ${state.basePort}: ${idle.length === 0 ? 'in use by this lab' : 'free'}`,
+        },
   );
   return checks;
 }

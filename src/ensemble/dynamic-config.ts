@@ -30,7 +30,14 @@ export function parseDynamicConfig(text: string): DynamicConfig {
     if (line.startsWith('version=')) version = line.slice('version='.length);
     const m = SERVER_LINE.exec(line);
     if (!m) continue;
-    members.push({ id: Number(m[1]), host: m[2]!, quorumPort: Number(m[3]), electionPort: Number(m[4]), role: (m[5] as ServerRole | undefined) ?? 'participant', client: m[6] ?? null });
+    members.push({
+      id: Number(m[1]),
+      host: m[2]!,
+      quorumPort: Number(m[3]),
+      electionPort: Number(m[4]),
+      role: (m[5] as ServerRole | undefined) ?? 'participant',
+      client: m[6] ?? null,
+    });
   }
   return { version, members: members.sort((a, b) => a.id - b.id) };
 }

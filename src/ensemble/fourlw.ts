@@ -118,7 +118,11 @@ export function parseCons(text: string): Connection[] {
     const fields = new Map(m[2]!.split(',').map((kv) => kv.split('=') as [string, string]));
     const sid = fields.get('sid');
     const to = fields.get('to');
-    out.push({ remote: m[1]!, sessionId: sid ? normalizeSessionId(sid) : undefined, timeoutMs: to ? Number(to) : undefined });
+    out.push({
+      remote: m[1]!,
+      sessionId: sid ? normalizeSessionId(sid) : undefined,
+      timeoutMs: to ? Number(to) : undefined,
+    });
   }
   return out;
 }

@@ -17,7 +17,11 @@ export function ensureWritableLab(paths: LabPaths): void {
     ensureDir(paths.root);
     accessSync(paths.root, constants.W_OK);
   } catch (e) {
-    throw new EnvironmentError(`the lab directory ${paths.root} is not writable (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'choose another with --lab DIR or ZKLAB_LAB, or fix its permissions', { cause: e });
+    throw new EnvironmentError(
+      `the lab directory ${paths.root} is not writable (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      'choose another with --lab DIR or ZKLAB_LAB, or fix its permissions',
+      { cause: e },
+    );
   }
 }
 
@@ -56,7 +60,11 @@ export function writeServerFiles(
 }
 
 /** Every file of a lab's own servers: configs naming peers zkN, each server's hosts file, the super user's digest. */
-export function writeLabServerFiles(paths: LabPaths, state: LabState, only: readonly ServerRecord[] = state.servers): void {
+export function writeLabServerFiles(
+  paths: LabPaths,
+  state: LabState,
+  only: readonly ServerRecord[] = state.servers,
+): void {
   const machine = hostname();
   writeServerFiles(paths, only, state.tickMs, proxiedPeers(state), {
     superDigest: labSuperUser(paths).digest,

@@ -3,7 +3,14 @@ import { UsageError } from '../errors.js';
 import { clearLab } from '../lab/clear.js';
 import { LabPaths } from '../lab/paths.js';
 import { findMarked, isOurs } from '../lab/procs.js';
-import { currentBootId, readEntry, readRegistry, stillRuns, type LabKind, type RegistryEntry } from '../lab/registry.js';
+import {
+  currentBootId,
+  readEntry,
+  readRegistry,
+  stillRuns,
+  type LabKind,
+  type RegistryEntry,
+} from '../lab/registry.js';
 import { readState, type LabState } from '../lab/state.js';
 import { ensembleDown } from './service.js';
 
@@ -32,12 +39,15 @@ export interface LabListing {
 function judge(e: RegistryEntry, processes: number): { status: LabStatus; reason: string | null } {
   const thisBoot = e.bootId === currentBootId();
   // A live owner answers for its lab, even before the lab's directory exists.
-  if (thisBoot && e.kind === 'owned' && stillRuns(e.owner)) return { status: processes > 0 ? 'running' : 'down', reason: null };
-  const gone =
-    !thisBoot ? 'it was made before the machine last started'
-    : !existsSync(e.root) ? 'its directory is gone'
-    : e.kind === 'owned' ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
-    : null;
+  if (thisBoot && e.kind === 'owned' && stillRuns(e.owner))
+    return { status: processes > 0 ? 'running' : 'down', reason: null };
+  const gone = !thisBoot
+    ? 'it was made before the machine last started'
+    : !existsSync(e.root)
+      ? 'its directory is gone'
+      : e.kind === 'owned'
+        ? `its owner (pid ${e.owner?.pid ?? '?'}) is gone`
+        : null;
   if (gone === null) return { status: processes > 0 ? 'running' : 'down', reason: null };
   return processes > 0 && thisBoot ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };
 }
@@ -107,6 +117,7 @@ export async function labsDown(target: string): Promise<string[]> {
 
 function resolveLab(dir: string): string {
   const root = new LabPaths(dir).root;
-  if (readEntry(root) || existsSync(new LabPaths(root).stateFile) || findMarked(new LabPaths(root).markers).length > 0) return root;
+  if (readEntry(root) || existsSync(new LabPaths(root).stateFile) || findMarked(new LabPaths(root).markers).length > 0)
+    return root;
   throw new UsageError(`${root} is not a lab`, 'name a directory `zklab labs` lists, or `all`');
 }

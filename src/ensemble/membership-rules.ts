@@ -23,7 +23,9 @@ export function reconfigRefusal(version: string | undefined): string | null {
 export function faultRefusal(state: LabState, name: string): string | null {
   const net = state.net;
   if (!net) return null;
-  const named = net.rules.some((r) => (r.type === 'isolate' ? r.member === name : r.groups.some((g) => g.includes(name)))) || net.delays.some((d) => d.member === name);
+  const named =
+    net.rules.some((r) => (r.type === 'isolate' ? r.member === name : r.groups.some((g) => g.includes(name)))) ||
+    net.delays.some((d) => d.member === name);
   return named ? `${name} is named by a partition or delay of the lab (see \`zklab partition list\`)` : null;
 }
 
@@ -32,23 +34,40 @@ export function chooseServerId(state: LabState, asked: unknown): number {
   const used = new Set(state.servers.map((s) => s.id));
   if (asked !== undefined) {
     const id = wholeNumber(asked, '--id', 1, Number.MAX_SAFE_INTEGER, `a server id from 1 to ${MAX_SERVERS}`);
-    if (id > MAX_SERVER_ID_WITH_TTL) throw new UsageError(`server id ${id} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`, `choose an id from 1 to ${MAX_SERVERS}`);
-    if (id > MAX_SERVERS) throw new UsageError(`server id ${id} is beyond the ${MAX_SERVERS} servers a lab plans ports for`, `choose an id from 1 to ${MAX_SERVERS}`);
-    if (used.has(id)) throw new UsageError(`${serverName(id)} is already a member of this lab`, 'choose another --id, or leave it out');
+    if (id > MAX_SERVER_ID_WITH_TTL)
+      throw new UsageError(
+        `server id ${id} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`,
+        `choose an id from 1 to ${MAX_SERVERS}`,
+      );
+    if (id > MAX_SERVERS)
+      throw new UsageError(
+        `server id ${id} is beyond the ${MAX_SERVERS} servers a lab plans ports for`,
+        `choose an id from 1 to ${MAX_SERVERS}`,
+      );
+    if (used.has(id))
+      throw new UsageError(`${serverName(id)} is already a member of this lab`, 'choose another --id, or leave it out');
     return id;
   }
   for (let id = 1; id <= MAX_SERVERS; id++) if (!used.has(id)) return id;
-  throw new UsageError(`the lab already runs ${MAX_SERVERS} servers, the most it plans ports for`, 'remove one first (`zklab ensemble remove zkN`)');
+  throw new UsageError(
+    `the lab already runs ${MAX_SERVERS} servers, the most it plans ports for`,
+    'remove one first (`zklab ensemble remove zkN`)',
+  );
 }
 
 /**
  * Why removing `target` must be refused, or null. The new configuration needs two voters (a replicated ensemble
  * never shrinks to a standalone one) and a live majority of its voters, or the reconfiguration could never commit.
  */
-export function removalRefusal(servers: readonly ServerRecord[], target: ServerRecord, live: ReadonlySet<string>): string | null {
+export function removalRefusal(
+  servers: readonly ServerRecord[],
+  target: ServerRecord,
+  live: ReadonlySet<string>,
+): string | null {
   // An observer's removal leaves the voters as they are; they still need a live majority to commit it.
   const after = servers.filter((s) => s.role !== 'observer' && s.name !== target.name);
-  if (target.role !== 'observer' && after.length < 2) return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
+  if (target.role !== 'observer' && after.length < 2)
+    return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
   const alive = after.filter((s) => live.has(s.name));
   if (alive.length * 2 <= after.length) {
     const dead = after.filter((s) => !live.has(s.name)).map((s) => s.name);

@@ -44,9 +44,11 @@ export interface MembershipResult {
 
 async function liveServing(paths: LabPaths, state: LabState): Promise<Set<string>> {
   const live = new Set<string>();
-  await Promise.all(state.servers.map(async (s) => {
-    if (isOurs(s.pid, paths.markers) && isServing((await probeSrvr(s.clientPort, 800)).mode)) live.add(s.name);
-  }));
+  await Promise.all(
+    state.servers.map(async (s) => {
+      if (isOurs(s.pid, paths.markers) && isServing((await probeSrvr(s.clientPort, 800)).mode)) live.add(s.name);
+    }),
+  );
   return live;
 }
 
@@ -60,15 +62,29 @@ async function withSession<T>(connect: string, fn: (zk: ZkClient) => Promise<T>,
 }
 
 /** Each server's own view of the configuration, each asked on a session to it alone. */
-export async function serverConfigs(paths: LabPaths, state: LabState, only?: readonly ServerRecord[], timeoutMs = 2000): Promise<ServerConfigView[]> {
-  return Promise.all((only ?? state.servers).map(async (s): Promise<ServerConfigView> => {
-    if (!isOurs(s.pid, paths.markers)) return { server: s.name, config: null, error: 'down' };
-    try {
-      return { server: s.name, config: await withSession(`127.0.0.1:${s.clientPort}`, async (zk) => parseDynamicConfig(await zk.getConfig()), timeoutMs) };
-    } catch (e) {
-      return { server: s.name, config: null, error: (e as Error).message };
-    }
-  }));
+export async function serverConfigs(
+  paths: LabPaths,
+  state: LabState,
+  only?: readonly ServerRecord[],
+  timeoutMs = 2000,
+): Promise<ServerConfigView[]> {
+  return Promise.all(
+    (only ?? state.servers).map(async (s): Promise<ServerConfigView> => {
+      if (!isOurs(s.pid, paths.markers)) return { server: s.name, config: null, error: 'down' };
+      try {
+        return {
+          server: s.name,
+          config: await withSession(
+            `127.0.0.1:${s.clientPort}`,
+            async (zk) => parseDynamicConfig(await zk.getConfig()),
+            timeoutMs,
+          ),
+        };
+      } catch (e) {
+        return { server: s.name, config: null, error: (e as Error).message };
+      }
+    }),
+  );
 }
 
 export async function ensembleConfig(paths: LabPaths): Promise<EnsembleConfig> {
@@ -85,7 +101,13 @@ function agreed(views: readonly ServerConfigView[]): DynamicConfig | null {
 }
 
 /** Waits until every server in `members` reports `version`. */
-async function waitForAgreement(paths: LabPaths, state: LabState, members: readonly ServerRecord[], version: string, signal?: AbortSignal): Promise<void> {
+async function waitForAgreement(
+  paths: LabPaths,
+  state: LabState,
+  members: readonly ServerRecord[],
+  version: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + AGREE_TIMEOUT_MS;
   for (;;) {
     signal?.throwIfAborted();
@@ -94,8 +116,13 @@ async function waitForAgreement(paths: LabPaths, state: LabState, members: reado
     const views = await serverConfigs(paths, state, members, 300);
     if (views.every((v) => v.config?.version === version)) return;
     if (Date.now() > deadline) {
-      const behind = views.filter((v) => v.config?.version !== version).map((v) => `${v.server} has ${v.config?.version ?? v.error}`);
-      throw new ProcessError(`the servers did not all reach configuration version ${version} within ${AGREE_TIMEOUT_MS / 1000} s: ${behind.join(', ')}`, 'see `zklab ensemble config` and `zklab logs zkN`');
+      const behind = views
+        .filter((v) => v.config?.version !== version)
+        .map((v) => `${v.server} has ${v.config?.version ?? v.error}`);
+      throw new ProcessError(
+        `the servers did not all reach configuration version ${version} within ${AGREE_TIMEOUT_MS / 1000} s: ${behind.join(', ')}`,
+        'see `zklab ensemble config` and `zklab logs zkN`',
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -103,26 +130,57 @@ async function waitForAgreement(paths: LabPaths, state: LabState, members: reado
 
 function requireReconfigurable(paths: LabPaths, state: LabState): void {
   const refusal = reconfigRefusal(findZooKeeper(state.zkHome || undefined).version);
-  if (refusal) throw new UsageError(`cannot reconfigure the lab at ${paths.root}: ${refusal}`, 'point ZOOKEEPER_HOME at ZooKeeper 3.5.4 or newer and start the lab again');
-  if (state.servers.length < 2) throw new UsageError('a one-server lab runs standalone, and ZooKeeper reconfigures only a replicated ensemble', 'start one with `zklab ensemble up --servers 3`');
+  if (refusal)
+    throw new UsageError(
+      `cannot reconfigure the lab at ${paths.root}: ${refusal}`,
+      'point ZOOKEEPER_HOME at ZooKeeper 3.5.4 or newer and start the lab again',
+    );
+  if (state.servers.length < 2)
+    throw new UsageError(
+      'a one-server lab runs standalone, and ZooKeeper reconfigures only a replicated ensemble',
+      'start one with `zklab ensemble up --servers 3`',
+    );
 }
 
 /** The super user's session to the live members (other than `except`), for reconfig. */
-async function asSuperUser<T>(paths: LabPaths, state: LabState, live: ReadonlySet<string>, except: string | null, fn: (zk: ZkClient) => Promise<T>): Promise<T> {
-  const connect = state.servers.filter((s) => live.has(s.name) && s.name !== except && s.role !== 'observer').map((s) => `127.0.0.1:${s.clientPort}`).join(',');
-  return withSession(connect, async (zk) => {
-    await zk.addAuth('digest', labSuperUser(paths).auth);
-    return fn(zk);
-  }, 10_000);
+async function asSuperUser<T>(
+  paths: LabPaths,
+  state: LabState,
+  live: ReadonlySet<string>,
+  except: string | null,
+  fn: (zk: ZkClient) => Promise<T>,
+): Promise<T> {
+  const connect = state.servers
+    .filter((s) => live.has(s.name) && s.name !== except && s.role !== 'observer')
+    .map((s) => `127.0.0.1:${s.clientPort}`)
+    .join(',');
+  return withSession(
+    connect,
+    async (zk) => {
+      await zk.addAuth('digest', labSuperUser(paths).auth);
+      return fn(zk);
+    },
+    10_000,
+  );
 }
 
 /**
  * Runs one reconfig. A leader that leaves (or hands over) drops its followers' clients, so the reply may be lost
  * after the change committed: then a fresh session reads the configuration (after a sync) and `applied` decides.
  */
-async function reconfigure(paths: LabPaths, state: LabState, live: ReadonlySet<string>, except: string | null, change: { joining?: string; leaving?: string }, from: DynamicConfig, applied: (c: DynamicConfig) => boolean): Promise<DynamicConfig> {
+async function reconfigure(
+  paths: LabPaths,
+  state: LabState,
+  live: ReadonlySet<string>,
+  except: string | null,
+  change: { joining?: string; leaving?: string },
+  from: DynamicConfig,
+  applied: (c: DynamicConfig) => boolean,
+): Promise<DynamicConfig> {
   try {
-    return parseDynamicConfig(await asSuperUser(paths, state, live, except, (zk) => zk.reconfig(change, Number.parseInt(from.version, 16))));
+    return parseDynamicConfig(
+      await asSuperUser(paths, state, live, except, (zk) => zk.reconfig(change, Number.parseInt(from.version, 16))),
+    );
   } catch (e) {
     if (!isCode(e, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT', 'SESSIONEXPIRED')) explainReconfigError(e);
     const deadline = Date.now() + AGREE_TIMEOUT_MS;
@@ -131,28 +189,59 @@ async function reconfigure(paths: LabPaths, state: LabState, live: ReadonlySet<s
       try {
         now = await syncedConfig(paths, state, live, except);
       } catch (again) {
-        if (!isCode(again, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT', 'SESSIONEXPIRED') || Date.now() > deadline) throw again;
+        if (!isCode(again, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT', 'SESSIONEXPIRED') || Date.now() > deadline)
+          throw again;
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
       if (applied(now)) return now;
-      throw new ProcessError(`the reconfiguration's reply was lost and the configuration (version ${now.version}) does not have the change`, 'see `zklab ensemble config`, then try again', { cause: e });
+      throw new ProcessError(
+        `the reconfiguration's reply was lost and the configuration (version ${now.version}) does not have the change`,
+        'see `zklab ensemble config`, then try again',
+        { cause: e },
+      );
     }
   }
 }
 
 function explainReconfigError(e: unknown): never {
-  if (isCode(e, 'RECONFIGDISABLED')) throw new UsageError('the lab\'s servers run with dynamic reconfiguration off (a lab started by an older zklab)', 'restart it: `zklab ensemble down` and `zklab ensemble up`');
-  if (isCode(e, 'NOAUTH')) throw new UsageError('the servers refused the lab\'s super user (its secret in the lab directory no longer matches their configuration)', 'restart the lab: `zklab ensemble down` and `zklab ensemble up`');
+  if (isCode(e, 'RECONFIGDISABLED'))
+    throw new UsageError(
+      "the lab's servers run with dynamic reconfiguration off (a lab started by an older zklab)",
+      'restart it: `zklab ensemble down` and `zklab ensemble up`',
+    );
+  if (isCode(e, 'NOAUTH'))
+    throw new UsageError(
+      "the servers refused the lab's super user (its secret in the lab directory no longer matches their configuration)",
+      'restart the lab: `zklab ensemble down` and `zklab ensemble up`',
+    );
   const again = 'see `zklab ensemble config` and `zklab ensemble status`, then try again';
-  if (isCode(e, 'NEWCONFIGNOQUORUM')) throw new ProcessError('ZooKeeper refused the change: the new configuration\'s voters are not connected to its leader in a majority', again, { cause: e });
-  if (isCode(e, 'RECONFIGINPROGRESS')) throw new ProcessError('ZooKeeper refused the change: another reconfiguration is still in progress', again, { cause: e });
-  if (isCode(e, 'BADVERSION')) throw new ProcessError('the configuration changed while this change was prepared (another reconfiguration came first)', again, { cause: e });
+  if (isCode(e, 'NEWCONFIGNOQUORUM'))
+    throw new ProcessError(
+      "ZooKeeper refused the change: the new configuration's voters are not connected to its leader in a majority",
+      again,
+      { cause: e },
+    );
+  if (isCode(e, 'RECONFIGINPROGRESS'))
+    throw new ProcessError('ZooKeeper refused the change: another reconfiguration is still in progress', again, {
+      cause: e,
+    });
+  if (isCode(e, 'BADVERSION'))
+    throw new ProcessError(
+      'the configuration changed while this change was prepared (another reconfiguration came first)',
+      again,
+      { cause: e },
+    );
   throw e;
 }
 
 /** The configuration as the leader has it: read after a sync, on the super user's session. */
-function syncedConfig(paths: LabPaths, state: LabState, live: ReadonlySet<string>, except: string | null): Promise<DynamicConfig> {
+function syncedConfig(
+  paths: LabPaths,
+  state: LabState,
+  live: ReadonlySet<string>,
+  except: string | null,
+): Promise<DynamicConfig> {
   return asSuperUser(paths, state, live, except, async (zk) => {
     await zk.sync('/zookeeper/config');
     return parseDynamicConfig(await zk.getConfig());
@@ -160,7 +249,12 @@ function syncedConfig(paths: LabPaths, state: LabState, live: ReadonlySet<string
 }
 
 /** Whether the configuration lists `server`; null when no server could say. */
-async function listsServer(paths: LabPaths, state: LabState, live: ReadonlySet<string>, server: ServerRecord): Promise<boolean | null> {
+async function listsServer(
+  paths: LabPaths,
+  state: LabState,
+  live: ReadonlySet<string>,
+  server: ServerRecord,
+): Promise<boolean | null> {
   try {
     return (await syncedConfig(paths, state, live, null)).members.some((m) => m.id === server.id);
   } catch {
@@ -183,7 +277,9 @@ function stepTimer(): { steps: Record<string, number>; lap: (step: string) => vo
 
 /** A change's step times for people: `start 1.2s, reconfig 80ms, agree 300ms`. */
 export function describeStepTimes(steps: Readonly<Record<string, number>>): string {
-  return Object.entries(steps).map(([k, ms]) => `${k} ${formatDuration(ms)}`).join(', ');
+  return Object.entries(steps)
+    .map(([k, ms]) => `${k} ${formatDuration(ms)}`)
+    .join(', ');
 }
 
 export interface MembershipOptions {
@@ -192,7 +288,10 @@ export interface MembershipOptions {
 }
 
 /** Starts a new server and joins it to the ensemble with `reconfig -add`; rolls back if it cannot join. */
-export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { observer?: boolean; id?: unknown } = {}): Promise<MembershipResult> {
+export async function ensembleAdd(
+  paths: LabPaths,
+  opts: MembershipOptions & { observer?: boolean; id?: unknown } = {},
+): Promise<MembershipResult> {
   const first = requireEnsemble(paths);
   requireReconfigurable(paths, first);
   const v = { java: findJava(), zk: findZooKeeper(first.zkHome || undefined) };
@@ -201,13 +300,29 @@ export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { o
     const id = chooseServerId(state, opts.id);
     const ports = planServerPorts(state.basePort, id)[id - 1]!;
     const taken = await takenPorts([ports.clientPort, ports.quorumPort, ports.electionPort]);
-    if (taken.length > 0) throw new UsageError(`cannot add ${serverName(id)}: port ${taken.join(', ')} is used by another program`, 'stop that program, or choose another --id');
+    if (taken.length > 0)
+      throw new UsageError(
+        `cannot add ${serverName(id)}: port ${taken.join(', ')} is used by another program`,
+        'stop that program, or choose another --id',
+      );
     const live = await liveServing(paths, state);
-    if (!state.servers.some((s) => s.role !== 'observer' && live.has(s.name))) throw new UsageError('no voting server of the lab serves now, so nothing can accept a reconfiguration', 'bring the ensemble back first: `zklab ensemble up`');
+    if (!state.servers.some((s) => s.role !== 'observer' && live.has(s.name)))
+      throw new UsageError(
+        'no voting server of the lab serves now, so nothing can accept a reconfiguration',
+        'bring the ensemble back first: `zklab ensemble up`',
+      );
     const before = await asSuperUser(paths, state, live, null, async (zk) => parseDynamicConfig(await zk.getConfig()));
-    if (before.members.some((m) => m.id === id)) throw new UsageError(`server id ${id} is already in the ensemble's configuration (version ${before.version})`, 'see `zklab ensemble config`; choose another --id');
+    if (before.members.some((m) => m.id === id))
+      throw new UsageError(
+        `server id ${id} is already in the ensemble's configuration (version ${before.version})`,
+        'see `zklab ensemble config`; choose another --id',
+      );
 
-    const server: ServerRecord = { ...ports, name: serverName(id), ...(opts.observer ? { role: 'observer' as const } : {}) };
+    const server: ServerRecord = {
+      ...ports,
+      name: serverName(id),
+      ...(opts.observer ? { role: 'observer' as const } : {}),
+    };
     const { steps, lap } = stepTimer();
     // Once the reconfiguration may have committed, the new server is (or may be) a member ZooKeeper counts on:
     // killing and forgetting it then would leave the ensemble listing a server nobody can start again.
@@ -225,20 +340,39 @@ export async function ensembleAdd(paths: LabPaths, opts: MembershipOptions & { o
       lap('start');
       opts.onStep?.(`reconfig: add ${joiningSpec(server)}`);
       joined = 'maybe';
-      const config = await reconfigure(paths, state, live, null, { joining: joiningSpec(server) }, before, (c) => c.members.some((m) => m.id === server.id));
+      const config = await reconfigure(paths, state, live, null, { joining: joiningSpec(server) }, before, (c) =>
+        c.members.some((m) => m.id === server.id),
+      );
       joined = 'yes';
       version = config.version;
       lap('reconfig');
-      await waitForAgreement(paths, state, state.servers.filter((s) => live.has(s.name) || s === server), config.version, opts.signal);
+      await waitForAgreement(
+        paths,
+        state,
+        state.servers.filter((s) => live.has(s.name) || s === server),
+        config.version,
+        opts.signal,
+      );
       lap('agree');
-      recordLabEvent(paths, 'server-added', { server: server.name, role: server.role ?? 'participant', version: config.version });
+      recordLabEvent(paths, 'server-added', {
+        server: server.name,
+        role: server.role ?? 'participant',
+        version: config.version,
+      });
       return { server: server.name, role: server.role ?? 'participant', config, steps };
     } catch (e) {
-      const member = joined === 'maybe' && !(e instanceof UsageError) ? await listsServer(paths, state, live, server) : joined === 'yes';
+      const member =
+        joined === 'maybe' && !(e instanceof UsageError)
+          ? await listsServer(paths, state, live, server)
+          : joined === 'yes';
       if (member !== false) {
         recordLabEvent(paths, 'server-added', { server: server.name, role: server.role ?? 'participant', version });
         if (opts.signal?.aborted) throw e;
-        throw new ProcessError(`${server.name} ${member ? 'joined the ensemble' : 'may have joined the ensemble'}, but the add did not finish: ${(e as Error).message}`, `the lab keeps it; see \`zklab ensemble config\`, and \`zklab ensemble remove ${server.name}\` to take it out again`, { cause: e });
+        throw new ProcessError(
+          `${server.name} ${member ? 'joined the ensemble' : 'may have joined the ensemble'}, but the add did not finish: ${(e as Error).message}`,
+          `the lab keeps it; see \`zklab ensemble config\`, and \`zklab ensemble remove ${server.name}\` to take it out again`,
+          { cause: e },
+        );
       }
       await stopProcesses(server.pid === undefined ? [] : [server.pid], 'SIGKILL');
       await removeServerLinks(paths, state, server).catch(() => undefined);
@@ -255,15 +389,21 @@ async function waitServing(paths: LabPaths, s: ServerRecord, signal?: AbortSigna
   const deadline = Date.now() + 30_000;
   for (;;) {
     signal?.throwIfAborted();
-    if (!isOurs(s.pid, paths.markers)) throw new ProcessError(`${s.name} exited while starting`, `see \`zklab logs ${s.name}\``);
+    if (!isOurs(s.pid, paths.markers))
+      throw new ProcessError(`${s.name} exited while starting`, `see \`zklab logs ${s.name}\``);
     if (isServing((await probeSrvr(s.clientPort, 400)).mode)) return;
-    if (Date.now() > deadline) throw new ProcessError(`${s.name} did not start serving within 30 s`, `see \`zklab logs ${s.name}\``);
+    if (Date.now() > deadline)
+      throw new ProcessError(`${s.name} did not start serving within 30 s`, `see \`zklab logs ${s.name}\``);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 /** Removes a server from the ensemble with `reconfig -remove`, then stops it and forgets its files and links. */
-export async function ensembleRemove(paths: LabPaths, name: string, opts: MembershipOptions = {}): Promise<MembershipResult> {
+export async function ensembleRemove(
+  paths: LabPaths,
+  name: string,
+  opts: MembershipOptions = {},
+): Promise<MembershipResult> {
   const first = requireEnsemble(paths);
   resolveServer(first, name);
   requireReconfigurable(paths, first);
@@ -272,14 +412,30 @@ export async function ensembleRemove(paths: LabPaths, name: string, opts: Member
     const target = resolveServer(state, name);
     const live = await liveServing(paths, state);
     const refusal = removalRefusal(state.servers, target, live) ?? faultRefusal(state, target.name);
-    if (refusal) throw new UsageError(refusal, refusal.includes('partition or delay') ? `heal it first: \`zklab heal ${target.name}\`` : 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)');
+    if (refusal)
+      throw new UsageError(
+        refusal,
+        refusal.includes('partition or delay')
+          ? `heal it first: \`zklab heal ${target.name}\``
+          : 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)',
+      );
     const { steps, lap } = stepTimer();
-    const before = await asSuperUser(paths, state, live, target.name, async (zk) => parseDynamicConfig(await zk.getConfig()));
+    const before = await asSuperUser(paths, state, live, target.name, async (zk) =>
+      parseDynamicConfig(await zk.getConfig()),
+    );
     // Already out of the configuration (an earlier remove was cut short): what is left is to stop it and forget it.
     let config = before;
     if (before.members.some((m) => m.id === target.id)) {
       opts.onStep?.(`reconfig: remove ${target.id}`);
-      config = await reconfigure(paths, state, live, target.name, { leaving: String(target.id) }, before, (c) => !c.members.some((m) => m.id === target.id));
+      config = await reconfigure(
+        paths,
+        state,
+        live,
+        target.name,
+        { leaving: String(target.id) },
+        before,
+        (c) => !c.members.some((m) => m.id === target.id),
+      );
     }
     lap('reconfig');
     const remaining = state.servers.filter((s) => s !== target && live.has(s.name));
@@ -292,10 +448,11 @@ export async function ensembleRemove(paths: LabPaths, name: string, opts: Member
     writeState(paths, state);
     rmSync(paths.serverConfDir(target.name), { recursive: true, force: true });
     rmSync(paths.serverDataDir(target.name), { recursive: true, force: true });
-    await removeServerLinks(paths, state, target).catch((e: unknown) => opts.onStep?.(`warning: ${target.name}'s link proxies stay until the network restarts (${(e as Error).message})`));
+    await removeServerLinks(paths, state, target).catch((e: unknown) =>
+      opts.onStep?.(`warning: ${target.name}'s link proxies stay until the network restarts (${(e as Error).message})`),
+    );
     lap('stop');
     recordLabEvent(paths, 'server-removed', { server: target.name, version: config.version });
     return { server: target.name, role: target.role ?? 'participant', config, steps };
   });
 }
-

@@ -23,14 +23,21 @@ export interface QuorumWait {
  * Waits until every listed server answers srvr with a serving mode and exactly one of the whole ensemble leads
  * (or the single server is standalone). Fails fast when a server process exits, naming it and showing its log.
  */
-export async function waitForQuorum(paths: LabPaths, servers: readonly ServerRecord[], opts: QuorumWait): Promise<Map<string, ServerMode>> {
+export async function waitForQuorum(
+  paths: LabPaths,
+  servers: readonly ServerRecord[],
+  opts: QuorumWait,
+): Promise<Map<string, ServerMode>> {
   const deadline = Date.now() + opts.timeoutMs;
   const modes = new Map<string, ServerMode>();
   for (;;) {
     opts.signal?.throwIfAborted();
     for (const s of servers) {
       if (!isOurs(s.pid, paths.markers)) {
-        throw new ProcessError(`${s.name} exited while the ensemble was starting; the end of ${paths.serverLog(s.name)}:\n${tailFile(paths.serverLog(s.name))}`, 'fix the cause above, then run `zklab ensemble up` again');
+        throw new ProcessError(
+          `${s.name} exited while the ensemble was starting; the end of ${paths.serverLog(s.name)}:\n${tailFile(paths.serverLog(s.name))}`,
+          'fix the cause above, then run `zklab ensemble up` again',
+        );
       }
     }
     const probes = await Promise.all(servers.map((s) => probeSrvr(s.clientPort, 400)));

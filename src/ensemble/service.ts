@@ -5,7 +5,15 @@ import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
 import { findMarked, isOurs, isStopped, stopProcesses } from '../lab/procs.js';
 import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
-import { DEFAULT_SERVERS, DEFAULT_TICK_MS, observerShape, serverName, validateObservers, validateServerCount, validateTick } from './config.js';
+import {
+  DEFAULT_SERVERS,
+  DEFAULT_TICK_MS,
+  observerShape,
+  serverName,
+  validateObservers,
+  validateServerCount,
+  validateTick,
+} from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
@@ -86,7 +94,10 @@ function validateUp(opts: UpOptions) {
 function keptObservers(existing: LabState | undefined, voters: number): number {
   const kept = existing?.servers.filter((s) => s.role === 'observer').length ?? 0;
   if (observerShape(voters, kept) === 'ok') return kept;
-  throw new UsageError(`the lab's ${kept} observer${kept === 1 ? '' : 's'} cannot go with ${voters} voting server${voters === 1 ? '' : 's'}`, 'add --observers 0 to drop them, or --observers N for another number');
+  throw new UsageError(
+    `the lab's ${kept} observer${kept === 1 ? '' : 's'} cannot go with ${voters} voting server${voters === 1 ? '' : 's'}`,
+    'add --observers 0 to drop them, or --observers N for another number',
+  );
 }
 
 /** Starts the ensemble, or repairs the servers that died, or reports that it is already up. */
@@ -96,9 +107,16 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   if (existing && existing.servers.length > 0) {
     const live = liveServers(paths, existing);
     const voters = existing.servers.filter((s) => s.role !== 'observer').length;
-    const differs = (v.servers !== undefined && v.servers !== voters) || (v.observers !== undefined && v.observers !== existing.servers.length - voters) || (v.tickMs !== undefined && v.tickMs !== existing.tickMs) || (opts.basePort !== undefined && opts.basePort !== existing.basePort);
+    const differs =
+      (v.servers !== undefined && v.servers !== voters) ||
+      (v.observers !== undefined && v.observers !== existing.servers.length - voters) ||
+      (v.tickMs !== undefined && v.tickMs !== existing.tickMs) ||
+      (opts.basePort !== undefined && opts.basePort !== existing.basePort);
     if (live.length > 0 && differs) {
-      throw new UsageError(`the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`, 'run `zklab ensemble down` first to change its shape');
+      throw new UsageError(
+        `the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`,
+        'run `zklab ensemble down` first to change its shape',
+      );
     }
     if (!differs || live.length > 0) {
       if (live.length === existing.servers.length) {
@@ -115,7 +133,8 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   }
   // What is not asked for keeps the stopped lab's shape; the observers are checked against the voters it ends with.
   const voters = v.servers ?? existing?.servers.filter((s) => s.role !== 'observer').length ?? DEFAULT_SERVERS;
-  const observers = v.observers === undefined ? keptObservers(existing, voters) : validateObservers(v.observers, voters);
+  const observers =
+    v.observers === undefined ? keptObservers(existing, voters) : validateObservers(v.observers, voters);
   const count = voters + observers;
   const tickMs = v.tickMs ?? existing?.tickMs ?? DEFAULT_TICK_MS;
   // Ports are checked before anything is written, so a taken port leaves no trace.
@@ -130,7 +149,11 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       tickMs,
       basePort: base,
       zkHome: v.zk.home,
-      servers: plan.map((p) => ({ ...p, name: serverName(p.id), ...(p.id > voters ? { role: 'observer' as const } : {}) })),
+      servers: plan.map((p) => ({
+        ...p,
+        name: serverName(p.id),
+        ...(p.id > voters ? { role: 'observer' as const } : {}),
+      })),
       contenders: existing?.contenders ?? [],
       nextContender: existing?.nextContender ?? 1,
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
@@ -153,11 +176,19 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   });
 }
 
-async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof validateUp>, opts: UpOptions): Promise<UpResult> {
+async function repair(
+  paths: LabPaths,
+  state: LabState,
+  v: ReturnType<typeof validateUp>,
+  opts: UpOptions,
+): Promise<UpResult> {
   const dead = state.servers.filter((s) => !isOurs(s.pid, paths.markers));
   const taken = await takenPorts(dead.flatMap((s) => [s.clientPort, s.quorumPort, s.electionPort]));
   if (taken.length > 0) {
-    throw new UsageError(`cannot restart ${dead.map((s) => s.name).join(', ')}: port ${taken.join(', ')} is now used by another program`, 'stop that program, or run `zklab ensemble down` and `up` to plan new ports');
+    throw new UsageError(
+      `cannot restart ${dead.map((s) => s.name).join(', ')}: port ${taken.join(', ')} is now used by another program`,
+      'stop that program, or run `zklab ensemble down` and `up` to plan new ports',
+    );
   }
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
   writeLabServerFiles(paths, state);
@@ -167,7 +198,12 @@ async function repair(paths: LabPaths, state: LabState, v: ReturnType<typeof val
 }
 
 /** Waits for quorum among the servers the lab's partitions leave with a majority (all of them when none). */
-async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions, started: readonly ServerRecord[] = []): Promise<void> {
+async function waitForServing(
+  paths: LabPaths,
+  state: LabState,
+  opts: UpOptions,
+  started: readonly ServerRecord[] = [],
+): Promise<void> {
   // Servers down before this call (killed in a drill, say) are not waited for: a restart of one waits for it and its
   // live peers. Those it started are, dead or alive: one that died at once must fail the wait, not shorten it.
   const expected = serversExpectedToServe(state).filter((s) => started.includes(s) || isOurs(s.pid, paths.markers));
@@ -180,7 +216,15 @@ async function waitForServing(paths: LabPaths, state: LabState, opts: UpOptions,
 }
 
 /** Launches `toStart`, records their pids at once (so a crash of this CLI leaves them findable), waits for quorum. */
-async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly ServerRecord[], v: ReturnType<typeof validateUp>, opts: UpOptions, repairing = false, network?: Promise<unknown>): Promise<void> {
+async function startAndWait(
+  paths: LabPaths,
+  state: LabState,
+  toStart: readonly ServerRecord[],
+  v: ReturnType<typeof validateUp>,
+  opts: UpOptions,
+  repairing = false,
+  network?: Promise<unknown>,
+): Promise<void> {
   opts.onProgress?.({ kind: 'starting', servers: toStart.map((s) => s.name), repair: repairing });
   // Listed from the moment servers are launched (a fresh up, a repair, a restart) until `down`.
   registerLongLived(paths, 'ensemble up');
@@ -191,7 +235,10 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
     await waitForServing(paths, state, opts, toStart);
   } catch (e) {
     // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.
-    await stopProcesses(toStart.map((s) => s.pid).filter((p): p is number => p !== undefined), 'SIGKILL');
+    await stopProcesses(
+      toStart.map((s) => s.pid).filter((p): p is number => p !== undefined),
+      'SIGKILL',
+    );
     for (const s of toStart) delete s.pid;
     writeState(paths, state);
     throw e;
@@ -199,7 +246,11 @@ async function startAndWait(paths: LabPaths, state: LabState, toStart: readonly 
 }
 
 /** Starts one of the lab's servers (detached, owned by the lab from here on); resolves its pid. */
-export function launchLabServer(paths: LabPaths, v: Pick<ReturnType<typeof validateUp>, 'java' | 'zk'>, s: ServerRecord): number {
+export function launchLabServer(
+  paths: LabPaths,
+  v: Pick<ReturnType<typeof validateUp>, 'java' | 'zk'>,
+  s: ServerRecord,
+): number {
   return launchServer(
     {
       java: v.java.bin,
@@ -216,23 +267,25 @@ export function launchLabServer(paths: LabPaths, v: Pick<ReturnType<typeof valid
 
 /** Each server as its process and its own srvr say. */
 export function serverStatuses(paths: LabPaths, state: LabState): Promise<ServerStatus[]> {
-  return Promise.all(state.servers.map(async (s): Promise<ServerStatus> => {
-    const alive = isOurs(s.pid, paths.markers);
-    const paused = alive && isStopped(s.pid!);
-    const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
-    return {
-      id: s.id,
-      name: s.name,
-      clientPort: s.clientPort,
-      pid: alive ? s.pid! : null,
-      alive,
-      paused,
-      mode: paused ? 'paused' : probe.mode,
-      zxid: 'zxid' in probe ? probe.zxid ?? null : null,
-      connections: 'connections' in probe ? probe.connections ?? null : null,
-      znodes: 'nodeCount' in probe ? probe.nodeCount ?? null : null,
-    };
-  }));
+  return Promise.all(
+    state.servers.map(async (s): Promise<ServerStatus> => {
+      const alive = isOurs(s.pid, paths.markers);
+      const paused = alive && isStopped(s.pid!);
+      const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
+      return {
+        id: s.id,
+        name: s.name,
+        clientPort: s.clientPort,
+        pid: alive ? s.pid! : null,
+        alive,
+        paused,
+        mode: paused ? 'paused' : probe.mode,
+        zxid: 'zxid' in probe ? (probe.zxid ?? null) : null,
+        connections: 'connections' in probe ? (probe.connections ?? null) : null,
+        znodes: 'nodeCount' in probe ? (probe.nodeCount ?? null) : null,
+      };
+    }),
+  );
 }
 
 /** The server that says it leads (or runs standalone). */
@@ -245,7 +298,15 @@ export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
   const servers = await serverStatuses(paths, state);
   const leader = leadingServer(servers)?.name ?? null;
   const serving = servers.filter((s) => s.mode !== 'paused' && isServing(s.mode)).length;
-  return { lab: paths.root, tickMs: state.tickMs, servers, leader, serving, quorum: leader !== null, network: await networkStatus(paths, state) };
+  return {
+    lab: paths.root,
+    tickMs: state.tickMs,
+    servers,
+    leader,
+    serving,
+    quorum: leader !== null,
+    network: await networkStatus(paths, state),
+  };
 }
 
 export interface DownResult {
@@ -257,12 +318,16 @@ export interface DownResult {
  * Stops everything the lab started (servers, and any process carrying the lab's marker: contenders, link daemon,
  * orphans of a crashed CLI) and waits for them to exit. `purge` also deletes data, logs and state.
  */
-export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; beforeServers?: () => Promise<void> } = {}): Promise<DownResult> {
+export async function ensembleDown(
+  paths: LabPaths,
+  opts: { purge?: boolean; beforeServers?: () => Promise<void> } = {},
+): Promise<DownResult> {
   if (!existsSync(paths.root) || !readState(paths)) {
     // An `up` killed between launching its JVMs and writing the state leaves processes only their marker names.
     const orphans = findMarked(paths.markers);
     await stopProcesses(orphans, 'SIGKILL');
-    if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root)) rmSync(paths.root, { recursive: true, force: true });
+    if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root))
+      rmSync(paths.root, { recursive: true, force: true });
     forgetLongLived(paths);
     return { stopped: orphans.length, purged: Boolean(opts.purge) };
   }
@@ -277,7 +342,15 @@ export async function ensembleDown(paths: LabPaths, opts: { purge?: boolean; bef
     await stopProcesses([...pids], 'SIGKILL');
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
-      for (const dir of [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir, paths.secretsDir]) rmSync(dir, { recursive: true, force: true });
+      for (const dir of [
+        paths.confDir,
+        paths.dataDir,
+        paths.logDir,
+        paths.eventsDir,
+        paths.failpointsDir,
+        paths.secretsDir,
+      ])
+        rmSync(dir, { recursive: true, force: true });
       rmSync(paths.stateFile, { force: true });
     } else {
       writeState(paths, state);
@@ -296,7 +369,10 @@ function forgetLongLived(paths: LabPaths): void {
 export function resolveServer(state: LabState, name: string): ServerRecord {
   const s = state.servers.find((x) => x.name === name || String(x.id) === name);
   if (!s) {
-    throw new UsageError(`there is no server "${name}" in this lab`, `servers are ${state.servers.map((x) => x.name).join(', ')}`);
+    throw new UsageError(
+      `there is no server "${name}" in this lab`,
+      `servers are ${state.servers.map((x) => x.name).join(', ')}`,
+    );
   }
   return s;
 }
@@ -305,13 +381,20 @@ export function resolveServer(state: LabState, name: string): ServerRecord {
  * Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again.
  * `unavailableMs`: from the SIGKILL until the restarted servers serve again (with a leader), as their srvr says.
  */
-export async function restartServers(paths: LabPaths, target: string, opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {}): Promise<EnsembleStatus & { unavailableMs: number }> {
+export async function restartServers(
+  paths: LabPaths,
+  target: string,
+  opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {},
+): Promise<EnsembleStatus & { unavailableMs: number }> {
   const state = requireEnsemble(paths);
   const targets = target === 'all' ? state.servers : [resolveServer(state, target)];
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
     const down = Date.now();
-    await stopProcesses(targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)), 'SIGKILL');
+    await stopProcesses(
+      targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)),
+      'SIGKILL',
+    );
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
     writeLabServerFiles(paths, state);
     await startAndWait(paths, state, targets, v, opts, true);

@@ -6,7 +6,8 @@ import { requireState, type ContenderRecord } from '../lab/state.js';
 import { resolveContender } from '../contenders/service.js';
 
 function requireRunning(paths: LabPaths, c: ContenderRecord): number {
-  if (!isOurs(c.pid, paths.markers)) throw new UsageError(`contender ${c.id} is not running`, 'see `zklab contenders list`');
+  if (!isOurs(c.pid, paths.markers))
+    throw new UsageError(`contender ${c.id} is not running`, 'see `zklab contenders list`');
   return c.pid!;
 }
 
@@ -23,11 +24,20 @@ export const contenderSignals = {
   },
 
   /** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
-  async pause(paths: LabPaths, id: string, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<{ id: string; pid: number }> {
+  async pause(
+    paths: LabPaths,
+    id: string,
+    pause: boolean,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<{ id: string; pid: number }> {
     const state = requireState(paths);
     const c = resolveContender(state, id);
     const pid = requireRunning(paths, c);
-    if (pause === isStopped(pid)) throw new UsageError(`contender ${c.id} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume contender ${c.id}\`` : 'nothing to do');
+    if (pause === isStopped(pid))
+      throw new UsageError(
+        `contender ${c.id} is ${pause ? 'already paused' : 'not paused'}`,
+        pause ? `resume it with \`zklab resume contender ${c.id}\`` : 'nothing to do',
+      );
     // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
     const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
     if (!pause) signal(pid, 'SIGCONT');

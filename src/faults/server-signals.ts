@@ -10,12 +10,19 @@ import { resolveServer } from '../ensemble/service.js';
 
 function requireLive(paths: LabPaths, s: ServerRecord): number {
   if (!isOurs(s.pid, paths.markers)) {
-    throw new UsageError(`${s.name} is not running`, 'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`');
+    throw new UsageError(
+      `${s.name} is not running`,
+      'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`',
+    );
   }
   return s.pid!;
 }
 
-export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<{ server: string; pid: number }> {
+export async function killServer(
+  paths: LabPaths,
+  name: string,
+  sig: 'SIGKILL' | 'SIGTERM' = 'SIGKILL',
+): Promise<{ server: string; pid: number }> {
   const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
@@ -31,12 +38,20 @@ export async function killServer(paths: LabPaths, name: string, sig: 'SIGKILL' |
 }
 
 /** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
-export async function pauseServer(paths: LabPaths, name: string, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<{ server: string; pid: number }> {
+export async function pauseServer(
+  paths: LabPaths,
+  name: string,
+  pause: boolean,
+  opts: { signal?: AbortSignal } = {},
+): Promise<{ server: string; pid: number }> {
   const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
   if (pause === isStopped(pid)) {
-    throw new UsageError(`${s.name} is ${pause ? 'already paused' : 'not paused'}`, pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do');
+    throw new UsageError(
+      `${s.name} is ${pause ? 'already paused' : 'not paused'}`,
+      pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do',
+    );
   }
   // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
   const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;

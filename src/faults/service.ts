@@ -23,35 +23,56 @@ export interface Hit {
   readonly pid: number;
 }
 
-const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> => (typeof t === 'string' ? resolveTarget(paths, t) : t);
+const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> =>
+  typeof t === 'string' ? resolveTarget(paths, t) : t;
 
 /** SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way. */
 export async function kill(paths: LabPaths, t: Target, sig: 'SIGKILL' | 'SIGTERM'): Promise<Hit> {
   const target = await resolve(paths, t);
-  const { pid } = target.kind === 'contender' ? await contenderSignals.kill(paths, target.name, sig) : await killServer(paths, target.name, sig);
+  const { pid } =
+    target.kind === 'contender'
+      ? await contenderSignals.kill(paths, target.name, sig)
+      : await killServer(paths, target.name, sig);
   return { target, pid };
 }
 
 /** SIGSTOP (`pause`) or SIGCONT; a pause returns once the process is stopped. */
-export async function freeze(paths: LabPaths, t: Target, pause: boolean, opts: { signal?: AbortSignal } = {}): Promise<Hit> {
+export async function freeze(
+  paths: LabPaths,
+  t: Target,
+  pause: boolean,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Hit> {
   const target = await resolve(paths, t);
-  const { pid } = target.kind === 'contender' ? await contenderSignals.pause(paths, target.name, pause, opts) : await pauseServer(paths, target.name, pause, opts);
+  const { pid } =
+    target.kind === 'contender'
+      ? await contenderSignals.pause(paths, target.name, pause, opts)
+      : await pauseServer(paths, target.name, pause, opts);
   return { target, pid };
 }
 
 /** Cuts every link of the target; replaces an earlier isolation of it. */
-export async function isolate(paths: LabPaths, t: Target, mode: CutMode = 'blackhole'): Promise<net.IsolateResult & { target: Resolved }> {
+export async function isolate(
+  paths: LabPaths,
+  t: Target,
+  mode: CutMode = 'blackhole',
+): Promise<net.IsolateResult & { target: Resolved }> {
   const target = await resolve(paths, t);
   const r = await net.isolate(paths, target.name, mode, typeof t === 'string' && t !== target.name ? t : undefined);
   return { ...r, target };
 }
 
 /** Splits the lab into groups (members not named form one more); aliases are resolved when the split runs. */
-export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<net.SplitResult> {
+export async function split(
+  paths: LabPaths,
+  groups: readonly (readonly string[])[],
+  mode: CutMode = 'blackhole',
+): Promise<net.SplitResult> {
   const state = requireState(paths);
   for (const name of groups.flat()) checkTargetName(state, name);
   const resolved: string[][] = [];
-  for (const group of groups) resolved.push(await Promise.all(group.map(async (name) => (await resolveTarget(paths, name, state)).name)));
+  for (const group of groups)
+    resolved.push(await Promise.all(group.map(async (name) => (await resolveTarget(paths, name, state)).name)));
   return net.split(paths, resolved, mode);
 }
 
@@ -61,7 +82,12 @@ export async function heal(paths: LabPaths, t?: Target): Promise<net.HealResult>
 }
 
 /** Round-trip latency on every link of the target; 0 removes it. */
-export async function delay(paths: LabPaths, t: Target, ms: number, jitterMs = 0): Promise<net.DelayResult & { target: Resolved }> {
+export async function delay(
+  paths: LabPaths,
+  t: Target,
+  ms: number,
+  jitterMs = 0,
+): Promise<net.DelayResult & { target: Resolved }> {
   net.checkMs('the delay', ms);
   net.checkMs('the jitter', jitterMs);
   const target = await resolve(paths, t);
@@ -77,15 +103,33 @@ export async function clearDelay(paths: LabPaths, t?: Target): Promise<{ readonl
  * Arms a failpoint in a contender: at the named point of its recipe it crashes, freezes or hangs (once). Refused,
  * with nothing changed, for a server, a program of its own, or a point its recipe does not have.
  */
-export async function armFailpoint(paths: LabPaths, t: Target, at: string, action: FailpointAction): Promise<{ target: Resolved }> {
+export async function armFailpoint(
+  paths: LabPaths,
+  t: Target,
+  at: string,
+  action: FailpointAction,
+): Promise<{ target: Resolved }> {
   if (typeof t === 'string') checkTargetName(requireState(paths), t);
   const target = await resolve(paths, t);
-  if (target.kind !== 'contender') throw new UsageError(`${target.name} is a server; failpoints live in contenders`, 'name a contender (cN) or leader');
+  if (target.kind !== 'contender')
+    throw new UsageError(
+      `${target.name} is a server; failpoints live in contenders`,
+      'name a contender (cN) or leader',
+    );
   const rec = requireState(paths).contenders.find((c) => c.id === target.name);
-  if (!rec || !isOurs(rec.pid, paths.markers)) throw new UsageError(`${target.name} is not running`, 'arm a failpoint in a live contender: `zklab contenders list`');
+  if (!rec || !isOurs(rec.pid, paths.markers))
+    throw new UsageError(
+      `${target.name} is not running`,
+      'arm a failpoint in a live contender: `zklab contenders list`',
+    );
   const known = rec ? failpointsOf(rec.recipe, rec.scheduler ? 'scheduler' : undefined) : [];
-  if (known.length === 0) throw new UsageError(`${target.name} (${rec?.recipe ?? 'unknown'}) has no failpoints`, 'failpoints exist in zklab\'s own recipes: predecessor, herd, and the scheduler workload');
-  if (!known.includes(at)) throw new UsageError(`${target.name} has no failpoint "${at}"`, `its failpoints: ${known.join(', ')}`);
+  if (known.length === 0)
+    throw new UsageError(
+      `${target.name} (${rec?.recipe ?? 'unknown'}) has no failpoints`,
+      "failpoints exist in zklab's own recipes: predecessor, herd, and the scheduler workload",
+    );
+  if (!known.includes(at))
+    throw new UsageError(`${target.name} has no failpoint "${at}"`, `its failpoints: ${known.join(', ')}`);
   armed(paths, target.name, { at, action });
   recordLabEvent(paths, 'failpoint-armed', { contender: target.name, at, action });
   return { target };

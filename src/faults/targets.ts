@@ -92,7 +92,10 @@ export function isMember(state: LabState, name: string): boolean {
 /** Checks a target without asking anyone: a member name, `leader` or `zk-leader`. */
 export function checkTargetName(state: LabState, name: string): void {
   if (state.external?.some((x) => x.name === name)) {
-    throw new UsageError(`${name} is a server of an ensemble outside the lab; zklab can only cut or slow its contenders' links to it`, 'name a contender (cN) or leader');
+    throw new UsageError(
+      `${name} is a server of an ensemble outside the lab; zklab can only cut or slow its contenders' links to it`,
+      'name a contender (cN) or leader',
+    );
   }
   if (name === 'leader' || name === 'zk-leader' || isMember(state, name)) return;
   throw new UsageError(`unknown target "${name}"`, targetsHint(state));
@@ -102,7 +105,11 @@ export function checkTargetName(state: LabState, name: string): void {
  * The member a target names now: `leader` by ZooKeeper's own election state (the owner of the leading znode),
  * `zk-leader` by the servers' own srvr; a member name as it is. The one resolver of the CLI, drills and inspect.
  */
-export async function resolveTarget(paths: LabPaths, name: string, state: LabState = requireState(paths)): Promise<Resolved> {
+export async function resolveTarget(
+  paths: LabPaths,
+  name: string,
+  state: LabState = requireState(paths),
+): Promise<Resolved> {
   checkTargetName(state, name);
   if (name === 'leader') return { name: (await resolveLeader(paths, state)).contender.id, kind: 'contender' };
   if (name === 'zk-leader') return { name: (await zkLeader(paths)).name, kind: 'server' };
@@ -113,7 +120,10 @@ export async function resolveTarget(paths: LabPaths, name: string, state: LabSta
 export function parseGroup(text: string): string[] {
   const names = text.split(',').map((n) => n.trim());
   if (names.some((n) => n.length === 0)) {
-    throw new UsageError(`the group "${text}" has an empty name`, 'write a group as comma-separated names without spaces, e.g. zk1,c2');
+    throw new UsageError(
+      `the group "${text}" has an empty name`,
+      'write a group as comma-separated names without spaces, e.g. zk1,c2',
+    );
   }
   return names;
 }

@@ -19,13 +19,19 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
   const byPath = new Map(input.znodes.filter((z) => under(z.path)).map((z) => [z.path, z] as const));
   const paths = new Set(byPath.keys());
   const exists = paths.has(root);
-  const childrenOf = (dir: string): string[] | null => (paths.has(dir) ? [...paths].filter((p) => p !== dir && parentPath(p) === dir).map(basename) : null);
+  const childrenOf = (dir: string): string[] | null =>
+    paths.has(dir) ? [...paths].filter((p) => p !== dir && parentPath(p) === dir).map(basename) : null;
   const children = childrenOf(root);
   // A scheduler's root holds its election in election/; elsewhere the path is the election.
   const scheduler = isSchedulerRoot(root, children, input.schedulerRoots ?? []);
   const electionPath = scheduler ? schedulerLayout(root).election : root;
   const electionChildren = scheduler ? childrenOf(electionPath) : children;
-  const leading = pickLeader(electionPath, electionChildren, (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null), input.leaderRule);
+  const leading = pickLeader(
+    electionPath,
+    electionChildren,
+    (p) => (byPath.has(p) ? normalizeSessionId(byPath.get(p)!.stat.ephemeralOwner) : null),
+    input.leaderRule,
+  );
   const layout = electionLayout(electionChildren);
   const leaderAt = leading?.znode ?? null;
   const roles = scheduler ? schedulerNodeFacts(root, byPath) : null;
@@ -77,7 +83,9 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
       })
     : null;
   const lockRoles = lock ? lockNodeFacts(lock) : null;
-  const nodes = lockRoles ? rows.map((n) => (lockRoles.has(n.path) ? { ...n, lock: lockRoles.get(n.path)! } : n)) : rows;
+  const nodes = lockRoles
+    ? rows.map((n) => (lockRoles.has(n.path) ? { ...n, lock: lockRoles.get(n.path)! } : n))
+    : rows;
 
   const partitions = input.partitions ?? [];
   const serverNames = new Set(input.servers.map((s) => s.name));
@@ -106,7 +114,12 @@ function sessionOwners(contenders: readonly ContenderInput[]): Map<string, Conte
 }
 
 /** member: the znode takes part in the election (outside a scheduler's root, every znode does). */
-function nodeState(session: string | null, contender: ContenderInput | undefined, isLeader: boolean, member: boolean): NodeState {
+function nodeState(
+  session: string | null,
+  contender: ContenderInput | undefined,
+  isLeader: boolean,
+  member: boolean,
+): NodeState {
   if (session === null) return 'unknown';
   if (!contender) return 'foreign';
   const current = contender.sessionId === null ? null : normalizeSessionId(contender.sessionId);
@@ -142,8 +155,14 @@ function treeOrder(root: string, paths: ReadonlySet<string>): { path: string; de
 }
 
 /** Only faults between servers mark a server: an isolated contender cuts its links to every server, not theirs. */
-function toServer(s: ServerInput, partitions: readonly SnapshotPartition[], serverNames: ReadonlySet<string>): SnapshotServer {
-  const touching = partitions.filter((p) => (p.from === s.name && serverNames.has(p.to)) || (p.to === s.name && serverNames.has(p.from)));
+function toServer(
+  s: ServerInput,
+  partitions: readonly SnapshotPartition[],
+  serverNames: ReadonlySet<string>,
+): SnapshotServer {
+  const touching = partitions.filter(
+    (p) => (p.from === s.name && serverNames.has(p.to)) || (p.to === s.name && serverNames.has(p.from)),
+  );
   return {
     name: s.name,
     mode: s.paused ? 'paused' : s.srvr.mode,

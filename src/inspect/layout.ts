@@ -48,7 +48,8 @@ export function planPanes(width: number, height: number, demand: PaneDemand): Pa
     events: Math.min(Math.max(1, demand.events), CAPS.events),
   };
   const body = height - 2 - problems;
-  const cost = (p: typeof want): number => (['scheduler', 'lock', 'watch', 'ensemble', 'events'] as const).reduce((n, k) => n + (p[k] > 0 ? p[k] + 1 : 0), 0);
+  const cost = (p: typeof want): number =>
+    (['scheduler', 'lock', 'watch', 'ensemble', 'events'] as const).reduce((n, k) => n + (p[k] > 0 ? p[k] + 1 : 0), 0);
   // Panes give way to the tree in this order: events, the watch graph, the ensemble, then the scheduler's or lock's summary.
   for (const drop of ['events', 'watch', 'ensemble', 'scheduler', 'lock'] as const) {
     if (body - cost(want) >= MIN_TREE_ROWS) break;

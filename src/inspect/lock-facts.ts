@@ -1,7 +1,16 @@
 import type { LabEventOf } from '../lab/events.js';
 import { replayResources } from '../lab/fenced-resource.js';
 import { childPath } from '../zk/paths.js';
-import type { LockHolder, LockNodeFacts, LockQueueEntry, LockResource, LockSummary, LockWait, LockWrite, SnapshotNode } from './snapshot.js';
+import type {
+  LockHolder,
+  LockNodeFacts,
+  LockQueueEntry,
+  LockResource,
+  LockSummary,
+  LockWait,
+  LockWrite,
+  SnapshotNode,
+} from './snapshot.js';
 
 /**
  * The lock workload as inspect sees it. Its znodes are the election recipes' own (`<guid>-n_<seq>` directly under the
@@ -26,7 +35,13 @@ export function isLockPath(path: string, labLockPaths: readonly string[]): boole
 
 function waitOf(recipe: string | null, before: SnapshotNode | undefined): LockWait {
   if (recipe === 'herd') return { kind: 'children' };
-  if (recipe === 'predecessor' && before) return { kind: 'predecessor', znode: before.name, owner: before.contender ?? before.sessionId, state: before.state };
+  if (recipe === 'predecessor' && before)
+    return {
+      kind: 'predecessor',
+      znode: before.name,
+      owner: before.contender ?? before.sessionId,
+      state: before.state,
+    };
   return { kind: 'unknown' };
 }
 
@@ -36,14 +51,16 @@ export function summarizeLock(path: string, nodes: readonly SnapshotNode[], inpu
   const holding = members.find((n) => n.leader);
   // One recipe among the lab's contenders stands for members whose owner is not known to say its own.
   const fallback = inputs.recipes.length === 1 ? inputs.recipes[0]! : null;
-  const queue = members.map((n, i): LockQueueEntry => ({
-    znode: n.name,
-    sequence: n.sequence!,
-    contender: n.contender,
-    session: n.sessionId,
-    state: n.state,
-    waitsOn: n === holding ? null : waitOf(n.recipe ?? (n.contender === null ? null : fallback), members[i - 1]),
-  }));
+  const queue = members.map(
+    (n, i): LockQueueEntry => ({
+      znode: n.name,
+      sequence: n.sequence!,
+      contender: n.contender,
+      session: n.sessionId,
+      state: n.state,
+      waitsOn: n === holding ? null : waitOf(n.recipe ?? (n.contender === null ? null : fallback), members[i - 1]),
+    }),
+  );
   const holder: LockHolder | null = holding
     ? {
         znode: holding.name,
@@ -78,7 +95,14 @@ export function lockResource(resource: string, events: readonly ResourceEvent[])
   let staleAccepted = 0;
   for (const e of mine) {
     if (e.event !== 'resource-write') continue;
-    const w: LockWrite = { t: e.t, holder: e.holder, token: e.token, value: e.value, lastToken: e.lastToken, previousValue: e.previousValue };
+    const w: LockWrite = {
+      t: e.t,
+      holder: e.holder,
+      token: e.token,
+      value: e.value,
+      lastToken: e.lastToken,
+      previousValue: e.previousValue,
+    };
     if (!e.accepted) {
       lastRefused = w;
       continue;

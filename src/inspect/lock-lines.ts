@@ -1,5 +1,14 @@
 import { formatDuration } from '../duration.js';
-import type { LockHolder, LockNodeFacts, LockQueueEntry, LockResource, LockSummary, LockWait, LockWrite, NodeState } from './snapshot.js';
+import type {
+  LockHolder,
+  LockNodeFacts,
+  LockQueueEntry,
+  LockResource,
+  LockSummary,
+  LockWait,
+  LockWrite,
+  NodeState,
+} from './snapshot.js';
 
 /** The lock workload in words: a note per tree row and the lines of the summary pane. Pure. */
 
@@ -29,7 +38,8 @@ export function waitLine(w: LockWait): LockLine {
       return { text: 'waits (not a lab contender: its watch is unknown)' };
     case 'predecessor': {
       const who = w.owner ?? w.znode;
-      if (w.state === 'expired' || w.state === 'paused') return { text: `waits on ${who} (${w.state})`, color: 'yellow' };
+      if (w.state === 'expired' || w.state === 'paused')
+        return { text: `waits on ${who} (${w.state})`, color: 'yellow' };
       return { text: `waits on ${who}` };
     }
   }
@@ -37,7 +47,9 @@ export function waitLine(w: LockWait): LockLine {
 
 /** What a row of the tree says about its znode's part in the lock. */
 export function lockNote(f: LockNodeFacts): LockLine {
-  return f.role === 'holder' ? { text: `holds the lock · token ${formatToken(f.token)}`, color: 'green' } : waitLine(f.waitsOn);
+  return f.role === 'holder'
+    ? { text: `holds the lock · token ${formatToken(f.token)}`, color: 'green' }
+    : waitLine(f.waitsOn);
 }
 
 function holderState(state: NodeState): LockLine | null {
@@ -68,7 +80,12 @@ export function queueLine(lock: LockSummary): LockLine {
   const more = lock.queue.length - named.length;
   const waiters = lock.queue.filter((q) => q.waitsOn !== null).length;
   const herd = lock.queue.filter((q) => q.waitsOn?.kind === 'children').length;
-  const how = herd === 0 ? '' : herd === waiters ? '; herd: every waiter watches the children' : `; herd: ${herd} of ${waiters} waiters watch the children`;
+  const how =
+    herd === 0
+      ? ''
+      : herd === waiters
+        ? '; herd: every waiter watches the children'
+        : `; herd: ${herd} of ${waiters} waiters watch the children`;
   return { text: `queue ${named.join(' ← ')}${more > 0 ? ` … +${more}` : ''} (FIFO by sequence${how})` };
 }
 
@@ -83,7 +100,9 @@ export function resourceLine(path: string, r: LockResource): LockLine {
   if (!r.lastAccepted) return { text: `${head} · value ${r.state.value}` };
   // Without fencing the last accepted write may be a stale one: the highest token is then someone else's.
   const highest = r.lastAccepted.token < r.state.token ? ` (highest ${formatToken(r.state.token)})` : '';
-  return { text: `${head} · last accepted token ${formatToken(r.lastAccepted.token)} from ${r.lastAccepted.holder}${highest} · value ${r.state.value}` };
+  return {
+    text: `${head} · last accepted token ${formatToken(r.lastAccepted.token)} from ${r.lastAccepted.holder}${highest} · value ${r.state.value}`,
+  };
 }
 
 /** "57 accepted, 1 refused (last: c1 token 0x19f < 0x1a2)", "no writes yet". */
@@ -95,7 +114,10 @@ export function writesLine(r: LockResource): LockLine {
     // Only a resource without fencing takes a stale token, so the write was one of those whatever fencing is now.
     const w = r.lastStale;
     const which = `${formatToken(w.token)} from ${w.holder} < ${formatToken(w.lastToken)}`;
-    const stale = r.staleAccepted === 1 ? `accepted stale token ${which}` : `${r.staleAccepted} stale tokens accepted, last ${which}`;
+    const stale =
+      r.staleAccepted === 1
+        ? `accepted stale token ${which}`
+        : `${r.staleAccepted} stale tokens accepted, last ${which}`;
     return { text: `${counts} · ${stale} (fencing off)`, color: 'red' };
   }
   return r.lastRefused ? { text: counts, color: 'yellow' } : { text: counts };

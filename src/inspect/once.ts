@@ -13,7 +13,10 @@ export interface OnceOptions {
 }
 
 /** Takes one complete snapshot (znodes read on a session, one 4lw round) and closes everything again. */
-export async function takeSnapshot(target: InspectTarget, signal?: AbortSignal): Promise<{ snapshot: Snapshot; connected: boolean }> {
+export async function takeSnapshot(
+  target: InspectTarget,
+  signal?: AbortSignal,
+): Promise<{ snapshot: Snapshot; connected: boolean }> {
   const source = InspectSource.start({ target, live: false });
   try {
     const aborted = new Promise<never>((_, reject) => {
@@ -35,6 +38,9 @@ export async function inspectOnce(target: InspectTarget, opts: OnceOptions): Pro
   const { snapshot, connected } = await takeSnapshot(target, opts.signal);
   opts.out(opts.json ? JSON.stringify(snapshot, null, 2) : renderSnapshotText(snapshot, { width: opts.width ?? 120 }));
   if (!connected) {
-    throw new ProcessError(snapshot.problems[0] ?? `cannot reach ZooKeeper at ${target.connect}`, 'check `zklab ensemble status`, or the --connect addresses');
+    throw new ProcessError(
+      snapshot.problems[0] ?? `cannot reach ZooKeeper at ${target.connect}`,
+      'check `zklab ensemble status`, or the --connect addresses',
+    );
   }
 }

@@ -31,14 +31,18 @@ export function findProblems(f: ProblemFacts): string[] {
   const leader = f.nodes.find((n) => n.leader);
   const leaderOwner = leader?.contender ? f.contenders.find((c) => c.id === leader.contender) : undefined;
   if (leader && leaderOwner && !leaderOwner.alive) {
-    out.push(`${leaderOwner.id} owns the leader znode ${leader.name} but its process is gone: nobody leads until session ${leader.sessionId} expires`);
+    out.push(
+      `${leaderOwner.id} owns the leader znode ${leader.name} but its process is gone: nobody leads until session ${leader.sessionId} expires`,
+    );
   }
 
   const leaderSession = leader?.sessionId ? normalizeSessionId(leader.sessionId) : null;
   for (const c of f.contenders) {
     if (!c.alive || c.state !== 'leader') continue;
     if (c.sessionId !== null && normalizeSessionId(c.sessionId) === leaderSession) continue;
-    const fact = leader ? `the leader znode ${leader.name} belongs to ${ownerLabel(leader)}` : 'there is no leader znode';
+    const fact = leader
+      ? `the leader znode ${leader.name} belongs to ${ownerLabel(leader)}`
+      : 'there is no leader znode';
     out.push(`${c.id} believes it leads, but ${fact}`);
   }
 

@@ -17,7 +17,15 @@ export interface RenderTextOptions {
   readonly events?: number;
 }
 
-function SnapshotReport({ snapshot, width, events }: { readonly snapshot: Snapshot; readonly width: number; readonly events: number }) {
+function SnapshotReport({
+  snapshot,
+  width,
+  events,
+}: {
+  readonly snapshot: Snapshot;
+  readonly width: number;
+  readonly events: number;
+}) {
   return (
     <Box flexDirection="column" width={width}>
       <Header snapshot={snapshot} />
@@ -45,13 +53,22 @@ function SnapshotReport({ snapshot, width, events }: { readonly snapshot: Snapsh
  */
 export function renderSnapshotText(snapshot: Snapshot, options: RenderTextOptions = {}): string {
   const width = options.width ?? 120;
-  return renderToString(<SnapshotReport snapshot={snapshot} width={width} events={options.events ?? 10} />, { columns: width });
+  return renderToString(<SnapshotReport snapshot={snapshot} width={width} events={options.events ?? 10} />, {
+    columns: width,
+  });
 }
 
 /**
  * One frame of the live view as a string, exactly as InspectApp lays it out for a terminal of width × height:
  * for benchmarks (a 500-znode snapshot should cost what a screenful costs) and for snapshot-style checks.
  */
-export function renderInspectFrame(snapshot: Snapshot, width: number, height: number, selected: number | null = null): string {
-  return renderToString(<InspectApp snapshot={snapshot} width={width} height={height} selected={selected} />, { columns: Math.max(1, width) });
+export function renderInspectFrame(
+  snapshot: Snapshot,
+  width: number,
+  height: number,
+  selected: number | null = null,
+): string {
+  return renderToString(<InspectApp snapshot={snapshot} width={width} height={height} selected={selected} />, {
+    columns: Math.max(1, width),
+  });
 }

@@ -1,6 +1,12 @@
 import { contenderOfWorker, decodeJobData, schedulerLayout, sortWorkers } from '../recipes/scheduler-layout.js';
 import { basename, parentPath } from '../zk/paths.js';
-import type { SchedulerFolder, SchedulerNodeFacts, SchedulerSummary, SchedulerWorker, SnapshotNode } from './snapshot.js';
+import type {
+  SchedulerFolder,
+  SchedulerNodeFacts,
+  SchedulerSummary,
+  SchedulerWorker,
+  SnapshotNode,
+} from './snapshot.js';
 import type { RawZnode } from './snapshot-input.js';
 import { statusOf } from './znode-facts.js';
 
@@ -8,14 +14,21 @@ import { statusOf } from './znode-facts.js';
 export const NEXT_QUEUED = 5;
 
 /** A task scheduler's root: the lab runs workers of one there, or its election/, workers/ and jobs/ are below it. */
-export function isSchedulerRoot(root: string, children: readonly string[] | null, labRoots: readonly string[]): boolean {
+export function isSchedulerRoot(
+  root: string,
+  children: readonly string[] | null,
+  labRoots: readonly string[],
+): boolean {
   if (children === null) return false;
   if (labRoots.includes(root)) return true;
   return ['election', 'workers', 'jobs'].every((c) => children.includes(c));
 }
 
 /** Each znode's part in the scheduler at root, by its place and data; election members and strangers have none. */
-export function schedulerNodeFacts(root: string, znodes: ReadonlyMap<string, RawZnode>): Map<string, SchedulerNodeFacts> {
+export function schedulerNodeFacts(
+  root: string,
+  znodes: ReadonlyMap<string, RawZnode>,
+): Map<string, SchedulerNodeFacts> {
   const l = schedulerLayout(root);
   const folders = new Map<string, SchedulerFolder>([
     [l.root, 'root'],
@@ -27,7 +40,8 @@ export function schedulerNodeFacts(root: string, znodes: ReadonlyMap<string, Raw
     [l.rotation, 'rotation'],
   ]);
   const childCount = new Map<string, number>();
-  for (const p of znodes.keys()) if (p !== l.root) childCount.set(parentPath(p), (childCount.get(parentPath(p)) ?? 0) + 1);
+  for (const p of znodes.keys())
+    if (p !== l.root) childCount.set(parentPath(p), (childCount.get(parentPath(p)) ?? 0) + 1);
   const registered = (worker: string): boolean => znodes.has(`${l.workers}/${worker}`);
 
   const out = new Map<string, SchedulerNodeFacts>();
@@ -45,13 +59,32 @@ export function schedulerNodeFacts(root: string, znodes: ReadonlyMap<string, Raw
       const job = decodeJobData(z.data);
       out.set(path, { role: 'queued', job: name, attempt: job?.attempt ?? null, spec: job?.spec ?? null });
     } else if (parent === l.assignments) {
-      out.set(path, { role: 'worker-queue', worker: name, registered: registered(name), assigned: childCount.get(path) ?? 0 });
+      out.set(path, {
+        role: 'worker-queue',
+        worker: name,
+        registered: registered(name),
+        assigned: childCount.get(path) ?? 0,
+      });
     } else if (parentPath(parent) === l.assignments) {
       const job = decodeJobData(z.data);
-      out.set(path, { role: 'assignment', job: name, worker: basename(parent), attempt: job?.attempt ?? null, spec: job?.spec ?? null });
+      out.set(path, {
+        role: 'assignment',
+        job: name,
+        worker: basename(parent),
+        attempt: job?.attempt ?? null,
+        spec: job?.spec ?? null,
+      });
     } else if (parent === l.status) {
       const s = statusOf(z);
-      out.set(path, { role: 'done', job: name, worker: s?.worker ?? null, attempt: s?.attempt ?? null, ok: s?.ok ?? null, result: s?.result ?? null, error: s?.error ?? null });
+      out.set(path, {
+        role: 'done',
+        job: name,
+        worker: s?.worker ?? null,
+        attempt: s?.attempt ?? null,
+        ok: s?.ok ?? null,
+        result: s?.result ?? null,
+        error: s?.error ?? null,
+      });
     }
   }
   return out;

@@ -36,13 +36,17 @@ export function schedulerNote(f: SchedulerNodeFacts): SchedulerLine | null {
       return { text: `queued · ${jobText(f.attempt, f.spec)}` };
     case 'worker-queue': {
       const count = plural(f.assigned, 'job');
-      return f.registered ? { text: `${count} assigned` } : { text: `${count} assigned · worker gone`, color: f.assigned > 0 ? 'yellow' : undefined };
+      return f.registered
+        ? { text: `${count} assigned` }
+        : { text: `${count} assigned · worker gone`, color: f.assigned > 0 ? 'yellow' : undefined };
     }
     case 'assignment':
       return { text: jobText(f.attempt, f.spec) };
     case 'done': {
       if (f.ok === null) return { text: "not a worker's status", color: 'yellow' };
-      const outcome = f.ok ? `ok${f.result === null ? '' : ` = ${f.result}`}` : `failed${f.error === null ? '' : `: ${f.error}`}`;
+      const outcome = f.ok
+        ? `ok${f.result === null ? '' : ` = ${f.result}`}`
+        : `failed${f.error === null ? '' : `: ${f.error}`}`;
       return { text: `${outcome} · ${f.worker} · attempt ${f.attempt}`, color: f.ok ? 'green' : 'red' };
     }
     default:
@@ -75,7 +79,11 @@ function workerState(w: SchedulerWorker): SchedulerLine {
 export function schedulerHeadline(s: SchedulerSummary): string {
   const registered = s.workers.filter((w) => w.registered).length;
   const gone = s.workers.length - registered;
-  const outcomes = [`${s.ok} ok`, ...(s.failed > 0 ? [`${s.failed} failed`] : []), ...(s.unreadable > 0 ? [`${s.unreadable} unreadable`] : [])];
+  const outcomes = [
+    `${s.ok} ok`,
+    ...(s.failed > 0 ? [`${s.failed} failed`] : []),
+    ...(s.unreadable > 0 ? [`${s.unreadable} unreadable`] : []),
+  ];
   const parts = [
     `${plural(registered, 'worker')}${gone > 0 ? ` (+${gone} gone)` : ''}`,
     `${s.queued} queued`,
@@ -95,7 +103,10 @@ export function schedulerLines(s: SchedulerSummary): SchedulerLine[] {
     const state = workerState(w);
     const jobs = w.assignments.map((a) => `${a.job} (attempt ${a.attempt ?? '?'})`);
     const load = jobs.length === 0 ? 'idle' : `${jobs.length} assigned: ${jobs.join(', ')}`;
-    return { text: `${w.worker.padEnd(6)} ${(w.contender ?? '-').padEnd(4)} ${state.text.padEnd(8)} ${load}`, color: state.color === 'green' ? undefined : state.color };
+    return {
+      text: `${w.worker.padEnd(6)} ${(w.contender ?? '-').padEnd(4)} ${state.text.padEnd(8)} ${load}`,
+      color: state.color === 'green' ? undefined : state.color,
+    };
   });
   if (workers.length === 0) workers.push({ text: 'no workers', color: 'yellow' });
   return [{ text: schedulerHeadline(s) }, { text: queue }, ...workers];

@@ -34,7 +34,10 @@ export function toSnapshotEvent(e: ContenderEvent | LabEvent): SnapshotEvent {
 }
 
 /** The latest max events, oldest first. */
-export function latestEvents(events: readonly (ContenderEvent | LabEvent)[], max = DEFAULT_MAX_EVENTS): SnapshotEvent[] {
+export function latestEvents(
+  events: readonly (ContenderEvent | LabEvent)[],
+  max = DEFAULT_MAX_EVENTS,
+): SnapshotEvent[] {
   if (max <= 0) return [];
   return [...events]
     .sort((a, b) => a.t - b.t)

@@ -41,7 +41,13 @@ export type SchedulerNodeFacts =
   | { readonly role: 'queued'; readonly job: string; readonly attempt: number | null; readonly spec: JobSpec | null }
   /** assignments/<worker>: that worker's queue, which outlives it until the leader takes its jobs back. */
   | { readonly role: 'worker-queue'; readonly worker: string; readonly registered: boolean; readonly assigned: number }
-  | { readonly role: 'assignment'; readonly job: string; readonly worker: string; readonly attempt: number | null; readonly spec: JobSpec | null }
+  | {
+      readonly role: 'assignment';
+      readonly job: string;
+      readonly worker: string;
+      readonly attempt: number | null;
+      readonly spec: JobSpec | null;
+    }
   /** status/<job>: finished. Null fields: the data is not a worker's status (then no TTL is known either). */
   | {
       readonly role: 'done';
@@ -98,7 +104,9 @@ export type LockWait =
   | { readonly kind: 'unknown' };
 
 /** What a znode is to the lock whose path is inspected: its lowest member holds it, the others wait. */
-export type LockNodeFacts = { readonly role: 'holder'; readonly token: number } | { readonly role: 'waiter'; readonly waitsOn: LockWait };
+export type LockNodeFacts =
+  | { readonly role: 'holder'; readonly token: number }
+  | { readonly role: 'waiter'; readonly waitsOn: LockWait };
 
 /** A member of a lock's queue: an ephemeral-sequential znode directly under the lock path. */
 export interface LockQueueEntry {

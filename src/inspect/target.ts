@@ -45,12 +45,19 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
     return { path, connect, servers: serversOf(connect), lab };
   }
   if (!state || !hasLab) {
-    throw new UsageError(`there is no lab at ${args.paths.root} to inspect`, 'start one with `zklab ensemble up`, or inspect any ensemble with --connect HOST:PORT,…');
+    throw new UsageError(
+      `there is no lab at ${args.paths.root} to inspect`,
+      'start one with `zklab ensemble up`, or inspect any ensemble with --connect HOST:PORT,…',
+    );
   }
   if (state.servers.length > 0) {
     const servers = state.servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
     return { path, connect: loopbackConnectString(state.servers), servers, lab };
   }
-  if (state.externalConnect) return { path, connect: state.externalConnect, servers: serversOf(state.externalConnect), lab };
-  throw new UsageError(`the lab at ${args.paths.root} has no ensemble and its contenders name none`, 'start one with `zklab ensemble up`, or give --connect HOST:PORT,…');
+  if (state.externalConnect)
+    return { path, connect: state.externalConnect, servers: serversOf(state.externalConnect), lab };
+  throw new UsageError(
+    `the lab at ${args.paths.root} has no ensemble and its contenders name none`,
+    'start one with `zklab ensemble up`, or give --connect HOST:PORT,…',
+  );
 }

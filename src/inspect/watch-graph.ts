@@ -82,7 +82,8 @@ export function describeWatchGraph(nodes: readonly SnapshotNode[]): WatchGraphMo
     if (steps.length > 1) chains.push({ steps, endsAtLeader: head === leader });
   }
   for (const [target, ws] of watchedBy) {
-    for (const w of ws) if (!used.has(`${w}\n${target}`)) chains.push({ steps: [[w], [target]], endsAtLeader: target === leader });
+    for (const w of ws)
+      if (!used.has(`${w}\n${target}`)) chains.push({ steps: [[w], [target]], endsAtLeader: target === leader });
   }
 
   const crowds = nodes

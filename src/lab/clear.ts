@@ -22,7 +22,10 @@ const MAX_PASSES = 10;
  * `warden`: clearing on behalf of that warden; the registry entry is forgotten only if it is still that warden's
  * (a new owner may have taken the directory since).
  */
-export async function clearLab(paths: LabPaths, opts: { readonly removeDir: boolean; readonly warden?: number }): Promise<void> {
+export async function clearLab(
+  paths: LabPaths,
+  opts: { readonly removeDir: boolean; readonly warden?: number },
+): Promise<void> {
   let quiet = 0;
   for (let pass = 0; pass < MAX_PASSES && quiet < 2; pass++) {
     const left = findMarked(paths.markers);
@@ -34,7 +37,8 @@ export async function clearLab(paths: LabPaths, opts: { readonly removeDir: bool
     quiet = 0;
     await stopProcesses(left, 'SIGKILL').catch(() => undefined);
   }
-  if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root)) rmSync(paths.root, { recursive: true, force: true });
+  if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root))
+    rmSync(paths.root, { recursive: true, force: true });
   const entry = readEntry(paths.root);
   if (opts.warden === undefined || entry?.warden?.pid === opts.warden) deregister(paths.root);
 }

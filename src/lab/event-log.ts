@@ -23,8 +23,16 @@ export class EventLogWriter {
     ensureDir(dirname(file));
   }
 
-  write<E extends ContenderEventName>(event: E, session: string | null, znode: string | null, fields: ContenderEventFields[E]): void {
-    appendFileSync(this.file, JSON.stringify({ t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields }) + '\n');
+  write<E extends ContenderEventName>(
+    event: E,
+    session: string | null,
+    znode: string | null,
+    fields: ContenderEventFields[E],
+  ): void {
+    appendFileSync(
+      this.file,
+      JSON.stringify({ t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields }) + '\n',
+    );
   }
 }
 
@@ -53,7 +61,8 @@ export function parseLines<T>(text: string, accept: (v: unknown) => v is T): T[]
   return out;
 }
 
-const readLines = <T>(file: string, accept: (v: unknown) => v is T): T[] => (existsSync(file) ? parseLines(readFileSync(file, 'utf8'), accept) : []);
+const readLines = <T>(file: string, accept: (v: unknown) => v is T): T[] =>
+  existsSync(file) ? parseLines(readFileSync(file, 'utf8'), accept) : [];
 
 export function readEventFile(file: string): ContenderEvent[] {
   return readLines(file, isContenderEvent);
@@ -67,7 +76,10 @@ export function readLabEvents(file: string): LabEvent[] {
  * Everything a lab has logged so far: the event logs of the contenders in its state (of `fallbackIds` when it has
  * no state), one after the other, and its own event log.
  */
-export function readLabLogs(paths: LabPaths, fallbackIds: readonly string[] = []): { contender: ContenderEvent[]; lab: LabEvent[] } {
+export function readLabLogs(
+  paths: LabPaths,
+  fallbackIds: readonly string[] = [],
+): { contender: ContenderEvent[]; lab: LabEvent[] } {
   const ids = readState(paths)?.contenders.map((c) => c.id) ?? fallbackIds;
   return {
     contender: ids.flatMap((id) => readEventFile(paths.contenderEvents(id))),

@@ -9,7 +9,14 @@ import { isRecord } from '../validate.js';
 /** What a contender's lines carry beyond the common head, by event. */
 export interface ContenderEventFields {
   /** The process runs. */
-  started: { recipe: string; path: string; sessionTimeoutMs: number; onDisconnect: string; connect: string; program?: string[] };
+  started: {
+    recipe: string;
+    path: string;
+    sessionTimeoutMs: number;
+    onDisconnect: string;
+    connect: string;
+    program?: string[];
+  };
   /** The servers it uses changed with the lab's membership: its new connect string (its own link proxies). */
   servers: { connect: string };
   /** A session was established (first connect, or a new session after expiry). */
@@ -77,7 +84,15 @@ export interface ContenderEventFields {
   /** Scheduler worker: began running a job. */
   'job-started': { job: string; worker: string; attempt: number; kind: string };
   /** Scheduler worker: a job's run completed (ok or failed); every one counts as an execution. */
-  'job-finished': { job: string; worker: string; attempt: number; ok: boolean; result?: number; error?: string; ms: number };
+  'job-finished': {
+    job: string;
+    worker: string;
+    attempt: number;
+    ok: boolean;
+    result?: number;
+    error?: string;
+    ms: number;
+  };
   /** Scheduler worker: the job's status node is there (created: this worker wrote it; false: it already existed). */
   'job-status': { job: string; worker: string; attempt: number; created: boolean; ttlMs: number };
   /** Lock workload: this contender's lock znode is the lowest; it holds the lock (token: the znode's czxid). */
@@ -101,7 +116,9 @@ export interface ContenderEventHead {
   readonly znode: string | null;
 }
 
-type ContenderEventMap = { [E in ContenderEventName]: ContenderEventHead & { readonly event: E } & Readonly<ContenderEventFields[E]> };
+type ContenderEventMap = {
+  [E in ContenderEventName]: ContenderEventHead & { readonly event: E } & Readonly<ContenderEventFields[E]>;
+};
 /** One kind of contender event, or a union of kinds. */
 export type ContenderEventOf<E extends ContenderEventName> = ContenderEventMap[E];
 export type ContenderEvent = ContenderEventMap[ContenderEventName];
@@ -150,30 +167,95 @@ export interface LabEventFields {
   /** A holder read the resource presenting its token (logged when the token is a new highest: the fence moved). */
   'resource-read': { resource: string; holder: string; token: number; lastToken: number };
   /** The resource's own record of a write it was sent: accepted or refused (a token below `lastToken`, with fencing). */
-  'resource-write': { resource: string; holder: string; token: number; value: number; accepted: boolean; lastToken: number; previousValue: number; fencing: boolean };
+  'resource-write': {
+    resource: string;
+    holder: string;
+    token: number;
+    value: number;
+    accepted: boolean;
+    lastToken: number;
+    previousValue: number;
+    fencing: boolean;
+  };
 }
 
 export type LabEventName = keyof LabEventFields;
-type LabEventMap = { [E in LabEventName]: { readonly t: number; readonly source: 'lab'; readonly event: E } & Readonly<LabEventFields[E]> };
+type LabEventMap = {
+  [E in LabEventName]: { readonly t: number; readonly source: 'lab'; readonly event: E } & Readonly<LabEventFields[E]>;
+};
 /** One kind of lab event, or a union of kinds. */
 export type LabEventOf<E extends LabEventName> = LabEventMap[E];
 export type LabEvent = LabEventMap[LabEventName];
 
 const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
   'servers',
-  'started', 'connected', 'session', 'joined', 'watching', 'notified', 'leader', 'follower', 'act', 'paused', 'resumed',
-  'disconnected', 'expired', 'resigned', 'state', 'elector', 'elected', 'policy', 'progress', 'ready', 'excluded', 'retry',
-  'error', 'stopped', 'client-state', 'exited', 'failpoint', 'worker-registered', 'job-assigned', 'job-requeued',
-  'job-dropped', 'job-started', 'job-finished', 'job-status', 'lock-acquired', 'lock-write', 'lock-released',
+  'started',
+  'connected',
+  'session',
+  'joined',
+  'watching',
+  'notified',
+  'leader',
+  'follower',
+  'act',
+  'paused',
+  'resumed',
+  'disconnected',
+  'expired',
+  'resigned',
+  'state',
+  'elector',
+  'elected',
+  'policy',
+  'progress',
+  'ready',
+  'excluded',
+  'retry',
+  'error',
+  'stopped',
+  'client-state',
+  'exited',
+  'failpoint',
+  'worker-registered',
+  'job-assigned',
+  'job-requeued',
+  'job-dropped',
+  'job-started',
+  'job-finished',
+  'job-status',
+  'lock-acquired',
+  'lock-write',
+  'lock-released',
 ]);
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
-  'ensemble-up', 'ensemble-repaired', 'ensemble-down', 'server-killed', 'server-paused', 'server-resumed',
-  'server-restarted', 'server-added', 'server-removed', 'contenders-spawned', 'contender-killed', 'contender-paused', 'contender-resumed',
-  'contender-stopped', 'partition', 'heal', 'delay', 'failover', 'zk-leader', 'jobs-submitted', 'failpoint-armed',
-  'status-seen', 'status-gone', 'resource-configured', 'resource-read', 'resource-write',
+  'ensemble-up',
+  'ensemble-repaired',
+  'ensemble-down',
+  'server-killed',
+  'server-paused',
+  'server-resumed',
+  'server-restarted',
+  'server-added',
+  'server-removed',
+  'contenders-spawned',
+  'contender-killed',
+  'contender-paused',
+  'contender-resumed',
+  'contender-stopped',
+  'partition',
+  'heal',
+  'delay',
+  'failover',
+  'zk-leader',
+  'jobs-submitted',
+  'failpoint-armed',
+  'status-seen',
+  'status-gone',
+  'resource-configured',
+  'resource-read',
+  'resource-write',
 ]);
-
 
 /** The events with which a contender says where it stands in an election; a program that prints none is silent. */
 export const SAYS_WHERE_IT_STANDS: ReadonlySet<string> = new Set<ContenderEventName>(['joined', 'leader', 'follower']);
@@ -184,12 +266,24 @@ export function isContenderEventName(name: string): name is ContenderEventName {
 
 /** A parsed line that has the head of a contender event and a known event name. */
 export function isContenderEvent(v: unknown): v is ContenderEvent {
-  return isRecord(v) && typeof v.t === 'number' && typeof v.id === 'string' && typeof v.event === 'string' && CONTENDER_EVENTS.has(v.event);
+  return (
+    isRecord(v) &&
+    typeof v.t === 'number' &&
+    typeof v.id === 'string' &&
+    typeof v.event === 'string' &&
+    CONTENDER_EVENTS.has(v.event)
+  );
 }
 
 /** A parsed line of the lab's own log with a known event name. */
 export function isLabEvent(v: unknown): v is LabEvent {
-  return isRecord(v) && typeof v.t === 'number' && v.source === 'lab' && typeof v.event === 'string' && LAB_EVENTS.has(v.event);
+  return (
+    isRecord(v) &&
+    typeof v.t === 'number' &&
+    v.source === 'lab' &&
+    typeof v.event === 'string' &&
+    LAB_EVENTS.has(v.event)
+  );
 }
 
 /** The contender a lab event is about, when it names one. */

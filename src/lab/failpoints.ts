@@ -28,7 +28,9 @@ export function armFailpoint(paths: LabPaths, id: string, fp: Omit<ArmedFailpoin
 export function readFailpoint(paths: LabPaths, id: string): ArmedFailpoint | null {
   try {
     const v = JSON.parse(readFileSync(fileOf(paths, id), 'utf8')) as Partial<ArmedFailpoint>;
-    return typeof v.at === 'string' && typeof v.action === 'string' ? { at: v.at, action: v.action, armedAt: Number(v.armedAt) || 0 } : null;
+    return typeof v.at === 'string' && typeof v.action === 'string'
+      ? { at: v.at, action: v.action, armedAt: Number(v.armedAt) || 0 }
+      : null;
   } catch {
     return null;
   }

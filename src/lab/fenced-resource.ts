@@ -44,13 +44,24 @@ export function emptyResource(name: string, fencing: boolean): ResourceState {
 export function applyWrite(state: ResourceState, w: ResourceWrite): WriteOutcome {
   const stale = w.token < state.token;
   if (stale && state.fencing) {
-    return { accepted: false, lastToken: state.token, previousValue: state.value, state: { ...state, rejected: state.rejected + 1 } };
+    return {
+      accepted: false,
+      lastToken: state.token,
+      previousValue: state.value,
+      state: { ...state, rejected: state.rejected + 1 },
+    };
   }
   return {
     accepted: true,
     lastToken: state.token,
     previousValue: state.value,
-    state: { ...state, token: Math.max(state.token, w.token), value: w.value, holder: w.holder, accepted: state.accepted + 1 },
+    state: {
+      ...state,
+      token: Math.max(state.token, w.token),
+      value: w.value,
+      holder: w.holder,
+      accepted: state.accepted + 1,
+    },
   };
 }
 
@@ -83,7 +94,13 @@ export function replayResources(events: readonly LabEvent[]): Map<string, Resour
       out.set(
         e.resource,
         e.accepted
-          ? { ...was, token: Math.max(was.token, e.token), value: e.value, holder: e.holder, accepted: was.accepted + 1 }
+          ? {
+              ...was,
+              token: Math.max(was.token, e.token),
+              value: e.value,
+              holder: e.holder,
+              accepted: was.accepted + 1,
+            }
           : { ...was, rejected: was.rejected + 1 },
       );
     }

@@ -33,7 +33,11 @@ export function tailFile(file: string, lines = 15, maxBytes = 64 * 1024): string
     } finally {
       closeSync(fd);
     }
-    return text.split('\n').filter((l) => l.length > 0).slice(-lines).join('\n');
+    return text
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .slice(-lines)
+      .join('\n');
   } catch {
     return '(no log)';
   }

@@ -53,7 +53,11 @@ type Open = { contender: string; token: number | null; session: string | null; s
  * Every span during which a contender believed it led: from its `leader` claim to the first sign it stopped, in
  * its own log or the lab's (a kill or stop). Leadership still held at `end` is cut there. Sorted by start.
  */
-export function leadershipIntervals(events: readonly ContenderEvent[], lab: readonly LabEvent[], end: number): LeadershipInterval[] {
+export function leadershipIntervals(
+  events: readonly ContenderEvent[],
+  lab: readonly LabEvent[],
+  end: number,
+): LeadershipInterval[] {
   // On equal times a contender's own event comes first: what it logged happened before the lab's kill landed.
   type Entry = { t: number; own?: ContenderEvent; lab?: LabEvent };
   const merged = [

@@ -35,7 +35,10 @@ export async function withLabLock<T>(paths: LabPaths, fn: () => Promise<T>, wait
         continue;
       }
       if (Date.now() > deadline) {
-        throw new UsageError(`the lab at ${paths.root} is busy: zklab process ${pid} holds its lock`, 'wait for that command to finish, or stop it');
+        throw new UsageError(
+          `the lab at ${paths.root} is busy: zklab process ${pid} holds its lock`,
+          'wait for that command to finish, or stop it',
+        );
       }
       await sleep(50);
     }

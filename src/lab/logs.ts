@@ -11,8 +11,14 @@ export function logFileFor(paths: LabPaths, name: string): string {
   if (!names.includes(name)) {
     throw new UsageError(`there is no "${name}" in this lab`, `logs exist for ${names.join(', ')}`);
   }
-  const file = name === 'net' ? paths.netLog : state.servers.some((s) => s.name === name) ? paths.serverLog(name) : paths.contenderLog(name);
-  if (!existsSync(file)) throw new UsageError(`${name} has no log yet (${file})`, 'it has not been started in this lab');
+  const file =
+    name === 'net'
+      ? paths.netLog
+      : state.servers.some((s) => s.name === name)
+        ? paths.serverLog(name)
+        : paths.contenderLog(name);
+  if (!existsSync(file))
+    throw new UsageError(`${name} has no log yet (${file})`, 'it has not been started in this lab');
   return file;
 }
 

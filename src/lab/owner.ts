@@ -29,7 +29,13 @@ export function ownLab(paths: LabPaths, opts: { readonly command: string; readon
   // Neither the child nor the pipe may keep this process alive: the lease ends with it, not the other way round.
   warden.unref();
   if ('unref' in pipe && typeof pipe.unref === 'function') pipe.unref();
-  register(paths, { kind: 'owned', command: opts.command, temporary: opts.removeDir, owner: processRef(process.pid), ...(warden.pid ? { warden: processRef(warden.pid) } : {}) });
+  register(paths, {
+    kind: 'owned',
+    command: opts.command,
+    temporary: opts.removeDir,
+    owner: processRef(process.pid),
+    ...(warden.pid ? { warden: processRef(warden.pid) } : {}),
+  });
   return {
     release: () => {
       deregister(paths.root);

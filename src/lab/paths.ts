@@ -12,37 +12,87 @@ export class LabPaths {
   constructor(dir: string) {
     this.root = resolve(dir);
   }
-  get stateFile(): string { return join(this.root, 'lab.json'); }
-  get lockFile(): string { return join(this.root, 'lab.lock'); }
-  get confDir(): string { return join(this.root, 'conf'); }
-  get dataDir(): string { return join(this.root, 'data'); }
-  get logDir(): string { return join(this.root, 'logs'); }
-  get eventsDir(): string { return join(this.root, 'events'); }
-  get labEventsFile(): string { return join(this.root, 'events', 'lab.jsonl'); }
+  get stateFile(): string {
+    return join(this.root, 'lab.json');
+  }
+  get lockFile(): string {
+    return join(this.root, 'lab.lock');
+  }
+  get confDir(): string {
+    return join(this.root, 'conf');
+  }
+  get dataDir(): string {
+    return join(this.root, 'data');
+  }
+  get logDir(): string {
+    return join(this.root, 'logs');
+  }
+  get eventsDir(): string {
+    return join(this.root, 'events');
+  }
+  get labEventsFile(): string {
+    return join(this.root, 'events', 'lab.jsonl');
+  }
   /** Private to the lab's owner (0700): the super user's password. */
-  get secretsDir(): string { return join(this.root, 'secrets'); }
-  get controlSocket(): string { return join(this.root, 'net.sock'); }
+  get secretsDir(): string {
+    return join(this.root, 'secrets');
+  }
+  get controlSocket(): string {
+    return join(this.root, 'net.sock');
+  }
   /** The link daemon's log. */
-  get netLog(): string { return join(this.logDir, 'net.log'); }
-  serverConfDir(name: string): string { return join(this.confDir, name); }
-  serverConfig(name: string): string { return join(this.confDir, name, 'zoo.cfg'); }
+  get netLog(): string {
+    return join(this.logDir, 'net.log');
+  }
+  serverConfDir(name: string): string {
+    return join(this.confDir, name);
+  }
+  serverConfig(name: string): string {
+    return join(this.confDir, name, 'zoo.cfg');
+  }
   /** The server's own name resolution (src/net/lab-links.ts serverHostsFile). */
-  serverHostsFile(name: string): string { return join(this.confDir, name, 'hosts'); }
-  serverDataDir(name: string): string { return join(this.dataDir, name); }
-  serverLog(name: string): string { return join(this.logDir, `${name}.log`); }
-  contenderLog(id: string): string { return join(this.logDir, `${id}.log`); }
-  contenderEvents(id: string): string { return join(this.eventsDir, `${id}.jsonl`); }
+  serverHostsFile(name: string): string {
+    return join(this.confDir, name, 'hosts');
+  }
+  serverDataDir(name: string): string {
+    return join(this.dataDir, name);
+  }
+  serverLog(name: string): string {
+    return join(this.logDir, `${name}.log`);
+  }
+  contenderLog(id: string): string {
+    return join(this.logDir, `${id}.log`);
+  }
+  contenderEvents(id: string): string {
+    return join(this.eventsDir, `${id}.jsonl`);
+  }
   /** Armed failpoints, one file per contender, read by the contender when it reaches a named point. */
-  get failpointsDir(): string { return join(this.root, 'failpoints'); }
-  contenderFailpoint(id: string): string { return join(this.failpointsDir, `${id}.json`); }
+  get failpointsDir(): string {
+    return join(this.root, 'failpoints');
+  }
+  contenderFailpoint(id: string): string {
+    return join(this.failpointsDir, `${id}.json`);
+  }
   /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */
-  get jvmMarker(): string { return `${JVM_MARKER_PREFIX}${this.root}`; }
+  get jvmMarker(): string {
+    return `${JVM_MARKER_PREFIX}${this.root}`;
+  }
   /** The same for node processes (contenders, the link daemon). */
-  get nodeMarker(): string { return `${NODE_MARKER_PREFIX}${this.root}`; }
-  get markers(): readonly string[] { return [this.jvmMarker, this.nodeMarker]; }
-  get wardenMarker(): string { return `${WARDEN_MARKER_PREFIX}${this.root}`; }
+  get nodeMarker(): string {
+    return `${NODE_MARKER_PREFIX}${this.root}`;
+  }
+  get markers(): readonly string[] {
+    return [this.jvmMarker, this.nodeMarker];
+  }
+  get wardenMarker(): string {
+    return `${WARDEN_MARKER_PREFIX}${this.root}`;
+  }
 }
 
-export function resolveLabDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+export function resolveLabDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string {
   return resolve(cwd, flag ?? env.ZKLAB_LAB ?? DEFAULT_LAB_DIR);
 }

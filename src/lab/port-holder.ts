@@ -47,7 +47,9 @@ export function portHolder(port: number): { pid: number; command: string; lab?: 
       if (!m || !inodes.has(m[1]!)) continue;
       const args = cmdlineOf(Number(entry)) ?? [];
       const marker = args.find((a) => a.startsWith(JVM_MARKER_PREFIX) || a.startsWith(NODE_MARKER_PREFIX));
-      const lab = marker?.slice(marker.startsWith(JVM_MARKER_PREFIX) ? JVM_MARKER_PREFIX.length : NODE_MARKER_PREFIX.length);
+      const lab = marker?.slice(
+        marker.startsWith(JVM_MARKER_PREFIX) ? JVM_MARKER_PREFIX.length : NODE_MARKER_PREFIX.length,
+      );
       return { pid: Number(entry), command: args.slice(0, 3).join(' '), ...(lab ? { lab } : {}) };
     }
   }

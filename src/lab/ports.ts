@@ -80,21 +80,34 @@ export async function takenPorts(ports: readonly number[]): Promise<number[]> {
 
 /** A --base-port as given: a whole number with room for a lab's block of ports above it. */
 export function validateBasePort(base: unknown): number {
-  return wholeNumber(base, '--base-port', 1024, 65_535 - BLOCK_SIZE, `a lab reserves ${BLOCK_SIZE} ports from there for its servers`);
+  return wholeNumber(
+    base,
+    '--base-port',
+    1024,
+    65_535 - BLOCK_SIZE,
+    `a lab reserves ${BLOCK_SIZE} ports from there for its servers`,
+  );
 }
 
 /**
  * Chooses a free block. With an explicit base, that block or an error naming the taken port;
  * otherwise the lab's preferred block, or the next free one.
  */
-export async function choosePorts(labRoot: string, servers: number, explicitBase?: number): Promise<{ base: number; plan: ServerPorts[] }> {
+export async function choosePorts(
+  labRoot: string,
+  servers: number,
+  explicitBase?: number,
+): Promise<{ base: number; plan: ServerPorts[] }> {
   if (explicitBase !== undefined) {
     validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
     const taken = await takenPorts(allPorts(plan));
     if (taken.length > 0) {
       const holder = describePortHolder(taken[0]!);
-      throw new EnvironmentError(`port ${taken.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`, `choose another --base-port, or omit it and zklab picks a free block`);
+      throw new EnvironmentError(
+        `port ${taken.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`,
+        `choose another --base-port, or omit it and zklab picks a free block`,
+      );
     }
     return { base: explicitBase, plan };
   }
@@ -105,5 +118,8 @@ export async function choosePorts(labRoot: string, servers: number, explicitBase
     const plan = planServerPorts(base, servers);
     if ((await takenPorts(allPorts(plan))).length === 0) return { base, plan };
   }
-  throw new EnvironmentError(`no free block of ports between ${RANGE_START} and ${RANGE_END}`, 'stop other labs (`zklab ensemble down`) or pass --base-port');
+  throw new EnvironmentError(
+    `no free block of ports between ${RANGE_START} and ${RANGE_END}`,
+    'stop other labs (`zklab ensemble down`) or pass --base-port',
+  );
 }

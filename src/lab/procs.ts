@@ -65,7 +65,8 @@ export function isStopped(pid: number): boolean {
 export async function signalStop(pid: number, timeoutMs = 2000, abort?: AbortSignal): Promise<void> {
   signal(pid, 'SIGSTOP');
   const deadline = Date.now() + timeoutMs;
-  while (!isStopped(pid) && processState(pid) !== undefined && Date.now() < deadline) await sleep(5, undefined, { signal: abort });
+  while (!isStopped(pid) && processState(pid) !== undefined && Date.now() < deadline)
+    await sleep(5, undefined, { signal: abort });
 }
 
 /** Every live process with an argument equal to one of `markers` (or, with prefix, starting with one). */
@@ -134,7 +135,11 @@ export async function waitForExit(pids: readonly number[], timeoutMs: number): P
  * Stops processes: SIGCONT first (a paused process cannot act on SIGTERM), then `first`,
  * then SIGKILL for whatever is still there after graceMs. Resolves when all are gone.
  */
-export async function stopProcesses(pids: readonly number[], first: NodeJS.Signals = 'SIGTERM', graceMs = 3000): Promise<void> {
+export async function stopProcesses(
+  pids: readonly number[],
+  first: NodeJS.Signals = 'SIGTERM',
+  graceMs = 3000,
+): Promise<void> {
   const live = pids.filter((p) => !gone(p));
   if (live.length === 0) return;
   for (const pid of live) {
@@ -152,7 +157,12 @@ export async function stopProcesses(pids: readonly number[], first: NodeJS.Signa
  * process's life (the lab owns it from here: it records the pid). The caller checks `pid` (undefined: it did not
  * start) and may listen for 'error' and 'exit'.
  */
-export function spawnDetached(command: string, args: readonly string[], logFile: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+export function spawnDetached(
+  command: string,
+  args: readonly string[],
+  logFile: string,
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): ChildProcess {
   ensureDir(dirname(logFile));
   const fd = openSync(logFile, 'a');
   try {

@@ -36,7 +36,8 @@ export function registryDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'zklab', 'labs');
 }
 
-const entryFile = (root: string, dir = registryDir()): string => join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`);
+const entryFile = (root: string, dir = registryDir()): string =>
+  join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`);
 
 export function currentBootId(): string {
   try {
@@ -56,14 +57,22 @@ export function processRef(pid: number): { pid: number; startTime: string } {
 }
 
 /** Writes (or replaces) the lab's entry. Registering must never fail a command: the registry is an index. */
-export function register(paths: LabPaths, entry: Omit<RegistryEntry, 'root' | 'createdAt' | 'bootId'> & { createdAt?: string }): void {
+export function register(
+  paths: LabPaths,
+  entry: Omit<RegistryEntry, 'root' | 'createdAt' | 'bootId'> & { createdAt?: string },
+): void {
   try {
     const dir = registryDir();
     ensureDir(dir);
     // Entries say which directories may be removed: only this user may write them.
     chmodSync(dir, 0o700);
     const file = entryFile(paths.root, dir);
-    const full: RegistryEntry = { root: paths.root, createdAt: new Date().toISOString(), bootId: currentBootId(), ...entry };
+    const full: RegistryEntry = {
+      root: paths.root,
+      createdAt: new Date().toISOString(),
+      bootId: currentBootId(),
+      ...entry,
+    };
     writeFileSync(`${file}.tmp${process.pid}`, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
     renameSync(`${file}.tmp${process.pid}`, file);
   } catch {

@@ -58,7 +58,10 @@ export type ContenderVia = (typeof CONTENDER_VIA)[number];
  * Where a contender's links lead: the lab's own servers (only its observers with `via` observers), or the servers
  * of the ensemble it was pointed at.
  */
-export function upstreams(state: LabState, via: ContenderVia = 'all'): { readonly name: string; readonly host: string; readonly port: number }[] {
+export function upstreams(
+  state: LabState,
+  via: ContenderVia = 'all',
+): { readonly name: string; readonly host: string; readonly port: number }[] {
   const servers = via === 'observers' ? state.servers.filter((s) => s.role === 'observer') : state.servers;
   if (state.servers.length > 0) return servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
   return state.external ?? [];
@@ -74,7 +77,16 @@ export function externalServers(connect: string): ExternalServer[] {
 }
 
 export function emptyState(): LabState {
-  return { version: 1, createdAt: new Date().toISOString(), tickMs: 0, basePort: 0, zkHome: '', servers: [], contenders: [], nextContender: 1 };
+  return {
+    version: 1,
+    createdAt: new Date().toISOString(),
+    tickMs: 0,
+    basePort: 0,
+    zkHome: '',
+    servers: [],
+    contenders: [],
+    nextContender: 1,
+  };
 }
 
 export interface LabState {
@@ -130,7 +142,10 @@ export function serverByName(state: LabState, name: string): ServerRecord | unde
 export function requireState(paths: LabPaths): LabState {
   const state = readState(paths);
   if (!state || (state.servers.length === 0 && state.contenders.length === 0)) {
-    throw new UsageError(`there is no lab at ${paths.root}`, 'start one with `zklab ensemble up` (or point at yours with --lab DIR / ZKLAB_LAB)');
+    throw new UsageError(
+      `there is no lab at ${paths.root}`,
+      'start one with `zklab ensemble up` (or point at yours with --lab DIR / ZKLAB_LAB)',
+    );
   }
   return state;
 }
@@ -139,7 +154,10 @@ export function requireState(paths: LabPaths): LabState {
 export function requireEnsemble(paths: LabPaths): LabState {
   const state = requireState(paths);
   if (state.servers.length === 0) {
-    throw new UsageError(`the lab at ${paths.root} has no ensemble of its own (its contenders use --connect ${state.externalConnect ?? ''})`.trim(), 'start one with `zklab ensemble up`');
+    throw new UsageError(
+      `the lab at ${paths.root} has no ensemble of its own (its contenders use --connect ${state.externalConnect ?? ''})`.trim(),
+      'start one with `zklab ensemble up`',
+    );
   }
   return state;
 }
@@ -148,7 +166,10 @@ export function requireEnsemble(paths: LabPaths): LabState {
 export function requireNetwork(paths: LabPaths): LabState {
   const state = requireState(paths);
   if (state.servers.length === 0 && !state.external?.length) {
-    throw new UsageError(`the lab at ${paths.root} has no network of its own (its contenders connect to ${state.externalConnect ?? 'nothing'} directly)`, 'start an ensemble with `zklab ensemble up`, or spawn contenders with --connect');
+    throw new UsageError(
+      `the lab at ${paths.root} has no network of its own (its contenders connect to ${state.externalConnect ?? 'nothing'} directly)`,
+      'start an ensemble with `zklab ensemble up`, or spawn contenders with --connect',
+    );
   }
   return state;
 }
@@ -160,5 +181,5 @@ export function loopbackConnectString(servers: readonly { readonly clientPort: n
 
 /** Where observers and contenders reach the ensemble directly. */
 export function directConnectString(state: LabState): string {
-  return state.servers.length > 0 ? loopbackConnectString(state.servers) : state.externalConnect ?? '';
+  return state.servers.length > 0 ? loopbackConnectString(state.servers) : (state.externalConnect ?? '');
 }

@@ -29,7 +29,8 @@ export function labSuperUser(paths: LabPaths): SuperUser {
   ensureDir(dir);
   chmodSync(dir, 0o700);
   const file = join(dir, SUPER_USER);
-  if (!existsSync(file)) writeFileSync(file, `${SUPER_USER}:${randomBytes(18).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file))
+    writeFileSync(file, `${SUPER_USER}:${randomBytes(18).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   // A umask or a copy may have widened it: the secret stays the owner's alone.
   chmodSync(file, 0o600);
   const auth = readFileSync(file, 'utf8').trim();

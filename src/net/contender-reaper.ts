@@ -126,12 +126,19 @@ export class ContenderReaper {
         const forgotten = await withLabLock(this.paths, async () => {
           const state = this.readState();
           if (!state || this.stopped) return [];
-          const ids = await forgetGoneContenders(this.paths, state, async (linkIds) => (removed = await this.host.removeLinks(linkIds)));
+          const ids = await forgetGoneContenders(
+            this.paths,
+            state,
+            async (linkIds) => (removed = await this.host.removeLinks(linkIds)),
+          );
           if (ids.length > 0) writeState(this.paths, state);
           return ids;
         });
         // Links still open here belong to contenders that died unnoticed (or while no daemon ran).
-        if (forgotten.length > 0) this.host.log(`the lab state forgets the link ports of ${forgotten.join(', ')}${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`);
+        if (forgotten.length > 0)
+          this.host.log(
+            `the lab state forgets the link ports of ${forgotten.join(', ')}${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`,
+          );
       } while (this.forgetAgain && !this.stopped);
     } catch (err) {
       this.forgetOnTick = true;

@@ -1,6 +1,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { InvalidRequestError } from './link-table.js';
-import { lineSplitter, parseRequest, type NetOp, type NetRequest, type NetResponse, type NetResponses } from './protocol.js';
+import {
+  lineSplitter,
+  parseRequest,
+  type NetOp,
+  type NetRequest,
+  type NetResponse,
+  type NetResponses,
+} from './protocol.js';
 
 export type ControlHandler = (req: NetRequest) => Promise<NetResponses[NetOp]>;
 
@@ -14,7 +21,11 @@ export interface ControlServer {
  * Listens on a unix socket for newline-delimited JSON requests. Each connection's requests are answered in
  * order; `replied` runs once a response has been flushed (so `shutdown` can answer before the process exits).
  */
-export async function serveControl(socketPath: string, handler: ControlHandler, replied?: (req: NetRequest) => void): Promise<ControlServer> {
+export async function serveControl(
+  socketPath: string,
+  handler: ControlHandler,
+  replied?: (req: NetRequest) => void,
+): Promise<ControlServer> {
   const clients = new Set<Socket>();
   const server = createServer((socket) => {
     clients.add(socket);
@@ -29,7 +40,11 @@ export async function serveControl(socketPath: string, handler: ControlHandler, 
         try {
           res = await handler(req);
         } catch (err) {
-          res = { ok: false, error: err instanceof Error ? err.message : String(err), invalid: err instanceof InvalidRequestError };
+          res = {
+            ok: false,
+            error: err instanceof Error ? err.message : String(err),
+            invalid: err instanceof InvalidRequestError,
+          };
         }
       }
       await writeLine(socket, res);

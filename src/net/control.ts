@@ -39,15 +39,23 @@ export class NetControl {
           try {
             res = JSON.parse(line) as NetResponse;
           } catch {
-            return this.fail(new ProcessError(`the link daemon on ${socketPath} answered with something that is not JSON`));
+            return this.fail(
+              new ProcessError(`the link daemon on ${socketPath} answered with something that is not JSON`),
+            );
           }
           this.pending.shift()?.resolve(res);
         },
         () => this.fail(new ProcessError(`the link daemon on ${socketPath} sent an oversized line`)),
       ),
     );
-    socket.on('error', (err) => this.fail(new ProcessError(`lost the link daemon on ${socketPath}: ${err.message}`, NOT_RUNNING_HINT, { cause: err })));
-    socket.on('close', () => this.fail(new ProcessError(`the link daemon on ${socketPath} closed the connection`, NOT_RUNNING_HINT)));
+    socket.on('error', (err) =>
+      this.fail(
+        new ProcessError(`lost the link daemon on ${socketPath}: ${err.message}`, NOT_RUNNING_HINT, { cause: err }),
+      ),
+    );
+    socket.on('close', () =>
+      this.fail(new ProcessError(`the link daemon on ${socketPath} closed the connection`, NOT_RUNNING_HINT)),
+    );
   }
 
   static connect(socketPath: string, timeoutMs = 2000): Promise<NetControl> {
@@ -55,7 +63,12 @@ export class NetControl {
       const socket = connect(socketPath);
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new ProcessError(`the link daemon on ${socketPath} did not accept a connection within ${timeoutMs} ms`, NOT_RUNNING_HINT));
+        reject(
+          new ProcessError(
+            `the link daemon on ${socketPath} did not accept a connection within ${timeoutMs} ms`,
+            NOT_RUNNING_HINT,
+          ),
+        );
       }, timeoutMs);
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -64,7 +77,13 @@ export class NetControl {
       });
       socket.once('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(new ProcessError(`cannot reach the link daemon on ${socketPath} (${err.code ?? err.message})`, NOT_RUNNING_HINT, { cause: err }));
+        reject(
+          new ProcessError(
+            `cannot reach the link daemon on ${socketPath} (${err.code ?? err.message})`,
+            NOT_RUNNING_HINT,
+            { cause: err },
+          ),
+        );
       });
     });
   }
@@ -74,7 +93,12 @@ export class NetControl {
     if (this.closedError) return Promise.reject(this.closedError);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.fail(new ProcessError(`the link daemon did not answer '${req.op}' within ${timeoutMs} ms`, `see its log in the lab's logs/net.log`));
+        this.fail(
+          new ProcessError(
+            `the link daemon did not answer '${req.op}' within ${timeoutMs} ms`,
+            `see its log in the lab's logs/net.log`,
+          ),
+        );
       }, timeoutMs);
       this.pending.push({
         resolve: (res) => {
@@ -138,7 +162,10 @@ export async function pingDaemon(labRoot: string, timeoutMs = 1000): Promise<Res
  * Starts the lab's link daemon detached (its own process group, output to `<lab>/logs/net.log`) and waits until
  * it answers a ping. When one already answers, returns its pid instead of starting another.
  */
-export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<{ pid: number; alreadyRunning: boolean }> {
+export async function startDaemon(
+  labRoot: string,
+  timeoutMs = 10_000,
+): Promise<{ pid: number; alreadyRunning: boolean }> {
   const paths = new LabPaths(labRoot);
   if (Buffer.byteLength(paths.controlSocket) > MAX_UNIX_SOCKET_PATH) {
     throw new EnvironmentError(
@@ -151,7 +178,9 @@ export async function startDaemon(labRoot: string, timeoutMs = 10_000): Promise<
 
   const logFile = paths.netLog;
   let exited: string | undefined;
-  const child = spawnDetached(process.execPath, [DAEMON_SCRIPT, '--lab-root', paths.root, paths.nodeMarker], logFile, { cwd: paths.root });
+  const child = spawnDetached(process.execPath, [DAEMON_SCRIPT, '--lab-root', paths.root, paths.nodeMarker], logFile, {
+    cwd: paths.root,
+  });
   child.once('error', (err) => (exited = err.message));
   child.once('exit', (code, signal) => (exited = `exited with ${signal ?? `code ${code}`}`));
   const pid = child.pid;

@@ -63,7 +63,8 @@ class SessionRecorder {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     let writer = this.writers.get(contender);
-    if (!writer) this.writers.set(contender, (writer = new EventLogWriter(this.paths.contenderEvents(contender), contender)));
+    if (!writer)
+      this.writers.set(contender, (writer = new EventLogWriter(this.paths.contenderEvents(contender), contender)));
     try {
       writer.write('session', session, null, { server, timeoutMs });
     } catch (e) {
@@ -111,7 +112,11 @@ async function main(): Promise<void> {
     return run;
   };
   const handle = (req: NetRequest): Promise<NetResponses[NetOp]> => inTurn(() => execute(req));
-  const reaper = new ContenderReaper(paths, { clientMembers: () => table.clientMembers(), removeLinks: (ids) => inTurn(() => table.remove(ids)), log });
+  const reaper = new ContenderReaper(paths, {
+    clientMembers: () => table.clientMembers(),
+    removeLinks: (ids) => inTurn(() => table.remove(ids)),
+    log,
+  });
 
   const execute = async (req: NetRequest): Promise<NetResponses[NetOp]> => {
     switch (req.op) {
@@ -130,7 +135,8 @@ async function main(): Promise<void> {
       case 'set-rules': {
         const faults = table.setRules(req.rules, req.delays, req.members, req.seed);
         const rules = req.rules.map(describeRule).join('; ') || 'none';
-        const delays = req.delays.map((d) => `${d.member} ${d.delayMs} ms + up to ${d.jitterMs} ms`).join('; ') || 'none';
+        const delays =
+          req.delays.map((d) => `${d.member} ${d.delayMs} ms + up to ${d.jitterMs} ms`).join('; ') || 'none';
         log(`rules: ${rules}; delays: ${delays}${req.seed === undefined ? '' : `; jitter seed ${req.seed}`}`);
         return { ok: true, faults: Object.fromEntries(faults) };
       }
@@ -143,7 +149,11 @@ async function main(): Promise<void> {
       case 'resource-read':
         return { ok: true, state: resources.read(req.name, req.holder, req.token) };
       case 'resource-write': {
-        const { accepted, lastToken, previousValue, state } = resources.write(req.name, { holder: req.holder, token: req.token, value: req.value });
+        const { accepted, lastToken, previousValue, state } = resources.write(req.name, {
+          holder: req.holder,
+          token: req.token,
+          value: req.value,
+        });
         return { ok: true, accepted, lastToken, previousValue, state };
       }
     }

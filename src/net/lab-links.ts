@@ -48,7 +48,9 @@ export function memberAddress(s: ServerRecord): PeerAddress {
  * server added later resolves at once (and no lookup of a missing name is cached as a failure).
  */
 export function serverHostsFile(id: number, machineName: string): string {
-  const lines = [`127.0.0.1 localhost ${serverName(id)}${machineName && machineName !== 'localhost' ? ` ${machineName}` : ''}`];
+  const lines = [
+    `127.0.0.1 localhost ${serverName(id)}${machineName && machineName !== 'localhost' ? ` ${machineName}` : ''}`,
+  ];
   for (let to = 1; to <= MAX_SERVERS; to++) if (to !== id) lines.push(`${peerLinkHost(id, to)} ${serverName(to)}`);
   return lines.join('\n') + '\n';
 }
@@ -66,8 +68,19 @@ export function serverLinkSpecs(state: LabState): LinkSpec[] {
       if (from.id === to.id) continue;
       const ends = { from: from.name, to: to.name };
       const listenHost = peerLinkHost(from.id, to.id);
-      for (const [kind, port] of [['quorum', to.quorumPort], ['election', to.electionPort]] as const) {
-        specs.push({ id: linkId({ ...ends, kind }), ...ends, kind, listenHost, listenPort: port, targetHost: LOOPBACK, targetPort: port });
+      for (const [kind, port] of [
+        ['quorum', to.quorumPort],
+        ['election', to.electionPort],
+      ] as const) {
+        specs.push({
+          id: linkId({ ...ends, kind }),
+          ...ends,
+          kind,
+          listenHost,
+          listenPort: port,
+          targetHost: LOOPBACK,
+          targetPort: port,
+        });
       }
     }
   }
@@ -75,7 +88,12 @@ export function serverLinkSpecs(state: LabState): LinkSpec[] {
 }
 
 /** A contender's client links, one per server; `ports` (server name → port) pins them, otherwise the daemon picks. */
-export function contenderLinkSpecs(id: string, state: LabState, ports: Readonly<Record<string, number>> = {}, via: ContenderVia = 'all'): LinkSpec[] {
+export function contenderLinkSpecs(
+  id: string,
+  state: LabState,
+  ports: Readonly<Record<string, number>> = {},
+  via: ContenderVia = 'all',
+): LinkSpec[] {
   return upstreams(state, via).map((s) => ({
     id: linkId({ from: id, to: s.name, kind: 'client' }),
     from: id,
@@ -103,6 +121,8 @@ export function plannedConnect(state: LabState, id: string): string | null {
   const ports = state.net?.contenderPorts[id];
   const c = state.contenders.find((x) => x.id === id);
   if (!ports || !c) return null;
-  const hosts = upstreams(state, c.via).flatMap((s) => (ports[s.name] === undefined ? [] : [`${LOOPBACK}:${ports[s.name]}`]));
+  const hosts = upstreams(state, c.via).flatMap((s) =>
+    ports[s.name] === undefined ? [] : [`${LOOPBACK}:${ports[s.name]}`],
+  );
   return hosts.length === 0 ? null : hosts.join(',');
 }

@@ -5,7 +5,14 @@ import { linkId } from './link-types.js';
 import { pingDaemon, startDaemon, withDaemon } from './control.js';
 import { forgetGoneContenders, goneContenders } from './gone-contenders.js';
 import type { ResponseFor } from './protocol.js';
-import { contenderLinkSpecs, emptyNet, labMembers, LOOPBACK, perDirectionDelays, serverLinkSpecs } from './lab-links.js';
+import {
+  contenderLinkSpecs,
+  emptyNet,
+  labMembers,
+  LOOPBACK,
+  perDirectionDelays,
+  serverLinkSpecs,
+} from './lab-links.js';
 
 /**
  * The lab network's lifecycle: the link daemon is the lab's long-lived process. `ensemble up` starts it (or
@@ -24,13 +31,23 @@ async function pingLabDaemon(paths: LabPaths): Promise<ResponseFor<{ op: 'ping' 
  * the links of every live contender. Idempotent: links that exist already are left alone. `warn` hears of
  * contenders whose links could not listen again (their ports were taken meanwhile). Resolves the daemon's pid.
  */
-export async function ensureNetwork(paths: LabPaths, state: LabState, warn: (message: string) => void = () => {}): Promise<number> {
+export async function ensureNetwork(
+  paths: LabPaths,
+  state: LabState,
+  warn: (message: string) => void = () => {},
+): Promise<number> {
   const { pid } = await startDaemon(paths.root);
   const net = state.net ?? emptyNet();
   await withDaemon(paths, async (ctl) => {
     // Rules before links: a link starts with the fault the current rules give it, so a restarted daemon never lets
     // a partitioned link pass in between.
-    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state), ...(net.seed === undefined ? {} : { seed: net.seed }) });
+    await ctl.request({
+      op: 'set-rules',
+      rules: net.rules,
+      delays: perDirectionDelays(net.delays),
+      members: labMembers(state),
+      ...(net.seed === undefined ? {} : { seed: net.seed }),
+    });
     await ctl.request({ op: 'add-links', links: serverLinkSpecs(state) });
     const gone = new Set(goneContenders(paths, state));
     for (const c of state.contenders) {
@@ -69,7 +86,12 @@ export async function daemonPid(paths: LabPaths): Promise<number | null> {
  * A contender's connect string: its own client proxies, one per server, created now. Records their ports in
  * `state.net` (the caller writes the state), so a restarted daemon listens on the same ports again.
  */
-export async function contenderConnect(paths: LabPaths, id: string, state: LabState, via: ContenderVia = 'all'): Promise<string> {
+export async function contenderConnect(
+  paths: LabPaths,
+  id: string,
+  state: LabState,
+  via: ContenderVia = 'all',
+): Promise<string> {
   const specs = contenderLinkSpecs(id, state, {}, via);
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'add-links', links: specs }));
   state.net ??= emptyNet();
@@ -101,8 +123,17 @@ export async function addServerLinks(paths: LabPaths, state: LabState, server: S
   state.net ??= emptyNet();
   const net = state.net;
   await withDaemon(paths, async (ctl) => {
-    await ctl.request({ op: 'set-rules', rules: net.rules, delays: perDirectionDelays(net.delays), members: labMembers(state), ...(net.seed === undefined ? {} : { seed: net.seed }) });
-    await ctl.request({ op: 'add-links', links: serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name) });
+    await ctl.request({
+      op: 'set-rules',
+      rules: net.rules,
+      delays: perDirectionDelays(net.delays),
+      members: labMembers(state),
+      ...(net.seed === undefined ? {} : { seed: net.seed }),
+    });
+    await ctl.request({
+      op: 'add-links',
+      links: serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name),
+    });
     const gone = new Set(goneContenders(paths, state));
     for (const c of state.contenders) {
       const ports = net.contenderPorts[c.id];
@@ -118,7 +149,9 @@ export async function addServerLinks(paths: LabPaths, state: LabState, server: S
 /** A server leaves the lab network: its server links and every contender's client link to it. */
 export async function removeServerLinks(paths: LabPaths, state: LabState, server: ServerRecord): Promise<void> {
   const ids = [
-    ...serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name).map((l) => l.id),
+    ...serverLinkSpecs(state)
+      .filter((l) => l.from === server.name || l.to === server.name)
+      .map((l) => l.id),
     ...state.contenders.map((c) => linkId({ from: c.id, to: server.name, kind: 'client' })),
   ];
   await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids }));

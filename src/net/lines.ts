@@ -1,7 +1,11 @@
 import { StringDecoder } from 'node:string_decoder';
 
 /** Splits a byte stream into lines; refuses a line longer than `maxLine` bytes (a confused or hostile peer). */
-export function lineSplitter(onLine: (line: string) => void, onOverflow: () => void, maxLine = 4 << 20): (chunk: Buffer) => void {
+export function lineSplitter(
+  onLine: (line: string) => void,
+  onOverflow: () => void,
+  maxLine = 4 << 20,
+): (chunk: Buffer) => void {
   const decoder = new StringDecoder('utf8'); // a chunk may end inside a multi-byte character
   let pending = '';
   return (chunk) => {

@@ -82,7 +82,12 @@ export class ProxiedConnection {
   private openUpstream(firstTry = Date.now()): void {
     this.retryTimer = undefined;
     if (this.clientClosed) return;
-    const upstream = connect({ host: this.host.targetHost, port: this.host.targetPort, allowHalfOpen: true, noDelay: true });
+    const upstream = connect({
+      host: this.host.targetHost,
+      port: this.host.targetPort,
+      allowHalfOpen: true,
+      noDelay: true,
+    });
     this.upstream = upstream;
     const fromTarget = new Pump(upstream, this.host, (n) => this.host.countFromTarget(n));
     this.fromTarget = fromTarget;

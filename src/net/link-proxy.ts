@@ -96,7 +96,8 @@ export class LinkProxy {
       this.server.listen({ host: this.options.listenHost ?? '127.0.0.1', port: this.options.listenPort ?? 0 }, () => {
         this.server.off('error', reject);
         const address = this.server.address();
-        if (address === null || typeof address === 'string') return reject(new Error('link proxy bound to a non-TCP address'));
+        if (address === null || typeof address === 'string')
+          return reject(new Error('link proxy bound to a non-TCP address'));
         this.boundPort = address.port;
         resolve(address.port);
       });

@@ -7,9 +7,7 @@ export interface PumpHost {
   random(): number;
 }
 
-type Item =
-  | { readonly data: Buffer; readonly due: number }
-  | { readonly data: 'fin' | 'rst'; readonly due: number };
+type Item = { readonly data: Buffer; readonly due: number } | { readonly data: 'fin' | 'rst'; readonly due: number };
 
 /** Above this many held bytes the source stops being read, so TCP itself pushes back on the sender. */
 export const HOLD_HIGH_WATER = 1 << 20;

@@ -50,7 +50,8 @@ export class LinkTable {
       const existing = this.entries.get(spec.id);
       if (!existing) fresh.push(spec);
       else if (sameLink(existing, spec)) result.push({ id: spec.id, port: existing.proxy.port });
-      else throw new InvalidRequestError(`link '${spec.id}' already exists with a different definition; remove it first`);
+      else
+        throw new InvalidRequestError(`link '${spec.id}' already exists with a different definition; remove it first`);
     }
     const faults = computeLinkFaults(fresh, this.rules, this.delays);
     const started: Entry[] = [];
@@ -59,12 +60,24 @@ export class LinkTable {
         if (this.seed !== undefined) this.randoms.set(spec.id, seededRandom(this.seed, spec.id));
         const client = spec.kind === 'client';
         const onClientLeft = client && this.onClientLeft ? () => this.onClientLeft?.(spec) : undefined;
-        const onSession = client && this.onSession ? (session: string, timeoutMs: number) => this.onSession?.(spec, session, timeoutMs) : undefined;
-        const proxy = new LinkProxy({ ...spec, fault: faults.get(spec.id), random: () => (this.randoms.get(spec.id) ?? Math.random)(), onClientLeft, onSession });
+        const onSession =
+          client && this.onSession
+            ? (session: string, timeoutMs: number) => this.onSession?.(spec, session, timeoutMs)
+            : undefined;
+        const proxy = new LinkProxy({
+          ...spec,
+          fault: faults.get(spec.id),
+          random: () => (this.randoms.get(spec.id) ?? Math.random)(),
+          onClientLeft,
+          onSession,
+        });
         try {
           await proxy.start();
         } catch (err) {
-          throw new Error(`link '${spec.id}' cannot listen on ${spec.listenHost ?? '127.0.0.1'}:${spec.listenPort}: ${(err as Error).message}`, { cause: err });
+          throw new Error(
+            `link '${spec.id}' cannot listen on ${spec.listenHost ?? '127.0.0.1'}:${spec.listenPort}: ${(err as Error).message}`,
+            { cause: err },
+          );
         }
         started.push({ spec, proxy });
       }
@@ -93,7 +106,12 @@ export class LinkTable {
   }
 
   /** Replaces rules and delays and applies the resulting fault to every link at once. */
-  setRules(rules: readonly PartitionRule[], delays: readonly MemberDelay[], members?: readonly string[], seed?: number): Map<string, LinkInfo['fault']> {
+  setRules(
+    rules: readonly PartitionRule[],
+    delays: readonly MemberDelay[],
+    members?: readonly string[],
+    seed?: number,
+  ): Map<string, LinkInfo['fault']> {
     const effective = members ?? this.linkMembers();
     const errors = validateNetRules(effective, rules, delays);
     if (errors.length > 0) throw new InvalidRequestError(errors.join('; '));
@@ -104,13 +122,22 @@ export class LinkTable {
     this.rules = rules;
     this.delays = delays;
     this.explicitMembers = members;
-    const faults = computeLinkFaults([...this.entries.values()].map((e) => e.spec), rules, delays);
+    const faults = computeLinkFaults(
+      [...this.entries.values()].map((e) => e.spec),
+      rules,
+      delays,
+    );
     for (const [id, fault] of faults) this.entries.get(id)?.proxy.setFault(fault);
     return faults;
   }
 
   list(): Omit<NetResponses['list'], 'ok'> {
-    const links = [...this.entries.values()].map(({ spec, proxy }) => ({ ...spec, port: proxy.port, fault: proxy.fault, stats: proxy.stats() }));
+    const links = [...this.entries.values()].map(({ spec, proxy }) => ({
+      ...spec,
+      port: proxy.port,
+      fault: proxy.fault,
+      stats: proxy.stats(),
+    }));
     return { links, members: this.explicitMembers ?? this.linkMembers(), rules: this.rules, delays: this.delays };
   }
 

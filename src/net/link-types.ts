@@ -7,7 +7,6 @@ export type LinkKind = (typeof LINK_KINDS)[number];
 export const LINK_MODES = ['pass', 'blackhole', 'reject'] as const;
 export type LinkMode = (typeof LINK_MODES)[number];
 
-
 export interface LinkFault {
   readonly mode: LinkMode;
   readonly delayMs: number;

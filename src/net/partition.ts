@@ -34,7 +34,8 @@ export function validateRule(rule: PartitionRule, members: readonly string[]): s
   const unknown = (m: string): void => {
     if (!known.has(m)) errors.push(`unknown member '${m}' (members: ${members.join(', ') || 'none'})`);
   };
-  if (rule.mode !== 'blackhole' && rule.mode !== 'reject') errors.push(`unknown mode '${String(rule.mode)}' (blackhole or reject)`);
+  if (rule.mode !== 'blackhole' && rule.mode !== 'reject')
+    errors.push(`unknown mode '${String(rule.mode)}' (blackhole or reject)`);
   if (rule.type === 'isolate') {
     unknown(rule.member);
     return errors;
@@ -57,15 +58,24 @@ export function validateRule(rule: PartitionRule, members: readonly string[]): s
 
 export function validateDelay(d: MemberDelay, members: readonly string[]): string[] {
   const errors: string[] = [];
-  if (!members.includes(d.member)) errors.push(`unknown member '${d.member}' (members: ${members.join(', ') || 'none'})`);
-  for (const [name, v] of [['delay', d.delayMs], ['jitter', d.jitterMs]] as const) {
-    if (!Number.isFinite(v) || v < 0 || v > MAX_DELAY_MS) errors.push(`${name} ${v} ms for '${d.member}' is outside 0..${MAX_DELAY_MS} ms`);
+  if (!members.includes(d.member))
+    errors.push(`unknown member '${d.member}' (members: ${members.join(', ') || 'none'})`);
+  for (const [name, v] of [
+    ['delay', d.delayMs],
+    ['jitter', d.jitterMs],
+  ] as const) {
+    if (!Number.isFinite(v) || v < 0 || v > MAX_DELAY_MS)
+      errors.push(`${name} ${v} ms for '${d.member}' is outside 0..${MAX_DELAY_MS} ms`);
   }
   return errors;
 }
 
 /** Every problem with a whole rule set; empty when it can be applied. */
-export function validateNetRules(members: readonly string[], rules: readonly PartitionRule[], delays: readonly MemberDelay[]): string[] {
+export function validateNetRules(
+  members: readonly string[],
+  rules: readonly PartitionRule[],
+  delays: readonly MemberDelay[],
+): string[] {
   return [...rules.flatMap((r) => validateRule(r, members)), ...delays.flatMap((d) => validateDelay(d, members))];
 }
 
@@ -108,9 +118,14 @@ export function computeLinkFaults<L extends Pick<LinkRef, 'id' | 'from' | 'to'>>
  * are lifted; other members' isolations stay, although they cut `target` off from those members too. None are left
  * without a target.
  */
-export function healRules(rules: readonly PartitionRule[], members: readonly string[], target?: string): PartitionRule[] {
+export function healRules(
+  rules: readonly PartitionRule[],
+  members: readonly string[],
+  target?: string,
+): PartitionRule[] {
   if (target === undefined) return [];
-  const lifts = (r: PartitionRule): boolean => (r.type === 'isolate' ? r.member === target : members.some((m) => ruleCuts(r, target, m)));
+  const lifts = (r: PartitionRule): boolean =>
+    r.type === 'isolate' ? r.member === target : members.some((m) => ruleCuts(r, target, m));
   return rules.filter((r) => !lifts(r));
 }
 
@@ -126,6 +141,7 @@ export function clearDelays(delays: readonly MemberDelay[], target?: string): Me
 
 /** One line for humans: `isolate zk1 (blackhole)`, `split zk1,zk2 | zk3 (reject)`. */
 export function describeRule(rule: PartitionRule): string {
-  const what = rule.type === 'isolate' ? `isolate ${rule.member}` : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
+  const what =
+    rule.type === 'isolate' ? `isolate ${rule.member}` : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
   return `${what} (${rule.mode})`;
 }

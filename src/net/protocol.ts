@@ -29,14 +29,26 @@ export type NetRequest =
   | { readonly op: 'add-links'; readonly links: readonly LinkSpec[] }
   | { readonly op: 'remove-links'; readonly ids: readonly string[] }
   /** `members` defaults to every end of every link; it decides who is in a split's implicit group. */
-  | { readonly op: 'set-rules'; readonly rules: readonly PartitionRule[]; readonly delays: readonly MemberDelay[]; readonly members?: readonly string[]; readonly seed?: number }
+  | {
+      readonly op: 'set-rules';
+      readonly rules: readonly PartitionRule[];
+      readonly delays: readonly MemberDelay[];
+      readonly members?: readonly string[];
+      readonly seed?: number;
+    }
   | { readonly op: 'list' }
   | { readonly op: 'shutdown' }
   /** The lock workload's protected resource (src/lab/fenced-resource.ts): set its fencing, read it, write to it. */
   /** `reset`: start the register afresh (no holder of it is running). */
   | { readonly op: 'resource-configure'; readonly name: string; readonly fencing: boolean; readonly reset: boolean }
   | { readonly op: 'resource-read'; readonly name: string; readonly holder: string; readonly token: number }
-  | { readonly op: 'resource-write'; readonly name: string; readonly holder: string; readonly token: number; readonly value: number };
+  | {
+      readonly op: 'resource-write';
+      readonly name: string;
+      readonly holder: string;
+      readonly token: number;
+      readonly value: number;
+    };
 
 export type NetOp = NetRequest['op'];
 
@@ -62,7 +74,13 @@ export interface NetResponses {
   shutdown: { readonly ok: true };
   'resource-configure': { readonly ok: true; readonly state: ResourceState };
   'resource-read': { readonly ok: true; readonly state: ResourceState };
-  'resource-write': { readonly ok: true; readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number; readonly state: ResourceState };
+  'resource-write': {
+    readonly ok: true;
+    readonly accepted: boolean;
+    readonly lastToken: number;
+    readonly previousValue: number;
+    readonly state: ResourceState;
+  };
 }
 
 /** `invalid`: the request was refused and nothing changed (a usage error); otherwise the daemon failed to act. */
@@ -85,7 +103,10 @@ const linkSpec = z.strictObject({
   to: name,
   kind: z.enum(LINK_KINDS),
   // Loopback only: the daemon never listens where another machine could reach it.
-  listenHost: z.string().regex(/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'a loopback address (127.x.y.z)').optional(),
+  listenHost: z
+    .string()
+    .regex(/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'a loopback address (127.x.y.z)')
+    .optional(),
   listenPort: port,
   targetHost: z.string().min(1),
   targetPort: port.min(1),
@@ -104,12 +125,29 @@ const request = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('ping') }),
   z.strictObject({ op: z.literal('add-links'), links: z.array(linkSpec) }),
   z.strictObject({ op: z.literal('remove-links'), ids: z.array(name) }),
-  z.strictObject({ op: z.literal('set-rules'), rules: z.array(rule), delays: z.array(memberDelay), members: z.array(name).optional(), seed: z.number().int().min(0).max(2 ** 32 - 1).optional() }),
+  z.strictObject({
+    op: z.literal('set-rules'),
+    rules: z.array(rule),
+    delays: z.array(memberDelay),
+    members: z.array(name).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+  }),
   z.strictObject({ op: z.literal('list') }),
   z.strictObject({ op: z.literal('shutdown') }),
   z.strictObject({ op: z.literal('resource-configure'), name: resourceName, fencing: z.boolean(), reset: z.boolean() }),
   z.strictObject({ op: z.literal('resource-read'), name: resourceName, holder: name, token: z.number().int().min(0) }),
-  z.strictObject({ op: z.literal('resource-write'), name: resourceName, holder: name, token: z.number().int().min(0), value: z.number().int() }),
+  z.strictObject({
+    op: z.literal('resource-write'),
+    name: resourceName,
+    holder: name,
+    token: z.number().int().min(0),
+    value: z.number().int(),
+  }),
 ]);
 
 /** Parses one request line; a string is the reason it is not a valid request. */

@@ -1,5 +1,13 @@
 import { readLabEvents, recordLabEvent } from '../lab/event-log.js';
-import { applyRead, applyWrite, emptyResource, replayResources, type ResourceState, type ResourceWrite, type WriteOutcome } from '../lab/fenced-resource.js';
+import {
+  applyRead,
+  applyWrite,
+  emptyResource,
+  replayResources,
+  type ResourceState,
+  type ResourceWrite,
+  type WriteOutcome,
+} from '../lab/fenced-resource.js';
 import type { LabPaths } from '../lab/paths.js';
 import { InvalidRequestError } from './link-table.js';
 

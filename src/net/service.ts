@@ -21,7 +21,10 @@ import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
 export function parseMode(mode: string | undefined): CutMode {
   const m = mode ?? 'blackhole';
   if (!(CUT_MODES as readonly string[]).includes(m)) {
-    throw new UsageError(`unknown mode "${m}"`, 'use --mode blackhole (silence, sockets stay open; the default) or --mode reject (connections reset)');
+    throw new UsageError(
+      `unknown mode "${m}"`,
+      'use --mode blackhole (silence, sockets stay open; the default) or --mode reject (connections reset)',
+    );
   }
   return m as CutMode;
 }
@@ -29,7 +32,10 @@ export function parseMode(mode: string | undefined): CutMode {
 /** Refuses a delay or jitter outside 0..MAX_DELAY_MS; bad input is refused before anything is asked or touched. */
 export function checkMs(what: string, v: number): void {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rules.MAX_DELAY_MS) {
-    throw new UsageError(`${what} must be a number of milliseconds from 0 to ${rules.MAX_DELAY_MS}, got ${String(v)}`, 'e.g. `zklab net delay c1 300 --jitter 50`');
+    throw new UsageError(
+      `${what} must be a number of milliseconds from 0 to ${rules.MAX_DELAY_MS}, got ${String(v)}`,
+      'e.g. `zklab net delay c1 300 --jitter 50`',
+    );
   }
 }
 
@@ -41,7 +47,9 @@ async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetSta
     const members = labMembers(state);
     const errors = rules.validateNetRules(members, next.rules, next.delays);
     if (errors.length > 0) throw new UsageError(errors.join('; '), membersHint(state));
-    await withDaemon(paths, (ctl) => ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }));
+    await withDaemon(paths, (ctl) =>
+      ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }),
+    );
     state.net = next;
     writeState(paths, state);
     return next;
@@ -65,7 +73,12 @@ function requireMember(state: LabState, name: string): string {
 }
 
 /** Cuts every link of one member (zkN, cN); replaces an earlier isolation of it. `requested`: the alias it was named by. */
-export async function isolate(paths: LabPaths, target: string, mode: CutMode = 'blackhole', requested?: string): Promise<IsolateResult> {
+export async function isolate(
+  paths: LabPaths,
+  target: string,
+  mode: CutMode = 'blackhole',
+  requested?: string,
+): Promise<IsolateResult> {
   const state = requireNetwork(paths);
   const member = requireMember(state, target);
   const rule = rules.isolate(member, mode);
@@ -74,7 +87,12 @@ export async function isolate(paths: LabPaths, target: string, mode: CutMode = '
     rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
   }));
   const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', { description, target: member, mode, ...(requested === undefined ? {} : { requested }) });
+  recordLabEvent(paths, 'partition', {
+    description,
+    target: member,
+    mode,
+    ...(requested === undefined ? {} : { requested }),
+  });
   return { member, description };
 }
 
@@ -85,15 +103,23 @@ export interface SplitResult {
 }
 
 /** Cuts the links between groups; members not named form one more group. */
-export async function split(paths: LabPaths, groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): Promise<SplitResult> {
+export async function split(
+  paths: LabPaths,
+  groups: readonly (readonly string[])[],
+  mode: CutMode = 'blackhole',
+): Promise<SplitResult> {
   const state = requireNetwork(paths);
   if (groups.length < 2) {
-    throw new UsageError(`a split needs at least two groups, got ${groups.length}`, 'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)');
+    throw new UsageError(
+      `a split needs at least two groups, got ${groups.length}`,
+      'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)',
+    );
   }
   for (const name of groups.flat()) requireMember(state, name);
   const rule = rules.split(groups, mode);
   const problems = rules.validateRule(rule, labMembers(state));
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
+  if (problems.length > 0)
+    throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
   await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
   const all = rules.splitGroups(rule, labMembers(state));
   const description = rules.describeRule(rules.split(all, mode));
@@ -116,7 +142,11 @@ export async function heal(paths: LabPaths, target?: string): Promise<HealResult
   const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
   if (healed.length > 0) {
     await applyNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
-    recordLabEvent(paths, 'heal', { kind: 'partition', description: `heal ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+    recordLabEvent(paths, 'heal', {
+      kind: 'partition',
+      description: `heal ${member ?? 'all'}`,
+      ...(member ? { target: member } : {}),
+    });
   }
   return { healed, remaining: after.map(rules.describeRule) };
 }
@@ -148,7 +178,11 @@ export async function clearDelay(paths: LabPaths, target?: string): Promise<{ re
   if (cleared.length > 0) {
     await applyNet(paths, (net) => ({ ...net, delays: rules.clearDelays(net.delays, member) }));
     // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
-    recordLabEvent(paths, 'heal', { kind: 'delay', description: `clear delay ${member ?? 'all'}`, ...(member ? { target: member } : {}) });
+    recordLabEvent(paths, 'heal', {
+      kind: 'delay',
+      description: `clear delay ${member ?? 'all'}`,
+      ...(member ? { target: member } : {}),
+    });
   }
   return { cleared };
 }

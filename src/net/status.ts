@@ -44,8 +44,15 @@ export async function networkStatus(paths: LabPaths, state: LabState): Promise<N
   const net = state.net ?? emptyNet();
   const pid = await daemonPid(paths);
   // Needed while a server of the lab runs, or while contenders of an outside ensemble go through their links.
-  const needed = state.servers.some((s) => isOurs(s.pid, paths.markers)) || (state.servers.length === 0 && state.contenders.some((c) => isOurs(c.pid, paths.markers)));
-  return { daemon: { running: pid !== null, pid, needed }, rules: net.rules, delays: net.delays, faults: describeNet(net) };
+  const needed =
+    state.servers.some((s) => isOurs(s.pid, paths.markers)) ||
+    (state.servers.length === 0 && state.contenders.some((c) => isOurs(c.pid, paths.markers)));
+  return {
+    daemon: { running: pid !== null, pid, needed },
+    rules: net.rules,
+    delays: net.delays,
+    faults: describeNet(net),
+  };
 }
 
 export function memberNetwork(state: LabState, member: string): MemberNetwork {
@@ -60,7 +67,9 @@ export function memberNetwork(state: LabState, member: string): MemberNetwork {
 export function serversExpectedToServe(state: LabState): ServerRecord[] {
   const net = state.net ?? emptyNet();
   const names = state.servers.map((s) => s.name);
-  return state.servers.filter((s) => names.filter((m) => !net.rules.some((r) => ruleCuts(r, s.name, m))).length * 2 > names.length);
+  return state.servers.filter(
+    (s) => names.filter((m) => !net.rules.some((r) => ruleCuts(r, s.name, m))).length * 2 > names.length,
+  );
 }
 
 /** One directed pair of members with a fault between them (server→server, contender→server). */
@@ -78,7 +87,9 @@ export interface PairFault {
 export function pairFaults(state: LabState): PairFault[] {
   const net = state.net ?? emptyNet();
   const servers = upstreams(state).map((s) => s.name);
-  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) => servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })));
+  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) =>
+    servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })),
+  );
   const faults = computeLinkFaults(pairs, net.rules, net.delays);
   return pairs.flatMap((p) => {
     const f = faults.get(p.id)!;

@@ -23,7 +23,11 @@ export abstract class ElectionRecipe implements Recipe {
   private actTimer: NodeJS.Timeout | undefined;
   private lastTick = 0;
   private stopping = false;
-  private readonly evaluations = new Coalesced(() => this.step('evaluate', () => this.evaluate()), 0, () => this.stopping);
+  private readonly evaluations = new Coalesced(
+    () => this.step('evaluate', () => this.evaluate()),
+    0,
+    () => this.stopping,
+  );
   private disconnected = false;
   private unsubscribe: (() => void) | undefined;
   private followingAs: string | null = null;
@@ -155,7 +159,10 @@ export abstract class ElectionRecipe implements Recipe {
    * Checks that `path` still exists and belongs to this session; otherwise the contender has lost its place.
    * `exists` may be a watched read.
    */
-  protected async ownsNode(path: string, exists = (p: string) => this.zk.exists(p)): Promise<import('../zk/port.js').Stat | null> {
+  protected async ownsNode(
+    path: string,
+    exists = (p: string) => this.zk.exists(p),
+  ): Promise<import('../zk/port.js').Stat | null> {
     const stat = await exists(path);
     return stat && stat.ephemeralOwner === this.zk.sessionId ? stat : null;
   }

@@ -36,7 +36,11 @@ function bySequence(a: Candidate, b: Candidate): number {
  * - priority: the administrator's site order (when given), then the highest priority.
  * - site: the administrator's site order, or else the previous leader's site first; then the highest priority.
  */
-function rankOf(policy: ElectorPolicy, members: readonly Candidate[], ctx: ChoiceContext): ((m: Candidate) => number[]) | null {
+function rankOf(
+  policy: ElectorPolicy,
+  members: readonly Candidate[],
+  ctx: ChoiceContext,
+): ((m: Candidate) => number[]) | null {
   const order = ctx.siteOrder ?? [];
   const bySiteOrder = (m: Candidate): number => {
     const i = m.site === null ? -1 : order.indexOf(m.site);
@@ -67,7 +71,11 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
  * - first: lowest election sequence (the oldest contender).
  * - round-robin: the next id after the previous leader's, wrapping around.
  */
-export function chooseCandidate(policy: ElectorPolicy, members: readonly Candidate[], ctx: ChoiceContext = {}): string | null {
+export function chooseCandidate(
+  policy: ElectorPolicy,
+  members: readonly Candidate[],
+  ctx: ChoiceContext = {},
+): string | null {
   const excluded = ctx.excluded ?? new Set<string>();
   const eligible = members.filter((m) => !excluded.has(m.id));
   if (eligible.length === 0) return null;
@@ -84,7 +92,13 @@ export function chooseCandidate(policy: ElectorPolicy, members: readonly Candida
  * Whether `a` should replace `b` as leader: it ranks strictly better by the policy, not merely by age (a tie never
  * pre-empts). Policies that rank by order alone never pre-empt: each new member would otherwise move leadership.
  */
-export function outranks(policy: ElectorPolicy, members: readonly Candidate[], a: Candidate, b: Candidate, ctx: ChoiceContext = {}): boolean {
+export function outranks(
+  policy: ElectorPolicy,
+  members: readonly Candidate[],
+  a: Candidate,
+  b: Candidate,
+  ctx: ChoiceContext = {},
+): boolean {
   const rank = rankOf(policy, members, ctx);
   return rank !== null && compareRanks(rank(a), rank(b)) < 0;
 }

@@ -5,7 +5,13 @@ import type { RecipeName } from './types.js';
  * what the contender runs. Like etcd's gofail: a fault in the exact window a random kill rarely hits.
  */
 export const ELECTION_FAILPOINTS = ['after-create-before-watch'] as const;
-export const SCHEDULER_FAILPOINTS = ['before-assign', 'after-assign', 'before-status', 'after-status-before-unassign', ...ELECTION_FAILPOINTS] as const;
+export const SCHEDULER_FAILPOINTS = [
+  'before-assign',
+  'after-assign',
+  'before-status',
+  'after-status-before-unassign',
+  ...ELECTION_FAILPOINTS,
+] as const;
 export type FailpointName = (typeof SCHEDULER_FAILPOINTS)[number];
 
 /** crash: SIGKILL itself. pause: SIGSTOP itself (`zklab resume` wakes it). hang: that flow never goes on; the process and its session live. */

@@ -27,7 +27,10 @@ export function electionLayout(children: readonly string[] | null): ElectionLayo
  * recipe, Curator's LeaderLatch and LeaderSelector, and kazoo's Election and Lock, or `single-node NAME`: whoever
  * owns `<path>/NAME`. The built-in recipes are told apart by their znodes instead (`auto`).
  */
-export type LeaderRule = { readonly kind: 'auto' } | { readonly kind: 'lowest-sequence' } | { readonly kind: 'single-node'; readonly name: string };
+export type LeaderRule =
+  | { readonly kind: 'auto' }
+  | { readonly kind: 'lowest-sequence' }
+  | { readonly kind: 'single-node'; readonly name: string };
 
 export const AUTO_RULE: LeaderRule = { kind: 'auto' };
 export const LEADER_RULE_NAMES = ['lowest-sequence', 'single-node NAME'] as const;
@@ -36,7 +39,8 @@ export const LEADER_RULE_NAMES = ['lowest-sequence', 'single-node NAME'] as cons
 export function parseLeaderRule(text: string): LeaderRule | undefined {
   const [kind, name, ...rest] = text.trim().split(/[\s:=]+/);
   if (kind === 'lowest-sequence' && name === undefined) return { kind };
-  if (kind === 'single-node' && name !== undefined && rest.length === 0 && /^[A-Za-z0-9._-]+$/.test(name)) return { kind, name };
+  if (kind === 'single-node' && name !== undefined && rest.length === 0 && /^[A-Za-z0-9._-]+$/.test(name))
+    return { kind, name };
   return undefined;
 }
 
@@ -46,7 +50,11 @@ export function formatLeaderRule(rule: LeaderRule): string {
 }
 
 /** The znodes that may hold leadership, in the order the rule tries them. */
-export function leaderCandidates(root: string, children: readonly string[] | null, rule: LeaderRule = AUTO_RULE): string[] {
+export function leaderCandidates(
+  root: string,
+  children: readonly string[] | null,
+  rule: LeaderRule = AUTO_RULE,
+): string[] {
   if (children === null) return [];
   if (rule.kind === 'lowest-sequence') return sortBySequence(children).map((name) => childPath(root, name));
   if (rule.kind === 'single-node') return children.includes(rule.name) ? [childPath(root, rule.name)] : [];
@@ -73,7 +81,12 @@ export interface LeadingZnode {
  * The first candidate that still exists and belongs to a session. `ownerOf` gives a znode's ephemeralOwner
  * ('0' for a persistent one), or null when it is gone (listed by getChildren, deleted since: an expired session).
  */
-export function pickLeader(root: string, children: readonly string[] | null, ownerOf: (path: string) => string | null, rule: LeaderRule = AUTO_RULE): LeadingZnode | null {
+export function pickLeader(
+  root: string,
+  children: readonly string[] | null,
+  ownerOf: (path: string) => string | null,
+  rule: LeaderRule = AUTO_RULE,
+): LeadingZnode | null {
   const layout = electionLayout(children);
   for (const znode of leaderCandidates(root, children, rule)) {
     const owner = ownerOf(znode);

@@ -114,7 +114,13 @@ export class LockLoop {
     if (this.stopped) return;
     try {
       const r = await this.resource().write(token, base + 1);
-      this.io.log('lock-write', { token, value: base + 1, accepted: r.accepted, lastToken: r.lastToken, previousValue: r.previousValue });
+      this.io.log('lock-write', {
+        token,
+        value: base + 1,
+        accepted: r.accepted,
+        lastToken: r.lastToken,
+        previousValue: r.previousValue,
+      });
     } catch (e) {
       this.io.log('error', { message: `writing the resource: ${(e as Error).message}` });
     }

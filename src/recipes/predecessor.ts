@@ -14,7 +14,11 @@ export class PredecessorElection extends ElectionRecipe {
   /** The predecessor whose exists-watch is armed, so a re-evaluation does not stack a second watch on it. */
   private watched: string | null = null;
 
-  constructor(opts: RecipeOptions, io: RecipeIO, private readonly memberData: string) {
+  constructor(
+    opts: RecipeOptions,
+    io: RecipeIO,
+    private readonly memberData: string,
+  ) {
     super(opts, io);
   }
 

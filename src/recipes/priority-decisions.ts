@@ -84,7 +84,12 @@ export type ElectorDecision =
    * was excluded, so the exclusions are dropped rather than leaving the cluster without a leader for good;
    * 'preempt': the elected contender lives but the policy now ranks `candidate` above it.
    */
-  | { readonly kind: 'elect'; readonly candidate: string; readonly exclude: string | null; readonly reason: 'holder' | 'policy' | 'forgiven' | 'preempt' }
+  | {
+      readonly kind: 'elect';
+      readonly candidate: string;
+      readonly exclude: string | null;
+      readonly reason: 'holder' | 'policy' | 'forgiven' | 'preempt';
+    }
   /** There are no members at all. */
   | { readonly kind: 'none'; readonly exclude: string | null };
 
@@ -108,7 +113,8 @@ export function electorDecision(v: ElectorView): ElectorDecision {
     excluded = new Set([...excluded, e]);
   }
   const ctx = { previousLeader: v.previousLeader ?? e, previousSite: v.previousSite, siteOrder: v.siteOrder ?? [] };
-  const choose = (without: ReadonlySet<string>): string | null => chooseCandidate(v.policy, v.members, { ...ctx, excluded: without });
+  const choose = (without: ReadonlySet<string>): string | null =>
+    chooseCandidate(v.policy, v.members, { ...ctx, excluded: without });
   if (electedAlive && !excluded.has(e)) {
     const better = v.preempt ? choose(excluded) : null;
     const [best, current] = [v.members.find((m) => m.id === better), v.members.find((m) => m.id === e)];

@@ -58,7 +58,11 @@ export class Elector {
   }
 
   /** One pass over the election (members from readMembers); returns what it wrote to leader/elected, or null when it wrote nothing. */
-  async evaluate(members: readonly ElectorMember[], elected: ElectedRead | null, current: CurrentView | null): Promise<ElectedRead | null> {
+  async evaluate(
+    members: readonly ElectorMember[],
+    elected: ElectedRead | null,
+    current: CurrentView | null,
+  ): Promise<ElectedRead | null> {
     this.pruneExclusions(members);
     const previousLeader = this.lastLeader ?? elected?.id ?? null;
     const decision = electorDecision({
@@ -92,7 +96,11 @@ export class Elector {
         }
         this.armWatchdog(decision.candidate);
         // Named by an earlier elector or by hand, or named while blocked: it may not know yet.
-        if (elected && decision.candidate !== this.ctx.opts.id && this.rung !== `${decision.candidate}@${elected.version}`) {
+        if (
+          elected &&
+          decision.candidate !== this.ctx.opts.id &&
+          this.rung !== `${decision.candidate}@${elected.version}`
+        ) {
           await this.ringDoorbell(decision.candidate);
           this.rung = `${decision.candidate}@${elected.version}`;
         }
@@ -118,7 +126,12 @@ export class Elector {
         }
         this.rung = `${decision.candidate}@${version}`;
         this.reportedNone = false;
-        this.ctx.io.log('elected', { candidate: decision.candidate, policy: this.policy, reason: decision.reason, previous: elected?.id ?? null });
+        this.ctx.io.log('elected', {
+          candidate: decision.candidate,
+          policy: this.policy,
+          reason: decision.reason,
+          previous: elected?.id ?? null,
+        });
         this.clearWatchdog();
         this.armWatchdog(decision.candidate);
         return { id: decision.candidate, version };
@@ -156,7 +169,9 @@ export class Elector {
     const entry = this.memberInfos?.find((m) => m.info.id === candidate);
     if (!entry) return;
     try {
-      entry.version = (await this.ctx.zk().setData(`${this.ctx.paths.nodes}/${candidate}`, entry.raw, entry.version)).version;
+      entry.version = (
+        await this.ctx.zk().setData(`${this.ctx.paths.nodes}/${candidate}`, entry.raw, entry.version)
+      ).version;
     } catch (e) {
       if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
     }
@@ -191,8 +206,15 @@ export class Elector {
    * changes) is still what the servers hold. The entries themselves are read in one pipelined round.
    */
   /** `listed`: nodes/ as the caller just listed it without a watch, so the entries can be read in the same round. */
-  async readMembers(electionChildren: readonly string[], listed: readonly string[] | null = null): Promise<ElectorMember[]> {
-    const [sequences, infos] = await Promise.all([this.readSequences(electionChildren), this.readMemberInfos(listed), this.readAdminPolicy()]);
+  async readMembers(
+    electionChildren: readonly string[],
+    listed: readonly string[] | null = null,
+  ): Promise<ElectorMember[]> {
+    const [sequences, infos] = await Promise.all([
+      this.readSequences(electionChildren),
+      this.readMemberInfos(listed),
+      this.readAdminPolicy(),
+    ]);
     return infos.map(({ info, session }) => ({
       id: info.id,
       priority: Object.hasOwn(this.admin.priorities, info.id) ? this.admin.priorities[info.id]! : info.priority,
@@ -217,7 +239,10 @@ export class Elector {
       const got = await Promise.all(names.map((name) => this.readMember(zk, name)));
       names.forEach((name, i) => entries.set(name, got[i]!));
     };
-    const [names] = await Promise.all([this.ctx.watches.read('children', nodes, (w) => zk.getChildren(nodes, w)), read(listed ?? [])]);
+    const [names] = await Promise.all([
+      this.ctx.watches.read('children', nodes, (w) => zk.getChildren(nodes, w)),
+      read(listed ?? []),
+    ]);
     await read(names.filter((name) => !entries.has(name)));
     this.memberInfos = names.map((name) => entries.get(name) ?? null).filter((m) => m !== null);
     return this.memberInfos;
@@ -231,7 +256,10 @@ export class Elector {
     const path = policyPath(this.ctx.opts.path);
     if (this.adminVersion !== null && this.ctx.watches.isArmed('exists', path)) return;
     const zk = this.ctx.zk();
-    const [, read] = await Promise.all([this.ctx.watches.read('exists', path, (w) => zk.exists(path, w)), unlessGone(zk.getData(path))]);
+    const [, read] = await Promise.all([
+      this.ctx.watches.read('exists', path, (w) => zk.exists(path, w)),
+      unlessGone(zk.getData(path)),
+    ]);
     const version = read ? read.stat.mzxid : -1;
     if (version === this.adminVersion) return;
     this.adminVersion = version;
@@ -254,7 +282,9 @@ export class Elector {
     const zk = this.ctx.zk();
     const sorted = sortBySequence(children);
     const unknown = sorted.filter((name) => !this.electionIds.has(name));
-    const reads = await Promise.all(unknown.map((name) => unlessGone(zk.getData(`${this.ctx.paths.election}/${name}`))));
+    const reads = await Promise.all(
+      unknown.map((name) => unlessGone(zk.getData(`${this.ctx.paths.election}/${name}`))),
+    );
     unknown.forEach((name, i) => reads[i] && this.electionIds.set(name, reads[i].data.toString()));
     for (const name of this.electionIds.keys()) if (!children.includes(name)) this.electionIds.delete(name);
     const out = new Map<string, number>();

@@ -51,7 +51,11 @@ function parseObject(text: string): Record<string, unknown> {
 }
 
 /** What this contender writes to nodes/<id>: the options win over the memberData the runtime passed. */
-export function ownMemberInfo(opts: Pick<RecipeOptions, 'id' | 'priority' | 'site'>, memberData: string, pid: number): MemberInfo {
+export function ownMemberInfo(
+  opts: Pick<RecipeOptions, 'id' | 'priority' | 'site'>,
+  memberData: string,
+  pid: number,
+): MemberInfo {
   const given = parseObject(memberData);
   return {
     id: opts.id,

@@ -65,5 +65,8 @@ export function preferSite(p: AdminPolicy, site: string, known: readonly string[
 }
 
 export function withPriority(p: AdminPolicy, id: string, priority: number): AdminPolicy {
-  return { ...p, priorities: Object.fromEntries([...Object.entries(p.priorities).filter(([k]) => k !== id), [id, priority]]) };
+  return {
+    ...p,
+    priorities: Object.fromEntries([...Object.entries(p.priorities).filter(([k]) => k !== id), [id, priority]]),
+  };
 }

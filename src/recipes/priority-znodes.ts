@@ -16,7 +16,11 @@ export type CurrentRead = CurrentView & { readonly version: number };
  * Reads a znode's data, arming an exists-watch through `watches` when given (it fires on creation, change and
  * deletion alike); null when the znode does not exist.
  */
-async function readWatched(zk: ZkPort, watches: WatchSet | null, path: string): Promise<{ data: string; stat: Stat } | null> {
+async function readWatched(
+  zk: ZkPort,
+  watches: WatchSet | null,
+  path: string,
+): Promise<{ data: string; stat: Stat } | null> {
   if (!watches || watches.isArmed('exists', path)) {
     const read = await unlessGone(zk.getData(path));
     return read && { data: read.data.toString(), stat: read.stat };
@@ -37,7 +41,14 @@ export async function readElected(zk: ZkPort, watches: WatchSet | null, path: st
 
 export async function readCurrent(zk: ZkPort, watches: WatchSet | null, path: string): Promise<CurrentRead | null> {
   const read = await readWatched(zk, watches, path);
-  return read && { ownerSession: read.stat.ephemeralOwner, ready: read.data === READY, czxid: read.stat.czxid, version: read.stat.version };
+  return (
+    read && {
+      ownerSession: read.stat.ephemeralOwner,
+      ready: read.data === READY,
+      czxid: read.stat.czxid,
+      version: read.stat.version,
+    }
+  );
 }
 
 /** Resolves once `path` is gone, or the session is (so a blocked caller can try again or give up). */

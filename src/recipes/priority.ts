@@ -46,7 +46,11 @@ export class PriorityElection extends ElectionRecipe {
   /** The id leader/elected named when last read. */
   private electedSeen: string | null = null;
 
-  constructor(opts: RecipeOptions, io: RecipeIO, private readonly memberData: string) {
+  constructor(
+    opts: RecipeOptions,
+    io: RecipeIO,
+    private readonly memberData: string,
+  ) {
     super(opts, io);
     this.paths = priorityPaths(opts.path);
     this.memberNode = `${this.paths.nodes}/${opts.id}`;
@@ -102,7 +106,9 @@ export class PriorityElection extends ElectionRecipe {
         }
         if (!isCode(e, 'NODEEXISTS')) throw e;
         if (await this.ownsNode(this.memberNode)) return;
-        this.io.log('error', { message: `${this.memberNode} belongs to another session (same id twice?); waiting for it to go` });
+        this.io.log('error', {
+          message: `${this.memberNode} belongs to another session (same id twice?); waiting for it to go`,
+        });
         await vanished(this.zk, this.memberNode);
       }
     }
@@ -138,7 +144,8 @@ export class PriorityElection extends ElectionRecipe {
     const named = this.electedSeen === this.opts.id;
     const armElected = involved && !this.watches.isArmed('exists', this.paths.elected);
     // A named contender about to create leader/current arms that watch with the create.
-    const armCurrent = involved && !this.watches.isArmed('exists', this.paths.current) && !(named && currentRead === null);
+    const armCurrent =
+      involved && !this.watches.isArmed('exists', this.paths.current) && !(named && currentRead === null);
     const [electedNow, current, members] = await Promise.all([
       armElected ? readElected(this.zk, this.watches, this.paths.elected) : electedRead,
       armCurrent ? readCurrent(this.zk, this.watches, this.paths.current) : currentRead,
@@ -168,7 +175,10 @@ export class PriorityElection extends ElectionRecipe {
 
   /** Own nodes/<id> with the doorbell watch on it, if this session owns it. */
   private async readOwnMember(): Promise<boolean> {
-    return (await this.ownsNode(this.memberNode, (p) => this.watches.read('exists', p, (w) => this.zk.exists(p, w)))) !== null;
+    return (
+      (await this.ownsNode(this.memberNode, (p) => this.watches.read('exists', p, (w) => this.zk.exists(p, w)))) !==
+      null
+    );
   }
 
   private async updateElectorRole(predecessor: string | null): Promise<void> {
@@ -262,7 +272,13 @@ export class PriorityElection extends ElectionRecipe {
     this.cancelTakeover();
     this.io.log('progress', { token: czxid });
     const ms = takeoverMsOf(this.opts);
-    const takeover: Takeover = { czxid, version, instant: ms === 0, stage: ms === 0 ? 'done' : 'running', timer: undefined };
+    const takeover: Takeover = {
+      czxid,
+      version,
+      instant: ms === 0,
+      stage: ms === 0 ? 'done' : 'running',
+      timer: undefined,
+    };
     if (ms > 0) {
       takeover.timer = setTimeout(() => {
         takeover.stage = 'done';
@@ -283,7 +299,10 @@ export class PriorityElection extends ElectionRecipe {
   private async setReady(czxid: number, electedIsFresh: boolean): Promise<void> {
     const takeover = this.takeover!;
     if (!electedIsFresh) {
-      const [, elected] = await Promise.all([this.zk.sync(this.paths.elected), readElected(this.zk, null, this.paths.elected)]);
+      const [, elected] = await Promise.all([
+        this.zk.sync(this.paths.elected),
+        readElected(this.zk, null, this.paths.elected),
+      ]);
       if (elected?.id !== this.opts.id) {
         this.schedule();
         return;

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobSpec } from './scheduler-layout.js';
 
-export type JobOutcome = { readonly ok: true; readonly result?: number } | { readonly ok: false; readonly error: string };
+export type JobOutcome =
+  | { readonly ok: true; readonly result?: number }
+  | { readonly ok: false; readonly error: string };
 
 /** What a worker does with a job: interpret its data. Nothing in a job is ever run as code or as a command. */
 export async function runJob(spec: JobSpec): Promise<JobOutcome> {

@@ -86,7 +86,8 @@ export function parseJobSpec(v: unknown): JobSpec | { error: string } {
   if (!isRecord(v) || typeof v.kind !== 'string') return { error: 'a job is an object with a kind' };
   switch (v.kind) {
     case 'sleep':
-      if (!finite(v.ms) || v.ms < 0 || !Number.isInteger(v.ms)) return { error: 'a sleep job needs ms, a whole number ≥ 0' };
+      if (!finite(v.ms) || v.ms < 0 || !Number.isInteger(v.ms))
+        return { error: 'a sleep job needs ms, a whole number ≥ 0' };
       return { kind: 'sleep', ms: v.ms };
     case 'sum':
       if (!Array.isArray(v.args) || !v.args.every(finite)) return { error: 'a sum job needs args, a list of numbers' };
@@ -124,10 +125,23 @@ export function decodeStatusData(bytes: Buffer | string): StatusData | null {
     const v: unknown = JSON.parse(bytes.toString());
     if (!isRecord(v)) return null;
     const { job, worker, contender, attempt, ok, startedAt, endedAt, ttlMs } = v;
-    if (typeof job !== 'string' || typeof worker !== 'string' || typeof contender !== 'string' || typeof ok !== 'boolean') return null;
+    if (
+      typeof job !== 'string' ||
+      typeof worker !== 'string' ||
+      typeof contender !== 'string' ||
+      typeof ok !== 'boolean'
+    )
+      return null;
     if (!finite(attempt) || !finite(startedAt) || !finite(endedAt) || !finite(ttlMs)) return null;
     return {
-      job, worker, contender, attempt, ok, startedAt, endedAt, ttlMs,
+      job,
+      worker,
+      contender,
+      attempt,
+      ok,
+      startedAt,
+      endedAt,
+      ttlMs,
       ...(finite(v.result) ? { result: v.result } : {}),
       ...(typeof v.error === 'string' ? { error: v.error } : {}),
     };

@@ -107,8 +107,11 @@ export class SchedulerOffice {
     const picks = await this.pick(live, todo.length);
     if (!picks) return;
     const batches: { job: string; worker: string }[][] = [];
-    for (let i = 0; i < todo.length; i += ASSIGN_BATCH) batches.push(todo.slice(i, i + ASSIGN_BATCH).map((job, k) => ({ job, worker: picks[i + k]! })));
-    const retry = await inBatches(batches, BATCHES_IN_FLIGHT, (batch) => (!this.closed ? this.assign(batch) : Promise.resolve(false)));
+    for (let i = 0; i < todo.length; i += ASSIGN_BATCH)
+      batches.push(todo.slice(i, i + ASSIGN_BATCH).map((job, k) => ({ job, worker: picks[i + k]! })));
+    const retry = await inBatches(batches, BATCHES_IN_FLIGHT, (batch) =>
+      !this.closed ? this.assign(batch) : Promise.resolve(false),
+    );
     if (retry.some(Boolean)) {
       await sleep(100);
       again();
@@ -157,7 +160,8 @@ export class SchedulerOffice {
    * are skipped, not reused.
    */
   private async pick(live: readonly string[], n: number): Promise<string[] | null> {
-    if (this.sched.strategy === 'random') return Array.from({ length: n }, () => live[Math.floor(Math.random() * live.length)]!);
+    if (this.sched.strategy === 'random')
+      return Array.from({ length: n }, () => live[Math.floor(Math.random() * live.length)]!);
     const rotation = this.layout.rotation;
     for (;;) {
       let start: number;
@@ -175,7 +179,10 @@ export class SchedulerOffice {
       }
       if (!this.host.ownNode) return null;
       try {
-        await this.multi.commit([{ op: 'check', path: this.host.ownNode }, { op: 'set', path: rotation, data: String(start + n), version }]);
+        await this.multi.commit([
+          { op: 'check', path: this.host.ownNode },
+          { op: 'set', path: rotation, data: String(start + n), version },
+        ]);
       } catch (e) {
         if (e instanceof MultiError && e.index === 0 && isCode(e, 'NONODE')) {
           await this.host.fenced();
@@ -202,7 +209,9 @@ export class SchedulerOffice {
           try {
             // On the multi's session: the worker's own writes queue on this.zk, and a session answers in order.
             const data = decodeJobData((await this.multi.getData(`${l.jobs}/${job}`)).data);
-            const body = encodeJobData(data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt: 1 });
+            const body = encodeJobData(
+              data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt: 1 },
+            );
             return { job, worker, attempt: data?.attempt ?? 1, body };
           } catch (e) {
             if (isCode(e, 'NONODE')) {
@@ -219,7 +228,11 @@ export class SchedulerOffice {
     if (this.closed || !this.host.ownNode) return false;
     const ops: MultiOp[] = [{ op: 'check', path: this.host.ownNode }];
     for (const w of new Set(items.map((i) => i.worker))) ops.push({ op: 'check', path: `${l.workers}/${w}` });
-    for (const i of items) ops.push({ op: 'create', path: `${l.assignments}/${i.worker}/${i.job}`, data: i.body }, { op: 'delete', path: `${l.jobs}/${i.job}` });
+    for (const i of items)
+      ops.push(
+        { op: 'create', path: `${l.assignments}/${i.worker}/${i.job}`, data: i.body },
+        { op: 'delete', path: `${l.jobs}/${i.job}` },
+      );
     try {
       await this.multi.commit(ops);
     } catch (e) {
@@ -244,7 +257,13 @@ export class SchedulerOffice {
       if (isCode(e, 'NONODE')) return true;
       throw e;
     }
-    for (const i of items) this.host.io.log('job-assigned', { job: i.job, worker: i.worker, attempt: i.attempt, strategy: this.sched.strategy });
+    for (const i of items)
+      this.host.io.log('job-assigned', {
+        job: i.job,
+        worker: i.worker,
+        attempt: i.attempt,
+        strategy: this.sched.strategy,
+      });
     await this.host.io.failpoint('after-assign');
     return missing;
   }
@@ -269,7 +288,11 @@ export class SchedulerOffice {
         throw e;
       }
       const attempt = (data?.attempt ?? 0) + 1;
-      const body = encodeJobData(data ? { ...data, attempt } : { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt });
+      const body = encodeJobData(
+        data
+          ? { ...data, attempt }
+          : { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt },
+      );
       try {
         await this.multi.commit([
           { op: 'check', path: this.host.ownNode },
@@ -303,7 +326,11 @@ export class SchedulerOffice {
 }
 
 /** `fn` over `items`, at most `width` at a time; results in order. After a failure no new item starts; all in flight end before it is thrown. */
-async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function inBatches<T, R>(
+  items: readonly T[],
+  width: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | null = null;

@@ -3,7 +3,13 @@ import { isCode, ZkError } from '../zk/errors.js';
 import { Coalesced } from './coalesced.js';
 import { PredecessorElection } from './predecessor.js';
 import { runJob } from './scheduler-jobs.js';
-import { decodeJobData, encodeStatusData, schedulerLayout, workerName, type SchedulerLayout } from './scheduler-layout.js';
+import {
+  decodeJobData,
+  encodeStatusData,
+  schedulerLayout,
+  workerName,
+  type SchedulerLayout,
+} from './scheduler-layout.js';
 import { SchedulerOffice, SETTLE_MS } from './scheduler-office.js';
 import type { RecipeIO, RecipeOptions, SchedulerOptions } from './types.js';
 
@@ -58,9 +64,15 @@ export class SchedulerWorker extends PredecessorElection {
     const worker = workerName(this.opts.id, this.generation);
     await this.ensureQueue(worker);
     if (!this.ttlChecked) await this.checkTtl(worker);
-    await this.zk.create(`${this.layout.workers}/${worker}`, JSON.stringify({ contender: this.opts.id, pid: process.pid }), 'ephemeral').catch((e: unknown) => {
-      if (!isCode(e, 'NODEEXISTS')) throw e; // this session's own, from a reply that was lost
-    });
+    await this.zk
+      .create(
+        `${this.layout.workers}/${worker}`,
+        JSON.stringify({ contender: this.opts.id, pid: process.pid }),
+        'ephemeral',
+      )
+      .catch((e: unknown) => {
+        if (!isCode(e, 'NODEEXISTS')) throw e; // this session's own, from a reply that was lost
+      });
     this.worker = worker;
     this.io.log('worker-registered', { worker });
     this.assignments.request();
@@ -77,7 +89,9 @@ export class SchedulerWorker extends PredecessorElection {
       await this.zk.create(probe, '', 'persistent-ttl', 1000);
     } catch (e) {
       if (e instanceof ZkError && (e.retryable || isCode(e, 'NODEEXISTS', 'SESSIONEXPIRED', 'CLOSED'))) throw e;
-      this.io.log('error', { message: `this ensemble refuses TTL znodes (${(e as Error).message}); the scheduler's status nodes need ZooKeeper >= 3.5.4 with zookeeper.extendedTypesEnabled=true` });
+      this.io.log('error', {
+        message: `this ensemble refuses TTL znodes (${(e as Error).message}); the scheduler's status nodes need ZooKeeper >= 3.5.4 with zookeeper.extendedTypesEnabled=true`,
+      });
       process.exitCode = 2;
       await this.stop();
       return;
@@ -116,7 +130,8 @@ export class SchedulerWorker extends PredecessorElection {
         if (this.worker === worker) this.assignments.request();
         return;
       }
-      if (!isCode(e, 'SESSIONEXPIRED', 'CLOSED')) this.io.log('error', { message: `reading ${dir}: ${(e as Error).message}` });
+      if (!isCode(e, 'SESSIONEXPIRED', 'CLOSED'))
+        this.io.log('error', { message: `reading ${dir}: ${(e as Error).message}` });
       return;
     }
     for (const job of [...jobs].sort()) {
@@ -141,13 +156,27 @@ export class SchedulerWorker extends PredecessorElection {
     const startedAt = Date.now();
     const attempt = data?.attempt ?? 0;
     this.io.log('job-started', { job, worker, attempt, kind: data?.spec.kind ?? 'unreadable' });
-    const outcome = data ? await runJob(data.spec) : { ok: false as const, error: 'not a job: the assignment holds no job this scheduler wrote' };
+    const outcome = data
+      ? await runJob(data.spec)
+      : { ok: false as const, error: 'not a job: the assignment holds no job this scheduler wrote' };
     const endedAt = Date.now();
     this.io.log('job-finished', { job, worker, attempt, ...outcome, ms: endedAt - startedAt });
     await this.io.failpoint('before-status');
-    const status = encodeStatusData({ job, worker, contender: this.opts.id, attempt, ...outcome, startedAt, endedAt, ttlMs: this.sched.statusTtlMs });
+    const status = encodeStatusData({
+      job,
+      worker,
+      contender: this.opts.id,
+      attempt,
+      ...outcome,
+      startedAt,
+      endedAt,
+      ttlMs: this.sched.statusTtlMs,
+    });
     const created = await this.persist(`create status of ${job}`, async () => {
-      const create = () => this.zk.create(`${this.layout.status}/${job}`, status, 'persistent-ttl', this.sched.statusTtlMs).then(() => true);
+      const create = () =>
+        this.zk
+          .create(`${this.layout.status}/${job}`, status, 'persistent-ttl', this.sched.statusTtlMs)
+          .then(() => true);
       const existed = (e: unknown) => {
         if (isCode(e, 'NODEEXISTS')) return false;
         throw e;
@@ -179,12 +208,14 @@ export class SchedulerWorker extends PredecessorElection {
         return await op();
       } catch (e) {
         if (isCode(e, 'NONODE')) return 'gone';
-        const transient = e instanceof ZkError && (e.retryable || isCode(e, 'SESSIONEXPIRED', 'CLOSED', 'SESSIONMOVED'));
+        const transient =
+          e instanceof ZkError && (e.retryable || isCode(e, 'SESSIONEXPIRED', 'CLOSED', 'SESSIONMOVED'));
         if (!transient) {
           this.io.log('error', { message: `${what}: ${(e as Error).message}` });
           return 'stopped';
         }
-        if (attempt === 1 || attempt % 20 === 0) this.io.log('retry', { op: what, message: (e as Error).message, attempt });
+        if (attempt === 1 || attempt % 20 === 0)
+          this.io.log('retry', { op: what, message: (e as Error).message, attempt });
         await sleep(Math.min(1000, 50 * attempt));
       }
     }

@@ -32,7 +32,12 @@ export interface RetryHooks {
 }
 
 /** Runs `fn` until it succeeds; rethrows a non-retryable error at once, and RetriesExhausted after the last attempt. */
-export async function withRetries<T>(op: string, fn: () => Promise<T>, backoff: Backoff, hooks: RetryHooks): Promise<T> {
+export async function withRetries<T>(
+  op: string,
+  fn: () => Promise<T>,
+  backoff: Backoff,
+  hooks: RetryHooks,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();

@@ -12,7 +12,11 @@ export class SingleFileStates {
   private disconnected = false;
 
   constructor(
-    private readonly report: (fields: { state: SingleFileState; from: SingleFileState | null; reason?: string }) => void,
+    private readonly report: (fields: {
+      state: SingleFileState;
+      from: SingleFileState | null;
+      reason?: string;
+    }) => void,
     /** With --on-disconnect ignore a leader keeps acting through a disconnect, so it is not paused either. */
     private readonly pauseOnDisconnect: boolean,
   ) {}

@@ -19,7 +19,11 @@ export class SingleFileElection extends ElectionRecipe {
   private watchArmed = false;
   private leadingCzxid: number | null = null;
 
-  constructor(opts: RecipeOptions, io: RecipeIO, private readonly memberData: string) {
+  constructor(
+    opts: RecipeOptions,
+    io: RecipeIO,
+    private readonly memberData: string,
+  ) {
     super(opts, io);
     this.leaderPath = `${opts.path}/leader`;
     this.states = new SingleFileStates((fields) => io.log('state', fields), opts.onDisconnect === 'pause');
@@ -65,7 +69,12 @@ export class SingleFileElection extends ElectionRecipe {
 
   /** Never gives up for good: waits until connected (throws if the session expired instead) so the caller starts over. */
   private async afterExhausted(e: RetriesExhausted): Promise<void> {
-    this.io.log('retry', { op: e.op, message: e.last instanceof Error ? e.last.message : String(e.last), attempt: e.attempts, exhausted: true });
+    this.io.log('retry', {
+      op: e.op,
+      message: e.last instanceof Error ? e.last.message : String(e.last),
+      attempt: e.attempts,
+      exhausted: true,
+    });
     await this.connectedAgain();
   }
 

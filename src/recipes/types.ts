@@ -44,7 +44,10 @@ export interface LockOptions {
 export interface ResourcePort {
   /** Reads the register, presenting the holder's token: the resource counts it as seen from then on. */
   read(token: number): Promise<{ readonly token: number; readonly value: number }>;
-  write(token: number, value: number): Promise<{ readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number }>;
+  write(
+    token: number,
+    value: number,
+  ): Promise<{ readonly accepted: boolean; readonly lastToken: number; readonly previousValue: number }>;
 }
 
 export interface SchedulerOptions {
@@ -64,7 +67,10 @@ export interface MultiPort {
 
 /** What a recipe needs from the process around it. */
 /** An event without fields of its own is logged with none. */
-export type LogFields<E extends ContenderEventName> = Record<never, never> extends ContenderEventFields[E] ? [fields?: ContenderEventFields[E]] : [fields: ContenderEventFields[E]];
+export type LogFields<E extends ContenderEventName> =
+  Record<never, never> extends ContenderEventFields[E]
+    ? [fields?: ContenderEventFields[E]]
+    : [fields: ContenderEventFields[E]];
 
 export interface RecipeIO {
   /** A new session (first start, or after expiry). */

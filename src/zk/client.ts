@@ -54,7 +54,13 @@ export class ZkClient implements ZkPort {
       const outcome = await ZkClient.attempt(opts, deadline);
       if (outcome instanceof ZkClient) return outcome;
       if (outcome === 'timeout' || Date.now() + 100 >= deadline) {
-        throw new ZkError('CONNECTIONLOSS', -4, 'connect', undefined, `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`);
+        throw new ZkError(
+          'CONNECTIONLOSS',
+          -4,
+          'connect',
+          undefined,
+          `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`,
+        );
       }
       await new Promise((r) => setTimeout(r, Math.min(1000, 50 * attempt)));
     }
@@ -82,11 +88,14 @@ export class ZkClient implements ZkPort {
     native.init({});
     return new Promise((resolve) => {
       const timer = Number.isFinite(deadline)
-        ? setTimeout(() => {
-            off();
-            void client.close();
-            resolve('timeout');
-          }, Math.max(0, deadline - Date.now()))
+        ? setTimeout(
+            () => {
+              off();
+              void client.close();
+              resolve('timeout');
+            },
+            Math.max(0, deadline - Date.now()),
+          )
         : undefined;
       const off = client.onState((s) => {
         if (s === 'connected') {
@@ -140,11 +149,15 @@ export class ZkClient implements ZkPort {
       // they are not watch firings, and the session state reaches us through onState anyway.
       if (type === c.ZOO_SESSION_EVENT) return;
       const t: WatchType =
-        type === c.ZOO_CREATED_EVENT ? 'created'
-        : type === c.ZOO_DELETED_EVENT ? 'deleted'
-        : type === c.ZOO_CHANGED_EVENT ? 'changed'
-        : type === c.ZOO_CHILD_EVENT ? 'children'
-        : 'notwatching';
+        type === c.ZOO_CREATED_EVENT
+          ? 'created'
+          : type === c.ZOO_DELETED_EVENT
+            ? 'deleted'
+            : type === c.ZOO_CHANGED_EVENT
+              ? 'changed'
+              : type === c.ZOO_CHILD_EVENT
+                ? 'children'
+                : 'notwatching';
       w({ type: t, path });
     };
   }
@@ -168,24 +181,32 @@ export class ZkClient implements ZkPort {
       'persistent-sequential': c.ZOO_PERSISTENT_SEQUENTIAL,
       'persistent-ttl': c.ZOO_PERSISTENT_WITH_TTL,
     }[mode];
-    return this.call('create', path, () => (ttlMs ? this.native.create(path, data, flags, ttlMs) : this.native.create(path, data, flags)));
+    return this.call('create', path, () =>
+      ttlMs ? this.native.create(path, data, flags, ttlMs) : this.native.create(path, data, flags),
+    );
   }
 
   async exists(path: string, watcher?: Watcher): Promise<Stat | null> {
     const w = this.watcher(watcher);
-    const s = await unlessGone(this.call('exists', path, () => (w ? this.native.w_exists(path, w) : this.native.exists(path, false))));
+    const s = await unlessGone(
+      this.call('exists', path, () => (w ? this.native.w_exists(path, w) : this.native.exists(path, false))),
+    );
     return s ? toStat(s) : null;
   }
 
   async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
     const w = this.watcher(watcher);
-    const [stat, data] = await this.call('getData', path, () => (w ? this.native.w_get(path, w) : this.native.get(path, false)));
+    const [stat, data] = await this.call('getData', path, () =>
+      w ? this.native.w_get(path, w) : this.native.get(path, false),
+    );
     return { data: data ?? Buffer.alloc(0), stat: toStat(stat) };
   }
 
   async getChildren(path: string, watcher?: Watcher): Promise<string[]> {
     const w = this.watcher(watcher);
-    const [children] = await this.call('getChildren', path, () => (w ? this.native.w_get_children2(path, w) : this.native.get_children2(path, false)));
+    const [children] = await this.call('getChildren', path, () =>
+      w ? this.native.w_get_children2(path, w) : this.native.get_children2(path, false),
+    );
     return children;
   }
 
@@ -212,16 +233,23 @@ export class ZkClient implements ZkPort {
    * ids, comma-separated. Resolves the configuration the leader committed.
    */
   async reconfig(change: { joining?: string; leaving?: string }, fromVersion = -1): Promise<string> {
-    const [, data] = await this.call('reconfig', '/zookeeper/config', () => this.native.reconfig(change.joining ?? null, change.leaving ?? null, null, fromVersion));
+    const [, data] = await this.call('reconfig', '/zookeeper/config', () =>
+      this.native.reconfig(change.joining ?? null, change.leaving ?? null, null, fromVersion),
+    );
     return data === null ? '' : data.toString();
   }
 
   /** Adds credentials to the session (digest: `user:password`); resolves once the server has accepted them. */
   addAuth(scheme: string, auth: string): Promise<void> {
-    return this.call('addAuth', undefined, () =>
-      new Promise<void>((resolve, reject) => {
-        this.native.add_auth(scheme, auth, (rc, error) => (rc === 0 ? resolve() : reject(new Error(`${rc} ${error}`))));
-      }),
+    return this.call(
+      'addAuth',
+      undefined,
+      () =>
+        new Promise<void>((resolve, reject) => {
+          this.native.add_auth(scheme, auth, (rc, error) =>
+            rc === 0 ? resolve() : reject(new Error(`${rc} ${error}`)),
+          );
+        }),
     );
   }
 
@@ -229,7 +257,8 @@ export class ZkClient implements ZkPort {
   setServers(connect: string): void {
     if (this.closed) return;
     const rc = this.native.set_servers(connect);
-    if (rc !== 0) throw new ZkError('BADARGUMENTS', rc, 'setServers', undefined, `the client refused the server list ${connect}`);
+    if (rc !== 0)
+      throw new ZkError('BADARGUMENTS', rc, 'setServers', undefined, `the client refused the server list ${connect}`);
   }
 
   async mkdirp(path: string): Promise<void> {

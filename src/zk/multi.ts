@@ -21,7 +21,10 @@ export type MultiOp =
 
 /** A multi that did not apply: `index` is the op that failed (its code is the error's). */
 export class MultiError extends ZkError {
-  constructor(base: ZkError, readonly index: number | null) {
+  constructor(
+    base: ZkError,
+    readonly index: number | null,
+  ) {
     super(base.code, base.rc, base.op, base.path, base.message.replace(/^[^:]*: /, ''));
     this.name = 'MultiError';
   }
@@ -63,10 +66,36 @@ function hostsOf(connect: string): { host: string; port: number }[] {
 function encodeOps(xid: number, ops: readonly MultiOp[]): Buffer {
   const w = new JuteWriter().int(xid).int(OP.multi);
   for (const o of ops) {
-    if (o.op === 'check') w.int(OP.check).bool(false).int(-1).string(o.path).int(o.version ?? -1);
-    else if (o.op === 'delete') w.int(OP.delete).bool(false).int(-1).string(o.path).int(o.version ?? -1);
-    else if (o.op === 'set') w.int(OP.setData).bool(false).int(-1).string(o.path).buffer(Buffer.from(o.data)).int(o.version ?? -1);
-    else w.int(OP.create).bool(false).int(-1).string(o.path).buffer(Buffer.from(o.data)).int(1).int(OPEN_ACL.perms).string(OPEN_ACL.scheme).string(OPEN_ACL.id).int(0);
+    if (o.op === 'check')
+      w.int(OP.check)
+        .bool(false)
+        .int(-1)
+        .string(o.path)
+        .int(o.version ?? -1);
+    else if (o.op === 'delete')
+      w.int(OP.delete)
+        .bool(false)
+        .int(-1)
+        .string(o.path)
+        .int(o.version ?? -1);
+    else if (o.op === 'set')
+      w.int(OP.setData)
+        .bool(false)
+        .int(-1)
+        .string(o.path)
+        .buffer(Buffer.from(o.data))
+        .int(o.version ?? -1);
+    else
+      w.int(OP.create)
+        .bool(false)
+        .int(-1)
+        .string(o.path)
+        .buffer(Buffer.from(o.data))
+        .int(1)
+        .int(OPEN_ACL.perms)
+        .string(OPEN_ACL.scheme)
+        .string(OPEN_ACL.id)
+        .int(0);
   }
   return w.int(-1).bool(true).int(-1).frame();
 }
@@ -120,7 +149,12 @@ export class MultiClient {
     // The failing op reports its own code; those before it 0, those after it RUNTIMEINCONSISTENCY (-2).
     const index = codes.findIndex((c) => c !== 0 && c !== -2);
     if (index < 0) return;
-    const base = zkErrorFromRc(codes[index]!, 'multi', ops[index]?.path, `op ${index + 1} of ${ops.length} (${ops[index]?.op}) failed (${codes[index]})`);
+    const base = zkErrorFromRc(
+      codes[index]!,
+      'multi',
+      ops[index]?.path,
+      `op ${index + 1} of ${ops.length} (${ops[index]?.op}) failed (${codes[index]})`,
+    );
     if (base.code === 'SESSIONEXPIRED') this.drop(s, base);
     throw new MultiError(base, index);
   }
@@ -133,7 +167,12 @@ export class MultiClient {
   async getData(path: string): Promise<{ data: Buffer; version: number }> {
     const s = await this.session();
     const xid = this.xid++;
-    const { reply, err } = await this.request(s, xid, new JuteWriter().int(xid).int(OP.getData).string(path).bool(false).frame(), 'getData');
+    const { reply, err } = await this.request(
+      s,
+      xid,
+      new JuteWriter().int(xid).int(OP.getData).string(path).bool(false).frame(),
+      'getData',
+    );
     if (err !== 0) throw zkErrorFromRc(err, 'getData', path, `failed (${err})`);
     const data = Buffer.from(reply.buffer() ?? Buffer.alloc(0));
     reply.skip(8 * 4); // czxid, mzxid, ctime, mtime: the version follows
@@ -151,7 +190,10 @@ export class MultiClient {
   private request(s: Session, xid: number, frame: Buffer, op: string): Promise<{ reply: JuteReader; err: number }> {
     return new Promise<{ reply: JuteReader; err: number }>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.drop(s, zkErrorFromRc(RC_CONNECTIONLOSS, op, undefined, `no reply within ${this.opts.connectTimeoutMs} ms`));
+        this.drop(
+          s,
+          zkErrorFromRc(RC_CONNECTIONLOSS, op, undefined, `no reply within ${this.opts.connectTimeoutMs} ms`),
+        );
       }, this.opts.connectTimeoutMs);
       s.pending.set(xid, {
         resolve: (r, e) => {
@@ -199,7 +241,12 @@ export class MultiClient {
       }
     }
     if (this.closed) throw zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed');
-    throw zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms (${(last as Error)?.message ?? 'no server tried'})`);
+    throw zkErrorFromRc(
+      RC_CONNECTIONLOSS,
+      'multi',
+      undefined,
+      `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms (${(last as Error)?.message ?? 'no server tried'})`,
+    );
   }
 
   private handshake(server: { host: string; port: number }, deadline: number): Promise<Session> {
@@ -218,7 +265,16 @@ export class MultiClient {
       };
       const timer = setTimeout(() => fail('no session granted in time'), Math.max(100, deadline - Date.now()));
       socket.on('connect', () => {
-        socket.write(new JuteWriter().int(0).long(0n).int(this.opts.sessionTimeoutMs).long(0n).buffer(Buffer.alloc(16)).bool(false).frame());
+        socket.write(
+          new JuteWriter()
+            .int(0)
+            .long(0n)
+            .int(this.opts.sessionTimeoutMs)
+            .long(0n)
+            .buffer(Buffer.alloc(16))
+            .bool(false)
+            .frame(),
+        );
       });
       socket.on('data', (chunk: Buffer) => {
         let list: Buffer[];
@@ -236,16 +292,22 @@ export class MultiClient {
             const timeoutMs = r.int();
             const id = r.long();
             if (timeoutMs <= 0 || id === 0n) return fail('the server refused the session');
-            const ping = setInterval(() => {
-              if (!session) return;
-              // A blackholed link or a frozen server keeps the socket open and says nothing: like the native
-              // client, give the connection up when the pings go unanswered (the next commit opens a new session).
-              if (Date.now() - session.heardAt > (timeoutMs * 2) / 3) {
-                this.drop(session, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `${server.host}:${server.port} went silent`));
-                return;
-              }
-              socket.write(new JuteWriter().int(PING_XID).int(OP.ping).frame());
-            }, Math.max(100, Math.floor(timeoutMs / 3)));
+            const ping = setInterval(
+              () => {
+                if (!session) return;
+                // A blackholed link or a frozen server keeps the socket open and says nothing: like the native
+                // client, give the connection up when the pings go unanswered (the next commit opens a new session).
+                if (Date.now() - session.heardAt > (timeoutMs * 2) / 3) {
+                  this.drop(
+                    session,
+                    zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `${server.host}:${server.port} went silent`),
+                  );
+                  return;
+                }
+                socket.write(new JuteWriter().int(PING_XID).int(OP.ping).frame());
+              },
+              Math.max(100, Math.floor(timeoutMs / 3)),
+            );
             ping.unref();
             session = { socket, id, pending: new Map(), ping, heardAt: Date.now() };
             if (this.connecting === socket) this.connecting = null;
@@ -266,7 +328,15 @@ export class MultiClient {
       socket.on('close', () => {
         clearTimeout(timer);
         if (!session) return fail('the connection closed before a session was granted');
-        this.drop(session, zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `the connection to ${server.host}:${server.port} closed`));
+        this.drop(
+          session,
+          zkErrorFromRc(
+            RC_CONNECTIONLOSS,
+            'multi',
+            undefined,
+            `the connection to ${server.host}:${server.port} closed`,
+          ),
+        );
       });
     });
   }
@@ -296,6 +366,13 @@ export class MultiClient {
     this.connecting?.destroy();
     const s = this.live;
     if (!s) return;
-    this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'), new JuteWriter().int(this.xid++).int(OP.closeSession).frame());
+    this.drop(
+      s,
+      zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'),
+      new JuteWriter()
+        .int(this.xid++)
+        .int(OP.closeSession)
+        .frame(),
+    );
   }
 }

@@ -33,7 +33,12 @@ export interface NativeZooKeeper {
   delete_(path: string, version: number): Promise<void>;
   sync(path: string): Promise<void>;
   getconfig(watch: boolean): Promise<[NativeStat, Buffer | string | null]>;
-  reconfig(joining: string | null, leaving: string | null, members: string | null, version: number): Promise<[NativeStat, Buffer | string | null]>;
+  reconfig(
+    joining: string | null,
+    leaving: string | null,
+    members: string | null,
+    version: number,
+  ): Promise<[NativeStat, Buffer | string | null]>;
   add_auth(scheme: string, auth: string, done: (rc: number, error: string) => void): void;
   set_servers(servers: string): number;
 }

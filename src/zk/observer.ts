@@ -7,7 +7,11 @@ export function openObserver(connect: string, connectTimeoutMs = 5000): Promise<
 }
 
 /** Runs `fn` on a short-lived observer session, then closes it. */
-export async function withObserver<T>(connect: string, fn: (zk: ZkPort) => Promise<T>, connectTimeoutMs = 5000): Promise<T> {
+export async function withObserver<T>(
+  connect: string,
+  fn: (zk: ZkPort) => Promise<T>,
+  connectTimeoutMs = 5000,
+): Promise<T> {
   const zk = await openObserver(connect, connectTimeoutMs);
   try {
     return await fn(zk);

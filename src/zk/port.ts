@@ -30,7 +30,12 @@ export type Watcher = (event: WatchEvent) => void;
 /** connected: session usable. connecting: connection lost, session may survive. expired: the session is gone (or closed). */
 export type SessionState = 'connected' | 'connecting' | 'expired';
 
-export type CreateMode = 'persistent' | 'ephemeral' | 'ephemeral-sequential' | 'persistent-sequential' | 'persistent-ttl';
+export type CreateMode =
+  | 'persistent'
+  | 'ephemeral'
+  | 'ephemeral-sequential'
+  | 'persistent-sequential'
+  | 'persistent-ttl';
 
 export interface ZkPort {
   /** Normalized hex of the current session, or null before the first connect. */

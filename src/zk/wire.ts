@@ -3,7 +3,18 @@
  * client speaks: ConnectRequest/Response, ping, closeSession, getData, sync and multi. Field order follows zookeeper.jute.
  */
 
-export const OP = { create: 1, delete: 2, getData: 4, setData: 5, sync: 9, ping: 11, check: 13, multi: 14, closeSession: -11, error: -1 } as const;
+export const OP = {
+  create: 1,
+  delete: 2,
+  getData: 4,
+  setData: 5,
+  sync: 9,
+  ping: 11,
+  check: 13,
+  multi: 14,
+  closeSession: -11,
+  error: -1,
+} as const;
 export const PING_XID = -2;
 
 /** Appends jute fields to a growing buffer; `frame()` prefixes the length. */

@@ -22,7 +22,12 @@ export async function withBenchLab<T>(name: string, fn: (paths: LabPaths, zk: Zk
   let zk: ZkClient | undefined;
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
-    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 10_000, quiet: true });
+    zk = await ZkClient.connect({
+      connect: directConnectString(readState(paths)!),
+      sessionTimeoutMs: 10_000,
+      connectTimeoutMs: 10_000,
+      quiet: true,
+    });
     return await fn(paths, zk);
   } finally {
     await zk?.close();

@@ -57,9 +57,21 @@ export async function run(): Promise<BenchRow[]> {
     const { r, ms } = await timed(() => runDrill(drill, { seed: SEED }));
     suiteMs += ms;
     if (drillPassed(r)) passed++;
-    rows.push({ name: `drill ${drill.name} wall time`, value: ms / 1000, unit: 's', target: 'passes', pass: drillPassed(r) });
+    rows.push({
+      name: `drill ${drill.name} wall time`,
+      value: ms / 1000,
+      unit: 's',
+      target: 'passes',
+      pass: drillPassed(r),
+    });
   }
-  rows.unshift({ name: `built-in suite wall time (${drills.length} runs, serial)`, value: suiteMs / 1000, unit: 's', target: `${drills.length}/${drills.length} pass`, pass: passed === drills.length });
+  rows.unshift({
+    name: `built-in suite wall time (${drills.length} runs, serial)`,
+    value: suiteMs / 1000,
+    unit: 's',
+    target: `${drills.length}/${drills.length} pass`,
+    pass: passed === drills.length,
+  });
 
   for (const signal of SIGNALS) {
     for (const recipe of RECIPES) {
@@ -69,9 +81,23 @@ export async function run(): Promise<BenchRow[]> {
       const woken = measurements(r, 'herdSize', 'notified after');
       const ok = drillPassed(r) && failovers.length === DEATHS;
       const label = `${recipe} ${signal}`;
-      rows.push({ name: `failover ${label}: median of ${failovers.length}`, value: failovers.length ? median(failovers) : NaN, unit: 'ms', target: `${DEATHS} failovers`, pass: ok });
-      rows.push({ name: `failover ${label}: slowest`, value: failovers.length ? Math.max(...failovers) : NaN, unit: 'ms' });
-      rows.push({ name: `notified per leader death ${label}: max`, value: woken.length ? Math.max(...woken) : NaN, unit: 'contenders' });
+      rows.push({
+        name: `failover ${label}: median of ${failovers.length}`,
+        value: failovers.length ? median(failovers) : NaN,
+        unit: 'ms',
+        target: `${DEATHS} failovers`,
+        pass: ok,
+      });
+      rows.push({
+        name: `failover ${label}: slowest`,
+        value: failovers.length ? Math.max(...failovers) : NaN,
+        unit: 'ms',
+      });
+      rows.push({
+        name: `notified per leader death ${label}: max`,
+        value: woken.length ? Math.max(...woken) : NaN,
+        unit: 'contenders',
+      });
     }
   }
   return rows;

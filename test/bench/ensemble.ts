@@ -57,10 +57,21 @@ async function rawUp(servers: number, flags: 'default' | 'zklab' = 'default'): P
   const pids = records.map((s) => {
     const out = openSync(paths.serverLog(s.name), 'a');
     try {
-      const args = flags === 'default'
-        ? ['-cp', zk.classpath, QUORUM_MAIN, paths.serverConfig(s.name)]
-        : serverJvmArgs({ java: java.bin, zk, configFile: paths.serverConfig(s.name), confDir: paths.confDir, logDir: paths.logDir, markers: [] });
-      return spawn(java.bin, args, { stdio: ['ignore', out, out], env: { ...process.env, JAVA_TOOL_OPTIONS: '', JDK_JAVA_OPTIONS: '' } }).pid!;
+      const args =
+        flags === 'default'
+          ? ['-cp', zk.classpath, QUORUM_MAIN, paths.serverConfig(s.name)]
+          : serverJvmArgs({
+              java: java.bin,
+              zk,
+              configFile: paths.serverConfig(s.name),
+              confDir: paths.confDir,
+              logDir: paths.logDir,
+              markers: [],
+            });
+      return spawn(java.bin, args, {
+        stdio: ['ignore', out, out],
+        env: { ...process.env, JAVA_TOOL_OPTIONS: '', JDK_JAVA_OPTIONS: '' },
+      }).pid!;
     } finally {
       closeSync(out);
     }
@@ -75,7 +86,8 @@ async function rawUp(servers: number, flags: 'default' | 'zklab' = 'default'): P
         if (['leader', 'follower', 'standalone'].includes(p.mode)) marks[i]!.serving ??= now;
       });
       if (marks.every((m) => m.serving !== undefined) && probes.filter((p) => p.mode === 'leader').length === 1) break;
-      if (now > 60_000) throw new Error(`the raw ensemble of ${servers} did not serve within 60 s (see ${paths.logDir})`);
+      if (now > 60_000)
+        throw new Error(`the raw ensemble of ${servers} did not serve within 60 s (see ${paths.logDir})`);
       await new Promise((r) => setTimeout(r, 20));
     }
     const took = performance.now() - start;
@@ -124,7 +136,10 @@ function mapsArchive(pid: number, archive: string | undefined): boolean {
   }
 }
 
-async function zklabUpDown(servers: number, archive: string | undefined): Promise<{ up: number; down: number; marks: Marks; mapped: boolean }> {
+async function zklabUpDown(
+  servers: number,
+  archive: string | undefined,
+): Promise<{ up: number; down: number; marks: Marks; mapped: boolean }> {
   const lab = mkdtempSync('/tmp/zklab-bench-lab-');
   const paths = new LabPaths(lab);
   const wall0 = Date.now();
@@ -167,8 +182,13 @@ export async function run(): Promise<BenchRow[]> {
   // The archive is built once per Java and ZooKeeper (bin/setup does it); build it here too, before timing anything.
   const target = { java: findJava().bin, zk: findZooKeeper() };
   const b0 = performance.now();
-  const archive = (await buildServerArchive(target)) ?? (archivePlan(target)?.exists ? archivePlan(target)!.path : undefined);
-  rows.push({ name: `class-data archive ${archive ? 'ready' : 'NOT available'} (built now if missing)`, value: (performance.now() - b0) / 1000, unit: 's' });
+  const archive =
+    (await buildServerArchive(target)) ?? (archivePlan(target)?.exists ? archivePlan(target)!.path : undefined);
+  rows.push({
+    name: `class-data archive ${archive ? 'ready' : 'NOT available'} (built now if missing)`,
+    value: (performance.now() - b0) / 1000,
+    unit: 's',
+  });
   for (const n of SIZES) {
     const raw: number[] = [];
     const rawMarks: Marks[] = [];
@@ -197,15 +217,49 @@ export async function run(): Promise<BenchRow[]> {
       }
     }
     const ratio = median(ours) / median(raw);
-    rows.push({ name: `raw default JVM launch to serving, ${n} servers (median of ${RUNS})`, value: median(raw) / 1000, unit: 's' });
-    for (const [k, v] of medianMarks(rawMarks)) rows.push({ name: `  raw ${n}: ${k === 'port' ? 'client port answers' : 'serving'}`, value: Math.round(v), unit: 'ms' });
+    rows.push({
+      name: `raw default JVM launch to serving, ${n} servers (median of ${RUNS})`,
+      value: median(raw) / 1000,
+      unit: 's',
+    });
+    for (const [k, v] of medianMarks(rawMarks))
+      rows.push({
+        name: `  raw ${n}: ${k === 'port' ? 'client port answers' : 'serving'}`,
+        value: Math.round(v),
+        unit: 'ms',
+      });
     rows.push({ name: `zklab ensemble up, ${n} servers (median of ${RUNS})`, value: median(ours) / 1000, unit: 's' });
-    for (const [k, v] of medianMarks(ourMarks)) rows.push({ name: `  zklab ${n}: ${k}`, value: Math.round(v), unit: 'ms' });
-    rows.push({ name: `  zklab ${n}: runs whose servers all mapped the class-data archive`, value: mapped, unit: `of ${RUNS}` });
-    rows.push({ name: `zklab/raw, ${n} servers`, value: ratio, unit: 'x', target: `≤ ${TARGET}`, pass: ratio <= TARGET });
-    rows.push({ name: `zklab's server flags launched direct (no CLI, no link daemon), ${n} servers (median of ${RUNS})`, value: median(direct) / 1000, unit: 's' });
-    rows.push({ name: `  the servers alone ÷ raw, ${n} servers: the floor for zklab/raw`, value: median(direct) / median(raw), unit: 'x' });
-    rows.push({ name: `zklab ensemble down, ${n} servers`, value: median(downs) / 1000, unit: 's', target: n === 3 ? '≤ 1.5 s' : undefined, pass: n === 3 ? median(downs) <= 1500 : undefined });
+    for (const [k, v] of medianMarks(ourMarks))
+      rows.push({ name: `  zklab ${n}: ${k}`, value: Math.round(v), unit: 'ms' });
+    rows.push({
+      name: `  zklab ${n}: runs whose servers all mapped the class-data archive`,
+      value: mapped,
+      unit: `of ${RUNS}`,
+    });
+    rows.push({
+      name: `zklab/raw, ${n} servers`,
+      value: ratio,
+      unit: 'x',
+      target: `≤ ${TARGET}`,
+      pass: ratio <= TARGET,
+    });
+    rows.push({
+      name: `zklab's server flags launched direct (no CLI, no link daemon), ${n} servers (median of ${RUNS})`,
+      value: median(direct) / 1000,
+      unit: 's',
+    });
+    rows.push({
+      name: `  the servers alone ÷ raw, ${n} servers: the floor for zklab/raw`,
+      value: median(direct) / median(raw),
+      unit: 'x',
+    });
+    rows.push({
+      name: `zklab ensemble down, ${n} servers`,
+      value: median(downs) / 1000,
+      unit: 's',
+      target: n === 3 ? '≤ 1.5 s' : undefined,
+      pass: n === 3 ? median(downs) <= 1500 : undefined,
+    });
   }
   return rows;
 }

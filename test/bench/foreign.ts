@@ -39,7 +39,10 @@ const KINDS: readonly { label: string; raw: Omit<RawSpawnArgs, 'count'> }[] = [
   { label: 'predecessor (zklab)', raw: { recipe: 'predecessor' } },
   { label: 'curator-latch', raw: { recipe: 'curator-latch' } },
   { label: 'kazoo-election', raw: { recipe: 'kazoo-election' } },
-  { label: 'exec (python, kazoo client)', raw: { exec: true, program: ['/usr/bin/python3', RAW, '{connect}', '{path}', '{session}'] } },
+  {
+    label: 'exec (python, kazoo client)',
+    raw: { exec: true, program: ['/usr/bin/python3', RAW, '{connect}', '{path}', '{session}'] },
+  },
 ];
 
 function latencyLine(text: string): { p50Us: number; p99Us: number } {
@@ -58,14 +61,29 @@ export async function run(): Promise<BenchRow[]> {
       // One spawn first, untimed: the Curator adapter compiles once per machine, and every JVM warms the page cache.
       await spawnContenders(paths, parseSpawnRequest({ ...kind.raw, count: 1, path: `/bench-warm-${k}` }));
       const t0 = performance.now();
-      const { spawned } = await spawnContenders(paths, parseSpawnRequest({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }));
+      const { spawned } = await spawnContenders(
+        paths,
+        parseSpawnRequest({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }),
+      );
       const perContender = (performance.now() - t0) / EACH;
       const rss = median(spawned.map((c) => groupRssMb(c.pid!)));
       baseline ??= { perContender, rss };
-      rows.push({ name: `${kind.label}: spawn to joined, per contender (${EACH} at once)`, value: perContender, unit: 'ms' });
-      rows.push({ name: `${kind.label}: RSS per contender, process group (median of ${EACH})`, value: rss, unit: 'MB' });
+      rows.push({
+        name: `${kind.label}: spawn to joined, per contender (${EACH} at once)`,
+        value: perContender,
+        unit: 'ms',
+      });
+      rows.push({
+        name: `${kind.label}: RSS per contender, process group (median of ${EACH})`,
+        value: rss,
+        unit: 'MB',
+      });
       if (k > 0) {
-        rows.push({ name: `${kind.label}: spawn time ÷ zklab's recipe`, value: perContender / baseline.perContender, unit: '×' });
+        rows.push({
+          name: `${kind.label}: spawn time ÷ zklab's recipe`,
+          value: perContender / baseline.perContender,
+          unit: '×',
+        });
         rows.push({ name: `${kind.label}: memory ÷ zklab's recipe`, value: rss / baseline.rss, unit: '×' });
       }
       await stopContenders(paths, 'all');
@@ -75,7 +93,15 @@ export async function run(): Promise<BenchRow[]> {
     const curator = await locateCurator();
     const java = curator.java.bin;
     const cp = curator.classpath.join(':');
-    const { spawned } = await spawnContenders(paths, parseSpawnRequest({ count: 1, path: '/bench-getdata-c', exec: true, program: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)] }));
+    const { spawned } = await spawnContenders(
+      paths,
+      parseSpawnRequest({
+        count: 1,
+        path: '/bench-getdata-c',
+        exec: true,
+        program: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)],
+      }),
+    );
     const id = spawned[0]!.id;
     const deadline = Date.now() + 120_000;
     let log = '';
@@ -84,7 +110,9 @@ export async function run(): Promise<BenchRow[]> {
       log = readFileSync(paths.contenderLog(id), 'utf8');
     }
     const proxied = latencyLine(log);
-    const direct = latencyLine((await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(GETS)])).stdout);
+    const direct = latencyLine(
+      (await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(GETS)])).stdout,
+    );
     rows.push({ name: `Curator getData p50, direct (${GETS} calls)`, value: direct.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p50, through the link proxy`, value: proxied.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p99, direct`, value: direct.p99Us, unit: 'µs' });

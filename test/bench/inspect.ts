@@ -21,18 +21,25 @@ import { nextSnapshot } from '../helpers/snapshots.js';
 const NOW = Date.now();
 
 /** What `zklab inspect` renders with (src/inspect/entry.ts picks React's production build), unless loaded before. */
-async function loadRenderer(): Promise<{ renderInspectFrame: typeof import('../../src/inspect/render-text.js').renderInspectFrame; react: string }> {
+async function loadRenderer(): Promise<{
+  renderInspectFrame: typeof import('../../src/inspect/render-text.js').renderInspectFrame;
+  react: string;
+}> {
   process.env.NODE_ENV ??= 'production';
   const { renderInspectFrame } = await import('../../src/inspect/render-text.js');
   const cache = (createRequire(import.meta.url)('node:module') as { _cache: Record<string, unknown> })._cache;
-  const dev = Object.keys(cache).some((k) => k.endsWith('react-reconciler/cjs/react-reconciler.development.js') && (cache[k] as { loaded?: boolean }).loaded);
+  const dev = Object.keys(cache).some(
+    (k) =>
+      k.endsWith('react-reconciler/cjs/react-reconciler.development.js') && (cache[k] as { loaded?: boolean }).loaded,
+  );
   return { renderInspectFrame, react: dev ? 'React development build' : 'React production build' };
 }
 
 /** Raw facts of a 500-member predecessor election, as the source collects them. */
 function election(count: number): SnapshotInput {
   const session = (i: number) => `100000a3f2c${i.toString(16).padStart(5, '0')}`;
-  const name = (i: number) => `${i.toString(16).padStart(8, '0')}-7f3a-4c1e-9d2b-5e6f7a8b9c0d-n_${String(i).padStart(10, '0')}`;
+  const name = (i: number) =>
+    `${i.toString(16).padStart(8, '0')}-7f3a-4c1e-9d2b-5e6f7a8b9c0d-n_${String(i).padStart(10, '0')}`;
   const wchp = new Map<string, string[]>();
   for (let i = 1; i < count; i++) wchp.set(`/election/${name(i - 1)}`, [session(i)]);
   return {
@@ -46,9 +53,27 @@ function election(count: number): SnapshotInput {
         data: `{"id":"c${i + 1}","recipe":"predecessor"}`,
       })),
     ],
-    contenders: Array.from({ length: count }, (_, i) => ({ id: `c${i + 1}`, pid: 4000 + i, alive: true, recipe: 'predecessor', sessionId: session(i), state: i === 0 ? 'leader' : 'follower' })),
-    servers: ['zk1', 'zk2', 'zk3'].map((n, i) => ({ name: n, srvr: { mode: i === 0 ? 'leader' : 'follower', zxid: '0x100000200', connections: 170 }, wchp: i === 0 ? wchp : new Map() })),
-    events: Array.from({ length: 200 }, (_, i) => ({ t: NOW - 1000 + i, id: `c${(i % count) + 1}`, pid: 4000, session: session(i % count), znode: null, event: 'follower' as const })),
+    contenders: Array.from({ length: count }, (_, i) => ({
+      id: `c${i + 1}`,
+      pid: 4000 + i,
+      alive: true,
+      recipe: 'predecessor',
+      sessionId: session(i),
+      state: i === 0 ? 'leader' : 'follower',
+    })),
+    servers: ['zk1', 'zk2', 'zk3'].map((n, i) => ({
+      name: n,
+      srvr: { mode: i === 0 ? 'leader' : 'follower', zxid: '0x100000200', connections: 170 },
+      wchp: i === 0 ? wchp : new Map(),
+    })),
+    events: Array.from({ length: 200 }, (_, i) => ({
+      t: NOW - 1000 + i,
+      id: `c${(i % count) + 1}`,
+      pid: 4000,
+      session: session(i % count),
+      znode: null,
+      event: 'follower' as const,
+    })),
   };
 }
 
@@ -70,7 +95,13 @@ async function renderRows(): Promise<BenchRow[]> {
   const snapshot = buildSnapshot(input);
   const frame = timeIt(() => renderInspectFrame(snapshot, 140, 45, 250), 60);
   return [
-    { name: `render of a 500-znode tree, 140×45 frame (median of 60; ${react})`, value: median(frame), unit: 'ms', target: '≤ 30 ms', pass: median(frame) <= 30 },
+    {
+      name: `render of a 500-znode tree, 140×45 frame (median of 60; ${react})`,
+      value: median(frame),
+      unit: 'ms',
+      target: '≤ 30 ms',
+      pass: median(frame) <= 30,
+    },
     { name: 'render of a 500-znode tree, 140×45 frame (p95)', value: percentile(frame, 95), unit: 'ms' },
     { name: 'buildSnapshot of 500 znodes and contenders (median of 30)', value: build, unit: 'ms' },
   ];
@@ -80,7 +111,11 @@ async function renderRows(): Promise<BenchRow[]> {
 async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
   const { renderInspectFrame } = await loadRenderer();
   const path = '/bench-latency';
-  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 4000, connectTimeoutMs: 10_000 });
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 4000,
+    connectTimeoutMs: 10_000,
+  });
   const source = InspectSource.start({ target: resolveInspectTarget({ paths, path }) });
   try {
     await zk.create(path, '', 'persistent');
@@ -89,16 +124,26 @@ async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
     for (let i = 0; i < 40; i++) {
       const t0 = performance.now();
       const created = await zk.create(`${path}/n_`, '', 'ephemeral-sequential');
-      await nextSnapshot(source, (s) => s.nodes.some((n) => n.path === created), 'the new znode', 10_000, true).then((s) => renderInspectFrame(s, 140, 45));
+      await nextSnapshot(source, (s) => s.nodes.some((n) => n.path === created), 'the new znode', 10_000, true).then(
+        (s) => renderInspectFrame(s, 140, 45),
+      );
       times.push(performance.now() - t0);
       const t1 = performance.now();
       await zk.delete(created);
-      await nextSnapshot(source, (s) => !s.nodes.some((n) => n.path === created), 'the znode gone', 10_000, true).then((s) => renderInspectFrame(s, 140, 45));
+      await nextSnapshot(source, (s) => !s.nodes.some((n) => n.path === created), 'the znode gone', 10_000, true).then(
+        (s) => renderInspectFrame(s, 140, 45),
+      );
       times.push(performance.now() - t1);
     }
     const p50 = median(times);
     return [
-      { name: 'change-to-frame latency, znode create/delete (p50 of 80)', value: p50, unit: 'ms', target: '≤ 200 ms', pass: p50 <= 200 },
+      {
+        name: 'change-to-frame latency, znode create/delete (p50 of 80)',
+        value: p50,
+        unit: 'ms',
+        target: '≤ 200 ms',
+        pass: p50 <= 200,
+      },
       { name: 'change-to-frame latency (p95)', value: percentile(times, 95), unit: 'ms' },
     ];
   } finally {
@@ -119,9 +164,24 @@ function cpuTicks(pid: number): number {
 async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
   const socket = `zklab-bench-inspect-${process.pid}`;
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { reject: false, stdin: 'ignore' });
-  if (spawnSync('tmux', ['-V']).status !== 0) return [{ name: 'idle live inspect CPU: skipped, tmux is not installed', value: NaN, unit: '%' }];
+  if (spawnSync('tmux', ['-V']).status !== 0)
+    return [{ name: 'idle live inspect CPU: skipped, tmux is not installed', value: NaN, unit: '%' }];
   try {
-    await tmux('new-session', '-d', '-s', 'idle', '-x', '140', '-y', '45', process.execPath, `${PACKAGE_ROOT}/bin/zklab.js`, 'inspect', '--lab', paths.root);
+    await tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'idle',
+      '-x',
+      '140',
+      '-y',
+      '45',
+      process.execPath,
+      `${PACKAGE_ROOT}/bin/zklab.js`,
+      'inspect',
+      '--lab',
+      paths.root,
+    );
     const pid = Number((await tmux('display-message', '-p', '-t', 'idle', '#{pane_pid}')).stdout.trim());
     // Past start-up (connect, first reads, JIT) before measuring.
     for (let i = 0; i < 60; i++) {
@@ -133,7 +193,15 @@ async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, 5000));
     const cpu = ((cpuTicks(pid) - ticks0) / CLK_TCK / ((performance.now() - t0) / 1000)) * 100;
-    return [{ name: 'idle live inspect in tmux, 5 contenders, 5 s (CPU of one core)', value: cpu, unit: '%', target: '< 2 %', pass: cpu < 2 }];
+    return [
+      {
+        name: 'idle live inspect in tmux, 5 contenders, 5 s (CPU of one core)',
+        value: cpu,
+        unit: '%',
+        target: '< 2 %',
+        pass: cpu < 2,
+      },
+    ];
   } finally {
     await tmux('send-keys', '-t', 'idle', 'q');
     await tmux('kill-server');

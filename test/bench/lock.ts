@@ -40,10 +40,17 @@ export async function run(): Promise<BenchRow[]> {
   await withBenchLab('lock', async (paths, zk) => {
     await createDeleteRoundTrips(zk); // warm-up
     const pairs = await createDeleteRoundTrips(zk);
-    rows.push({ name: `baseline: one client's create + delete, back to back (p50 of ${ROUND_TRIPS})`, value: median(pairs), unit: 'ms' });
+    rows.push({
+      name: `baseline: one client's create + delete, back to back (p50 of ${ROUND_TRIPS})`,
+      value: median(pairs),
+      unit: 'ms',
+    });
     rows.push({ name: 'baseline: the same, p99', value: percentile(pairs, 99), unit: 'ms' });
 
-    const { spawned } = await spawnContenders(paths, parseSpawnRequest({ count: 5, workload: 'lock', path: '/bench-lock', hold: '0', think: '0' }));
+    const { spawned } = await spawnContenders(
+      paths,
+      parseSpawnRequest({ count: 5, workload: 'lock', path: '/bench-lock', hold: '0', think: '0' }),
+    );
     const ids = spawned.map((c) => c.id);
     const acquired = () => eventsOf(paths, ids).filter((e) => e.event === 'lock-acquired').length;
     await until(() => acquired() >= 200, 'a warm-up of 200 acquisitions', 60_000);
@@ -53,30 +60,66 @@ export async function run(): Promise<BenchRow[]> {
     await stopContenders(paths, 'all');
     const events = eventsOf(paths, ids).filter((e) => e.t >= from && e.t < to);
     const acquisitions = events.filter((e) => e.event === 'lock-acquired');
-    rows.push({ name: 'lock acquisitions per second, 5 contenders, zero hold and think', value: acquisitions.length / ((to - from) / 1000), unit: '/s' });
+    rows.push({
+      name: 'lock acquisitions per second, 5 contenders, zero hold and think',
+      value: acquisitions.length / ((to - from) / 1000),
+      unit: '/s',
+    });
     const gaps: number[] = [];
     for (const r of events.filter((e) => e.event === 'lock-released' && e.reason === 'done')) {
       const next = acquisitions.find((a) => a.t >= r.t && a.id !== r.id);
       if (next) gaps.push(next.t - r.t);
     }
     const p50 = median(gaps);
-    rows.push({ name: `release → next acquire, p50 of ${gaps.length}`, value: p50, unit: 'ms', target: '≤ 5', pass: p50 <= 5 });
+    rows.push({
+      name: `release → next acquire, p50 of ${gaps.length}`,
+      value: p50,
+      unit: 'ms',
+      target: '≤ 5',
+      pass: p50 <= 5,
+    });
     rows.push({ name: 'release → next acquire, p99', value: percentile(gaps, 99), unit: 'ms' });
-    rows.push({ name: 'release → next acquire p50 ÷ baseline create + delete p50', value: p50 / median(pairs), unit: '×' });
+    rows.push({
+      name: 'release → next acquire p50 ÷ baseline create + delete p50',
+      value: p50 / median(pairs),
+      unit: '×',
+    });
 
-    const [base] = (await spawnContenders(paths, parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '1', takeoverMs: '0' }))).spawned;
-    await until(() => readEventFile(paths.contenderEvents(base!.id)).some((e) => e.event === 'ready'), 'the first leader READY', 20_000);
+    const [base] = (
+      await spawnContenders(
+        paths,
+        parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '1', takeoverMs: '0' }),
+      )
+    ).spawned;
+    await until(
+      () => readEventFile(paths.contenderEvents(base!.id)).some((e) => e.event === 'ready'),
+      'the first leader READY',
+      20_000,
+    );
     const times: number[] = [];
     for (let i = 0; i < PREEMPTIONS; i++) {
-      const [better] = (await spawnContenders(paths, parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '9', takeoverMs: '0' }))).spawned;
+      const [better] = (
+        await spawnContenders(
+          paths,
+          parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '9', takeoverMs: '0' }),
+        )
+      ).spawned;
       const own = () => readEventFile(paths.contenderEvents(better!.id));
       await until(() => own().some((e) => e.event === 'ready'), `pre-emption ${i + 1} READY`, 20_000);
       const joined = own().find((e) => e.event === 'joined')!.t;
       times.push(own().find((e) => e.event === 'ready')!.t - joined);
       await stopContenders(paths, [better!.id]);
-      await until(() => readEventFile(paths.contenderEvents(base!.id)).filter((e) => e.event === 'ready').length > i + 1, `${base!.id} READY again`, 20_000);
+      await until(
+        () => readEventFile(paths.contenderEvents(base!.id)).filter((e) => e.event === 'ready').length > i + 1,
+        `${base!.id} READY again`,
+        20_000,
+      );
     }
-    rows.push({ name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${PREEMPTIONS})`, value: median(times), unit: 'ms' });
+    rows.push({
+      name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${PREEMPTIONS})`,
+      value: median(times),
+      unit: 'ms',
+    });
     rows.push({ name: 'priority pre-emption, joined → READY, slowest', value: Math.max(...times), unit: 'ms' });
     await stopContenders(paths, 'all');
   });

@@ -35,8 +35,11 @@ export async function run(): Promise<BenchRow[]> {
       keep('remove', (await ensembleRemove(paths, o.server)).steps);
       keep('remove', (await ensembleRemove(paths, a.server)).steps);
     }
-    const rows: BenchRow[] = [{ name: `baseline: one quorum write (setData), p50 of ${WRITES}`, value: write, unit: 'ms' }];
-    for (const [name, xs] of Object.entries(steps)) rows.push({ name: `${name}, median of ${xs.length}`, value: median(xs), unit: 'ms' });
+    const rows: BenchRow[] = [
+      { name: `baseline: one quorum write (setData), p50 of ${WRITES}`, value: write, unit: 'ms' },
+    ];
+    for (const [name, xs] of Object.entries(steps))
+      rows.push({ name: `${name}, median of ${xs.length}`, value: median(xs), unit: 'ms' });
     const reconfig = median([...(steps['add: reconfig'] ?? []), ...(steps['remove: reconfig'] ?? [])]);
     rows.push({ name: 'reconfig call ÷ quorum write (both p50)', value: reconfig / write, unit: 'x' });
 
@@ -48,7 +51,12 @@ export async function run(): Promise<BenchRow[]> {
         (down[role] ??= []).push((await restartServers(paths, s.name)).unavailableMs);
       }
     }
-    for (const [role, xs] of Object.entries(down)) rows.push({ name: `rolling restart: unavailability of ${role} (SIGKILL → serving), median of ${xs.length}`, value: median(xs), unit: 'ms' });
+    for (const [role, xs] of Object.entries(down))
+      rows.push({
+        name: `rolling restart: unavailability of ${role} (SIGKILL → serving), median of ${xs.length}`,
+        value: median(xs),
+        unit: 'ms',
+      });
     return rows;
   });
 }

@@ -24,13 +24,26 @@ const CLIENTS = 20;
 const THROUGHPUT_MS = 4000;
 const FAILOVERS = 5;
 
-const connect = (port: number) => ZkClient.connect({ connect: `127.0.0.1:${port}`, sessionTimeoutMs: 10_000, connectTimeoutMs: 15_000 });
+const connect = (port: number) =>
+  ZkClient.connect({ connect: `127.0.0.1:${port}`, sessionTimeoutMs: 10_000, connectTimeoutMs: 15_000 });
 
 /** Bench-only client links (members the lab's rules never name), one per client; resolves their ports. */
-async function benchLinks(paths: LabPaths, state: LabState, count: number): Promise<{ ids: string[]; ports: number[]; targets: number[] }> {
+async function benchLinks(
+  paths: LabPaths,
+  state: LabState,
+  count: number,
+): Promise<{ ids: string[]; ports: number[]; targets: number[] }> {
   const specs: LinkSpec[] = Array.from({ length: count }, (_, i) => {
     const to = state.servers[i % state.servers.length]!;
-    return { id: `client:bench${i}->${to.name}`, from: `bench${i}`, to: to.name, kind: 'client', listenPort: 0, targetHost: '127.0.0.1', targetPort: to.clientPort };
+    return {
+      id: `client:bench${i}->${to.name}`,
+      from: `bench${i}`,
+      to: to.name,
+      kind: 'client',
+      listenPort: 0,
+      targetHost: '127.0.0.1',
+      targetPort: to.clientPort,
+    };
   });
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'add-links', links: specs }));
   return { ids: specs.map((s) => s.id), ports: links.map((l) => l.port), targets: specs.map((s) => s.targetPort) };
@@ -86,7 +99,11 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
   const took = performance.now() - t0;
   await heal(paths);
   const deadline = performance.now() + 60_000;
-  while (!(await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 300)))).every((m) => m.mode === 'leader' || m.mode === 'follower')) {
+  while (
+    !(await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 300)))).every(
+      (m) => m.mode === 'leader' || m.mode === 'follower',
+    )
+  ) {
     if (performance.now() > deadline) throw new Error('the ensemble did not heal within 60 s');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -112,7 +129,13 @@ export async function run(): Promise<BenchRow[]> {
       { name: 'create+delete p50 via link', value: p50.linked, unit: 'ms' },
       { name: 'create+delete p99 direct', value: percentile(lat.direct, 99), unit: 'ms' },
       { name: 'create+delete p99 via link', value: percentile(lat.linked, 99), unit: 'ms' },
-      { name: 'p50 ratio link/direct', value: p50.linked / p50.direct, unit: 'x', target: '≤ 1.15', pass: p50.linked / p50.direct <= 1.15 },
+      {
+        name: 'p50 ratio link/direct',
+        value: p50.linked / p50.direct,
+        unit: 'x',
+        target: '≤ 1.15',
+        pass: p50.linked / p50.direct <= 1.15,
+      },
     );
 
     const many = await benchLinks(paths, state, CLIENTS);
@@ -139,7 +162,13 @@ export async function run(): Promise<BenchRow[]> {
     const times: number[] = [];
     for (let i = 0; i < FAILOVERS; i++) times.push(await failover(paths, state));
     rows.push(
-      { name: 'isolate zk-leader → new serving leader (median)', value: median(times), unit: 'ms', target: '≤ 10000', pass: median(times) <= 10_000 },
+      {
+        name: 'isolate zk-leader → new serving leader (median)',
+        value: median(times),
+        unit: 'ms',
+        target: '≤ 10000',
+        pass: median(times) <= 10_000,
+      },
       { name: 'isolate zk-leader → new serving leader (max)', value: Math.max(...times), unit: 'ms' },
     );
     return rows;

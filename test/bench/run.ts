@@ -28,10 +28,22 @@ for (const name of modules) {
   }
 }
 
-const rows = Object.entries(results).flatMap(([m, rs]) => rs.map((r) => [m, r.name, `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.value < 10 ? 3 : 1)} ${r.unit}`, r.target ?? '', r.pass === undefined ? '' : r.pass ? 'ok' : 'MISS']));
+const rows = Object.entries(results).flatMap(([m, rs]) =>
+  rs.map((r) => [
+    m,
+    r.name,
+    `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.value < 10 ? 3 : 1)} ${r.unit}`,
+    r.target ?? '',
+    r.pass === undefined ? '' : r.pass ? 'ok' : 'MISS',
+  ]),
+);
 const header = ['bench', 'measure', 'value', 'target', ''];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+const line = (r: string[]) =>
+  r
+    .map((c, i) => c.padEnd(widths[i]!))
+    .join('  ')
+    .trimEnd();
 console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
 
 const dir = join(here, '..', '..', 'bench-results');

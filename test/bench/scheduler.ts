@@ -27,7 +27,11 @@ async function createCeiling(zk: ZkClient): Promise<number> {
   await zk.mkdirp('/bench-ceiling');
   const t0 = performance.now();
   for (let i = 0; i < CEILING_CREATES; i += 500) {
-    await Promise.all(Array.from({ length: Math.min(500, CEILING_CREATES - i) }, () => zk.create('/bench-ceiling/n-', '{"kind":"sleep","ms":0}', 'persistent-sequential')));
+    await Promise.all(
+      Array.from({ length: Math.min(500, CEILING_CREATES - i) }, () =>
+        zk.create('/bench-ceiling/n-', '{"kind":"sleep","ms":0}', 'persistent-sequential'),
+      ),
+    );
   }
   return CEILING_CREATES / ((performance.now() - t0) / 1000);
 }
@@ -37,13 +41,28 @@ export async function run(): Promise<BenchRow[]> {
   await withBenchLab('scheduler', async (paths, observer) => {
     await createCeiling(observer); // warm-up: the JIT of the servers, the page cache
     // The median of three: one run on two busy cores varies by half.
-    const ceiling = median([await createCeiling(observer), await createCeiling(observer), await createCeiling(observer)]);
-    rows.push({ name: 'ceiling: async creates per second, one client, same ensemble (median of 3)', value: ceiling, unit: '/s' });
+    const ceiling = median([
+      await createCeiling(observer),
+      await createCeiling(observer),
+      await createCeiling(observer),
+    ]);
+    rows.push({
+      name: 'ceiling: async creates per second, one client, same ensemble (median of 3)',
+      value: ceiling,
+      unit: '/s',
+    });
 
     for (const workers of [3, 10]) {
       const root = `/bench-${workers}`;
-      const { spawned } = await spawnContenders(paths, parseSpawnRequest({ count: workers, workload: 'scheduler', path: root, statusTtl: '10m' }));
-      await until(async () => (await observer.getChildren(`${root}/workers`).catch(() => [])).length === workers, `${workers} workers`, 30_000);
+      const { spawned } = await spawnContenders(
+        paths,
+        parseSpawnRequest({ count: workers, workload: 'scheduler', path: root, statusTtl: '10m' }),
+      );
+      await until(
+        async () => (await observer.getChildren(`${root}/workers`).catch(() => [])).length === workers,
+        `${workers} workers`,
+        30_000,
+      );
       // The count from a stat (numChildren), not a listing: the watcher must not load the servers it measures.
       const done = async (n: number) => ((await observer.exists(`${root}/status`))?.numChildren ?? 0) >= n;
       // Warm-up, as the ceiling had: the workers' JIT, the leader's first (full) reconciliation.
@@ -53,10 +72,26 @@ export async function run(): Promise<BenchRow[]> {
       await submitJobs(paths, { count: JOBS, spec: { kind: 'sleep', ms: 0 }, path: root });
       await until(() => done(WARM_UP + JOBS), `${JOBS} status znodes`, 300_000);
       const perSecond = JOBS / ((performance.now() - t0) / 1000);
-      rows.push({ name: `${JOBS} zero-length jobs, ${workers} workers: jobs per second (submit to last status)`, value: perSecond, unit: '/s' });
-      rows.push({ name: `${workers} workers: jobs/s ÷ (ceiling ÷ 4)`, value: perSecond / (ceiling / 4), unit: '×', target: '≥ 1', pass: perSecond >= ceiling / 4 });
+      rows.push({
+        name: `${JOBS} zero-length jobs, ${workers} workers: jobs per second (submit to last status)`,
+        value: perSecond,
+        unit: '/s',
+      });
+      rows.push({
+        name: `${workers} workers: jobs/s ÷ (ceiling ÷ 4)`,
+        value: perSecond / (ceiling / 4),
+        unit: '×',
+        target: '≥ 1',
+        pass: perSecond >= ceiling / 4,
+      });
       const rss = spawned.map((c) => rssMb(c.pid!));
-      rows.push({ name: `${workers} workers: RSS per worker after ${JOBS} jobs (median / max)`, value: median(rss), unit: `MB (max ${Math.max(...rss).toFixed(1)})`, target: '≤ 60', pass: Math.max(...rss) <= 60 });
+      rows.push({
+        name: `${workers} workers: RSS per worker after ${JOBS} jobs (median / max)`,
+        value: median(rss),
+        unit: `MB (max ${Math.max(...rss).toFixed(1)})`,
+        target: '≤ 60',
+        pass: Math.max(...rss) <= 60,
+      });
 
       if (workers === 3) {
         // Steady arrivals: one job every 10 ms; latency from just before its create to its status znode's ctime.
@@ -71,17 +106,32 @@ export async function run(): Promise<BenchRow[]> {
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           const at = Date.now();
           pending.push(
-            observer.create(`${steadyRoot}/jobs/job-`, JSON.stringify({ spec: { kind: 'sleep', ms: 0 }, submittedAt: at, attempt: 1 }), 'persistent-sequential').then((p) => {
-              submitted.set(p.slice(p.lastIndexOf('/') + 1), at);
-            }),
+            observer
+              .create(
+                `${steadyRoot}/jobs/job-`,
+                JSON.stringify({ spec: { kind: 'sleep', ms: 0 }, submittedAt: at, attempt: 1 }),
+                'persistent-sequential',
+              )
+              .then((p) => {
+                submitted.set(p.slice(p.lastIndexOf('/') + 1), at);
+              }),
           );
         }
         await Promise.all(pending);
         await until(() => done(WARM_UP + JOBS + total), 'the steady jobs done', 120_000);
         const latencies: number[] = [];
-        for (const [job, at] of submitted) latencies.push((await observer.exists(`${steadyRoot}/status/${job}`))!.ctime - at);
-        rows.push({ name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p50`, value: percentile(latencies, 50), unit: 'ms' });
-        rows.push({ name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p99`, value: percentile(latencies, 99), unit: 'ms' });
+        for (const [job, at] of submitted)
+          latencies.push((await observer.exists(`${steadyRoot}/status/${job}`))!.ctime - at);
+        rows.push({
+          name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p50`,
+          value: percentile(latencies, 50),
+          unit: 'ms',
+        });
+        rows.push({
+          name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p99`,
+          value: percentile(latencies, 99),
+          unit: 'ms',
+        });
       }
       await stopContenders(paths, 'all');
     }

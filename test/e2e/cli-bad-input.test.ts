@@ -70,17 +70,27 @@ describe('bad input, no lab', () => {
     const port = (srv.address() as { port: number }).port;
     try {
       // The block starting at the taken port: its first port is zk1's client port.
-      await expectUsage(['ensemble', 'up', '--base-port', String(port)], new RegExp(`port (\\d+, )*${port}(, \\d+)* on 127.0.0.1 is already in use`));
+      await expectUsage(
+        ['ensemble', 'up', '--base-port', String(port)],
+        new RegExp(`port (\\d+, )*${port}(, \\d+)* on 127.0.0.1 is already in use`),
+      );
     } finally {
       srv.close();
     }
   });
 
   it('contender spawn: bad counts, recipes, policies and lists; no ensemble', async () => {
-    for (const n of ['0', '-3', 'abc', '201']) await expectUsage(['contenders', 'spawn', n], /the contender count must be a whole number from 1 to 200/);
+    for (const n of ['0', '-3', 'abc', '201'])
+      await expectUsage(['contenders', 'spawn', n], /the contender count must be a whole number from 1 to 200/);
     await expectUsage(['contenders', 'spawn', '3', '--recipe', 'paxos'], /unknown recipe "paxos"/);
-    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'priority', '--policy', 'loudest'], /unknown policy "loudest"/);
-    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'priority', '--priority', '5,3'], /--priority lists 2 values for 3 contenders/);
+    await expectUsage(
+      ['contenders', 'spawn', '3', '--recipe', 'priority', '--policy', 'loudest'],
+      /unknown policy "loudest"/,
+    );
+    await expectUsage(
+      ['contenders', 'spawn', '3', '--recipe', 'priority', '--priority', '5,3'],
+      /--priority lists 2 values for 3 contenders/,
+    );
     await expectUsage(['contenders', 'spawn', '3'], /there is no ensemble in .* to contend on/);
   });
 

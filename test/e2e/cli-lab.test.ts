@@ -30,7 +30,9 @@ describe('the CLI on a running lab', () => {
   it('status --json gives every server as the servers report it', async () => {
     const r = await zklab(['ensemble', 'status', '--json'], { lab });
     expect(r.exitCode).toBe(0);
-    const j = JSON.parse(r.stdout) as { servers: { id: number; name: string; clientPort: number; mode: string; pid: number }[] };
+    const j = JSON.parse(r.stdout) as {
+      servers: { id: number; name: string; clientPort: number; mode: string; pid: number }[];
+    };
     expect(j.servers.map((s) => s.name)).toEqual(['zk1', 'zk2', 'zk3']);
     for (const s of j.servers) {
       expect(s.pid).toBeGreaterThan(0);
@@ -73,10 +75,16 @@ describe('the CLI on a running lab', () => {
 describe('interrupted and crashed commands leave nothing behind', () => {
   it('Ctrl-C during up stops what was started', async () => {
     const dir = `${tempDir()}/lab`;
-    const child = execa(process.execPath, [ZKLAB_BIN, 'ensemble', 'up', '--lab', dir], { reject: false, env: { FORCE_COLOR: '0' } });
+    const child = execa(process.execPath, [ZKLAB_BIN, 'ensemble', 'up', '--lab', dir], {
+      reject: false,
+      env: { FORCE_COLOR: '0' },
+    });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    await waitFor(() => stderr.includes('starting') && findMarked([new LabPaths(dir).jvmMarker]).length === 3, 'the JVMs to be launched');
+    await waitFor(
+      () => stderr.includes('starting') && findMarked([new LabPaths(dir).jvmMarker]).length === 3,
+      'the JVMs to be launched',
+    );
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
@@ -101,7 +109,9 @@ describe('interrupted and crashed commands leave nothing behind', () => {
     mkdirSync(dir, { recursive: true });
     const paths = new LabPaths(dir);
     // What a JVM launched by an `up` killed before its state write looks like: only the marker names the lab.
-    const orphan = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', paths.jvmMarker], { reject: false });
+    const orphan = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', paths.jvmMarker], {
+      reject: false,
+    });
     await waitFor(() => findMarked([paths.jvmMarker]).length === 1, 'the marked process to start');
     const r = await zklab(['ensemble', 'down'], { lab: dir });
     expect(r.exitCode, r.stderr).toBe(0);

@@ -28,8 +28,13 @@ describe('zklab completion', () => {
   it('completes in bash through zklab on the PATH', async () => {
     const dir = tempDir();
     symlinkSync(ZKLAB_BIN, join(dir, 'zklab'));
-    const script = 'source <(zklab completion); COMP_WORDS=(zklab ens); COMP_CWORD=1; _zklab_yargs_completions; echo "${COMPREPLY[@]}"';
-    const r = await execa('bash', ['-c', script], { env: { ...BASH, PATH: `${dir}:${process.env.PATH}` }, cwd: '/', reject: false });
+    const script =
+      'source <(zklab completion); COMP_WORDS=(zklab ens); COMP_CWORD=1; _zklab_yargs_completions; echo "${COMPREPLY[@]}"';
+    const r = await execa('bash', ['-c', script], {
+      env: { ...BASH, PATH: `${dir}:${process.env.PATH}` },
+      cwd: '/',
+      reject: false,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('ensemble');
   });

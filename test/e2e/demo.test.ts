@@ -30,7 +30,10 @@ describe('zklab demo in CI', () => {
     expect(r.stdout).toMatch(/c5 → c4 → c3 → c2 → c1★/);
     expect(r.stdout).toMatch(/c5 → c4 → c3 → c2★/);
     expect(r.stdout).toMatch(/killed the leader c1 \(pid \d+\) with SIGKILL/);
-    const m = /failover: c2 leads ([\d.]+)(ms|s) after c1 was killed .*ZooKeeper confirms: c2's session 0x[0-9a-f]+ owns the leading znode \/election\/\S+-n_0000000001/.exec(r.stdout);
+    const m =
+      /failover: c2 leads ([\d.]+)(ms|s) after c1 was killed .*ZooKeeper confirms: c2's session 0x[0-9a-f]+ owns the leading znode \/election\/\S+-n_0000000001/.exec(
+        r.stdout,
+      );
     expect(m, r.stdout).not.toBeNull();
     const ms = Number(m![1]) * (m![2] === 's' ? 1000 : 1);
     // A SIGKILLed leader's znode goes when its 2 s session expires: the failover cannot be much faster than that.
@@ -42,7 +45,12 @@ describe('zklab demo in CI', () => {
 
   it('cleans up on Ctrl-C', async () => {
     const lab = `${tempDir()}/demo`;
-    const child = execa(process.execPath, [ZKLAB_BIN, 'demo', '--lab', lab], { env: { CI: 'true', FORCE_COLOR: '0' }, reject: false, stdin: 'ignore', timeout: 90_000 });
+    const child = execa(process.execPath, [ZKLAB_BIN, 'demo', '--lab', lab], {
+      env: { CI: 'true', FORCE_COLOR: '0' },
+      reject: false,
+      stdin: 'ignore',
+      timeout: 90_000,
+    });
     let out = '';
     child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
     await waitFor(() => /spawned c1/.test(out), 'the demo to spawn its contenders', 60_000);

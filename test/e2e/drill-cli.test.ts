@@ -42,12 +42,36 @@ describe('zklab drill list', () => {
 
 describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothing started', () => {
   it.each([
-    ['malformed YAML', `name: t\ncontenders: { count: 2, recipe: predecessor\nsteps: []\n`, /drill\.yaml:\d+: \(yaml\): /],
-    ['an unknown step', `${GOOD_HEAD}  - explode: now\n`, /drill\.yaml:5: steps\[1\]\.explode: unknown step kind \(use one of: wait, kill/],
-    ['an unknown field', `${GOOD_HEAD}  - kill: { target: c1, force: true }\n`, /drill\.yaml:5: steps\[1\]\.kill\.force: unknown field \(use one of: target, signal\)/],
-    ['a wait without a timeout', `${GOOD_HEAD}  - wait: { leader: true }\n`, /drill\.yaml:5: steps\[1\]\.wait\.timeout: is required \(a wait needs a timeout/],
-    ['a target that does not exist', `${GOOD_HEAD}  - kill: c7\n`, /drill\.yaml:5: steps\[1\]\.kill\.target: c7 does not exist: the drill has 2 contender\(s\)/],
-    ['a server that does not exist', `${GOOD_HEAD}  - pause: zk4\n`, /drill\.yaml:5: steps\[1\]\.pause: zk4 does not exist: the ensemble has 3 server\(s\)/],
+    [
+      'malformed YAML',
+      `name: t\ncontenders: { count: 2, recipe: predecessor\nsteps: []\n`,
+      /drill\.yaml:\d+: \(yaml\): /,
+    ],
+    [
+      'an unknown step',
+      `${GOOD_HEAD}  - explode: now\n`,
+      /drill\.yaml:5: steps\[1\]\.explode: unknown step kind \(use one of: wait, kill/,
+    ],
+    [
+      'an unknown field',
+      `${GOOD_HEAD}  - kill: { target: c1, force: true }\n`,
+      /drill\.yaml:5: steps\[1\]\.kill\.force: unknown field \(use one of: target, signal\)/,
+    ],
+    [
+      'a wait without a timeout',
+      `${GOOD_HEAD}  - wait: { leader: true }\n`,
+      /drill\.yaml:5: steps\[1\]\.wait\.timeout: is required \(a wait needs a timeout/,
+    ],
+    [
+      'a target that does not exist',
+      `${GOOD_HEAD}  - kill: c7\n`,
+      /drill\.yaml:5: steps\[1\]\.kill\.target: c7 does not exist: the drill has 2 contender\(s\)/,
+    ],
+    [
+      'a server that does not exist',
+      `${GOOD_HEAD}  - pause: zk4\n`,
+      /drill\.yaml:5: steps\[1\]\.pause: zk4 does not exist: the ensemble has 3 server\(s\)/,
+    ],
   ])('%s', async (_, text, message) => {
     const { file, lab } = drillFile(text);
     const r = await zklab(['drill', 'run', file, '--lab', lab]);
@@ -61,7 +85,6 @@ describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothi
     expect(existsSync(lab)).toBe(false);
     expect(findMarked(new LabPaths(lab).markers)).toEqual([]);
   });
-
 });
 
 describe('zklab drill run with bad arguments: one line, exit 2, nothing started', () => {
@@ -70,7 +93,10 @@ describe('zklab drill run with bad arguments: one line, exit 2, nothing started'
     [['drill', 'run', '/nonexistent/d.yaml'], /cannot read drill file \/nonexistent\/d\.yaml/],
     [['drill', 'run', 'join-and-elect', '--repeat', '0'], /--repeat must be a whole number from 1 to 100/],
     [['drill', 'run', 'join-and-elect', '--seed', '-3'], /--seed must be a whole number/],
-    [['drill', 'run', 'join-and-elect', '--report', '/nonexistent/r.html'], /cannot write the report to \/nonexistent\/r\.html/],
+    [
+      ['drill', 'run', 'join-and-elect', '--report', '/nonexistent/r.html'],
+      /cannot write the report to \/nonexistent\/r\.html/,
+    ],
   ])('%j', async (args, message) => {
     const lab = `${tempDir()}/lab`;
     const r = await zklab([...args, '--lab', lab]);
@@ -117,7 +143,12 @@ checks: [singleLeader, liveness]
     const { file, lab } = drillFile(FAILING.replace('leaderIs: c3', 'leaderIs: c2'));
     const r = await zklab(['drill', 'run', file, '--lab', lab, '--json', '--seed', '9'], { timeoutMs: 120_000 });
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { verdict: string; seed: number; expectations: { passed: boolean }[]; steps: { index: string }[] };
+    const report = JSON.parse(r.stdout) as {
+      verdict: string;
+      seed: number;
+      expectations: { passed: boolean }[];
+      steps: { index: string }[];
+    };
     expect(report.verdict).toBe('passed');
     expect(report.seed).toBe(9);
     expect(report.expectations.map((e) => e.passed)).toEqual([true, true]);
@@ -126,7 +157,12 @@ checks: [singleLeader, liveness]
 
   it('on Ctrl-C stops the drill, tears down its lab and exits 130', async () => {
     const lab = `${tempDir()}/lab`;
-    const child = execa(process.execPath, [ZKLAB_BIN, 'drill', 'run', 'join-and-elect', '--lab', lab], { env: { FORCE_COLOR: '0' }, reject: false, stdin: 'ignore', timeout: 90_000 });
+    const child = execa(process.execPath, [ZKLAB_BIN, 'drill', 'run', 'join-and-elect', '--lab', lab], {
+      env: { FORCE_COLOR: '0' },
+      reject: false,
+      stdin: 'ignore',
+      timeout: 90_000,
+    });
     let err = '';
     child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
     await waitFor(() => / 2 +wait for a leader/.test(err), 'the drill to reach its steps', 60_000);

@@ -18,7 +18,17 @@ async function chromium(args: readonly string[]): Promise<string> {
   const profile = `${tempDir()}/chromium-profile`;
   const r = await execa(
     CHROMIUM,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`, ...args],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      ...args,
+    ],
     { timeout: 90_000, reject: false, stdin: 'ignore' },
   );
   if (r.exitCode !== 0) throw new Error(`chromium exited ${r.exitCode}: ${r.stderr.split('\n').slice(-5).join('\n')}`);
@@ -32,8 +42,11 @@ describe('zklab drill run --report, opened in headless Chromium', () => {
 
   beforeAll(async () => {
     const found = await execa(CHROMIUM, ['--version'], { reject: false });
-    if (found.exitCode !== 0) throw new Error('chromium is not installed: `apt-get install -y chromium` (bin/setup installs it)');
-    const r = await zklab(['drill', 'run', 'zombie-leader', '--report', html, '--lab', `${dir}/lab`, '--seed', '5'], { timeoutMs: 120_000 });
+    if (found.exitCode !== 0)
+      throw new Error('chromium is not installed: `apt-get install -y chromium` (bin/setup installs it)');
+    const r = await zklab(['drill', 'run', 'zombie-leader', '--report', html, '--lab', `${dir}/lab`, '--seed', '5'], {
+      timeoutMs: 120_000,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(`report: ${html}`);
     stdout = r.stdout;
@@ -59,8 +72,16 @@ describe('zklab drill run --report, opened in headless Chromium', () => {
     expect(dom).toMatch(/class="seg seg-leader"/);
     expect(dom).toMatch(/<g class="band band-contender-paused">/);
     expect(dom).toMatch(/>pause c1</);
-    const verdicts = [...dom.matchAll(/<li class="(expectation|check) (ok|bad)">([^<]*)<\/li>/g)].map((m) => [m[1], m[2], m[3]]);
-    expect(verdicts).toContainEqual(['expectation', 'ok', expect.stringMatching(/^PASSED: expect a new leader within 6s \(step 4, line 12\): c2 leads/)]);
+    const verdicts = [...dom.matchAll(/<li class="(expectation|check) (ok|bad)">([^<]*)<\/li>/g)].map((m) => [
+      m[1],
+      m[2],
+      m[3],
+    ]);
+    expect(verdicts).toContainEqual([
+      'expectation',
+      'ok',
+      expect.stringMatching(/^PASSED: expect a new leader within 6s \(step 4, line 12\): c2 leads/),
+    ]);
     expect(verdicts).toContainEqual(['check', 'ok', 'PASSED: check singleLeader: no stale leader acted']);
     expect(verdicts.every(([, ok]) => ok === 'ok')).toBe(true);
     expect(dom).toMatch(/<table class="steps">[\s\S]*resume leader → c1/);

@@ -28,7 +28,11 @@ async function screen(): Promise<string[]> {
 /** Tree rows only: the event pane names contenders too. */
 const treeRows = (lines: readonly string[]) => lines.filter((l) => /^[› ] +(?:[│ ]  )*[├└]─ /.test(l));
 
-async function untilScreen<T>(probe: (lines: string[]) => T | null | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+async function untilScreen<T>(
+  probe: (lines: string[]) => T | null | undefined | false,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   let last: string[] = [];
   try {
     return (await waitFor(async () => probe((last = await screen())), what, timeoutMs, 100)) as T;
@@ -40,7 +44,9 @@ async function untilScreen<T>(probe: (lines: string[]) => T | null | undefined |
 function liveChain(): ContenderInfo[] | null {
   const live = listContenders(paths).filter((c) => c.alive && c.znode && c.path === PATH);
   if (live.length === 0 || !live.every((c) => c.state === 'leader' || c.state === 'follower')) return null;
-  return sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1))).map((n) => live.find((c) => c.znode === `${PATH}/${n}`)!);
+  return sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1))).map(
+    (n) => live.find((c) => c.znode === `${PATH}/${n}`)!,
+  );
 }
 
 describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
@@ -48,7 +54,21 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
     await spawn(paths, { count: 5, path: PATH });
     await waitFor(() => liveChain()?.length === 5, 'five contenders in a chain', 30_000);
-    const r = await tmux('new-session', '-d', '-s', SESSION, '-x', '140', '-y', '45', process.execPath, ZKLAB_BIN, 'inspect', '--lab', paths.root);
+    const r = await tmux(
+      'new-session',
+      '-d',
+      '-s',
+      SESSION,
+      '-x',
+      '140',
+      '-y',
+      '45',
+      process.execPath,
+      ZKLAB_BIN,
+      'inspect',
+      '--lab',
+      paths.root,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
   }, 120_000);
 
@@ -60,7 +80,10 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
 
   it('shows the leader, and the mark moves to the next contender when the leader is killed from another shell', async () => {
     const chain = liveChain()!;
-    await untilScreen((l) => l.find((x) => x.includes('★ LEADER'))?.includes(`${chain[0]!.id} pid ${chain[0]!.pid}`), `${chain[0]!.id} marked as leader`);
+    await untilScreen(
+      (l) => l.find((x) => x.includes('★ LEADER'))?.includes(`${chain[0]!.id} pid ${chain[0]!.pid}`),
+      `${chain[0]!.id} marked as leader`,
+    );
     const lines = await screen();
     expect(lines[0]).toMatch(/^zklab inspect \/election · sequential · leader c\d+ #\d+ · 6 znodes/);
     expect(lines.some((l) => l.startsWith('── ensemble'))).toBe(true);
@@ -69,8 +92,14 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
     const kill = await zklab(['kill', 'leader'], { lab: paths.root });
     expect(kill.exitCode, kill.stderr).toBe(0);
     expect(kill.stdout).toContain(`killed ${chain[0]!.id}`);
-    await untilScreen((l) => l.find((x) => x.includes('★ LEADER'))?.includes(`${chain[1]!.id} pid ${chain[1]!.pid}`), `the leader mark to move to ${chain[1]!.id}`);
-    await untilScreen((l) => !treeRows(l).some((x) => x.includes(`${chain[0]!.id} pid`)), `${chain[0]!.id}'s znode to go`);
+    await untilScreen(
+      (l) => l.find((x) => x.includes('★ LEADER'))?.includes(`${chain[1]!.id} pid ${chain[1]!.pid}`),
+      `the leader mark to move to ${chain[1]!.id}`,
+    );
+    await untilScreen(
+      (l) => !treeRows(l).some((x) => x.includes(`${chain[0]!.id} pid`)),
+      `${chain[0]!.id}'s znode to go`,
+    );
   });
 
   it('selects a contender with the arrow keys and kills it with k', async () => {
@@ -85,29 +114,52 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
     for (let i = 0; i < 8 && selected !== `${target.id} pid ${target.pid}`; i++) {
       const before = selected;
       await tmux('send-keys', '-t', SESSION, 'Down');
-      selected = await untilScreen((l) => {
-        const owner = selectedOwner(l);
-        return owner !== undefined && owner !== before && owner;
-      }, 'the selection to move', 5000);
+      selected = await untilScreen(
+        (l) => {
+          const owner = selectedOwner(l);
+          return owner !== undefined && owner !== before && owner;
+        },
+        'the selection to move',
+        5000,
+      );
     }
     expect(selected).toBe(`${target.id} pid ${target.pid}`);
 
     await tmux('send-keys', '-t', SESSION, 'k');
-    await untilScreen((l) => l.some((x) => x.includes(`killed ${target.id} (pid ${target.pid}) with SIGKILL`)), 'the footer to report the kill', 10_000);
-    await untilScreen((l) => treeRows(l).length === 3 && !treeRows(l).some((x) => x.includes(`${target.id} pid`)), `${target.id}'s znode to go`);
+    await untilScreen(
+      (l) => l.some((x) => x.includes(`killed ${target.id} (pid ${target.pid}) with SIGKILL`)),
+      'the footer to report the kill',
+      10_000,
+    );
+    await untilScreen(
+      (l) => treeRows(l).length === 3 && !treeRows(l).some((x) => x.includes(`${target.id} pid`)),
+      `${target.id}'s znode to go`,
+    );
   });
 
   it('follows a terminal resize, down to one that is too small, and back', async () => {
     await tmux('resize-window', '-t', SESSION, '-x', '70', '-y', '20');
-    await untilScreen((l) => l[0]!.startsWith('zklab inspect') && l[1]!.startsWith('  /election') && l.some((x) => x.includes('★ LEADER')), 'the view laid out for 70×20 (nothing wrapped)');
+    await untilScreen(
+      (l) =>
+        l[0]!.startsWith('zklab inspect') && l[1]!.startsWith('  /election') && l.some((x) => x.includes('★ LEADER')),
+      'the view laid out for 70×20 (nothing wrapped)',
+    );
     await tmux('resize-window', '-t', SESSION, '-x', '24', '-y', '4');
     await untilScreen((l) => /^too small 24×\d/.test(l[0] ?? ''), 'the too-small notice');
     await tmux('resize-window', '-t', SESSION, '-x', '140', '-y', '45');
-    await untilScreen((l) => l.some((x) => x.includes('★ LEADER')) && l.some((x) => x.startsWith('── events')), 'the full view again');
+    await untilScreen(
+      (l) => l.some((x) => x.includes('★ LEADER')) && l.some((x) => x.startsWith('── events')),
+      'the full view again',
+    );
   });
 
   it('q quits and ends the program', async () => {
     await tmux('send-keys', '-t', SESSION, 'q');
-    await waitFor(async () => (await tmux('has-session', '-t', SESSION)).exitCode !== 0, 'the inspect process to exit', 10_000, 100);
+    await waitFor(
+      async () => (await tmux('has-session', '-t', SESSION)).exitCode !== 0,
+      'the inspect process to exit',
+      10_000,
+      100,
+    );
   });
 });

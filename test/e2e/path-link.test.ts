@@ -29,11 +29,18 @@ describe('bin/link-zklab: zklab on the PATH after bin/setup', () => {
     expect(again.stderr).toBe('');
 
     // As a user would type it, from another directory.
-    const r = await execa('zklab', ['--help'], { env: { PATH: `${dir}:${process.env.PATH}` }, cwd: '/', reject: false });
+    const r = await execa('zklab', ['--help'], {
+      env: { PATH: `${dir}:${process.env.PATH}` },
+      cwd: '/',
+      reject: false,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^zklab: a ZooKeeper lab on one machine/);
     // The shim finds dist/ beside itself even when Node keeps the link's path as the main module's.
-    const kept = await execa(process.execPath, ['--preserve-symlinks-main', join(dir, 'zklab'), '--help'], { cwd: '/', reject: false });
+    const kept = await execa(process.execPath, ['--preserve-symlinks-main', join(dir, 'zklab'), '--help'], {
+      cwd: '/',
+      reject: false,
+    });
     expect(kept.exitCode, kept.stderr).toBe(0);
   });
 

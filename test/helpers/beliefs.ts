@@ -11,7 +11,10 @@ export function leadershipSpans(paths: LabPaths, ids: readonly string[]): { id: 
     let start: number | null = null;
     for (const e of readEventFile(paths.contenderEvents(id))) {
       if (e.event === 'leader' && start === null) start = e.t;
-      if ((e.event === 'resigned' || e.event === 'paused' || e.event === 'stopped' || e.event === 'expired') && start !== null) {
+      if (
+        (e.event === 'resigned' || e.event === 'paused' || e.event === 'stopped' || e.event === 'expired') &&
+        start !== null
+      ) {
         out.push({ id, start, end: e.t });
         start = null;
       }

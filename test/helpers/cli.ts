@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs the built CLI as a user would, with an argument array. */
-export async function zklab(args: readonly string[], opts: { lab?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function zklab(
+  args: readonly string[],
+  opts: { lab?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const r = await execa(process.execPath, [ZKLAB_BIN, ...args, ...(opts.lab ? ['--lab', opts.lab] : [])], {
     reject: false,
     env: { ...opts.env, FORCE_COLOR: '0' },

@@ -7,7 +7,10 @@ import { readState } from '../../src/lab/state.js';
 import { directConnectString } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
 
-export async function spawn(paths: LabPaths, raw: Omit<RawSpawnArgs, 'count'> & { count: number }): Promise<readonly ContenderInfo[]> {
+export async function spawn(
+  paths: LabPaths,
+  raw: Omit<RawSpawnArgs, 'count'> & { count: number },
+): Promise<readonly ContenderInfo[]> {
   return (await spawnContenders(paths, parseSpawnRequest(raw))).spawned;
 }
 
@@ -16,12 +19,18 @@ export function events(paths: LabPaths, id: string): ContenderEvent[] {
 }
 
 export function allEvents(paths: LabPaths): ContenderEvent[] {
-  return readState(paths)!.contenders.flatMap((c) => events(paths, c.id)).sort((a, b) => a.t - b.t);
+  return readState(paths)!
+    .contenders.flatMap((c) => events(paths, c.id))
+    .sort((a, b) => a.t - b.t);
 }
 
 /** Session ids in one spelling for comparing: lower-case hex, no 0x, no leading zeros ("0": no owner). */
 function sessionKey(id: string): string {
-  return id.trim().toLowerCase().replace(/^0x/, '').replace(/^0+(?=.)/, '');
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/^0x/, '')
+    .replace(/^0+(?=.)/, '');
 }
 
 /** ZooKeeper's sequential suffix: the 10 digits it appends to the requested name. */
@@ -50,7 +59,8 @@ function idInData(znode: string, data: string): string {
   } catch {
     // not JSON: reported below
   }
-  if (typeof id !== 'string') throw new Error(`${znode} leads, but its data names no contender: ${JSON.stringify(data)}`);
+  if (typeof id !== 'string')
+    throw new Error(`${znode} leads, but its data names no contender: ${JSON.stringify(data)}`);
   return id;
 }
 
@@ -64,7 +74,12 @@ function idInData(znode: string, data: string): string {
  * null when nobody leads. Throws when a leading znode cannot be traced to a contender.
  */
 export async function zkLeaderContender(paths: LabPaths, path = '/election'): Promise<string | null> {
-  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 10_000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
   try {
     if (!(await zk.exists(path))) return null;
     const children = await zk.getChildren(path);
@@ -105,12 +120,18 @@ export async function zkLeaderContender(paths: LabPaths, path = '/election'): Pr
  * names the contender (see idInData), its ephemeralOwner is the session. Independent of zklab's session mapping.
  */
 export async function zkMembers(paths: LabPaths, path: string): Promise<Map<string, { znode: string; owner: string }>> {
-  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 10_000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
   try {
     const out = new Map<string, { znode: string; owner: string }>();
     for (const name of (await zk.exists(path)) ? await zk.getChildren(path) : []) {
       const node = await readZnode(zk, `${path}/${name}`);
-      if (node && node.owner !== '0') out.set(idInData(`${path}/${name}`, node.data), { znode: `${path}/${name}`, owner: node.owner });
+      if (node && node.owner !== '0')
+        out.set(idInData(`${path}/${name}`, node.data), { znode: `${path}/${name}`, owner: node.owner });
     }
     return out;
   } finally {

@@ -18,7 +18,15 @@ export function contenderEvent<E extends ContenderEventName>(
   event: E,
   fields: Partial<ContenderEventFields[E]> & Partial<ContenderEventHead> = {},
 ): ContenderEventOf<E> {
-  return { t, id, pid: Number(id.slice(1)) || 1, session: `s-${id}`, znode: `/election/${id}`, event, ...fields } as ContenderEventOf<E>;
+  return {
+    t,
+    id,
+    pid: Number(id.slice(1)) || 1,
+    session: `s-${id}`,
+    znode: `/election/${id}`,
+    event,
+    ...fields,
+  } as ContenderEventOf<E>;
 }
 
 /** A lab event for a fixture, with every field its writer writes. */

@@ -23,12 +23,15 @@ export async function teardown(): Promise<void> {
   const left = findMarked([`${JVM_MARKER_PREFIX}${prefix}`, `${NODE_MARKER_PREFIX}${prefix}`], true);
   // This run's lab directories go too (only once nothing runs in them).
   const cleanUp = () => {
-    for (const d of readdirSync('/tmp')) if (`/tmp/${d}`.startsWith(prefix)) rmSync(`/tmp/${d}`, { recursive: true, force: true });
+    for (const d of readdirSync('/tmp'))
+      if (`/tmp/${d}`.startsWith(prefix)) rmSync(`/tmp/${d}`, { recursive: true, force: true });
   };
   if (left.length > 0) {
     await stopProcesses(left, 'SIGKILL');
     cleanUp();
-    throw new Error(`tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`);
+    throw new Error(
+      `tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`,
+    );
   }
   // Every lab of this run is forgotten by now: owned ones by their owner or its warden (which may still be at it
   // for the last file's lab), long-lived ones by `ensemble down`. One still listed is a lab nobody cleared.
@@ -36,5 +39,8 @@ export async function teardown(): Promise<void> {
   while (readRegistry().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const listed = readRegistry();
   cleanUp();
-  if (listed.length > 0) throw new Error(`tests left ${listed.length} lab(s) in the registry: ${listed.map((e) => `${e.root} (${e.kind}, ${e.command})`).join('; ')}`);
+  if (listed.length > 0)
+    throw new Error(
+      `tests left ${listed.length} lab(s) in the registry: ${listed.map((e) => `${e.root} (${e.kind}, ${e.command})`).join('; ')}`,
+    );
 }

@@ -43,7 +43,12 @@ export function sharedLab(paths: LabPaths): SharedLab {
   sharedEnsemble(paths);
   let zk: ZkClient | undefined;
   beforeAll(async () => {
-    zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+    zk = await ZkClient.connect({
+      connect: directConnectString(readState(paths)!),
+      sessionTimeoutMs: 10_000,
+      connectTimeoutMs: 5000,
+      quiet: true,
+    });
   }, 30_000);
   afterAll(async () => {
     await zk?.close();

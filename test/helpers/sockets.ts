@@ -19,7 +19,10 @@ function socketInodes(pid: number): Set<string> {
 function tcpRows(pid: number, state: string): { local: string; remote: string; v6: boolean }[] {
   const inodes = socketInodes(pid);
   const rows: { local: string; remote: string; v6: boolean }[] = [];
-  for (const [file, v6] of [['/proc/net/tcp', false], ['/proc/net/tcp6', true]] as const) {
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
       if (cols.length < 10 || cols[3] !== state || !inodes.has(cols[9]!)) continue;
@@ -32,7 +35,12 @@ function tcpRows(pid: number, state: string): { local: string; remote: string; v
 function formatAddress(hexAddrPort: string, v6: boolean): string {
   const [hexAddr, hexPort] = hexAddrPort.split(':') as [string, string];
   const port = parseInt(hexPort, 16);
-  const v4 = (hex: string) => hex.match(/../g)!.map((b) => parseInt(b, 16)).reverse().join('.');
+  const v4 = (hex: string) =>
+    hex
+      .match(/../g)!
+      .map((b) => parseInt(b, 16))
+      .reverse()
+      .join('.');
   if (!v6) return `${v4(hexAddr)}:${port}`;
   // An IPv4-mapped IPv6 socket (Java's default): the last 32 bits are the IPv4 address.
   if (/^0{16}FFFF0000/i.test(hexAddr)) return `${v4(hexAddr.slice(24))}:${port}`;
@@ -55,7 +63,9 @@ export function connectedPorts(pid: number): number[] {
 }
 
 /** The pair addresses ("127.<from>.<to>.1:port") of a lab's server links that something still listens on. */
-export async function listeningPeerLinks(servers: readonly { id: number; quorumPort: number; electionPort: number }[]): Promise<string[]> {
+export async function listeningPeerLinks(
+  servers: readonly { id: number; quorumPort: number; electionPort: number }[],
+): Promise<string[]> {
   const taken: string[] = [];
   for (const from of servers) {
     for (const to of servers) {

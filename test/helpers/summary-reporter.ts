@@ -17,6 +17,8 @@ export default class SummaryReporter implements Reporter {
       if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     // After everything else vitest prints, so it is the closing line.
-    process.once('exit', () => process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`));
+    process.once('exit', () =>
+      process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`),
+    );
   }
 }

@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Polls `probe` until it returns a truthy value (which is returned) or the timeout passes (then throws `what`). */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000, intervalMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -11,7 +16,10 @@ export async function waitFor<T>(probe: () => T | Promise<T>, what: string, time
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
     await sleep(intervalMs);
   }
 }

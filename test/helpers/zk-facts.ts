@@ -2,7 +2,9 @@ import { fourLetterWord, parseMntr, parseWchp } from '../../src/ensemble/fourlw.
 import type { LabState } from '../../src/lab/state.js';
 
 /** What the servers themselves say about watches: data watches by path (wchp, merged), and child watches. */
-export async function watchFacts(state: LabState): Promise<{ byPath: Map<string, string[]>; childWatches: number; dataWatches: number }> {
+export async function watchFacts(
+  state: LabState,
+): Promise<{ byPath: Map<string, string[]>; childWatches: number; dataWatches: number }> {
   const byPath = new Map<string, string[]>();
   let childWatches = 0;
   let dataWatches = 0;

@@ -15,7 +15,18 @@ describe.skipIf(!plan)('class-data sharing for lab servers', () => {
     const flags = classDataFlags(target);
     expect(flags).toContain(`-XX:SharedArchiveFile=${archive}`);
     // No config file: the server reads its configuration class, logs, and exits at once.
-    const r = await execa(target.java, [...flags, '-Xlog:class+load=info', '-cp', target.zk.classpath, 'org.apache.zookeeper.server.quorum.QuorumPeerMain', '/nonexistent/zoo.cfg'], { reject: false });
+    const r = await execa(
+      target.java,
+      [
+        ...flags,
+        '-Xlog:class+load=info',
+        '-cp',
+        target.zk.classpath,
+        'org.apache.zookeeper.server.quorum.QuorumPeerMain',
+        '/nonexistent/zoo.cfg',
+      ],
+      { reject: false },
+    );
     expect(r.stdout).toMatch(/org\.apache\.zookeeper\.server\.quorum\.QuorumPeerConfig source: shared objects file/);
   }, 90_000);
 });

@@ -20,16 +20,25 @@ afterAll(async () => {
 
 function settled(path: string, n: number): boolean {
   const cs = listContenders(paths).filter((c) => c.path === path && c.alive);
-  return cs.length === n && cs.filter((c) => c.state === 'leader').length === 1 && cs.filter((c) => c.state === 'follower').length === n - 1;
+  return (
+    cs.length === n &&
+    cs.filter((c) => c.state === 'leader').length === 1 &&
+    cs.filter((c) => c.state === 'follower').length === n - 1
+  );
 }
 
 describe('--connect: contenders on an ensemble outside the lab', () => {
   it('spawns, lists and kills the leader in a lab of its own, talking to the servers directly', async () => {
     const other = tempLab();
-    const connect = readState(paths)!.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+    const connect = readState(paths)!
+      .servers.map((s) => `127.0.0.1:${s.clientPort}`)
+      .join(',');
     try {
       await spawn(other, { count: 3, path: '/outside', connect });
-      await waitFor(() => listContenders(other).filter((c) => c.state === 'leader').length === 1, 'a leader among the outside contenders');
+      await waitFor(
+        () => listContenders(other).filter((c) => c.state === 'leader').length === 1,
+        'a leader among the outside contenders',
+      );
       expect(readState(other)!.servers).toEqual([]);
       const leader = await zkLeaderContender(other, '/outside');
       expect(listContenders(other).find((c) => c.state === 'leader')!.id).toBe(leader);
@@ -49,10 +58,14 @@ describe('herd vs predecessor on a real ensemble', () => {
   it('herd: every follower holds a child watch on the parent (4 for 5 contenders), no data watches', async () => {
     await spawn(paths, { count: 5, recipe: 'herd', path: '/herd' });
     await waitFor(() => settled('/herd', 5), 'one herd leader and four followers');
-    const facts = await waitFor(async () => {
-      const f = await watchFacts(readState(paths)!);
-      return f.childWatches === 4 ? f : null;
-    }, 'four child watches on the servers', 10_000);
+    const facts = await waitFor(
+      async () => {
+        const f = await watchFacts(readState(paths)!);
+        return f.childWatches === 4 ? f : null;
+      },
+      'four child watches on the servers',
+      10_000,
+    );
     expect(facts.dataWatches).toBe(0);
   });
 
@@ -60,8 +73,15 @@ describe('herd vs predecessor on a real ensemble', () => {
     const t0 = Date.now();
     await faults.kill(paths, 'leader', 'SIGTERM');
     await waitFor(() => settled('/herd', 4), 'a new herd leader');
-    await waitFor(() => allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0).length >= 4, 'four notifications');
-    const herdNotified = new Set(allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0).map((e) => e.id));
+    await waitFor(
+      () => allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0).length >= 4,
+      'four notifications',
+    );
+    const herdNotified = new Set(
+      allEvents(paths)
+        .filter((e) => e.event === 'notified' && e.t > t0)
+        .map((e) => e.id),
+    );
     expect(herdNotified.size).toBe(4);
     await stopContenders(paths, 'all');
     // Stopped contenders' proxies are closed, not left listening until `down`.

@@ -45,7 +45,12 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     await spawn(paths, { count: 5, path });
     const c = await waitFor(() => {
       const ch = chain(path);
-      return ch.length === 5 && ch.every((x, i) => listContenders(paths).find((l) => l.id === x.id)!.state === (i === 0 ? 'leader' : 'follower')) ? ch : null;
+      return ch.length === 5 &&
+        ch.every(
+          (x, i) => listContenders(paths).find((l) => l.id === x.id)!.state === (i === 0 ? 'leader' : 'follower'),
+        )
+        ? ch
+        : null;
     }, 'five contenders in a chain');
     expect(await zkLeaderContender(paths, path)).toBe(c[0]!.id);
     const facts = await waitFor(async () => {
@@ -82,7 +87,11 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     const [leader, , mid, succ] = before;
     const t0 = Date.now();
     await faults.kill(paths, mid!.id, 'SIGKILL');
-    await waitFor(async () => (await watchFacts(readState(paths)!)).byPath.get(before[1]!.znode)?.includes(succ!.session), `${succ!.id} to watch ${before[1]!.id}'s znode`, 15_000);
+    await waitFor(
+      async () => (await watchFacts(readState(paths)!)).byPath.get(before[1]!.znode)?.includes(succ!.session),
+      `${succ!.id} to watch ${before[1]!.id}'s znode`,
+      15_000,
+    );
     expect(await zkLeaderContender(paths, path)).toBe(leader!.id);
     for (const c of before.filter((x) => x.id !== leader!.id)) expect(claimsAfter(c.id, t0)).toEqual([]);
     const notified = allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0);
@@ -98,11 +107,18 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
     const resumedAt = Date.now();
     await faults.freeze(paths, old!.id, false);
-    await waitFor(() => events(paths, old!.id).some((e) => e.event === 'expired' && e.t >= resumedAt), `${old!.id} to learn its session expired`, 15_000);
+    await waitFor(
+      () => events(paths, old!.id).some((e) => e.event === 'expired' && e.t >= resumedAt),
+      `${old!.id} to learn its session expired`,
+      15_000,
+    );
     const after = events(paths, old!.id).filter((e) => e.t >= resumedAt);
     expect(after.some((e) => (e.event === 'paused' && e.wasLeader) || e.event === 'resigned')).toBe(true);
     expect(after.filter((e) => (e.event === 'leader' || e.event === 'act') && e.session === oldSession)).toEqual([]);
-    await waitFor(() => listContenders(paths).find((c) => c.id === old!.id)!.state === 'follower', `${old!.id} to rejoin as a follower`);
+    await waitFor(
+      () => listContenders(paths).find((c) => c.id === old!.id)!.state === 'follower',
+      `${old!.id} to rejoin as a follower`,
+    );
     expect(listContenders(paths).find((c) => c.id === old!.id)!.session).not.toBe(oldSession);
   });
 
@@ -120,7 +136,9 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
         const a = intervals[i]!;
         const b = intervals[j]!;
         if (a.contender === b.contender || a.end <= b.start) continue;
-        expect(frozenOrDead(a.contender, b.start), `${a.contender} and ${b.contender} overlap at ${b.start}`).toBe(true);
+        expect(frozenOrDead(a.contender, b.start), `${a.contender} and ${b.contender} overlap at ${b.start}`).toBe(
+          true,
+        );
       }
     }
   });

@@ -18,7 +18,9 @@ afterAll(async () => {
 });
 
 function leaders(path: string): string[] {
-  return listContenders(paths).filter((c) => c.path === path && c.state === 'leader').map((c) => c.id);
+  return listContenders(paths)
+    .filter((c) => c.path === path && c.state === 'leader')
+    .map((c) => c.id);
 }
 
 async function read(path: string): Promise<{ data: string; owner: string } | null> {
@@ -44,13 +46,22 @@ describe('single-file recipe', () => {
     expect(JSON.parse(node!.data).id).toBe(first);
     const t0 = Date.now();
     await faults.kill(paths, 'leader', 'SIGKILL');
-    const next = await waitFor(async () => {
-      const zk = await zkLeaderContender(paths, path);
-      return zk && zk !== first && leaders(path).length === 1 && leaders(path)[0] === zk ? zk : null;
-    }, 'another single-file leader', 15_000);
+    const next = await waitFor(
+      async () => {
+        const zk = await zkLeaderContender(paths, path);
+        return zk && zk !== first && leaders(path).length === 1 && leaders(path)[0] === zk ? zk : null;
+      },
+      'another single-file leader',
+      15_000,
+    );
     expect(events(paths, next).some((e) => e.event === 'state' && e.state === 'active' && e.t > t0)).toBe(true);
     const inactive = listContenders(paths).filter((c) => c.path === path && c.alive && c.id !== next);
-    for (const c of inactive) expect(events(paths, c.id).filter((e) => e.event === 'state').at(-1)?.state).toBe('inactive');
+    for (const c of inactive)
+      expect(
+        events(paths, c.id)
+          .filter((e) => e.event === 'state')
+          .at(-1)?.state,
+      ).toBe('inactive');
     await stopContenders(paths, 'all');
   });
 });
@@ -60,18 +71,37 @@ describe('priority recipe (elector)', () => {
 
   it('with --no-preempt a leader stays until it goes; then the elector elects the next by priority, PROGRESS → READY', async () => {
     // The first contender leads alone; better ones join later and do not pre-empt it (see src/recipes/priority-decisions.ts).
-    const [first] = (await spawn(paths, { count: 1, recipe: 'priority', path, priority: '1', takeoverMs: 300, preempt: false })).map((c) => c.id);
-    await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY', 'the first contender READY', 20_000);
-    const [top, second] = (await spawn(paths, { count: 3, recipe: 'priority', path, priority: '5,3,2', takeoverMs: 300, preempt: false })).map((c) => c.id) as [string, string, string];
+    const [first] = (
+      await spawn(paths, { count: 1, recipe: 'priority', path, priority: '1', takeoverMs: 300, preempt: false })
+    ).map((c) => c.id);
+    await waitFor(
+      async () => (await read(`${path}/leader/current`))?.data === 'READY',
+      'the first contender READY',
+      20_000,
+    );
+    const [top, second] = (
+      await spawn(paths, { count: 3, recipe: 'priority', path, priority: '5,3,2', takeoverMs: 300, preempt: false })
+    ).map((c) => c.id) as [string, string, string];
     expect(await zkLeaderContender(paths, path)).toBe(first);
     expect((await read(`${path}/leader/elected`))!.data).toBe(first);
 
     for (const next of [top, second]) {
       const t0 = Date.now();
       await faults.kill(paths, 'leader', 'SIGKILL');
-      await waitFor(async () => (await read(`${path}/leader/elected`))?.data === next, `${next} elected next by priority`, 20_000);
-      await waitFor(async () => (await read(`${path}/leader/current`))?.data === 'READY' && (await zkLeaderContender(paths, path)) === next, `${next} READY`, 20_000);
-      const seq = events(paths, next).filter((e) => e.t > t0).map((e) => e.event);
+      await waitFor(
+        async () => (await read(`${path}/leader/elected`))?.data === next,
+        `${next} elected next by priority`,
+        20_000,
+      );
+      await waitFor(
+        async () =>
+          (await read(`${path}/leader/current`))?.data === 'READY' && (await zkLeaderContender(paths, path)) === next,
+        `${next} READY`,
+        20_000,
+      );
+      const seq = events(paths, next)
+        .filter((e) => e.t > t0)
+        .map((e) => e.event);
       expect(seq.indexOf('progress')).toBeGreaterThan(-1);
       expect(seq.indexOf('ready')).toBeGreaterThan(seq.indexOf('progress'));
       expect(seq.indexOf('leader')).toBeGreaterThan(seq.indexOf('progress'));

@@ -28,21 +28,29 @@ function expectTornDown(dir: string): void {
 function explain(r: DrillResult): string {
   const bad = [
     r.error ?? '',
-    ...r.steps.filter((s) => s.outcome === 'failed' || s.outcome === 'timeout').map((s) => `step ${s.index}: ${s.description}: ${s.detail ?? ''}`),
+    ...r.steps
+      .filter((s) => s.outcome === 'failed' || s.outcome === 'timeout')
+      .map((s) => `step ${s.index}: ${s.description}: ${s.detail ?? ''}`),
     ...r.expectations.filter((e) => !e.passed).map((e) => `expect ${e.description} (step ${e.step}): ${e.detail}`),
-    ...checkVerdicts(r).filter((v) => !v.ok).map((v) => `${v.label} ${v.check.name}: ${v.check.summary}`),
+    ...checkVerdicts(r)
+      .filter((v) => !v.ok)
+      .map((v) => `${v.label} ${v.check.name}: ${v.check.summary}`),
   ];
   return bad.filter(Boolean).join('\n');
 }
 
 afterAll(() => {
   const total = timings.reduce((n, t) => n + t.ms, 0);
-  console.log(`built-in drills, wall time each:\n${timings.map((t) => `  ${t.name.padEnd(28)} ${(t.ms / 1000).toFixed(1)} s`).join('\n')}\n  total ${(total / 1000).toFixed(1)} s`);
+  console.log(
+    `built-in drills, wall time each:\n${timings.map((t) => `  ${t.name.padEnd(28)} ${(t.ms / 1000).toFixed(1)} s`).join('\n')}\n  total ${(total / 1000).toFixed(1)} s`,
+  );
 });
 
 describe('built-in drills on real ensembles', () => {
   // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
-  const runs = listBuiltinDrills().flatMap((name) => expandVariants(resolveDrill(name)).map((drill) => [drill.name, drill] as const));
+  const runs = listBuiltinDrills().flatMap((name) =>
+    expandVariants(resolveDrill(name)).map((drill) => [drill.name, drill] as const),
+  );
   it.each(runs)('%s passes', { timeout: 180_000 }, async (name, drill) => {
     const dir = labDir();
     const started = Date.now();
@@ -106,14 +114,39 @@ checks: [singleLeader, liveness]
     const r = await runDrill(drill, { labDir: dir });
     expect(drillPassed(r), explain(r)).toBe(true);
     expect(new Set(r.steps.map((s) => s.kind))).toEqual(
-      new Set(['spawn', 'wait', 'delay', 'sleep', 'heal', 'partition', 'pause', 'resume', 'kill', 'restart', 'stop', 'expect']),
+      new Set([
+        'spawn',
+        'wait',
+        'delay',
+        'sleep',
+        'heal',
+        'partition',
+        'pause',
+        'resume',
+        'kill',
+        'restart',
+        'stop',
+        'expect',
+      ]),
     );
     const described = r.steps.map((s) => s.description);
     // What `leader` and `zk-leader` resolved to is part of the record.
     expect(described).toContainEqual(expect.stringMatching(/^pause zk-leader → zk\d$/));
     expect(described).toContainEqual(expect.stringMatching(/^kill leader → c\d$/));
     expect(r.labEvents.map((e) => e.event)).toEqual(
-      expect.arrayContaining(['delay', 'heal', 'partition', 'server-paused', 'server-resumed', 'contender-paused', 'contender-resumed', 'server-killed', 'server-restarted', 'contender-stopped', 'contender-killed']),
+      expect.arrayContaining([
+        'delay',
+        'heal',
+        'partition',
+        'server-paused',
+        'server-resumed',
+        'contender-paused',
+        'contender-resumed',
+        'server-killed',
+        'server-restarted',
+        'contender-stopped',
+        'contender-killed',
+      ]),
     );
     expectTornDown(dir);
   }, 180_000);
@@ -160,14 +193,18 @@ checks: [singleLeader]
       if (p.kind === 'step' && p.step.index === '1') controller.abort(new Error('interrupted by SIGINT'));
     };
     const drill = resolveDrill('join-and-elect');
-    await expect(runDrill(drill, { labDir: dir, signal: controller.signal, onProgress })).rejects.toThrow('interrupted by SIGINT');
+    await expect(runDrill(drill, { labDir: dir, signal: controller.signal, onProgress })).rejects.toThrow(
+      'interrupted by SIGINT',
+    );
     expectTornDown(dir);
   }, 120_000);
 
   it('refuses a directory that already holds a lab, before starting anything', async () => {
     const paths = new LabPaths(labDir());
     writeState(paths, emptyState());
-    await expect(runDrill(resolveDrill('join-and-elect'), { labDir: paths.root })).rejects.toThrow(/already holds a lab/);
+    await expect(runDrill(resolveDrill('join-and-elect'), { labDir: paths.root })).rejects.toThrow(
+      /already holds a lab/,
+    );
     expect(findMarked(paths.markers)).toEqual([]);
     expect(existsSync(paths.serverConfig('zk1'))).toBe(false);
   });

@@ -78,16 +78,23 @@ describe('a real 3-server ensemble', () => {
     await expect(fourLetterWord(follower.clientPort, 'srvr', 700)).rejects.toThrow(/timed out/);
     expect((await ensembleStatus(paths)).servers.find((s) => s.name === follower.name)!.mode).toBe('paused');
     await pauseServer(paths, follower.name, false);
-    await waitFor(async () => (await probeSrvr(follower.clientPort, 500)).mode === 'follower', `${follower.name} to serve again`);
+    await waitFor(
+      async () => (await probeSrvr(follower.clientPort, 500)).mode === 'follower',
+      `${follower.name} to serve again`,
+    );
   });
 
   it('kill zk-leader: the other two elect a new leader', async () => {
     const old = await zkLeader(paths);
     await killServer(paths, old.name, 'SIGKILL');
-    await waitFor(async () => {
-      const m = await modes();
-      return m.filter((x) => x === 'leader').length === 1 && m[old.id - 1] === 'down';
-    }, 'a new leader among the survivors', 30_000);
+    await waitFor(
+      async () => {
+        const m = await modes();
+        return m.filter((x) => x === 'leader').length === 1 && m[old.id - 1] === 'down';
+      },
+      'a new leader among the survivors',
+      30_000,
+    );
     const leader = await zkLeader(paths);
     expect(leader.name).not.toBe(old.name);
   });

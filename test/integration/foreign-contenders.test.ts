@@ -50,13 +50,19 @@ function alive(pid: number): boolean {
 async function consSessions(): Promise<Set<string>> {
   const out = new Set<string>();
   for (const s of readState(paths)!.servers) {
-    for (const m of (await fourLetterWord(s.clientPort, 'cons')).matchAll(/sid=0x([0-9a-f]+)/g)) out.add(m[1]!.replace(/^0+(?=.)/, ''));
+    for (const m of (await fourLetterWord(s.clientPort, 'cons')).matchAll(/sid=0x([0-9a-f]+)/g))
+      out.add(m[1]!.replace(/^0+(?=.)/, ''));
   }
   return out;
 }
 
 interface ListJson {
-  readonly contenders: readonly { id: string; state: string; sessionId: string | null; zookeeper: { leads: boolean } | null }[];
+  readonly contenders: readonly {
+    id: string;
+    state: string;
+    sessionId: string | null;
+    zookeeper: { leads: boolean } | null;
+  }[];
 }
 
 async function list(): Promise<ListJson> {
@@ -66,21 +72,47 @@ async function list(): Promise<ListJson> {
 /** What the program itself last said it is, from the lines it reported (recorded in its event log as written). */
 function believes(id: string): 'leader' | 'follower' | null {
   const lines = readFileSync(paths.contenderEvents(id), 'utf8').trim().split('\n');
-  const said = lines.map((l) => JSON.parse(l) as { event: string }).filter((e) => e.event === 'leader' || e.event === 'follower');
+  const said = lines
+    .map((l) => JSON.parse(l) as { event: string })
+    .filter((e) => e.event === 'leader' || e.event === 'follower');
   return (said.at(-1)?.event as 'leader' | 'follower' | undefined) ?? null;
 }
 
 async function inspectLeader(path: string): Promise<string | null> {
-  const s = JSON.parse(await cli(['inspect', '--once', '--json', '--path', path])) as { nodes: { leader: boolean; contender: string | null }[] };
-  return s.nodes.filter((n) => n.leader).map((n) => n.contender ?? 'foreign').join(',') || null;
+  const s = JSON.parse(await cli(['inspect', '--once', '--json', '--path', path])) as {
+    nodes: { leader: boolean; contender: string | null }[];
+  };
+  return (
+    s.nodes
+      .filter((n) => n.leader)
+      .map((n) => n.contender ?? 'foreign')
+      .join(',') || null
+  );
 }
 
 describe('any program as a contender: a Python election zklab knows nothing about', () => {
   it('kill leader kills the process ZooKeeper says leads; partition isolate leader lets its session expire; the next takes over', async () => {
-    const spawned = await cli(['contenders', 'spawn', '3', '--path', '/raw', '--json', '--exec', '--', PYTHON, RAW, '{connect}', '{path}', '{session}']);
+    const spawned = await cli([
+      'contenders',
+      'spawn',
+      '3',
+      '--path',
+      '/raw',
+      '--json',
+      '--exec',
+      '--',
+      PYTHON,
+      RAW,
+      '{connect}',
+      '{path}',
+      '{session}',
+    ]);
     const ids = (JSON.parse(spawned) as { contenders: { id: string }[] }).contenders.map((c) => c.id);
     expect(ids).toHaveLength(3);
-    const members = await waitFor(async () => ((await zkMembers(paths, '/raw')).size === 3 ? zkMembers(paths, '/raw') : null), 'three znodes under /raw');
+    const members = await waitFor(
+      async () => ((await zkMembers(paths, '/raw')).size === 3 ? zkMembers(paths, '/raw') : null),
+      'three znodes under /raw',
+    );
 
     const first = await waitFor(() => zkLeaderContender(paths, '/raw'), 'ZooKeeper to name a leader on /raw');
     const firstPid = await programPid('/raw', first);
@@ -89,14 +121,23 @@ describe('any program as a contender: a Python election zklab knows nothing abou
     expect(killed).toContain(`killed ${first}`);
     await waitFor(() => !alive(firstPid), `${first}'s program (pid ${firstPid}) to be gone`, 5000);
 
-    const second = await waitFor(async () => {
-      const id = await zkLeaderContender(paths, '/raw');
-      return id !== null && id !== first ? id : null;
-    }, 'ZooKeeper to name the next leader', 2000 + 5000);
+    const second = await waitFor(
+      async () => {
+        const id = await zkLeaderContender(paths, '/raw');
+        return id !== null && id !== first ? id : null;
+      },
+      'ZooKeeper to name the next leader',
+      2000 + 5000,
+    );
     const secondSession = members.get(second)!.owner;
     expect(await cli(['partition', 'isolate', 'leader'])).toContain(`isolate ${second}`);
     // The servers expire the isolated session: its znode goes and no server lists the session any more.
-    await waitFor(async () => !(await zkMembers(paths, '/raw')).has(second) && !(await consSessions()).has(secondSession), `${second}'s session 0x${secondSession} to expire on the servers`, 15_000, 100);
+    await waitFor(
+      async () => !(await zkMembers(paths, '/raw')).has(second) && !(await consSessions()).has(secondSession),
+      `${second}'s session 0x${secondSession} to expire on the servers`,
+      15_000,
+      100,
+    );
     const third = ids.find((id) => id !== first && id !== second)!;
     await waitFor(async () => (await zkLeaderContender(paths, '/raw')) === third, `${third} to lead`, 10_000);
     expect(alive(await programPid('/raw', third))).toBe(true);
@@ -108,7 +149,12 @@ describe('any program as a contender: a Python election zklab knows nothing abou
 async function programPid(path: string, id: string): Promise<number> {
   const { ZkClient } = await import('../../src/zk/client.js');
   const { directConnectString } = await import('../../src/lab/state.js');
-  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 10_000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
   try {
     const znode = (await zkMembers(paths, path)).get(id)!.znode;
     return (JSON.parse((await zk.getData(znode)).data.toString('utf8')) as { pid: number }).pid;
@@ -124,15 +170,31 @@ describe.each([
   const SESSION_MS = 3000;
 
   it('three elect one leader; inspect and contenders list mark the one the client reports; a kill hands over within the session timeout + 1 s', async () => {
-    const spawned = await cli(['contenders', 'spawn', '3', '--recipe', recipe, '--path', path, '--session-timeout', String(SESSION_MS), '--json']);
+    const spawned = await cli([
+      'contenders',
+      'spawn',
+      '3',
+      '--recipe',
+      recipe,
+      '--path',
+      path,
+      '--session-timeout',
+      String(SESSION_MS),
+      '--json',
+    ]);
     const ids = (JSON.parse(spawned) as { contenders: { id: string }[] }).contenders.map((c) => c.id);
-    const leader = await waitFor(async () => {
-      const zk = await zkLeaderContender(paths, path);
-      const said = ids.map(believes);
-      const believers = ids.filter((_, k) => said[k] === 'leader');
-      // Each client says where it stands a moment after it joins: wait until all three have said it.
-      return zk !== null && believers.length === 1 && believers[0] === zk && !said.includes(null) ? zk : null;
-    }, `ZooKeeper and the ${recipe} clients to agree on one leader`, 20_000, 50);
+    const leader = await waitFor(
+      async () => {
+        const zk = await zkLeaderContender(paths, path);
+        const said = ids.map(believes);
+        const believers = ids.filter((_, k) => said[k] === 'leader');
+        // Each client says where it stands a moment after it joins: wait until all three have said it.
+        return zk !== null && believers.length === 1 && believers[0] === zk && !said.includes(null) ? zk : null;
+      },
+      `ZooKeeper and the ${recipe} clients to agree on one leader`,
+      20_000,
+      50,
+    );
     expect(ids.filter((id) => id !== leader).map(believes)).toEqual(['follower', 'follower']);
     expect(await inspectLeader(path)).toBe(leader);
     const listed = (await list()).contenders.filter((c) => ids.includes(c.id));
@@ -141,10 +203,15 @@ describe.each([
 
     expect(await cli(['kill', 'leader'])).toContain(`killed ${leader}`);
     const killedAt = Date.now();
-    const next = await waitFor(async () => {
-      const zk = await zkLeaderContender(paths, path);
-      return zk !== null && zk !== leader && believes(zk) === 'leader' ? zk : null;
-    }, `another ${recipe} client to lead`, SESSION_MS + 5000, 25);
+    const next = await waitFor(
+      async () => {
+        const zk = await zkLeaderContender(paths, path);
+        return zk !== null && zk !== leader && believes(zk) === 'leader' ? zk : null;
+      },
+      `another ${recipe} client to lead`,
+      SESSION_MS + 5000,
+      25,
+    );
     const handOverMs = Date.now() - killedAt;
     expect(handOverMs, `${next} took over ${handOverMs} ms after the kill`).toBeLessThanOrEqual(SESSION_MS + 1000);
     expect(await inspectLeader(path)).toBe(next);
@@ -156,9 +223,24 @@ describe('the session → contender mapping', () => {
     const before = new Set(readState(paths)!.contenders.map((c) => c.id));
     await cli(['contenders', 'spawn', '3', '--recipe', 'curator-latch', '--path', '/mixed']);
     await cli(['contenders', 'spawn', '3', '--recipe', 'kazoo-election', '--path', '/mixed']);
-    await cli(['contenders', 'spawn', '2', '--path', '/mixed', '--exec', '--', PYTHON, RAW, '{connect}', '{path}', '{session}']);
+    await cli([
+      'contenders',
+      'spawn',
+      '2',
+      '--path',
+      '/mixed',
+      '--exec',
+      '--',
+      PYTHON,
+      RAW,
+      '{connect}',
+      '{path}',
+      '{session}',
+    ]);
     await cli(['contenders', 'spawn', '2', '--recipe', 'predecessor', '--path', '/mixed']);
-    const ids = readState(paths)!.contenders.map((c) => c.id).filter((id) => !before.has(id));
+    const ids = readState(paths)!
+      .contenders.map((c) => c.id)
+      .filter((id) => !before.has(id));
     expect(ids).toHaveLength(10);
     const truth = await waitFor(async () => {
       const m = await zkMembers(paths, '/mixed');
@@ -177,37 +259,96 @@ describe('the session → contender mapping', () => {
 });
 
 describe('bad input: one line, exit 2, the lab unchanged', () => {
-  const labFiles = () => ({ state: readFileSync(paths.stateFile, 'utf8'), events: readdirSync(paths.eventsDir).sort(), marked: findMarked(paths.markers).length });
+  const labFiles = () => ({
+    state: readFileSync(paths.stateFile, 'utf8'),
+    events: readdirSync(paths.eventsDir).sort(),
+    marked: findMarked(paths.markers).length,
+  });
   const sh = '/bin/sh';
 
   it.each([
     ['--exec without a program', ['contenders', 'spawn', '2', '--exec'], {}, /--exec needs a program after --/],
-    ['a program that does not exist', ['contenders', 'spawn', '2', '--exec', '--', '/no/such/program'], {}, /does not exist or is not executable/],
-    ['a program not on the PATH', ['contenders', 'spawn', '2', '--exec', '--', 'no-such-program-zklab'], {}, /is not on the PATH/],
-    ['a program that exits at once', ['contenders', 'spawn', '2', '--exec', '--', sh, '-c', 'echo "cannot reach {connect}" >&2; exit 3'], {}, /exited with code 3 before it joined[\s\S]*cannot reach 127\.0\.0\.1:/],
-    ['an unknown leader rule', ['contenders', 'spawn', '2', '--leader-rule', 'loudest', '--exec', '--', sh], {}, /unknown --leader-rule "loudest"/],
-    ['Curator without its jars', ['contenders', 'spawn', '2', '--recipe', 'curator-latch'], { CURATOR_CLASSPATH: '/nonexistent/curator.jar' }, /CURATOR_CLASSPATH|libcurator-recipes-java/],
-    ['kazoo without kazoo', ['contenders', 'spawn', '2', '--recipe', 'kazoo-election'], { ZKLAB_PYTHON: '/bin/false' }, /python3-kazoo/],
-  ] as const)('%s', async (_, args, env, message) => {
-    const before = labFiles();
-    const r = await zklab([...args], { env: { ZKLAB_LAB: lab, ...env } });
-    expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.split('\n')[0]).toMatch(/^zklab: /);
-    const after = labFiles();
-    expect(after.events).toEqual(before.events);
-    expect(JSON.parse(after.state)).toEqual(JSON.parse(before.state));
-    expect(after.marked).toBe(before.marked);
-  }, 60_000);
+    [
+      'a program that does not exist',
+      ['contenders', 'spawn', '2', '--exec', '--', '/no/such/program'],
+      {},
+      /does not exist or is not executable/,
+    ],
+    [
+      'a program not on the PATH',
+      ['contenders', 'spawn', '2', '--exec', '--', 'no-such-program-zklab'],
+      {},
+      /is not on the PATH/,
+    ],
+    [
+      'a program that exits at once',
+      ['contenders', 'spawn', '2', '--exec', '--', sh, '-c', 'echo "cannot reach {connect}" >&2; exit 3'],
+      {},
+      /exited with code 3 before it joined[\s\S]*cannot reach 127\.0\.0\.1:/,
+    ],
+    [
+      'an unknown leader rule',
+      ['contenders', 'spawn', '2', '--leader-rule', 'loudest', '--exec', '--', sh],
+      {},
+      /unknown --leader-rule "loudest"/,
+    ],
+    [
+      'Curator without its jars',
+      ['contenders', 'spawn', '2', '--recipe', 'curator-latch'],
+      { CURATOR_CLASSPATH: '/nonexistent/curator.jar' },
+      /CURATOR_CLASSPATH|libcurator-recipes-java/,
+    ],
+    [
+      'kazoo without kazoo',
+      ['contenders', 'spawn', '2', '--recipe', 'kazoo-election'],
+      { ZKLAB_PYTHON: '/bin/false' },
+      /python3-kazoo/,
+    ],
+  ] as const)(
+    '%s',
+    async (_, args, env, message) => {
+      const before = labFiles();
+      const r = await zklab([...args], { env: { ZKLAB_LAB: lab, ...env } });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.split('\n')[0]).toMatch(/^zklab: /);
+      const after = labFiles();
+      expect(after.events).toEqual(before.events);
+      expect(JSON.parse(after.state)).toEqual(JSON.parse(before.state));
+      expect(after.marked).toBe(before.marked);
+    },
+    60_000,
+  );
 });
 
 describe('one rule per election path', () => {
   it('refuses programs judged by another leader rule beside live contenders, exit 2, the lab unchanged', async () => {
     await cli(['contenders', 'spawn', '1', '--recipe', 'predecessor', '--path', '/rules']);
     const before = readFileSync(paths.stateFile, 'utf8');
-    const r = await zklab(['contenders', 'spawn', '1', '--path', '/rules', '--leader-rule', 'single-node', 'leader', '--exec', '--', PYTHON, RAW, '{connect}', '{path}', '{session}'], { env: { ZKLAB_LAB: lab } });
+    const r = await zklab(
+      [
+        'contenders',
+        'spawn',
+        '1',
+        '--path',
+        '/rules',
+        '--leader-rule',
+        'single-node',
+        'leader',
+        '--exec',
+        '--',
+        PYTHON,
+        RAW,
+        '{connect}',
+        '{path}',
+        '{session}',
+      ],
+      { env: { ZKLAB_LAB: lab } },
+    );
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^zklab: \/rules already has contenders that lead by lowest-sequence \(c\d+\); these would lead by single-node leader/);
+    expect(r.stderr).toMatch(
+      /^zklab: \/rules already has contenders that lead by lowest-sequence \(c\d+\); these would lead by single-node leader/,
+    );
     expect(JSON.parse(readFileSync(paths.stateFile, 'utf8'))).toEqual(JSON.parse(before));
   }, 60_000);
 });
@@ -216,9 +357,15 @@ describe('the isolation drills report what the real clients do', () => {
   interface Report {
     drill: string;
     passed: boolean;
-    checks: { name: string; passed: boolean; expectedToFail: boolean; measurements: { name: string; value: number }[] }[];
+    checks: {
+      name: string;
+      passed: boolean;
+      expectedToFail: boolean;
+      measurements: { name: string; value: number }[];
+    }[];
   }
-  const measured = (r: Report, name: string) => r.checks.find((c) => c.name === 'singleLeader')!.measurements.find((m) => m.name === name)!.value;
+  const measured = (r: Report, name: string) =>
+    r.checks.find((c) => c.name === 'singleLeader')!.measurements.find((m) => m.name === name)!.value;
 
   it('curator-leader-isolated: the standard policy never lets two lead; the session policy lets the old leader act on', async () => {
     const r = await zklab(['drill', 'run', 'curator-leader-isolated', '--json'], { timeoutMs: 240_000 });
@@ -226,9 +373,15 @@ describe('the isolation drills report what the real clients do', () => {
     const { reports } = JSON.parse(r.stdout) as { reports: Report[] };
     const [standard, session] = reports;
     expect(standard!.drill).toBe('curator-leader-isolated:standard');
-    expect(standard!.checks.find((c) => c.name === 'singleLeader')).toMatchObject({ passed: true, expectedToFail: false });
+    expect(standard!.checks.find((c) => c.name === 'singleLeader')).toMatchObject({
+      passed: true,
+      expectedToFail: false,
+    });
     expect(measured(standard!, 'belief overlap (unfrozen)')).toBe(0);
-    expect(session!.checks.find((c) => c.name === 'singleLeader')).toMatchObject({ passed: false, expectedToFail: true });
+    expect(session!.checks.find((c) => c.name === 'singleLeader')).toMatchObject({
+      passed: false,
+      expectedToFail: true,
+    });
     expect(measured(session!, 'belief overlap (unfrozen)')).toBeGreaterThan(0);
   }, 240_000);
 
@@ -237,14 +390,19 @@ describe('the isolation drills report what the real clients do', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as Report;
     expect(report.checks.find((c) => c.name === 'singleLeader')).toMatchObject({ passed: false, expectedToFail: true });
-    expect(measured(report, 'acts while ZooKeeper named another leader') + measured(report, 'stale actions')).toBeGreaterThan(0);
+    expect(
+      measured(report, 'acts while ZooKeeper named another leader') + measured(report, 'stale actions'),
+    ).toBeGreaterThan(0);
   }, 120_000);
 });
 
 describe('drill run --connect: contender faults against an ensemble the drill did not start', () => {
-  const connect = () => readState(paths)!.servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+  const connect = () =>
+    readState(paths)!
+      .servers.map((s) => `127.0.0.1:${s.clientPort}`)
+      .join(',');
 
-  it('runs a drill of silent programs, judged by ZooKeeper\'s view, through link proxies of their own', async () => {
+  it("runs a drill of silent programs, judged by ZooKeeper's view, through link proxies of their own", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zklab-outside-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'outside.yaml');
@@ -256,17 +414,28 @@ describe('drill run --connect: contender faults against an ensemble the drill di
     );
     const r = await zklab(['drill', 'run', file, '--connect', connect(), '--json'], { timeoutMs: 120_000 });
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { verdict: string; steps: { description: string; outcome: string }[]; leadership: { contender: string }[] };
+    const report = JSON.parse(r.stdout) as {
+      verdict: string;
+      steps: { description: string; outcome: string }[];
+      leadership: { contender: string }[];
+    };
     expect(report.verdict).toBe('passed');
     expect(report.steps.find((s) => s.description.startsWith('partition'))?.description).toMatch(/isolate leader → c2/);
     expect(report.leadership.map((l) => l.contender)).toEqual(['c1', 'c2', 'c3']);
     // The drill's contenders went with its lab (killed: their sessions expire); the borrowed ensemble serves on.
-    await waitFor(async () => (await zkMembers(paths, '/election')).size === 0, 'the drill contenders\' sessions to expire', 10_000, 100);
+    await waitFor(
+      async () => (await zkMembers(paths, '/election')).size === 0,
+      "the drill contenders' sessions to expire",
+      10_000,
+      100,
+    );
   }, 120_000);
 
   it('refuses a drill with server faults in one line, exit 2, before anything starts', async () => {
     const r = await zklab(['drill', 'run', 'zk-leader-isolation', '--connect', connect()]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^zklab: drill zk-leader-isolation acts on a server \(line \d+: partition zk-leader\); with --connect only contenders/);
+    expect(r.stderr).toMatch(
+      /^zklab: drill zk-leader-isolation acts on a server \(line \d+: partition zk-leader\); with --connect only contenders/,
+    );
   });
 });

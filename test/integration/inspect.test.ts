@@ -26,7 +26,11 @@ const sources: InspectSource[] = [];
 beforeAll(async () => {
   await ensembleUp(paths, { servers: 3, tickMs: 200 });
   await spawn(paths, { count: 5, path: PATH });
-  zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 4000, connectTimeoutMs: 10_000 });
+  zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 4000,
+    connectTimeoutMs: 10_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -43,14 +47,19 @@ function startSource(path = PATH): InspectSource {
 
 /** Live contenders in sequence order once every follower's predecessor watch shows up in wchp. */
 async function settledChain(): Promise<ContenderInfo[]> {
-  return waitFor(async () => {
-    const live = listContenders(paths).filter((c) => c.alive && c.znode && c.path === PATH);
-    if (!live.every((c) => c.state === 'leader' || c.state === 'follower')) return null;
-    const facts = await watchFacts(readState(paths)!);
-    if (facts.dataWatches !== live.length - 1) return null;
-    const order = sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1)));
-    return order.map((name) => live.find((c) => c.znode === `${PATH}/${name}`)!);
-  }, 'a settled election: one leader, every follower watching its predecessor', 30_000, 100);
+  return waitFor(
+    async () => {
+      const live = listContenders(paths).filter((c) => c.alive && c.znode && c.path === PATH);
+      if (!live.every((c) => c.state === 'leader' || c.state === 'follower')) return null;
+      const facts = await watchFacts(readState(paths)!);
+      if (facts.dataWatches !== live.length - 1) return null;
+      const order = sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1)));
+      return order.map((name) => live.find((c) => c.znode === `${PATH}/${name}`)!);
+    },
+    'a settled election: one leader, every follower watching its predecessor',
+    30_000,
+    100,
+  );
 }
 
 describe('zklab inspect on a real 3-server ensemble with 5 predecessor contenders', () => {
@@ -64,7 +73,8 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     const children = await zk.getChildren(PATH);
     const facts = await watchFacts(readState(paths)!);
     const contenders = listContenders(paths);
-    const owner = (session: string) => contenders.find((c) => c.sessions.map(normalizeSessionId).includes(normalizeSessionId(session)));
+    const owner = (session: string) =>
+      contenders.find((c) => c.sessions.map(normalizeSessionId).includes(normalizeSessionId(session)));
 
     expect(snapshot).toMatchObject({ path: PATH, exists: true, layout: 'sequential' });
     const members = snapshot.nodes.filter((n) => n.depth === 1);
@@ -73,7 +83,13 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     for (const n of members) {
       const stat = (await zk.exists(n.path))!;
       const c = owner(stat.ephemeralOwner)!;
-      expect(n).toMatchObject({ sessionId: `0x${stat.ephemeralOwner}`, contender: c.id, pid: c.pid, czxid: stat.czxid, ephemeral: true });
+      expect(n).toMatchObject({
+        sessionId: `0x${stat.ephemeralOwner}`,
+        contender: c.id,
+        pid: c.pid,
+        czxid: stat.czxid,
+        ephemeral: true,
+      });
       expect(n.sequence).toBe(Number(/(\d+)$/.exec(n.name)![1]));
       const watchedBy = (facts.byPath.get(n.path) ?? []).map((s) => owner(s)?.id ?? `0x${s}`).sort();
       expect(n.watchers, `watchers of ${n.name}`).toEqual(watchedBy);
@@ -97,7 +113,12 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
       expect(r.exitCode, r.stderr).toBe(0);
       const leaderLine = r.stdout.split('\n').find((l) => l.includes('★ LEADER'));
       expect(leaderLine).toContain(`${chain[0]!.id} pid ${chain[0]!.pid}`);
-      expect(r.stdout).toContain(chain.map((c) => c.id).reverse().join(' → '));
+      expect(r.stdout).toContain(
+        chain
+          .map((c) => c.id)
+          .reverse()
+          .join(' → '),
+      );
     }
   });
 
@@ -108,7 +129,12 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     expect(leaderNode(source.current())?.contender).toBe(chain[0]!.id);
     const killedAt = Date.now();
     await faults.kill(paths, chain[0]!.id, 'SIGKILL');
-    const s = await nextSnapshot(source, (x) => leaderNode(x)?.contender === chain[1]!.id, `${chain[1]!.id} to lead`, 20_000);
+    const s = await nextSnapshot(
+      source,
+      (x) => leaderNode(x)?.contender === chain[1]!.id,
+      `${chain[1]!.id} to lead`,
+      20_000,
+    );
     // The old leader's session lingers until it expires (2 s); the snapshot follows the znode's deletion at once.
     expect(Date.now() - killedAt).toBeLessThan(10_000);
     expect(s.nodes.some((n) => n.contender === chain[0]!.id)).toBe(false);
@@ -123,7 +149,13 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     await zk.create('/later', '', 'persistent');
     await zk.create('/later/n_', 'x', 'ephemeral-sequential');
     const s = await nextSnapshot(source, (x) => x.nodes.length === 2, '/later and its child', 5000);
-    expect(s.nodes[1]).toMatchObject({ depth: 1, sequence: 0, data: 'x', sessionId: `0x${zk.sessionId}`, contender: null });
+    expect(s.nodes[1]).toMatchObject({
+      depth: 1,
+      sequence: 0,
+      data: 'x',
+      sessionId: `0x${zk.sessionId}`,
+      contender: null,
+    });
   });
 
   it('keeps working across a server leader change', async () => {
@@ -138,9 +170,16 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
       40_000,
     );
     // Watches still fire on the observer's (possibly new) connection.
-    const victim = listContenders(paths).filter((c) => c.alive && c.path === PATH).at(-1)!;
+    const victim = listContenders(paths)
+      .filter((c) => c.alive && c.path === PATH)
+      .at(-1)!;
     await faults.kill(paths, victim.id, 'SIGTERM');
-    const s = await nextSnapshot(source, (x) => x.nodes.length > 1 && !x.nodes.some((n) => n.contender === victim.id), `${victim.id}'s znode to go`, 30_000);
+    const s = await nextSnapshot(
+      source,
+      (x) => x.nodes.length > 1 && !x.nodes.some((n) => n.contender === victim.id),
+      `${victim.id}'s znode to go`,
+      30_000,
+    );
     expect(s.problems.filter((p) => p.includes('observer'))).toEqual([]);
     await ensembleUp(paths);
   });
@@ -154,7 +193,9 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     try {
       const cut = await nextSnapshot(
         source,
-        (s) => s.servers.find((x) => x.name === old)?.partitioned === true && s.servers.some((x) => x.name !== old && x.mode === 'leader'),
+        (s) =>
+          s.servers.find((x) => x.name === old)?.partitioned === true &&
+          s.servers.some((x) => x.name !== old && x.mode === 'leader'),
         `${old} partitioned and another server leading`,
         40_000,
       );
@@ -162,14 +203,21 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     } finally {
       await heal(paths);
     }
-    await nextSnapshot(source, (s) => s.partitions.length === 0 && s.servers.every((x) => !x.partitioned), 'the heal', 20_000);
+    await nextSnapshot(
+      source,
+      (s) => s.partitions.length === 0 && s.servers.every((x) => !x.partitioned),
+      'the heal',
+      20_000,
+    );
   });
 
   it('an unreachable ensemble: --json names the servers and fails; no lab and no --connect is a usage error', async () => {
     const r = await zklab(['inspect', '--json', '--connect', '127.0.0.1:1,127.0.0.1:2'], { lab: `${paths.root}-none` });
     expect(r.exitCode).toBe(1);
     const snapshot = JSON.parse(r.stdout) as Snapshot;
-    expect(snapshot.problems[0]).toMatch(/cannot reach ZooKeeper at 127\.0\.0\.1:1,127\.0\.0\.1:2 \(1 connection refused, 2 connection refused\)/);
+    expect(snapshot.problems[0]).toMatch(
+      /cannot reach ZooKeeper at 127\.0\.0\.1:1,127\.0\.0\.1:2 \(1 connection refused, 2 connection refused\)/,
+    );
     expect(snapshot.servers.map((s) => s.mode)).toEqual(['down', 'down']);
     expect(r.stderr).toMatch(/^zklab: cannot reach ZooKeeper/);
 

@@ -33,7 +33,13 @@ const up = async (lab: string) => {
 
 const CASES: readonly Case[] = [
   { name: 'ensemble up', owned: false, spanMs: 3000, args: (lab) => ['ensemble', 'up', '--lab', lab] },
-  { name: 'contenders spawn', owned: false, spanMs: 2500, before: up, args: (lab) => ['contenders', 'spawn', '5', '--lab', lab] },
+  {
+    name: 'contenders spawn',
+    owned: false,
+    spanMs: 2500,
+    before: up,
+    args: (lab) => ['contenders', 'spawn', '5', '--lab', lab],
+  },
   { name: 'demo', owned: true, spanMs: 12_000, args: (lab) => ['demo', '--lab', lab] },
   { name: 'drill run', owned: true, spanMs: 9000, args: (lab) => ['drill', 'run', 'join-and-elect', '--lab', lab] },
 ];
@@ -44,7 +50,9 @@ const nothingRuns = (paths: LabPaths) => findMarked([...paths.markers, paths.war
 async function staleLabs(): Promise<unknown[]> {
   const r = await zklab(['labs', '--json']);
   expect(r.exitCode, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { root: string; status: string }[]).filter((l) => l.status === 'stale' || l.status === 'orphan');
+  return (JSON.parse(r.stdout) as { root: string; status: string }[]).filter(
+    (l) => l.status === 'stale' || l.status === 'orphan',
+  );
 }
 
 let running: ResultPromise | undefined;
@@ -52,7 +60,8 @@ const labsMade: LabPaths[] = [];
 
 afterEach(async () => {
   running?.kill('SIGKILL');
-  for (const paths of labsMade.splice(0)) await stopProcesses(findMarked([...paths.markers, paths.wardenMarker]), 'SIGKILL');
+  for (const paths of labsMade.splice(0))
+    await stopProcesses(findMarked([...paths.markers, paths.wardenMarker]), 'SIGKILL');
 });
 
 describe('an interrupted command leaves no lab process behind', () => {
@@ -64,8 +73,15 @@ describe('an interrupted command leaves no lab process behind', () => {
           labsMade.push(paths);
           await c.before?.(paths.root);
           const at = Math.floor(Math.random() * c.spanMs);
-          running = execa(process.execPath, [ZKLAB_BIN, ...c.args(paths.root)], { reject: false, stdin: 'ignore', env: { FORCE_COLOR: '0', CI: 'true' } });
-          const ended = await Promise.race([running, new Promise<undefined>((r) => setTimeout(() => r(undefined), at))]);
+          running = execa(process.execPath, [ZKLAB_BIN, ...c.args(paths.root)], {
+            reject: false,
+            stdin: 'ignore',
+            env: { FORCE_COLOR: '0', CI: 'true' },
+          });
+          const ended = await Promise.race([
+            running,
+            new Promise<undefined>((r) => setTimeout(() => r(undefined), at)),
+          ]);
           const why = `${sig} at ${at} ms${ended ? ' (the command had already ended)' : ''}`;
           running.kill(sig);
           await running;
@@ -75,7 +91,8 @@ describe('an interrupted command leaves no lab process behind', () => {
             expect(down.exitCode, `${why}: ${down.stderr}`).toBe(0);
           }
           await waitFor(() => nothingRuns(paths), `no process of the lab after ${why}`, 10_000, 50);
-          if (c.owned) await waitFor(() => !existsSync(paths.root), `the lab's directory removed after ${why}`, 10_000, 50);
+          if (c.owned)
+            await waitFor(() => !existsSync(paths.root), `the lab's directory removed after ${why}`, 10_000, 50);
           expect(await staleLabs(), why).toEqual([]);
         }, 60_000);
       }

@@ -17,7 +17,10 @@ const longLived = new LabPaths(`${base}/long-lived`);
 const running = new LabPaths(`${base}/running`);
 const orphan = new LabPaths(`${base}/orphan`);
 const drillFile = `${base}/hold.yaml`;
-writeFileSync(drillFile, 'name: hold\nensemble: { servers: 1 }\ncontenders: { count: 1, recipe: predecessor }\nsteps:\n  - sleep: 60s\n');
+writeFileSync(
+  drillFile,
+  'name: hold\nensemble: { servers: 1 }\ncontenders: { count: 1, recipe: predecessor }\nsteps:\n  - sleep: 60s\n',
+);
 
 const drills: ResultPromise[] = [];
 
@@ -39,7 +42,11 @@ async function labs(): Promise<Map<string, Listed>> {
 
 /** A drill holding its lab for a minute, once its contender runs. */
 async function holdingDrill(paths: LabPaths): Promise<{ readonly run: ResultPromise }> {
-  const p = execa(process.execPath, [ZKLAB_BIN, 'drill', 'run', drillFile, '--lab', paths.root], { reject: false, stdin: 'ignore', env: { FORCE_COLOR: '0' } });
+  const p = execa(process.execPath, [ZKLAB_BIN, 'drill', 'run', drillFile, '--lab', paths.root], {
+    reject: false,
+    stdin: 'ignore',
+    env: { FORCE_COLOR: '0' },
+  });
   drills.push(p);
   await waitFor(() => existsSync(paths.contenderEvents('c1')), `${paths.root}'s contender`, 30_000, 50);
   // Wrapped: a ResultPromise is itself awaitable, and awaiting it waits for the drill to end.
@@ -49,7 +56,8 @@ async function holdingDrill(paths: LabPaths): Promise<{ readonly run: ResultProm
 afterAll(async () => {
   for (const d of drills) d.kill('SIGKILL');
   await zklab(['ensemble', 'down', '--lab', longLived.root]);
-  for (const p of [longLived, running, orphan]) await stopProcesses(findMarked([...p.markers, p.wardenMarker]), 'SIGKILL');
+  for (const p of [longLived, running, orphan])
+    await stopProcesses(findMarked([...p.markers, p.wardenMarker]), 'SIGKILL');
 });
 
 describe('zklab labs', () => {
@@ -66,9 +74,24 @@ describe('zklab labs', () => {
     await doomed;
 
     const listed = await labs();
-    expect(listed.get(longLived.root)).toMatchObject({ kind: 'long-lived', status: 'running', owner: null, servers: { running: 1, total: 1 } });
-    expect(listed.get(running.root)).toMatchObject({ kind: 'owned', status: 'running', owner: { pid: drill.pid, alive: true }, servers: { running: 1, total: 1 }, contenders: { running: 1, total: 1 } });
-    expect(listed.get(orphan.root)).toMatchObject({ kind: 'owned', status: 'orphan', owner: { pid: doomed.pid, alive: false } });
+    expect(listed.get(longLived.root)).toMatchObject({
+      kind: 'long-lived',
+      status: 'running',
+      owner: null,
+      servers: { running: 1, total: 1 },
+    });
+    expect(listed.get(running.root)).toMatchObject({
+      kind: 'owned',
+      status: 'running',
+      owner: { pid: drill.pid, alive: true },
+      servers: { running: 1, total: 1 },
+      contenders: { running: 1, total: 1 },
+    });
+    expect(listed.get(orphan.root)).toMatchObject({
+      kind: 'owned',
+      status: 'orphan',
+      owner: { pid: doomed.pid, alive: false },
+    });
     expect(findMarked(orphan.markers).length).toBeGreaterThan(0);
     const text = await zklab(['labs']);
     expect(text.stdout).toMatch(/orphan: its owner \(pid \d+\) is gone/);
@@ -86,7 +109,10 @@ describe('zklab labs', () => {
 
   it('prune with nothing to prune says so and exits 0; labs down of something that is not a lab exits 2 and changes nothing', async () => {
     const nothing = await zklab(['labs', 'prune']);
-    expect(nothing).toMatchObject({ exitCode: 0, stdout: 'nothing to prune: every listed lab has its owner and its directory' });
+    expect(nothing).toMatchObject({
+      exitCode: 0,
+      stdout: 'nothing to prune: every listed lab has its owner and its directory',
+    });
     const notALab = await zklab(['labs', 'down', base]);
     expect(notALab.exitCode).toBe(2);
     expect(notALab.stderr.split('\n')[0]).toBe(`zklab: ${base} is not a lab`);
@@ -98,12 +124,15 @@ describe('zklab labs', () => {
     const other = new LabPaths(`${base}/other`);
     const r = await zklab(['ensemble', 'up', '-n', '1', '--base-port', String(basePort), '--lab', other.root]);
     expect(r.exitCode).not.toBe(0);
-    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`already in use, held by the zklab lab at ${longLived.root} \\(pid \\d+\\)$`));
+    expect(r.stderr.split('\n')[0]).toMatch(
+      new RegExp(`already in use, held by the zklab lab at ${longLived.root} \\(pid \\d+\\)$`),
+    );
     expect(existsSync(other.stateFile)).toBe(false);
   });
 
   it('two drills at once, beside a long-lived lab, do not collide', async () => {
-    const run = (dir: string) => zklab(['drill', 'run', 'join-and-elect', '--lab', `${base}/${dir}`], { timeoutMs: 120_000 });
+    const run = (dir: string) =>
+      zklab(['drill', 'run', 'join-and-elect', '--lab', `${base}/${dir}`], { timeoutMs: 120_000 });
     const [a, b] = await Promise.all([run('drill-a'), run('drill-b')]);
     expect(a.exitCode, a.stdout + a.stderr).toBe(0);
     expect(b.exitCode, b.stdout + b.stderr).toBe(0);

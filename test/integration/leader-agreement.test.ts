@@ -48,7 +48,12 @@ async function cli(args: string[]): Promise<string> {
 
 /** leader/current's data as ZooKeeper holds it (PROGRESS / READY), null when it does not exist. */
 async function currentData(path: string): Promise<string | null> {
-  const zk = await ZkClient.connect({ connect: directConnectString(readState(paths)!), sessionTimeoutMs: 10_000, connectTimeoutMs: 5000, quiet: true });
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 10_000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
   try {
     if (!(await zk.exists(`${path}/leader/current`))) return null;
     return (await zk.getData(`${path}/leader/current`)).data.toString('utf8');
@@ -65,13 +70,18 @@ async function currentData(path: string): Promise<string | null> {
  * leader/current is READY (the same leader read before and after the READY check).
  */
 async function zkLeader(recipe: string, path: string, gone: readonly string[]): Promise<string> {
-  return waitFor(async () => {
-    const id = await zkLeaderContender(paths, path);
-    if (id === null || gone.includes(id)) return null;
-    if (recipe !== 'priority') return id;
-    if ((await currentData(path)) !== 'READY') return null;
-    return (await zkLeaderContender(paths, path)) === id ? id : null;
-  }, `ZooKeeper to name a ${recipe} leader on ${path}${gone.length ? ` other than ${gone.join(', ')}` : ''}`, 30_000, 50);
+  return waitFor(
+    async () => {
+      const id = await zkLeaderContender(paths, path);
+      if (id === null || gone.includes(id)) return null;
+      if (recipe !== 'priority') return id;
+      if ((await currentData(path)) !== 'READY') return null;
+      return (await zkLeaderContender(paths, path)) === id ? id : null;
+    },
+    `ZooKeeper to name a ${recipe} leader on ${path}${gone.length ? ` other than ${gone.join(', ')}` : ''}`,
+    30_000,
+    50,
+  );
 }
 
 /**
@@ -80,14 +90,19 @@ async function zkLeader(recipe: string, path: string, gone: readonly string[]): 
  */
 async function expectNames(what: string, probe: () => Promise<string | null>, expected: string): Promise<void> {
   let said: string | null = '(no answer yet)';
-  await waitFor(async () => {
-    try {
-      said = await probe();
-    } catch (e) {
-      said = `error: ${(e as Error).message}`;
-    }
-    return said === expected;
-  }, `${what} to name ${expected}`, 10_000, 100).catch(() => undefined);
+  await waitFor(
+    async () => {
+      try {
+        said = await probe();
+      } catch (e) {
+        said = `error: ${(e as Error).message}`;
+      }
+      return said === expected;
+    },
+    `${what} to name ${expected}`,
+    10_000,
+    100,
+  ).catch(() => undefined);
   expect(said, `${what} disagrees with ZooKeeper, which says ${expected} leads`).toBe(expected);
 }
 
@@ -104,7 +119,9 @@ async function inspectLeader(path: string): Promise<string | null> {
 
 /** The contender(s) among `ids` whose state `contenders list --json` gives as leader, null if none. */
 async function listLeader(ids: readonly string[]): Promise<string | null> {
-  const list = JSON.parse(await cli(['contenders', 'list', '--json'])) as { contenders: { id: string; state: string }[] };
+  const list = JSON.parse(await cli(['contenders', 'list', '--json'])) as {
+    contenders: { id: string; state: string }[];
+  };
   const leaders = list.contenders.filter((c) => ids.includes(c.id) && c.state === 'leader').map((c) => c.id);
   return leaders.length === 0 ? null : leaders.join(',');
 }
@@ -113,7 +130,9 @@ describe('every view of "who leads" agrees with ZooKeeper, for every recipe, bef
   for (const { recipe, path } of RECIPES) {
     it(`${recipe} on ${path}: inspect, contenders list, kill leader and a drill's leader target`, async () => {
       try {
-        const spawned = JSON.parse(await cli(['contenders', 'spawn', '3', '--recipe', recipe, '--path', path, '--json'])) as { contenders: { id: string }[] };
+        const spawned = JSON.parse(
+          await cli(['contenders', 'spawn', '3', '--recipe', recipe, '--path', path, '--json']),
+        ) as { contenders: { id: string }[] };
         const ids = spawned.contenders.map((c) => c.id);
         expect(ids).toHaveLength(3);
         const killed: string[] = [];
@@ -131,7 +150,10 @@ describe('every view of "who leads" agrees with ZooKeeper, for every recipe, bef
           if (round === ROUNDS) break;
           const out = await cli(['kill', 'leader', '--signal', 'TERM']);
           const victim = /^killed (c\d+)\b/m.exec(out)?.[1] ?? `(unparsed: ${out.trim()})`;
-          expect(victim, `${step}: zklab kill leader --signal TERM killed another contender than ZooKeeper's leader`).toBe(leader);
+          expect(
+            victim,
+            `${step}: zklab kill leader --signal TERM killed another contender than ZooKeeper's leader`,
+          ).toBe(leader);
           killed.push(victim);
         }
         await cli(['contenders', 'stop', '--all']);
@@ -144,9 +166,18 @@ describe('every view of "who leads" agrees with ZooKeeper, for every recipe, bef
 
   it('refuses "leader" while contenders lead on two paths, killing nobody', async () => {
     try {
-      const spawnOn = async (path: string) => (JSON.parse(await cli(['contenders', 'spawn', '1', '--path', path, '--json'])) as { contenders: { id: string }[] }).contenders[0]!.id;
+      const spawnOn = async (path: string) =>
+        (
+          JSON.parse(await cli(['contenders', 'spawn', '1', '--path', path, '--json'])) as {
+            contenders: { id: string }[];
+          }
+        ).contenders[0]!.id;
       const [a, b] = [await spawnOn('/two-a'), await spawnOn('/two-b')];
-      await waitFor(async () => (await zkLeaderContender(paths, '/two-a')) === a && (await zkLeaderContender(paths, '/two-b')) === b, 'each path led by its own contender');
+      await waitFor(
+        async () =>
+          (await zkLeaderContender(paths, '/two-a')) === a && (await zkLeaderContender(paths, '/two-b')) === b,
+        'each path led by its own contender',
+      );
       const r = await zklab(['kill', 'leader'], { lab });
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`"leader" is ambiguous: contenders lead on 2 paths (${a} on /two-a, ${b} on /two-b)`);

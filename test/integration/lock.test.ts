@@ -21,7 +21,9 @@ const { zk, cli } = sharedLab(paths);
 
 /** The resource's own record of the writes it was sent for `lock`, in the order it decided them. */
 const resourceWrites = (lock: string): LabEventOf<'resource-write'>[] =>
-  readLabEvents(paths.labEventsFile).filter((e): e is LabEventOf<'resource-write'> => e.event === 'resource-write' && e.resource === lock);
+  readLabEvents(paths.labEventsFile).filter(
+    (e): e is LabEventOf<'resource-write'> => e.event === 'resource-write' && e.resource === lock,
+  );
 
 const sequenceOf = (name: string): number => Number(/(\d{10})$/.exec(name)![1]);
 
@@ -54,7 +56,21 @@ describe('the lock workload', () => {
   it('hands the lock over in sequence order (the queue): every token the resource took is a czxid of a lock znode, in FIFO order', async () => {
     await zk().mkdirp('/l1');
     const follow = followChildren('/l1');
-    await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--path', '/l1', '--hold', '40ms', '--think', '40ms', '--fencing', 'off']);
+    await cli([
+      'contenders',
+      'spawn',
+      '4',
+      '--workload',
+      'lock',
+      '--path',
+      '/l1',
+      '--hold',
+      '40ms',
+      '--think',
+      '40ms',
+      '--fencing',
+      'off',
+    ]);
     await waitFor(() => resourceWrites('/l1').length >= 40, '40 writes to the resource', 30_000);
     await cli(['contenders', 'stop', '--all']);
     follow.stop();
@@ -64,7 +80,10 @@ describe('the lock workload', () => {
     // Without fencing the resource takes every write: its record is the order in which holders came.
     expect(writes.every((w) => w.accepted)).toBe(true);
     const sequences = tokens.map((t) => follow.seen.get(t));
-    expect(sequences.filter((s) => s === undefined), 'tokens that are no czxid of a /l1 child ZooKeeper showed').toHaveLength(0);
+    expect(
+      sequences.filter((s) => s === undefined),
+      'tokens that are no czxid of a /l1 child ZooKeeper showed',
+    ).toHaveLength(0);
     for (let i = 1; i < sequences.length; i++) expect(sequences[i]!, `write ${i}`).toBeGreaterThan(sequences[i - 1]!);
     expect(new Set(writes.map((w) => w.holder)).size).toBe(4);
     // Each holder counted its hold: nobody's update was lost.
@@ -73,26 +92,48 @@ describe('the lock workload', () => {
 
   it('in the queue each waiter watches only the znode before its own; in the herd every waiter watches the lock', async () => {
     await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--path', '/l2', '--hold', '60s']);
-    const queue = await waitFor(async () => {
-      const names = (await zk().getChildren('/l2')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
-      if (names.length !== 4) return null;
-      const { byPath } = await watchFacts(readState(paths)!);
-      const watched = names.map((n) => byPath.get(`/l2/${n}`)?.length ?? 0);
-      return watched.join(',') === '1,1,1,0' ? watched : null;
-    }, 'one exists watch on each znode but the last', 20_000);
+    const queue = await waitFor(
+      async () => {
+        const names = (await zk().getChildren('/l2')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
+        if (names.length !== 4) return null;
+        const { byPath } = await watchFacts(readState(paths)!);
+        const watched = names.map((n) => byPath.get(`/l2/${n}`)?.length ?? 0);
+        return watched.join(',') === '1,1,1,0' ? watched : null;
+      },
+      'one exists watch on each znode but the last',
+      20_000,
+    );
     expect(queue).toEqual([1, 1, 1, 0]);
     await cli(['contenders', 'stop', '--all']);
 
     const before = (await watchFacts(readState(paths)!)).childWatches;
     await cli(['contenders', 'spawn', '4', '--workload', 'lock', '--recipe', 'herd', '--path', '/l3', '--hold', '60s']);
-    await waitFor(async () => (await watchFacts(readState(paths)!)).childWatches - before === 3, 'three child watches (the waiters)', 20_000);
+    await waitFor(
+      async () => (await watchFacts(readState(paths)!)).childWatches - before === 3,
+      'three child watches (the waiters)',
+      20_000,
+    );
     const names = await zk().getChildren('/l3');
     const { byPath } = await watchFacts(readState(paths)!);
     expect(names.map((n) => byPath.get(`/l3/${n}`)?.length ?? 0)).toEqual([0, 0, 0, 0]);
   }, 90_000);
 
   it('with fencing, a holder frozen past its session has its late write refused by the resource', async () => {
-    await cli(['contenders', 'spawn', '2', '--workload', 'lock', '--path', '/l5', '--hold', '1500ms', '--think', '50ms', '--session-timeout', '2000']);
+    await cli([
+      'contenders',
+      'spawn',
+      '2',
+      '--workload',
+      'lock',
+      '--path',
+      '/l5',
+      '--hold',
+      '1500ms',
+      '--think',
+      '50ms',
+      '--session-timeout',
+      '2000',
+    ]);
     const first = await waitFor(async () => {
       const names = (await zk().getChildren('/l5')).sort((a, b) => sequenceOf(a) - sequenceOf(b));
       return names.length === 2 ? names[0] : null;
@@ -101,10 +142,18 @@ describe('the lock workload', () => {
     const owner = (JSON.parse((await zk().getData(`/l5/${first}`)).data.toString()) as { id: string }).id;
     await cli(['pause', 'contender', owner]);
     // ZooKeeper expires the frozen holder's session: its znode goes, and the other holder writes.
-    await waitFor(async () => (await zk().exists(`/l5/${first}`)) === null, 'the frozen holder\'s znode to go', 15_000);
-    await waitFor(() => resourceWrites('/l5').some((w) => w.holder !== owner && w.accepted), 'a write of the next holder', 15_000);
+    await waitFor(async () => (await zk().exists(`/l5/${first}`)) === null, "the frozen holder's znode to go", 15_000);
+    await waitFor(
+      () => resourceWrites('/l5').some((w) => w.holder !== owner && w.accepted),
+      'a write of the next holder',
+      15_000,
+    );
     await cli(['resume', 'contender', owner]);
-    const late = await waitFor(() => resourceWrites('/l5').find((w) => w.holder === owner), 'the frozen holder\'s late write', 15_000);
+    const late = await waitFor(
+      () => resourceWrites('/l5').find((w) => w.holder === owner),
+      "the frozen holder's late write",
+      15_000,
+    );
     expect(late.accepted).toBe(false);
     expect(late.token).toBeLessThan(late.lastToken);
     expect(resourceWrites('/l5').filter((w) => w.accepted && w.token < w.lastToken)).toEqual([]);
@@ -114,26 +163,41 @@ describe('the lock workload', () => {
     [['--workload', 'lock', '--hold', 'abc'], /--hold: "abc" is not a duration/],
     [['--workload', 'lock', '--think=-1s'], /--think: "-1s" is not a duration/],
     [['--workload', 'lock', '--priority', '1,2'], /--priority applies to election recipes, not to --workload lock/],
-    [['--workload', 'lock', '--recipe', 'priority'], /--workload lock runs the predecessor or herd recipe, not priority/],
+    [
+      ['--workload', 'lock', '--recipe', 'priority'],
+      /--workload lock runs the predecessor or herd recipe, not priority/,
+    ],
     [['--workload', 'lock', '--strategy', 'random'], /--strategy applies to --workload scheduler only/],
     [['--hold', '1s'], /--hold applies to --workload lock only/],
     [['--workload', 'lock', '--fencing', 'maybe'], /unknown --fencing mode "maybe"/],
-  ])('refuses spawn %j with one line, exit 2, and no change to the lab', async (extra, message) => {
-    const before = snapshotDir(lab);
-    const r = await zklab(['contenders', 'spawn', '2', ...extra], { lab });
-    expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
-    expect(snapshotDir(lab)).toEqual(before);
-  }, 30_000);
+  ])(
+    'refuses spawn %j with one line, exit 2, and no change to the lab',
+    async (extra, message) => {
+      const before = snapshotDir(lab);
+      const r = await zklab(['contenders', 'spawn', '2', ...extra], { lab });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(snapshotDir(lab)).toEqual(before);
+    },
+    30_000,
+  );
 
   it('runs lock holders on a lab pointed at an outside ensemble (--connect): the spawn starts the daemon that serves the resource', async () => {
     const outside = tempLab();
     const connect = directConnectString(readState(paths)!);
     try {
-      const r = await zklab(['contenders', 'spawn', '2', '--workload', 'lock', '--path', '/l6', '--hold', '20ms', '--connect', connect], { lab: outside.root });
+      const r = await zklab(
+        ['contenders', 'spawn', '2', '--workload', 'lock', '--path', '/l6', '--hold', '20ms', '--connect', connect],
+        { lab: outside.root },
+      );
       expect(r.exitCode, r.stderr).toBe(0);
-      await waitFor(() => readLabEvents(outside.labEventsFile).filter((e) => e.event === 'resource-write' && e.resource === '/l6').length >= 4, 'writes to the outside lab\'s resource');
+      await waitFor(
+        () =>
+          readLabEvents(outside.labEventsFile).filter((e) => e.event === 'resource-write' && e.resource === '/l6')
+            .length >= 4,
+        "writes to the outside lab's resource",
+      );
     } finally {
       await zklab(['ensemble', 'down', '--purge'], { lab: outside.root });
     }
@@ -147,7 +211,9 @@ describe('the lock workload', () => {
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/the lock \/l4 already has holders with --fencing off \(c\d+\)/);
     expect(readState(paths)).toEqual(state);
-    expect(readLabEvents(paths.labEventsFile).filter((e) => e.event === 'resource-configured')).toHaveLength(configured);
+    expect(readLabEvents(paths.labEventsFile).filter((e) => e.event === 'resource-configured')).toHaveLength(
+      configured,
+    );
     expect(await zk().getChildren('/l4')).toHaveLength(1);
   }, 30_000);
 });

@@ -28,7 +28,12 @@ async function cli(args: string[], where = lab): Promise<string> {
 const state = (): LabState => readState(paths)!;
 
 async function withServer<T>(port: number, fn: (zk: ZkClient) => Promise<T>): Promise<T> {
-  const zk = await ZkClient.connect({ connect: `127.0.0.1:${port}`, sessionTimeoutMs: 4000, connectTimeoutMs: 5000, quiet: true });
+  const zk = await ZkClient.connect({
+    connect: `127.0.0.1:${port}`,
+    sessionTimeoutMs: 4000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
   try {
     return await fn(zk);
   } finally {
@@ -42,21 +47,31 @@ async function configs(): Promise<Map<string, { version: string; members: string
   for (const s of state().servers) {
     const text = await withServer(s.clientPort, (zk) => zk.getConfig());
     const version = /^version=(\w+)$/m.exec(text)?.[1] ?? '?';
-    const members = [...text.matchAll(/^server\.(\d+)=[^:]+:\d+:\d+:(\w+)/gm)].map((m) => `${m[1]}:${m[2]}`).sort().join(',');
+    const members = [...text.matchAll(/^server\.(\d+)=[^:]+:\d+:\d+:(\w+)/gm)]
+      .map((m) => `${m[1]}:${m[2]}`)
+      .sort()
+      .join(',');
     out.set(s.name, { version, members });
   }
   return out;
 }
 
 async function expectAgreement(members: string): Promise<void> {
-  await waitFor(async () => {
-    const all = [...(await configs()).values()];
-    return all.every((c) => c.version === all[0]!.version && c.members === members);
-  }, `every server to report the membership ${members}`, 20_000);
+  await waitFor(
+    async () => {
+      const all = [...(await configs()).values()];
+      return all.every((c) => c.version === all[0]!.version && c.members === members);
+    },
+    `every server to report the membership ${members}`,
+    20_000,
+  );
 }
 
 function srvrMode(port: number): Promise<string> {
-  return fourLetterWord(port, 'srvr').then((t) => /^Mode: (\S+)/m.exec(t)?.[1] ?? 'none', () => 'down');
+  return fourLetterWord(port, 'srvr').then(
+    (t) => /^Mode: (\S+)/m.exec(t)?.[1] ?? 'none',
+    () => 'down',
+  );
 }
 
 describe('ensemble add and remove by dynamic reconfiguration', () => {
@@ -72,7 +87,16 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     await expectAgreement('1:participant,2:participant,3:participant,4:participant,5:participant');
 
     // The contenders' connect strings follow: each takes up a link to each new server.
-    await waitFor(() => ids.every((id) => readEventFile(paths.contenderEvents(id)).some((e) => e.event === 'servers' && String(e.connect).split(',').length === 5)), 'every contender to use 5 servers', 10_000);
+    await waitFor(
+      () =>
+        ids.every((id) =>
+          readEventFile(paths.contenderEvents(id)).some(
+            (e) => e.event === 'servers' && String(e.connect).split(',').length === 5,
+          ),
+        ),
+      'every contender to use 5 servers',
+      10_000,
+    );
 
     // Remove the quorum leader itself, then zk4.
     let zkLeader = '';
@@ -87,9 +111,21 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     await expectAgreement(afterSecond.map((n) => `${n}:participant`).join(','));
     expect(state().servers.map((s) => s.id)).toEqual(afterSecond.map(Number));
 
-    await waitFor(() => ids.every((id) => readEventFile(paths.contenderEvents(id)).filter((e) => e.event === 'servers').at(-1)?.connect.split(',').length === 3), 'every contender to use the 3 servers left', 10_000);
+    await waitFor(
+      () =>
+        ids.every(
+          (id) =>
+            readEventFile(paths.contenderEvents(id))
+              .filter((e) => e.event === 'servers')
+              .at(-1)
+              ?.connect.split(',').length === 3,
+        ),
+      'every contender to use the 3 servers left',
+      10_000,
+    );
     // Nobody lost its session, and the leadership spans never overlap.
-    for (const id of ids) expect(readEventFile(paths.contenderEvents(id)).filter((e) => e.event === 'expired')).toEqual([]);
+    for (const id of ids)
+      expect(readEventFile(paths.contenderEvents(id)).filter((e) => e.event === 'expired')).toEqual([]);
     const spans = leadershipSpans(paths, ids).sort((a, b) => a.start - b.start);
     for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
     // ZooKeeper still has all five members' znodes, each owned by a live session.
@@ -110,9 +146,12 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     const spawned = state().contenders.filter((c) => c.path === '/o');
     expect(spawned).toHaveLength(2);
     const sessions = await waitFor(() => {
-      const found = spawned.map((c) => readEventFile(paths.contenderEvents(c.id)).find((e) => e.event === 'session')?.session as string | undefined);
+      const found = spawned.map(
+        (c) =>
+          readEventFile(paths.contenderEvents(c.id)).find((e) => e.event === 'session')?.session as string | undefined,
+      );
       return found.every((s) => s !== undefined) ? (found as string[]) : null;
-    }, 'both contenders\' sessions in their event files');
+    }, "both contenders' sessions in their event files");
     const cons = await fourLetterWord(observer.clientPort, 'cons');
     for (const s of sessions) expect(cons.toLowerCase()).toContain(`sid=0x${s.replace(/^0x/, '')}`);
     for (const s of state().servers.filter((x) => x.name !== observer.name)) {
@@ -125,12 +164,19 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
   }, 120_000);
 
   it('keeps a server whose add was interrupted after ZooKeeper took it in; remove takes it out again', async () => {
-    const members = state().servers.map((s) => `${s.id}:${s.role ?? 'participant'}`).join(',');
+    const members = state()
+      .servers.map((s) => `${s.id}:${s.role ?? 'participant'}`)
+      .join(',');
     const used = new Set(state().servers.map((s) => s.id));
     const id = [1, 2, 3, 4, 5, 6, 7, 8, 9].find((n) => !used.has(n))!;
     // Interrupted as the reconfig goes out: it commits, and the wait for every server to agree is what is cut short.
     const controller = new AbortController();
-    await expect(ensembleAdd(paths, { signal: controller.signal, onStep: (step) => step.startsWith('reconfig:') && controller.abort() })).rejects.toThrow();
+    await expect(
+      ensembleAdd(paths, {
+        signal: controller.signal,
+        onStep: (step) => step.startsWith('reconfig:') && controller.abort(),
+      }),
+    ).rejects.toThrow();
     const config = await withServer(state().servers[0]!.clientPort, async (zk) => {
       await zk.sync('/zookeeper/config');
       return zk.getConfig();
@@ -138,7 +184,11 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     expect(config).toMatch(new RegExp(`^server\\.${id}=`, 'm'));
     const kept = state().servers.find((s) => s.id === id);
     expect(kept, 'the lab still lists the server ZooKeeper took in').toBeDefined();
-    await waitFor(async () => /^(follower|leader)$/.test(await srvrMode(kept!.clientPort)), `${kept!.name} serving as a member`, 10_000);
+    await waitFor(
+      async () => /^(follower|leader)$/.test(await srvrMode(kept!.clientPort)),
+      `${kept!.name} serving as a member`,
+      10_000,
+    );
     await cli(['ensemble', 'remove', kept!.name]);
     await expectAgreement(members);
   }, 90_000);
@@ -162,7 +212,12 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
     await cli(['heal', first!.name]);
     // With one voter dead, removing another would leave the new configuration without a live majority.
     await cli(['kill', 'server', third!.name]);
-    refused.push([['ensemble', 'remove', second!.name], new RegExp(`removing ${second!.name} would leave the voters .* without a live majority \\(${third!.name} is down\\)`)]);
+    refused.push([
+      ['ensemble', 'remove', second!.name],
+      new RegExp(
+        `removing ${second!.name} would leave the voters .* without a live majority \\(${third!.name} is down\\)`,
+      ),
+    ]);
     for (const [args, message] of refused) {
       const r = await zklab(args, { lab });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
@@ -190,7 +245,9 @@ describe('ensemble up --observers', () => {
     const run = (args: string[]) => cli(args, other.root);
     const modes = async (): Promise<string[]> => {
       const ports = readState(other)!.servers.map((s) => s.clientPort);
-      return Promise.all(ports.map(async (port) => /^Mode: (\w+)/m.exec(await fourLetterWord(port, 'srvr'))?.[1] ?? 'none'));
+      return Promise.all(
+        ports.map(async (port) => /^Mode: (\w+)/m.exec(await fourLetterWord(port, 'srvr'))?.[1] ?? 'none'),
+      );
     };
     try {
       await run(['ensemble', 'up', '--servers', '2', '--observers', '1']);

@@ -48,7 +48,13 @@ describe('network commands on a lab, through the built CLI', () => {
   /** What must not change on refused input: the network the daemon applies, the lab state, the lab's events. */
   const network = async () => {
     const l = await json(['partition', 'list']);
-    return { rules: l.rules, delays: l.delays, faulty: l.faultyLinks.map((k: { id: string; fault: unknown }) => [k.id, k.fault]), state: readState(paths)!.net, events: readFileSync(paths.labEventsFile, 'utf8') };
+    return {
+      rules: l.rules,
+      delays: l.delays,
+      faulty: l.faultyLinks.map((k: { id: string; fault: unknown }) => [k.id, k.fault]),
+      state: readState(paths)!.net,
+      events: readFileSync(paths.labEventsFile, 'utf8'),
+    };
   };
 
   beforeAll(async () => {
@@ -72,12 +78,18 @@ describe('network commands on a lab, through the built CLI', () => {
     expect(list.rules).toEqual([{ type: 'isolate', member: 'c2', mode: 'blackhole' }]);
     expect(list.delays).toEqual([{ member: 'c1', delayMs: 100, jitterMs: 10 }]);
     expect(list.faultyLinks.filter((k: { from: string }) => k.from === 'c2')).toHaveLength(3);
-    expect(list.faultyLinks.find((k: { id: string }) => k.id === 'client:c1->zk1').fault).toEqual({ mode: 'pass', delayMs: 50, jitterMs: 5 });
+    expect(list.faultyLinks.find((k: { id: string }) => k.id === 'client:c1->zk1').fault).toEqual({
+      mode: 'pass',
+      delayMs: 50,
+      jitterMs: 5,
+    });
 
     const status = await json(['ensemble', 'status']);
     expect(status.network.daemon.running).toBe(true);
     expect(status.network.faults).toEqual(['isolate c2 (blackhole)', 'delay c1 100 ms + up to 10 ms jitter']);
-    expect((await run(['ensemble', 'status'])).stdout).toMatch(/network faults: isolate c2 \(blackhole\); delay c1 100 ms/);
+    expect((await run(['ensemble', 'status'])).stdout).toMatch(
+      /network faults: isolate c2 \(blackhole\); delay c1 100 ms/,
+    );
 
     const contenders = await json(['contenders', 'list']);
     expect(contenders.network.faults).toHaveLength(2);
@@ -92,8 +104,13 @@ describe('network commands on a lab, through the built CLI', () => {
     expect((await run(['net', 'clear'])).stdout).toMatch(/cleared: delay c1 100 ms/);
     const after = await json(['partition', 'list']);
     expect(after).toMatchObject({ rules: [], delays: [], faultyLinks: [] });
-    const labEvents = readFileSync(paths.labEventsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(labEvents.filter((e) => ['partition', 'delay', 'heal'].includes(e.event)).map((e) => [e.event, e.target])).toEqual([
+    const labEvents = readFileSync(paths.labEventsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(
+      labEvents.filter((e) => ['partition', 'delay', 'heal'].includes(e.event)).map((e) => [e.event, e.target]),
+    ).toEqual([
       ['partition', 'c2'],
       ['delay', 'c1'],
       ['heal', 'c2'],

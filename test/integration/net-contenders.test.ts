@@ -81,7 +81,9 @@ describe('contender links on a real ensemble', () => {
     for (const c of listContenders(paths)) {
       const ports = proxyPorts(c.id);
       expect(ports).toHaveLength(3);
-      expect(events(paths, c.id).find((e) => e.event === 'started')!.connect).toBe(ports.map((p) => `127.0.0.1:${p}`).join(','));
+      expect(events(paths, c.id).find((e) => e.event === 'started')!.connect).toBe(
+        ports.map((p) => `127.0.0.1:${p}`).join(','),
+      );
       const remote = connectedPorts(c.pid!);
       expect(remote.some((p) => ports.includes(p))).toBe(true);
       expect(remote.filter((p) => clientPorts.includes(p))).toEqual([]);
@@ -97,21 +99,48 @@ describe('contender links on a real ensemble', () => {
     const t0 = Date.now();
     expect((await isolate(paths, 'leader')).member).toBe(old);
 
-    const paused = await waitFor(() => events(paths, old).find((e): e is ContenderEventOf<'paused'> => e.event === 'paused' && e.t >= t0), `${old} to pause`, 10_000);
+    const paused = await waitFor(
+      () => events(paths, old).find((e): e is ContenderEventOf<'paused'> => e.event === 'paused' && e.t >= t0),
+      `${old} to pause`,
+      10_000,
+    );
     expect(paused.wasLeader).toBe(true);
     // The C client gives up on a silent server after 2/3 of the session timeout; allow scheduling slack.
     expect(paused.t - t0).toBeLessThan((SESSION * 2) / 3 + 700);
 
-    await waitFor(async () => !(await serverSessions()).includes(`sid=0x${oldSession}`), `session 0x${oldSession} to expire on the servers`, 15_000, 100);
-    await waitFor(async () => (await withObserver(directConnectString(readState(paths)!), (zk) => zk.exists(lead.znode))) === null, `${lead.znode} to vanish`, 10_000, 100);
-    const next = await waitFor(async () => {
-      const id = await zkLeaderContender(paths, PATH);
-      return id && id !== old && events(paths, id).some((e) => e.event === 'leader' && e.t > t0) ? id : null;
-    }, 'the next contender to lead', 15_000, 100);
+    await waitFor(
+      async () => !(await serverSessions()).includes(`sid=0x${oldSession}`),
+      `session 0x${oldSession} to expire on the servers`,
+      15_000,
+      100,
+    );
+    await waitFor(
+      async () => (await withObserver(directConnectString(readState(paths)!), (zk) => zk.exists(lead.znode))) === null,
+      `${lead.znode} to vanish`,
+      10_000,
+      100,
+    );
+    const next = await waitFor(
+      async () => {
+        const id = await zkLeaderContender(paths, PATH);
+        return id && id !== old && events(paths, id).some((e) => e.event === 'leader' && e.t > t0) ? id : null;
+      },
+      'the next contender to lead',
+      15_000,
+      100,
+    );
 
     await heal(paths, old);
-    const expired = await waitFor(() => events(paths, old).find((e) => e.event === 'expired' && e.t > t0), `${old} to learn its session expired`, 20_000);
-    const rejoined = await waitFor(() => events(paths, old).find((e) => e.event === 'follower' && e.t > expired.t), `${old} to rejoin as a follower`, 20_000);
+    const expired = await waitFor(
+      () => events(paths, old).find((e) => e.event === 'expired' && e.t > t0),
+      `${old} to learn its session expired`,
+      20_000,
+    );
+    const rejoined = await waitFor(
+      () => events(paths, old).find((e) => e.event === 'follower' && e.t > expired.t),
+      `${old} to rejoin as a follower`,
+      20_000,
+    );
     expect(rejoined.session).not.toBe(oldSession);
     expect(rejoined.znode).not.toBe(lead.znode);
     expect(listContenders(paths).find((c) => c.id === old)!.state).toBe('follower');
@@ -127,7 +156,9 @@ describe('contender links on a real ensemble', () => {
 
   it('delay 300 ms on a contender: latency over its links rises by about that much; clear restores it', async () => {
     const c = listContenders(paths).find((x) => x.state === 'follower')!;
-    const viaLinks = proxyPorts(c.id).map((p) => `127.0.0.1:${p}`).join(',');
+    const viaLinks = proxyPorts(c.id)
+      .map((p) => `127.0.0.1:${p}`)
+      .join(',');
     const base = await readLatency(viaLinks);
     const t0 = Date.now();
     await delay(paths, c.id, 300);
@@ -150,8 +181,12 @@ async function daemonLinks(id: string): Promise<LinkInfo[]> {
 }
 
 describe('contenders that die, on a real ensemble', () => {
-  it('the link daemon closes a SIGKILLed contender\'s links by itself; paused, cut-off and reconnecting ones keep theirs', async () => {
-    const [dead, holeDead, resetDead, paused, cut] = await spawn(paths, { count: 5, path: '/reaper', sessionTimeout: SESSION });
+  it("the link daemon closes a SIGKILLed contender's links by itself; paused, cut-off and reconnecting ones keep theirs", async () => {
+    const [dead, holeDead, resetDead, paused, cut] = await spawn(paths, {
+      count: 5,
+      path: '/reaper',
+      sessionTimeout: SESSION,
+    });
     const killed = [dead!, holeDead!, resetDead!];
     const recorded = () => readState(paths)!.net!.contenderPorts;
     const before = { paused: recorded()[paused!.id]!, cut: recorded()[cut!.id]! };
@@ -164,7 +199,12 @@ describe('contenders that die, on a real ensemble', () => {
       // such contenders on every tick, since no close would tell of their death. So it does at the paused one, whose
       // connection the reset closes.
       for (const c of [cut!, resetDead!, paused!]) await isolate(paths, c.id, 'reject');
-      await waitFor(async () => (await rejected(cut!.id)) >= 2 && (await rejected(resetDead!.id)) >= 2, 'both to try again and be reset', 15_000, 100);
+      await waitFor(
+        async () => (await rejected(cut!.id)) >= 2 && (await rejected(resetDead!.id)) >= 2,
+        'both to try again and be reset',
+        15_000,
+        100,
+      );
       // A blackhole keeps a socket open and silent: the daemon hears of that death from the FIN the kernel sends.
       await isolate(paths, holeDead!.id, 'blackhole');
 
@@ -191,7 +231,12 @@ describe('contenders that die, on a real ensemble', () => {
 
       // Healed, the cut-off one reconnects through the same links.
       await heal(paths, cut!.id);
-      await waitFor(async () => (await daemonLinks(cut!.id)).some((l) => l.stats.open > 0), `${cut!.id} to reconnect`, 15_000, 100);
+      await waitFor(
+        async () => (await daemonLinks(cut!.id)).some((l) => l.stats.open > 0),
+        `${cut!.id} to reconnect`,
+        15_000,
+        100,
+      );
       expect(recorded()[cut!.id]).toEqual(before.cut);
 
       // `contenders stop` goes the same way, and has its contender's links closed by the time it returns.

@@ -29,7 +29,9 @@ afterAll(async () => {
 
 /** Each server's mode by its own srvr, by name. */
 async function modes(): Promise<Record<string, string>> {
-  const probes = await Promise.all(state.servers.map(async (s) => [s.name, (await probeSrvr(s.clientPort, 500)).mode] as const));
+  const probes = await Promise.all(
+    state.servers.map(async (s) => [s.name, (await probeSrvr(s.clientPort, 500)).mode] as const),
+  );
   return Object.fromEntries(probes);
 }
 
@@ -52,11 +54,20 @@ async function withClient<T>(names: readonly string[], fn: (zk: ZkClient) => Pro
 
 /** Waits until exactly one server other than `not` leads and the named servers serve. */
 async function newLeader(not: string, serving: readonly string[], timeoutMs: number): Promise<string> {
-  return waitFor(async () => {
-    const m = await modes();
-    const leaders = Object.keys(m).filter((n) => m[n] === 'leader');
-    return leaders.length === 1 && leaders[0] !== not && serving.every((n) => m[n] === 'leader' || m[n] === 'follower') ? leaders[0] : null;
-  }, `a new leader other than ${not}`, timeoutMs, 50);
+  return waitFor(
+    async () => {
+      const m = await modes();
+      const leaders = Object.keys(m).filter((n) => m[n] === 'leader');
+      return leaders.length === 1 &&
+        leaders[0] !== not &&
+        serving.every((n) => m[n] === 'leader' || m[n] === 'follower')
+        ? leaders[0]
+        : null;
+    },
+    `a new leader other than ${not}`,
+    timeoutMs,
+    50,
+  );
 }
 
 describe('server links on a real 3-server ensemble', () => {
@@ -71,27 +82,43 @@ describe('server links on a real 3-server ensemble', () => {
     for (const s of state.servers) {
       const dynamic = readdirSync(paths.serverConfDir(s.name)).find((f) => f.startsWith('zoo.cfg.dynamic.'))!;
       const cfg = readFileSync(join(paths.serverConfDir(s.name), dynamic), 'utf8');
-      for (const peer of state.servers) expect(cfg).toContain(`server.${peer.id}=zk${peer.id}:${peer.quorumPort}:${peer.electionPort}:participant`);
+      for (const peer of state.servers)
+        expect(cfg).toContain(`server.${peer.id}=zk${peer.id}:${peer.quorumPort}:${peer.electionPort}:participant`);
       // No client addresses: a client that follows /zookeeper/config (Curator) would find the real ports there.
       expect(cfg).not.toContain(';');
       const hosts = readFileSync(paths.serverHostsFile(s.name), 'utf8');
-      for (const peer of state.servers) expect(hosts).toMatch(new RegExp(`^${peer.id === s.id ? '127\\.0\\.0\\.1 localhost' : `127\\.${s.id}\\.${peer.id}\\.1`} .*\\bzk${peer.id}\\b`, 'm'));
+      for (const peer of state.servers)
+        expect(hosts).toMatch(
+          new RegExp(
+            `^${peer.id === s.id ? '127\\.0\\.0\\.1 localhost' : `127\\.${s.id}\\.${peer.id}\\.1`} .*\\bzk${peer.id}\\b`,
+            'm',
+          ),
+        );
     }
     const listening = listeningAddresses(daemon);
     expect(listening.every((a) => a.startsWith('127.'))).toBe(true);
     for (const from of state.servers) {
       for (const to of state.servers) {
-        if (from !== to) expect(listening).toEqual(expect.arrayContaining([`127.${from.id}.${to.id}.1:${to.quorumPort}`, `127.${from.id}.${to.id}.1:${to.electionPort}`]));
+        if (from !== to)
+          expect(listening).toEqual(
+            expect.arrayContaining([
+              `127.${from.id}.${to.id}.1:${to.quorumPort}`,
+              `127.${from.id}.${to.id}.1:${to.electionPort}`,
+            ]),
+          );
       }
     }
 
     // No JVM holds a connection to another server's real quorum or election address (127.0.0.1): only the daemon
     // does. Each reaches its peers at its own pairs' addresses.
-    const realPeerAddresses = new Set(state.servers.flatMap((s) => [`127.0.0.1:${s.quorumPort}`, `127.0.0.1:${s.electionPort}`]));
+    const realPeerAddresses = new Set(
+      state.servers.flatMap((s) => [`127.0.0.1:${s.quorumPort}`, `127.0.0.1:${s.electionPort}`]),
+    );
     for (const s of state.servers) {
       const remote = connectedAddresses(s.pid!);
       expect(remote.filter((a) => realPeerAddresses.has(a))).toEqual([]);
-      for (const a of remote.filter((x) => !x.startsWith('127.0.0.1:'))) expect(a).toMatch(new RegExp(`^127\\.${s.id}\\.[1-9]\\.1:`));
+      for (const a of remote.filter((x) => !x.startsWith('127.0.0.1:')))
+        expect(a).toMatch(new RegExp(`^127\\.${s.id}\\.[1-9]\\.1:`));
     }
     const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }));
     expect(links).toHaveLength(12);
@@ -112,8 +139,16 @@ describe('server links on a real 3-server ensemble', () => {
     const leader = await newLeader(old, others, 10_000);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(others).toContain(leader);
-    await waitFor(async () => (await probeSrvr(server(old).clientPort, 500)).mode === 'not-serving', `${old} to stop serving`, 10_000, 50);
-    expect(readLabEvents(paths.labEventsFile).find((e) => e.event === 'partition' && e.t >= t0)).toMatchObject({ target: old, mode: 'blackhole' });
+    await waitFor(
+      async () => (await probeSrvr(server(old).clientPort, 500)).mode === 'not-serving',
+      `${old} to stop serving`,
+      10_000,
+      50,
+    );
+    expect(readLabEvents(paths.labEventsFile).find((e) => e.event === 'partition' && e.t >= t0)).toMatchObject({
+      target: old,
+      mode: 'blackhole',
+    });
 
     await withClient(others, (zk) => zk.create('/net-during', 'd', 'persistent'));
     expect((await probeSrvr(server(old).clientPort, 500)).mode).toBe('not-serving');
@@ -133,33 +168,48 @@ describe('server links on a real 3-server ensemble', () => {
     const r = await split(paths, [['zk1'], ['zk2', 'zk3']]);
     expect(r.groups).toEqual([['zk1'], ['zk2', 'zk3']]);
     await waitFor(async () => (await modes()).zk1 === 'not-serving', 'zk1 to stop serving', 15_000, 50);
-    await waitFor(async () => {
-      const m = await modes();
-      return [m.zk2, m.zk3].sort().join() === 'follower,leader';
-    }, 'zk2 and zk3 to serve with one leader', 15_000, 50);
+    await waitFor(
+      async () => {
+        const m = await modes();
+        return [m.zk2, m.zk3].sort().join() === 'follower,leader';
+      },
+      'zk2 and zk3 to serve with one leader',
+      15_000,
+      50,
+    );
     await withClient(['zk2', 'zk3'], async (zk) => {
       for (let i = 0; i < 20; i++) await zk.create(`/net-split-${i}`, String(i), 'persistent');
     });
     expect((await modes()).zk1).toBe('not-serving');
 
     await heal(paths, 'zk2'); // healing any member of the split lifts it whole
-    await waitFor(async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'), 'all three to serve', 30_000, 100);
+    await waitFor(
+      async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
+      'all three to serve',
+      30_000,
+      100,
+    );
     await withClient(['zk1'], async (zk) => {
       await zk.sync('/');
       expect(await zk.exists('/net-split-19')).not.toBeNull();
     });
   }, 90_000);
 
-  it('--mode reject resets the isolated server\'s connections instead of holding them', async () => {
+  it("--mode reject resets the isolated server's connections instead of holding them", async () => {
     const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
     await isolate(paths, follower, 'reject');
     await waitFor(async () => (await modes())[follower] === 'not-serving', `${follower} to stop serving`, 15_000, 50);
-    const rejected = await waitFor(async () => {
-      const l = await listNetwork(paths);
-      const touching = l.faultyLinks.filter((k) => k.from === follower || k.to === follower);
-      const n = touching.reduce((sum, k) => sum + k.stats.rejected, 0);
-      return touching.every((k) => k.fault.mode === 'reject' && k.stats.heldBytes === 0) && n > 0 ? n : null;
-    }, 'connection attempts to be reset', 15_000, 100);
+    const rejected = await waitFor(
+      async () => {
+        const l = await listNetwork(paths);
+        const touching = l.faultyLinks.filter((k) => k.from === follower || k.to === follower);
+        const n = touching.reduce((sum, k) => sum + k.stats.rejected, 0);
+        return touching.every((k) => k.fault.mode === 'reject' && k.stats.heldBytes === 0) && n > 0 ? n : null;
+      },
+      'connection attempts to be reset',
+      15_000,
+      100,
+    );
     expect(rejected).toBeGreaterThan(0);
     await heal(paths, follower);
     await waitFor(async () => (await modes())[follower] === 'follower', `${follower} to rejoin`, 30_000, 100);
@@ -189,7 +239,12 @@ describe('server links on a real 3-server ensemble', () => {
     expect((await modes())[follower]).toBe('not-serving');
 
     await heal(paths);
-    await waitFor(async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'), 'all three to serve', 30_000, 100);
+    await waitFor(
+      async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
+      'all three to serve',
+      30_000,
+      100,
+    );
   }, 120_000);
 
   it('down stops the link layer too: no daemon or proxy survives and the proxy ports are free', async () => {

@@ -23,7 +23,9 @@ async function spawned(args: string[]): Promise<string[]> {
 
 /** The contender whose session holds `<root>/leader/current` with READY, by ZooKeeper's znodes; null otherwise. */
 async function readyLeader(root: string): Promise<string | null> {
-  const current = await zk().getData(`${root}/leader/current`).catch(() => null);
+  const current = await zk()
+    .getData(`${root}/leader/current`)
+    .catch(() => null);
   if (!current || current.data.toString() !== 'READY') return null;
   for (const id of await zk().getChildren(`${root}/nodes`)) {
     const member = await zk().exists(`${root}/nodes/${id}`);
@@ -37,8 +39,23 @@ async function waitReady(root: string, id: string, what: string, watched: readon
   try {
     await waitFor(async () => (await readyLeader(root)) === id, what, 10_000);
   } catch (e) {
-    const znodes = await Promise.all(['elected', 'current'].map((n) => zk().getData(`${root}/leader/${n}`).then((r) => `${n}=${r.data.toString()} (owner ${r.stat.ephemeralOwner})`, () => `${n}: none`)));
-    const tails = watched.map((c) => `${c}:\n${readEventFile(paths.contenderEvents(c)).slice(-12).map((ev) => `  ${JSON.stringify(ev)}`).join('\n')}`);
+    const znodes = await Promise.all(
+      ['elected', 'current'].map((n) =>
+        zk()
+          .getData(`${root}/leader/${n}`)
+          .then(
+            (r) => `${n}=${r.data.toString()} (owner ${r.stat.ephemeralOwner})`,
+            () => `${n}: none`,
+          ),
+      ),
+    );
+    const tails = watched.map(
+      (c) =>
+        `${c}:\n${readEventFile(paths.contenderEvents(c))
+          .slice(-12)
+          .map((ev) => `  ${JSON.stringify(ev)}`)
+          .join('\n')}`,
+    );
     throw new Error(`${(e as Error).message}\n${znodes.join('; ')}\n${tails.join('\n')}`);
   }
 }
@@ -62,7 +79,10 @@ describe('priority pre-emption', () => {
     const spans = leadershipSpans(paths, ids).sort((a, b) => a.start - b.start);
     expect(spans.filter((s) => s.id !== c1)).toHaveLength(20);
     for (let i = 1; i < spans.length; i++) {
-      expect(spans[i]!.start, `${spans[i]!.id} began leading before ${spans[i - 1]!.id} stopped`).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+      expect(
+        spans[i]!.start,
+        `${spans[i]!.id} began leading before ${spans[i - 1]!.id} stopped`,
+      ).toBeGreaterThanOrEqual(spans[i - 1]!.end);
     }
     // Each hand-over was the seed's: the leader let go before its successor marked PROGRESS.
     const c1Events = readEventFile(paths.contenderEvents(c1!));
@@ -76,11 +96,42 @@ describe('priority pre-emption', () => {
   it('moves leadership when an administrator writes the policy, with zklab priority or any client', async () => {
     // Site a first: with no site order written, the site policy keeps leadership on the leader's site, so the site
     // that leads first must not be left to which spawn joins first.
-    const [a1, a2] = await spawned(['2', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '10,5', '--site', 'a,a', '--takeover-ms', '100']);
+    const [a1, a2] = await spawned([
+      '2',
+      '--recipe',
+      'priority',
+      '--path',
+      '/ps',
+      '--policy',
+      'site',
+      '--priority',
+      '10,5',
+      '--site',
+      'a,a',
+      '--takeover-ms',
+      '100',
+    ]);
     await waitFor(async () => (await readyLeader('/ps')) === a1, `${a1} READY`);
-    const [b1, b2] = await spawned(['2', '--recipe', 'priority', '--path', '/ps', '--policy', 'site', '--priority', '8,3', '--site', 'b,b', '--takeover-ms', '100']);
+    const [b1, b2] = await spawned([
+      '2',
+      '--recipe',
+      'priority',
+      '--path',
+      '/ps',
+      '--policy',
+      'site',
+      '--priority',
+      '8,3',
+      '--site',
+      'b,b',
+      '--takeover-ms',
+      '100',
+    ]);
     await cli(['priority', 'prefer-site', 'b', '--path', '/ps']);
-    expect(JSON.parse((await zk().getData('/ps/policy')).data.toString())).toEqual({ sites: ['b', 'a'], priorities: {} });
+    expect(JSON.parse((await zk().getData('/ps/policy')).data.toString())).toEqual({
+      sites: ['b', 'a'],
+      priorities: {},
+    });
     await waitFor(async () => (await readyLeader('/ps')) === b1, `${b1} READY on site b`, 10_000);
     await cli(['priority', 'set', b2!, '20']);
     await waitFor(async () => (await readyLeader('/ps')) === b2, `${b2} READY with priority 20`, 10_000);
@@ -88,24 +139,49 @@ describe('priority pre-emption', () => {
     const { stat } = await zk().getData('/ps/policy');
     await zk().setData('/ps/policy', JSON.stringify({ sites: ['a'], priorities: { [a2!]: 50 } }), stat.version);
     await waitFor(async () => (await readyLeader('/ps')) === a2, `${a2} READY after a hand edit`, 10_000);
-    const shown = JSON.parse(await cli(['priority', 'show', '--path', '/ps', '--json'])) as { elected: string; policy: unknown; members: { id: string; effective: number }[] };
+    const shown = JSON.parse(await cli(['priority', 'show', '--path', '/ps', '--json'])) as {
+      elected: string;
+      policy: unknown;
+      members: { id: string; effective: number }[];
+    };
     expect(shown.elected).toBe(a2);
     expect(shown.policy).toEqual({ sites: ['a'], priorities: { [a2!]: 50 } });
     expect(shown.members.find((m) => m.id === a2)!.effective).toBe(50);
   }, 90_000);
 
   it('keeps a live leader with --no-preempt', async () => {
-    const [c1] = await spawned(['1', '--recipe', 'priority', '--path', '/pn', '--priority', '1', '--no-preempt', '--takeover-ms', '100']);
+    const [c1] = await spawned([
+      '1',
+      '--recipe',
+      'priority',
+      '--path',
+      '/pn',
+      '--priority',
+      '1',
+      '--no-preempt',
+      '--takeover-ms',
+      '100',
+    ]);
     await waitFor(async () => (await readyLeader('/pn')) === c1, `${c1} READY`);
     const [better] = await spawned(['1', '--recipe', 'priority', '--path', '/pn', '--priority', '9', '--no-preempt']);
     // The elector (c1) hears of the newcomer through nodes/ (before the newcomer logs joined: it creates its nodes/
     // entry first); with pre-emption it would name it at once.
     const joined = readEventFile(paths.contenderEvents(better!)).find((e) => e.event === 'started')!.t;
-    await waitFor(() => readEventFile(paths.contenderEvents(c1!)).some((e) => e.event === 'notified' && e.path === '/pn/nodes' && e.t >= joined), 'the elector to hear of the newcomer');
+    await waitFor(
+      () =>
+        readEventFile(paths.contenderEvents(c1!)).some(
+          (e) => e.event === 'notified' && e.path === '/pn/nodes' && e.t >= joined,
+        ),
+      'the elector to hear of the newcomer',
+    );
     expect(await readyLeader('/pn')).toBe(c1);
     await cli(['contenders', 'stop', c1!]);
-    expect(readEventFile(paths.contenderEvents(c1!)).filter((e) => e.event === 'elected' && e.candidate === better)).toEqual([]);
-    expect(readEventFile(paths.contenderEvents(c1!)).filter((e) => e.event === 'resigned' && e.reason === 'not-elected')).toEqual([]);
+    expect(
+      readEventFile(paths.contenderEvents(c1!)).filter((e) => e.event === 'elected' && e.candidate === better),
+    ).toEqual([]);
+    expect(
+      readEventFile(paths.contenderEvents(c1!)).filter((e) => e.event === 'resigned' && e.reason === 'not-elected'),
+    ).toEqual([]);
     // It was eligible all along: with c1 gone, it leads.
     await waitFor(async () => (await readyLeader('/pn')) === better, `${better} READY once c1 is gone`, 10_000);
   }, 60_000);
@@ -122,10 +198,16 @@ describe('priority pre-emption', () => {
       [['priority', 'set', 'c99', '3'], /no contender c99 in this lab/],
       [['priority', 'prefer-site', 'mars', '--path', '/pb'], /no site "mars" in the election at \/pb/],
       [['contenders', 'spawn', '1', '--no-preempt'], /--no-preempt applies to the priority recipe only/],
-      [['contenders', 'spawn', '1', '--recipe', 'priority', '--path', '/pb', '--no-preempt'], /\/pb already has priority contenders with pre-emption on/],
+      [
+        ['contenders', 'spawn', '1', '--recipe', 'priority', '--path', '/pb', '--no-preempt'],
+        /\/pb already has priority contenders with pre-emption on/,
+      ],
     ];
     await spawned(['1', '--recipe', 'priority', '--path', '/pf', '--policy', 'first', '--site', 'a']);
-    refused.push([['priority', 'prefer-site', 'a', '--path', '/pf'], /the election at \/pf elects by first \(c\d+\): the site order would change nothing/]);
+    refused.push([
+      ['priority', 'prefer-site', 'a', '--path', '/pf'],
+      /the election at \/pf elects by first \(c\d+\): the site order would change nothing/,
+    ]);
     const firstState = readState(paths);
     for (const [args, message] of refused) {
       const r = await zklab(args, { lab });

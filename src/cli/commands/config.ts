@@ -20,14 +20,30 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
           describe: 'Write one zoo.cfg and myid per server (a local lab, or real hosts with --hosts)',
           builder: (b) =>
             b
-              .option('servers', { alias: 'n', type: 'string', describe: 'number of servers (default 3, or the number of --hosts)' })
+              .option('servers', {
+                alias: 'n',
+                type: 'string',
+                describe: 'number of servers (default 3, or the number of --hosts)',
+              })
               .option('out', { type: 'string', demandOption: true, describe: 'directory to write into' })
               .option('tick', { type: 'string', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
-              .option('hosts', { type: 'string', describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)' })
-              .option('base-port', { type: 'string', describe: 'first port for a local lab (default 2181)' }) as Argv<GenerateArgs>,
+              .option('hosts', {
+                type: 'string',
+                describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)',
+              })
+              .option('base-port', {
+                type: 'string',
+                describe: 'first port for a local lab (default 2181)',
+              }) as Argv<GenerateArgs>,
           handler: async (a) => {
             const { generateConfigs } = await import('../../ensemble/generate.js');
-            const written = generateConfigs({ servers: a.servers, out: a.out, tickMs: a.tick, hosts: a.hosts, basePort: a['base-port'] });
+            const written = generateConfigs({
+              servers: a.servers,
+              out: a.out,
+              tickMs: a.tick,
+              hosts: a.hosts,
+              basePort: a['base-port'],
+            });
             for (const w of written) ctx.out(`${w.server}: ${w.files.join(', ')}${w.note ? `  (${w.note})` : ''}`);
           },
         })

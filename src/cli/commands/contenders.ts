@@ -47,7 +47,11 @@ function colourState(s: ContenderInfo['state']): string {
 
 type ZkViews = ReadonlyMap<string, ZkContenderView> | null;
 
-export function contendersJson(list: readonly ContenderInfo[], net: ContendersNetwork | null = null, zookeeper: ZkViews = null): unknown {
+export function contendersJson(
+  list: readonly ContenderInfo[],
+  net: ContendersNetwork | null = null,
+  zookeeper: ZkViews = null,
+): unknown {
   return {
     ...(net ? { network: networkJson(net.status) } : {}),
     contenders: list.map((c) => ({
@@ -101,31 +105,79 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
       y
         .command<SpawnArgs>({
           command: 'spawn <count>',
-          describe: 'Start <count> contenders: a zklab recipe, Curator or kazoo (--recipe), or any program (--exec -- PROGRAM ARGS…)',
+          describe:
+            'Start <count> contenders: a zklab recipe, Curator or kazoo (--recipe), or any program (--exec -- PROGRAM ARGS…)',
           builder: (b) =>
             b
               .positional('count', { type: 'string', describe: 'how many, 1 to 200' })
-              .option('recipe', { type: 'string', describe: 'predecessor (default), herd, single-file, priority; curator-latch or kazoo-election' })
-              .option('exec', { type: 'boolean', describe: 'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments' })
-              .option('leader-rule', { type: 'array', string: true, describe: 'programs: who leads by ZooKeeper\'s view: lowest-sequence (default) or single-node NAME' })
-              .option('curator-error-policy', { type: 'string', describe: 'curator-latch: standard (default: leadership ends on SUSPENDED) or session (on LOST)' })
+              .option('recipe', {
+                type: 'string',
+                describe: 'predecessor (default), herd, single-file, priority; curator-latch or kazoo-election',
+              })
+              .option('exec', {
+                type: 'boolean',
+                describe:
+                  'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments',
+              })
+              .option('leader-rule', {
+                type: 'array',
+                string: true,
+                describe: "programs: who leads by ZooKeeper's view: lowest-sequence (default) or single-node NAME",
+              })
+              .option('curator-error-policy', {
+                type: 'string',
+                describe: 'curator-latch: standard (default: leadership ends on SUSPENDED) or session (on LOST)',
+              })
               .option('session-timeout', { type: 'string', describe: 'ms (default 2000)' })
               .option('path', { type: 'string', describe: 'election path (default /election)' })
               .option('priority', { type: 'string', describe: 'priority recipe: one number per contender, e.g. 5,3,1' })
               .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
-              .option('policy', { type: 'string', describe: 'priority recipe: priority (default), site, first or round-robin' })
-              .option('takeover-ms', { type: 'string', describe: 'priority recipe: PROGRESS → READY work in ms (default 500)' })
-              .option('watchdog-ms', { type: 'string', describe: 'priority recipe: how long a named contender has to reach READY before the elector passes it over (default 3 × takeover + 1000)' })
-              .option('preempt', { type: 'boolean', describe: 'priority recipe: the elector replaces a live leader the policy ranks lower (default); --no-preempt keeps it' })
-              .option('on-disconnect', { type: 'string', describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)' })
-              .option('connect', { type: 'string', describe: 'HOST:PORT,… of another ensemble instead of the lab\'s' })
-              .option('via', { type: 'string', describe: 'all (default) or observers: which of the lab\'s servers the contenders connect to' })
-              .option('workload', { type: 'string', describe: 'scheduler: the task scheduler\'s workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)' })
+              .option('policy', {
+                type: 'string',
+                describe: 'priority recipe: priority (default), site, first or round-robin',
+              })
+              .option('takeover-ms', {
+                type: 'string',
+                describe: 'priority recipe: PROGRESS → READY work in ms (default 500)',
+              })
+              .option('watchdog-ms', {
+                type: 'string',
+                describe:
+                  'priority recipe: how long a named contender has to reach READY before the elector passes it over (default 3 × takeover + 1000)',
+              })
+              .option('preempt', {
+                type: 'boolean',
+                describe:
+                  'priority recipe: the elector replaces a live leader the policy ranks lower (default); --no-preempt keeps it',
+              })
+              .option('on-disconnect', {
+                type: 'string',
+                describe: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)',
+              })
+              .option('connect', { type: 'string', describe: "HOST:PORT,… of another ensemble instead of the lab's" })
+              .option('via', {
+                type: 'string',
+                describe: "all (default) or observers: which of the lab's servers the contenders connect to",
+              })
+              .option('workload', {
+                type: 'string',
+                describe:
+                  "scheduler: the task scheduler's workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)",
+              })
               .option('strategy', { type: 'string', describe: 'scheduler: round-robin (default) or random' })
-              .option('status-ttl', { type: 'string', describe: 'scheduler: how long a job\'s status znode lives (default 30s)' })
+              .option('status-ttl', {
+                type: 'string',
+                describe: "scheduler: how long a job's status znode lives (default 30s)",
+              })
               .option('hold', { type: 'string', describe: 'lock: how long a holder keeps the lock (default 200ms)' })
-              .option('think', { type: 'string', describe: 'lock: the pause between a release and the next try (default 100ms)' })
-              .option('fencing', { type: 'string', describe: 'lock: on (default: the resource refuses a token lower than one it accepted) or off' })
+              .option('think', {
+                type: 'string',
+                describe: 'lock: the pause between a release and the next try (default 100ms)',
+              })
+              .option('fencing', {
+                type: 'string',
+                describe: 'lock: on (default: the resource refuses a token lower than one it accepted) or off',
+              })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
@@ -156,9 +208,18 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
             });
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
-            else if (req.scheduler) ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (scheduler workers at ${req.scheduler.root}, ${req.scheduler.strategy}, status TTL ${formatDuration(req.scheduler.statusTtlMs)}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`);
-            else if (req.lock) ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (lock holders on ${req.path}, ${req.recipe === 'herd' ? 'herd: every waiter watches the lock' : 'a queue: each waits on the one before'}, hold ${formatDuration(req.lock.holdMs)}, think ${formatDuration(req.lock.thinkMs)}, fencing ${req.lock.fencing ? 'on' : 'off'}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab inspect --path ${req.path}\`, \`zklab pause leader\`\n${renderContenders(r.all)}`);
-            else ctx.out(`spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`);
+            else if (req.scheduler)
+              ctx.out(
+                `spawned ${r.spawned.map((c) => c.id).join(', ')} (scheduler workers at ${req.scheduler.root}, ${req.scheduler.strategy}, status TTL ${formatDuration(req.scheduler.statusTtlMs)}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`,
+              );
+            else if (req.lock)
+              ctx.out(
+                `spawned ${r.spawned.map((c) => c.id).join(', ')} (lock holders on ${req.path}, ${req.recipe === 'herd' ? 'herd: every waiter watches the lock' : 'a queue: each waits on the one before'}, hold ${formatDuration(req.lock.holdMs)}, think ${formatDuration(req.lock.thinkMs)}, fencing ${req.lock.fencing ? 'on' : 'off'}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab inspect --path ${req.path}\`, \`zklab pause leader\`\n${renderContenders(r.all)}`,
+              );
+            else
+              ctx.out(
+                `spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`,
+              );
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -168,18 +229,27 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
           handler: async (a) => {
             const { contendersOverview } = await import('../../contenders/service.js');
             const { contenders, network, zookeeper } = await contendersOverview(labPaths(a));
-            ctx.out(a.json ? JSON.stringify(contendersJson(contenders, network, zookeeper), null, 2) : [renderContenders(contenders, zookeeper), ...(network ? networkLines(network.status) : [])].join('\n'));
+            ctx.out(
+              a.json
+                ? JSON.stringify(contendersJson(contenders, network, zookeeper), null, 2)
+                : [renderContenders(contenders, zookeeper), ...(network ? networkLines(network.status) : [])].join(
+                    '\n',
+                  ),
+            );
           },
         })
         .command<GlobalArgs & { ids?: string[]; all: boolean }>({
           command: 'stop [ids..]',
           describe: 'Stop contenders cleanly (their sessions close at once)',
-          builder: (b) => b.positional('ids', { type: 'string', array: true }).option('all', { type: 'boolean', default: false }),
+          builder: (b) =>
+            b.positional('ids', { type: 'string', array: true }).option('all', { type: 'boolean', default: false }),
           handler: async (a) => {
             const { stopContenders } = await import('../../contenders/service.js');
             const ids = a.ids ?? [];
-            if (!a.all && ids.length === 0) throw new UsageError('name the contenders to stop, or --all', 'e.g. `zklab contenders stop c2 c3`');
-            if (a.all && ids.length > 0) throw new UsageError('give contender ids or --all, not both', 'e.g. `zklab contenders stop --all`');
+            if (!a.all && ids.length === 0)
+              throw new UsageError('name the contenders to stop, or --all', 'e.g. `zklab contenders stop c2 c3`');
+            if (a.all && ids.length > 0)
+              throw new UsageError('give contender ids or --all, not both', 'e.g. `zklab contenders stop --all`');
             const stopped = await stopContenders(labPaths(a), a.all ? 'all' : ids);
             ctx.out(stopped.length === 0 ? 'no running contender to stop' : `stopped ${stopped.join(', ')}`);
           },

@@ -7,7 +7,8 @@ import { labPaths } from '../context.js';
 export function doctorCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'doctor',
-    describe: 'Check Java, ZooKeeper, the native client, the lab and its ports, and the Curator and kazoo adapters; print the fix for each problem',
+    describe:
+      'Check Java, ZooKeeper, the native client, the lab and its ports, and the Curator and kazoo adapters; print the fix for each problem',
     handler: async (a) => {
       const { runDoctor } = await import('../../ensemble/doctor.js');
       const { adapterChecks } = await import('../../contenders/adapters/availability.js');
@@ -24,7 +25,11 @@ export function doctorCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
         ctx.out(`${mark} ${c.name}: ${c.detail}${!c.ok && c.fix ? `\n    to get it: ${c.fix}` : ''}`);
       }
       const bad = checks.filter((c) => !c.ok).length;
-      if (bad > 0) throw new EnvironmentError(`${bad} problem${bad === 1 ? '' : 's'} found`, 'apply the fixes above and run `zklab doctor` again');
+      if (bad > 0)
+        throw new EnvironmentError(
+          `${bad} problem${bad === 1 ? '' : 's'} found`,
+          'apply the fixes above and run `zklab doctor` again',
+        );
     },
   };
 }

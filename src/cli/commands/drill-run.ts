@@ -27,7 +27,6 @@ export interface RunArgs extends GlobalArgs {
   connect?: string;
 }
 
-
 /**
  * The report files: FILE for one run, FILE-1.html, FILE-2.html… for several (FILE-<variant>[-k].html for a drill's
  * variants). Checked before anything starts.
@@ -37,10 +36,16 @@ function reportFiles(report: string | undefined, runs: number, variants: readonl
   const file = resolve(report);
   const dir = dirname(file);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new UsageError(`cannot write the report to ${report}: ${dir} is not a directory`, 'give --report a path in an existing directory, e.g. --report drill.html');
+    throw new UsageError(
+      `cannot write the report to ${report}: ${dir} is not a directory`,
+      'give --report a path in an existing directory, e.g. --report drill.html',
+    );
   }
   const base = file.replace(/\.html?$/i, '');
-  if (variants.length > 0) return variants.flatMap((v) => (runs === 1 ? [`${base}-${v}.html`] : Array.from({ length: runs }, (_, k) => `${base}-${v}-${k + 1}.html`)));
+  if (variants.length > 0)
+    return variants.flatMap((v) =>
+      runs === 1 ? [`${base}-${v}.html`] : Array.from({ length: runs }, (_, k) => `${base}-${v}-${k + 1}.html`),
+    );
   if (runs === 1) return [file];
   return Array.from({ length: runs }, (_, k) => `${base}-${k + 1}.html`);
 }
@@ -48,9 +53,13 @@ function reportFiles(report: string | undefined, runs: number, variants: readonl
 /** The text report with its verdict words coloured (chalk leaves them plain without a colour terminal). */
 function colourReport(text: string): string {
   return text
-    .replace(/^(drill \S+: )(PASSED|FAILED)/, (_, head: string, v: string) => head + (v === 'PASSED' ? chalk.green.bold(v) : chalk.red.bold(v)))
-    .replace(/^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED)/gm, (_, pad: string, v: string) =>
-      pad + (v.startsWith('PASSED (') || v === 'FAILED' ? chalk.red(v) : chalk.green(v)),
+    .replace(
+      /^(drill \S+: )(PASSED|FAILED)/,
+      (_, head: string, v: string) => head + (v === 'PASSED' ? chalk.green.bold(v) : chalk.red.bold(v)),
+    )
+    .replace(
+      /^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED)/gm,
+      (_, pad: string, v: string) => pad + (v.startsWith('PASSED (') || v === 'FAILED' ? chalk.red(v) : chalk.green(v)),
     );
 }
 
@@ -73,29 +82,47 @@ function wrap(text: string, indent: number, width: number): string {
 export function listHandler(ctx: CommandContext, json: boolean): void {
   const drills = listBuiltinDrills().map((name) => resolveDrill(name));
   if (json) {
-    ctx.out(JSON.stringify({ drills: drills.map((d) => ({ name: d.name, description: d.description ?? '', file: d.file })) }, null, 2));
+    ctx.out(
+      JSON.stringify(
+        { drills: drills.map((d) => ({ name: d.name, description: d.description ?? '', file: d.file })) },
+        null,
+        2,
+      ),
+    );
     return;
   }
   const pad = Math.max(...drills.map((d) => d.name.length)) + 2;
   const width = Math.max(60, Math.min(110, process.stdout.columns || 100));
   const rows = drills.map((d) => `${chalk.bold(d.name.padEnd(pad))}${wrap(d.description ?? '', pad, width)}`);
-  ctx.out(`${rows.join('\n')}\n\nrun one: \`zklab drill run ${drills[0]?.name ?? '<name>'}\` (or give the path of a drill file of your own)`);
+  ctx.out(
+    `${rows.join('\n')}\n\nrun one: \`zklab drill run ${drills[0]?.name ?? '<name>'}\` (or give the path of a drill file of your own)`,
+  );
 }
 
 export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
   const repeat = a.repeat === undefined ? 1 : wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5');
-  const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
+  const seed =
+    a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
   const connect = a.connect === undefined ? undefined : validateConnect(a.connect);
   const onServer = connect === undefined ? undefined : serverStep(drill);
   if (onServer !== undefined) {
-    throw new UsageError(`drill ${drill.name} acts on a server (${onServer}); with --connect only contenders can be killed, paused, partitioned or delayed`, 'run it without --connect on a lab of its own, or drop its server steps');
+    throw new UsageError(
+      `drill ${drill.name} acts on a server (${onServer}); with --connect only contenders can be killed, paused, partitioned or delayed`,
+      'run it without --connect on a lab of its own, or drop its server steps',
+    );
   }
   const runs = expandVariants(drill);
   const total = repeat * runs.length;
-  const files = reportFiles(a.report, repeat, drill.variants?.map((v) => v.name));
-  const variants = drill.variants ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})` : '';
+  const files = reportFiles(
+    a.report,
+    repeat,
+    drill.variants?.map((v) => v.name),
+  );
+  const variants = drill.variants
+    ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})`
+    : '';
   ctx.err(`drill ${drill.name}${variants}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
   const results: DrillResult[] = [];
   for (const run of runs) {
@@ -129,8 +156,9 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   if (passed < total) {
     throw new CheckFailedError(
       total === 1 ? `drill ${drill.name} failed` : `drill ${drill.name} failed in ${total - passed} of ${total} runs`,
-      files.length > 0 ? `see the verdicts above and the report ${files[0]}` : 'see the verdicts above; --report FILE.html draws the timeline',
+      files.length > 0
+        ? `see the verdicts above and the report ${files[0]}`
+        : 'see the verdicts above; --report FILE.html draws the timeline',
     );
   }
 }
-

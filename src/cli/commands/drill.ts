@@ -3,7 +3,6 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import type { RunArgs } from './drill-run.js';
 import { MAX_REPEAT } from '../../drills/run/limits.js';
 
-
 export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'drill <command>',
@@ -18,15 +17,33 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
         })
         .command<RunArgs>({
           command: 'run <drill>',
-          describe: 'Run a drill (a built-in name or a drill file) on a fresh lab; exit 0 when every verdict is as expected',
+          describe:
+            'Run a drill (a built-in name or a drill file) on a fresh lab; exit 0 when every verdict is as expected',
           builder: (b) =>
             b
-              .positional('drill', { type: 'string', demandOption: true, describe: 'built-in name (`zklab drill list`) or path of a .yaml file' })
-              .option('repeat', { type: 'string', describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})` })
-              .option('seed', { type: 'string', describe: 'seeds the links\' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)' })
-              .option('connect', { type: 'string', describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only' })
+              .positional('drill', {
+                type: 'string',
+                demandOption: true,
+                describe: 'built-in name (`zklab drill list`) or path of a .yaml file',
+              })
+              .option('repeat', {
+                type: 'string',
+                describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})`,
+              })
+              .option('seed', {
+                type: 'string',
+                describe:
+                  "seeds the links' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)",
+              })
+              .option('connect', {
+                type: 'string',
+                describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only',
+              })
               .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
-              .option('report', { type: 'string', describe: 'write a self-contained HTML report with a timeline to FILE.html' }) as Argv<RunArgs>,
+              .option('report', {
+                type: 'string',
+                describe: 'write a self-contained HTML report with a timeline to FILE.html',
+              }) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
         })
         .demandCommand(1, 'name a drill command: list or run'),

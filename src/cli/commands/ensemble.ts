@@ -17,7 +17,9 @@ interface UpArgs extends GlobalArgs {
 }
 
 function renderConfig(c: DynamicConfig): string {
-  return c.members.map((m) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:${m.role}${m.client ? `;${m.client}` : ''}`).join('\n');
+  return c.members
+    .map((m) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:${m.role}${m.client ? `;${m.client}` : ''}`)
+    .join('\n');
 }
 
 function progressPrinter(ctx: CommandContext) {
@@ -31,7 +33,7 @@ function progressPrinter(ctx: CommandContext) {
 export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'ensemble <command>',
-    describe: 'Start, inspect, restart and stop the lab\'s ZooKeeper ensemble',
+    describe: "Start, inspect, restart and stop the lab's ZooKeeper ensemble",
     builder: (y: Argv<GlobalArgs>) =>
       y
         .command<UpArgs>({
@@ -42,7 +44,10 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               .option('servers', { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' })
               .option('observers', { type: 'string', describe: 'non-voting servers beside the voters (default 0)' })
               .option('tick', { type: 'string', describe: 'tickTime in ms (default 200)' })
-              .option('base-port', { type: 'string', describe: 'first port of the lab\'s block (default: a free block chosen per lab)' })
+              .option('base-port', {
+                type: 'string',
+                describe: "first port of the lab's block (default: a free block chosen per lab)",
+              })
               .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
@@ -54,7 +59,15 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
             if (warning) ctx.err(warning);
             const paths = labPaths(a);
             const started = Date.now();
-            const result = await ensembleUp(paths, { servers, observers, tickMs, basePort, zkHome: a['zk-home'], signal: ctx.signal, onProgress: a.json ? undefined : progressPrinter(ctx) });
+            const result = await ensembleUp(paths, {
+              servers,
+              observers,
+              tickMs,
+              basePort,
+              zkHome: a['zk-home'],
+              signal: ctx.signal,
+              onProgress: a.json ? undefined : progressPrinter(ctx),
+            });
             if (a.json) {
               ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
               return;
@@ -65,7 +78,9 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               repaired: `ensemble repaired in ${took}`,
               'already-up': 'the ensemble is already up',
             }[result.outcome];
-            ctx.out(`${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\nnext: \`zklab contenders spawn 5\`, \`zklab ensemble status\`, \`zklab kill zk-leader\`, \`zklab ensemble down\``);
+            ctx.out(
+              `${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\nnext: \`zklab contenders spawn 5\`, \`zklab ensemble status\`, \`zklab kill zk-leader\`, \`zklab ensemble down\``,
+            );
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -81,12 +96,17 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command<GlobalArgs & { purge?: boolean }>({
           command: 'down',
           describe: 'Stop every process of the lab and wait for them to exit',
-          builder: (b) => b.option('purge', { type: 'boolean', default: false, describe: 'also delete data, logs and state' }),
+          builder: (b) =>
+            b.option('purge', { type: 'boolean', default: false, describe: 'also delete data, logs and state' }),
           handler: async (a) => {
             const { ensembleDown } = await import('../../ensemble/service.js');
             const paths = labPaths(a);
             const r = await ensembleDown(paths, { purge: a.purge });
-            ctx.out(r.stopped === 0 ? `nothing was running in ${paths.root}${r.purged ? '; purged' : ''}` : `stopped ${r.stopped} process${r.stopped === 1 ? '' : 'es'}${r.purged ? ' and purged the lab' : ''}`);
+            ctx.out(
+              r.stopped === 0
+                ? `nothing was running in ${paths.root}${r.purged ? '; purged' : ''}`
+                : `stopped ${r.stopped} process${r.stopped === 1 ? '' : 'es'}${r.purged ? ' and purged the lab' : ''}`,
+            );
           },
         })
         .command<GlobalArgs & { target: string }>({
@@ -95,8 +115,14 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: 'zkN or all' }),
           handler: async (a) => {
             const { restartServers } = await import('../../ensemble/service.js');
-            const status = await restartServers(labPaths(a), a.target, { signal: ctx.signal, onProgress: progressPrinter(ctx), zkHome: a['zk-home'] });
-            ctx.out(`${renderStatus(status)}\n${a.target} was unavailable for ${formatDuration(status.unavailableMs)} (SIGKILL until serving again)`);
+            const status = await restartServers(labPaths(a), a.target, {
+              signal: ctx.signal,
+              onProgress: progressPrinter(ctx),
+              zkHome: a['zk-home'],
+            });
+            ctx.out(
+              `${renderStatus(status)}\n${a.target} was unavailable for ${formatDuration(status.unavailableMs)} (SIGKILL until serving again)`,
+            );
           },
         })
         .command<GlobalArgs & { observer?: boolean; id?: string; json?: boolean }>({
@@ -109,19 +135,37 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
           handler: async (a) => {
             const { ensembleAdd, describeStepTimes } = await import('../../ensemble/membership.js');
-            const r = await ensembleAdd(labPaths(a), { observer: a.observer, id: a.id, signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
-            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`);
+            const r = await ensembleAdd(labPaths(a), {
+              observer: a.observer,
+              id: a.id,
+              signal: ctx.signal,
+              onStep: a.json ? undefined : (s) => ctx.err(s),
+            });
+            ctx.out(
+              a.json
+                ? JSON.stringify(r, null, 2)
+                : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`,
+            );
           },
         })
         .command<GlobalArgs & { server: string; json?: boolean }>({
           command: 'remove <server>',
           describe: 'Remove a server from the ensemble by dynamic reconfiguration, then stop it',
           builder: (b) =>
-            b.positional('server', { type: 'string', demandOption: true, describe: 'zkN' }).option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+            b
+              .positional('server', { type: 'string', demandOption: true, describe: 'zkN' })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
           handler: async (a) => {
             const { ensembleRemove, describeStepTimes } = await import('../../ensemble/membership.js');
-            const r = await ensembleRemove(labPaths(a), a.server, { signal: ctx.signal, onStep: a.json ? undefined : (s) => ctx.err(s) });
-            ctx.out(a.json ? JSON.stringify(r, null, 2) : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`);
+            const r = await ensembleRemove(labPaths(a), a.server, {
+              signal: ctx.signal,
+              onStep: a.json ? undefined : (s) => ctx.err(s),
+            });
+            ctx.out(
+              a.json
+                ? JSON.stringify(r, null, 2)
+                : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`,
+            );
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -135,8 +179,13 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               ctx.out(JSON.stringify(r, null, 2));
               return;
             }
-            const lines = r.servers.map((s) => `  ${s.server}: ${s.config ? `version ${s.config.version}, ${s.config.members.length} members` : `no answer (${s.error})`}`);
-            const head = r.config ? `configuration version ${r.config.version} (every answering server agrees)\n${renderConfig(r.config)}` : 'the servers disagree, or none answered:';
+            const lines = r.servers.map(
+              (s) =>
+                `  ${s.server}: ${s.config ? `version ${s.config.version}, ${s.config.members.length} members` : `no answer (${s.error})`}`,
+            );
+            const head = r.config
+              ? `configuration version ${r.config.version} (every answering server agrees)\n${renderConfig(r.config)}`
+              : 'the servers disagree, or none answered:';
             ctx.out(`${head}\n${lines.join('\n')}`);
           },
         })

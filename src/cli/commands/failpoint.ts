@@ -26,7 +26,11 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             b
               .positional('target', { type: 'string', demandOption: true })
               .positional('at', { type: 'string', demandOption: true })
-              .option('action', { type: 'string', describe: 'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), hang (that step never goes on; the session lives)' }) as Argv<FailpointArgs>,
+              .option('action', {
+                type: 'string',
+                describe:
+                  'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), hang (that step never goes on; the session lives)',
+              }) as Argv<FailpointArgs>,
           handler: async (a) => {
             const action = oneOf(a.action, FAILPOINT_ACTIONS, 'failpoint action', 'crash');
             const { armFailpoint } = await import('../../faults/service.js');
@@ -42,7 +46,15 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             const { listFailpoints } = await import('../../lab/failpoints.js');
             const armed = [...listFailpoints(labPaths(a))].map(([contender, fp]) => ({ contender, ...fp }));
             if (a.json) ctx.out(JSON.stringify(armed, null, 2));
-            else ctx.out(armed.length === 0 ? 'no failpoint is armed' : table(['contender', 'at', 'action'], armed.map((f) => [f.contender, f.at, f.action])));
+            else
+              ctx.out(
+                armed.length === 0
+                  ? 'no failpoint is armed'
+                  : table(
+                      ['contender', 'at', 'action'],
+                      armed.map((f) => [f.contender, f.at, f.action]),
+                    ),
+              );
           },
         })
         .command({
@@ -54,7 +66,12 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             const paths = labPaths(a);
             const armed = listFailpoints(paths);
             if (a.target !== undefined && !armed.has(a.target)) {
-              throw new UsageError(`no failpoint is armed in "${a.target}"`, armed.size === 0 ? 'none is armed: `zklab failpoint list`' : `armed in: ${[...armed.keys()].join(', ')}`);
+              throw new UsageError(
+                `no failpoint is armed in "${a.target}"`,
+                armed.size === 0
+                  ? 'none is armed: `zklab failpoint list`'
+                  : `armed in: ${[...armed.keys()].join(', ')}`,
+              );
             }
             const ids = a.target ? [a.target] : [...armed.keys()];
             for (const id of ids) clearFailpoint(paths, id);

@@ -17,11 +17,18 @@ function parseSignal(s: string | undefined): 'SIGKILL' | 'SIGTERM' {
   const v = (s ?? 'KILL').toUpperCase().replace(/^SIG/, '');
   if (v === 'KILL') return 'SIGKILL';
   if (v === 'TERM') return 'SIGTERM';
-  throw new UsageError(`--signal must be KILL or TERM, got "${s}"`, 'KILL leaves the session to expire; TERM closes it at once');
+  throw new UsageError(
+    `--signal must be KILL or TERM, got "${s}"`,
+    'KILL leaves the session to expire; TERM closes it at once',
+  );
 }
 
 function needName(a: TargetArgs, verb: string, what: 'server' | 'contender'): string {
-  if (!a.name) throw new UsageError(`name the ${what}: \`zklab ${verb} ${what} ${what === 'server' ? 'zk1' : 'c1'}\``, `targets: ${TARGETS}`);
+  if (!a.name)
+    throw new UsageError(
+      `name the ${what}: \`zklab ${verb} ${what} ${what === 'server' ? 'zk1' : 'c1'}\``,
+      `targets: ${TARGETS}`,
+    );
   return a.name;
 }
 
@@ -46,7 +53,11 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
     describe: `Kill a process of the lab: ${TARGETS}`,
     builder: (y: Argv<GlobalArgs>) =>
       y
-        .positional('target', { type: 'string', demandOption: true, describe: 'server, zk-leader, leader or contender' })
+        .positional('target', {
+          type: 'string',
+          demandOption: true,
+          describe: 'server, zk-leader, leader or contender',
+        })
         .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
         .option('signal', { type: 'string', describe: 'KILL (default) or TERM' }) as Argv<TargetArgs>,
     handler: async (a) => {
@@ -57,10 +68,16 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
       requireState(paths);
       const { target: hit, pid } = await faults.kill(paths, target, sig);
       if (hit.kind === 'server') {
-        ctx.out(a.target === 'zk-leader' ? `killed ${hit.name}, the leading server (pid ${pid}), with ${sig}` : `killed ${hit.name} (pid ${pid}) with ${sig}`);
+        ctx.out(
+          a.target === 'zk-leader'
+            ? `killed ${hit.name}, the leading server (pid ${pid}), with ${sig}`
+            : `killed ${hit.name} (pid ${pid}) with ${sig}`,
+        );
         return;
       }
-      ctx.out(`killed ${hit.name}${a.target === 'leader' ? ", the leader by ZooKeeper's own state," : ''} (pid ${pid}) with ${sig}${sig === 'SIGKILL' ? '; its session lingers until it expires' : '; its session is closed'}`);
+      ctx.out(
+        `killed ${hit.name}${a.target === 'leader' ? ", the leader by ZooKeeper's own state," : ''} (pid ${pid}) with ${sig}${sig === 'SIGKILL' ? '; its session lingers until it expires' : '; its session is closed'}`,
+      );
     },
   };
 }
@@ -69,9 +86,13 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
   const verb = pause ? 'pause' : 'resume';
   return {
     command: `${verb} <target> [name]`,
-    describe: pause ? 'Freeze a process with SIGSTOP (server zkN, zk-leader, leader, contender cN)' : 'Thaw a frozen process with SIGCONT',
+    describe: pause
+      ? 'Freeze a process with SIGSTOP (server zkN, zk-leader, leader, contender cN)'
+      : 'Thaw a frozen process with SIGCONT',
     builder: (y: Argv<GlobalArgs>) =>
-      y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string' }) as Argv<TargetArgs>,
+      y
+        .positional('target', { type: 'string', demandOption: true })
+        .positional('name', { type: 'string' }) as Argv<TargetArgs>,
     handler: async (a) => {
       const faults = await import('../../faults/service.js');
       const paths = labPaths(a);

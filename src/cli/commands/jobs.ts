@@ -26,8 +26,10 @@ const SUBMIT_EXAMPLE = 'e.g. `zklab jobs submit 10 --kind sleep --ms 200`';
 /** A job from the command line: the same data a worker will read, validated here so a bad one never reaches a queue. */
 export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobSpec {
   const kind = oneOf(a.kind, JOB_KINDS, 'job kind', 'sleep');
-  if (kind !== 'sleep' && a.ms !== undefined) throw new UsageError(`--ms applies to sleep jobs, not ${kind}`, SUBMIT_EXAMPLE);
-  if (kind !== 'sum' && a.args !== undefined) throw new UsageError(`--args applies to sum jobs, not ${kind}`, 'e.g. `zklab jobs submit 1 --kind sum --args 2,3`');
+  if (kind !== 'sleep' && a.ms !== undefined)
+    throw new UsageError(`--ms applies to sleep jobs, not ${kind}`, SUBMIT_EXAMPLE);
+  if (kind !== 'sum' && a.args !== undefined)
+    throw new UsageError(`--args applies to sum jobs, not ${kind}`, 'e.g. `zklab jobs submit 1 --kind sum --args 2,3`');
   if (kind === 'sleep') {
     if (a.ms === undefined) return { kind, ms: 200 };
     // 0 is a job that takes no time (the benchmark's): only a negative or malformed duration is refused.
@@ -35,7 +37,7 @@ export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobS
   }
   if (kind === 'sum') {
     const args = (a.args ?? '2,3').split(',').map((x) => Number(x.trim()));
-    if (args.some((n) => !Number.isFinite(n)) || (a.args ?? '').trim() === '' && a.args !== undefined) {
+    if (args.some((n) => !Number.isFinite(n)) || ((a.args ?? '').trim() === '' && a.args !== undefined)) {
       throw new UsageError(`--args "${a.args}" is not a list of numbers`, 'e.g. --args 2,3');
     }
     return { kind, args };
@@ -46,14 +48,36 @@ export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobS
 function renderStatus(s: JobsStatus): string {
   const out: string[] = [];
   const runs = (job: string) => s.executions[job] ?? 0;
-  out.push(`${chalk.bold(s.root)}: ${s.pending.length} pending, ${s.assigned.length} assigned, ${s.done.length} done; ${s.workers.length} worker${s.workers.length === 1 ? '' : 's'} (${s.workers.map((w) => `${w.worker}: ${w.assigned}`).join(', ') || 'none'})`);
+  out.push(
+    `${chalk.bold(s.root)}: ${s.pending.length} pending, ${s.assigned.length} assigned, ${s.done.length} done; ${s.workers.length} worker${s.workers.length === 1 ? '' : 's'} (${s.workers.map((w) => `${w.worker}: ${w.assigned}`).join(', ') || 'none'})`,
+  );
   if (s.pending.length > 0) {
     out.push('', chalk.bold('pending'));
-    out.push(table(['job', 'attempt', 'waiting'], s.pending.map((p) => [p.job, String(p.attempt ?? '?'), p.waitingMs === null ? '?' : formatDuration(p.waitingMs, 1)])));
+    out.push(
+      table(
+        ['job', 'attempt', 'waiting'],
+        s.pending.map((p) => [
+          p.job,
+          String(p.attempt ?? '?'),
+          p.waitingMs === null ? '?' : formatDuration(p.waitingMs, 1),
+        ]),
+      ),
+    );
   }
   if (s.assigned.length > 0) {
     out.push('', chalk.bold('assigned'));
-    out.push(table(['job', 'worker', 'since', 'attempt', 'runs'], s.assigned.map((a) => [a.job, a.live ? a.worker : chalk.red(`${a.worker} (gone)`), formatDuration(a.sinceMs, 1), String(a.attempt ?? '?'), String(runs(a.job))])));
+    out.push(
+      table(
+        ['job', 'worker', 'since', 'attempt', 'runs'],
+        s.assigned.map((a) => [
+          a.job,
+          a.live ? a.worker : chalk.red(`${a.worker} (gone)`),
+          formatDuration(a.sinceMs, 1),
+          String(a.attempt ?? '?'),
+          String(runs(a.job)),
+        ]),
+      ),
+    );
   }
   if (s.done.length > 0) {
     out.push('', chalk.bold('done'));
@@ -62,11 +86,17 @@ function renderStatus(s: JobsStatus): string {
         ['job', 'outcome', 'worker', 'attempt', 'runs', 'status TTL left'],
         s.done.map((d) => [
           d.job,
-          d.ok === null ? '?' : d.ok ? chalk.green(d.result === null ? 'ok' : `ok = ${d.result}`) : chalk.red(`failed: ${d.error ?? ''}`),
+          d.ok === null
+            ? '?'
+            : d.ok
+              ? chalk.green(d.result === null ? 'ok' : `ok = ${d.result}`)
+              : chalk.red(`failed: ${d.error ?? ''}`),
           d.worker ?? '?',
           String(d.attempt ?? '?'),
           runs(d.job) > 1 ? chalk.yellow(String(runs(d.job))) : String(runs(d.job)),
-          d.expiresInMs === null ? 'unknown (not a worker\'s status)' : `${formatDuration(d.expiresInMs, 1)} of ${formatDuration(d.ttlMs ?? 0, 1)}`,
+          d.expiresInMs === null
+            ? "unknown (not a worker's status)"
+            : `${formatDuration(d.expiresInMs, 1)} of ${formatDuration(d.ttlMs ?? 0, 1)}`,
         ]),
       ),
     );
@@ -89,7 +119,10 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
               .option('kind', { type: 'string', describe: `${JOB_KINDS.join(', ')} (default sleep)` })
               .option('ms', { type: 'string', describe: 'sleep: how long the job takes (default 200ms)' })
               .option('args', { type: 'string', describe: 'sum: the numbers, e.g. 2,3' })
-              .option('path', { type: 'string', describe: 'the scheduler\'s root (default: the lab\'s workers\', else /scheduler)' })
+              .option('path', {
+                type: 'string',
+                describe: "the scheduler's root (default: the lab's workers', else /scheduler)",
+              })
               .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
           handler: async (a) => {
             const count = wholeNumber(a.count, 'the job count', 1, 100_000, SUBMIT_EXAMPLE);
@@ -111,11 +144,18 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
         })
         .command({
           command: 'status',
-          describe: 'Pending, assigned and done jobs from the znodes, runs per job from the workers\' logs',
+          describe: "Pending, assigned and done jobs from the znodes, runs per job from the workers' logs",
           builder: (b) =>
             b
-              .option('path', { type: 'string', describe: 'the scheduler\'s root (default: the lab\'s workers\', else /scheduler)' })
-              .option('watch', { type: 'boolean', default: false, describe: 'keep showing it, every second, until Ctrl-C' })
+              .option('path', {
+                type: 'string',
+                describe: "the scheduler's root (default: the lab's workers', else /scheduler)",
+              })
+              .option('watch', {
+                type: 'boolean',
+                default: false,
+                describe: 'keep showing it, every second, until Ctrl-C',
+              })
               .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
           handler: async (a) => {
             const path = a.path === undefined ? undefined : validateZnodePath(a.path);

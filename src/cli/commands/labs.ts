@@ -24,7 +24,10 @@ export function renderLabs(labs: readonly LabListing[]): string {
     formatDuration(l.ageMs, 0),
     l.command,
   ]);
-  const table_ = table(['LAB', 'KIND', 'STATUS', 'OWNER', 'SERVERS', 'CONTENDERS', 'CLIENT PORTS', 'AGE', 'MADE BY'], rows);
+  const table_ = table(
+    ['LAB', 'KIND', 'STATUS', 'OWNER', 'SERVERS', 'CONTENDERS', 'CLIENT PORTS', 'AGE', 'MADE BY'],
+    rows,
+  );
   const prunable = labs.filter((l) => l.status === 'orphan' || l.status === 'stale').length;
   return prunable === 0 ? table_ : `${table_}\n${prunable} lab(s) can go: \`zklab labs prune\``;
 }
@@ -51,13 +54,20 @@ export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
           handler: async () => {
             const { pruneLabs } = await import('../../ensemble/labs.js');
             const pruned = await pruneLabs();
-            ctx.out(pruned.length === 0 ? 'nothing to prune: every listed lab has its owner and its directory' : pruned.map((l) => `pruned ${l.root} (${l.status}: ${l.reason})`).join('\n'));
+            ctx.out(
+              pruned.length === 0
+                ? 'nothing to prune: every listed lab has its owner and its directory'
+                : pruned.map((l) => `pruned ${l.root} (${l.status}: ${l.reason})`).join('\n'),
+            );
           },
         })
         .command<GlobalArgs & { target: string }>({
           command: 'down <target>',
           describe: 'Stop one lab (its directory) or every listed lab (all)',
-          builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: 'a lab directory, or all' }) as Argv<GlobalArgs & { target: string }>,
+          builder: (b) =>
+            b.positional('target', { type: 'string', demandOption: true, describe: 'a lab directory, or all' }) as Argv<
+              GlobalArgs & { target: string }
+            >,
           handler: async (a) => {
             const { labsDown } = await import('../../ensemble/labs.js');
             const roots = await labsDown(a.target);

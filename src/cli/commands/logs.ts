@@ -20,10 +20,21 @@ export function logsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Logs
     builder: (y: Argv<GlobalArgs>) =>
       y
         .positional('name', { type: 'string', demandOption: true })
-        .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep printing new lines until Ctrl-C' })
-        .option('lines', { type: 'string', describe: `how many lines of the end to show first, 1 to ${MAX_LINES} (default ${DEFAULT_LINES})` }) as Argv<LogsArgs>,
+        .option('follow', {
+          alias: 'f',
+          type: 'boolean',
+          default: false,
+          describe: 'keep printing new lines until Ctrl-C',
+        })
+        .option('lines', {
+          type: 'string',
+          describe: `how many lines of the end to show first, 1 to ${MAX_LINES} (default ${DEFAULT_LINES})`,
+        }) as Argv<LogsArgs>,
     handler: async (a) => {
-      const lines = a.lines === undefined ? DEFAULT_LINES : wholeNumber(a.lines, '--lines', 1, MAX_LINES, 'e.g. `zklab logs zk1 --lines 100`');
+      const lines =
+        a.lines === undefined
+          ? DEFAULT_LINES
+          : wholeNumber(a.lines, '--lines', 1, MAX_LINES, 'e.g. `zklab logs zk1 --lines 100`');
       const { followLog, logFileFor } = await import('../../lab/logs.js');
       const file = logFileFor(labPaths(a), a.name);
       ctx.out(tailFile(file, lines, 1024 * 1024));

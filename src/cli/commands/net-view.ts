@@ -6,7 +6,10 @@ import { table } from '../table.js';
 /** Lines to add under a status table: the active faults, and a dead link daemon. Empty when all is well. */
 export function networkLines(net: NetworkStatus): string[] {
   const lines: string[] = [];
-  if (!net.daemon.running && net.daemon.needed) lines.push(chalk.red('network: the link daemon is not running, every link is down; `zklab ensemble up` repairs it'));
+  if (!net.daemon.running && net.daemon.needed)
+    lines.push(
+      chalk.red('network: the link daemon is not running, every link is down; `zklab ensemble up` repairs it'),
+    );
   if (net.faults.length > 0) lines.push(chalk.yellow(`network faults: ${net.faults.join('; ')}`));
   return lines;
 }
@@ -21,7 +24,11 @@ function bytes(n: number): string {
 }
 
 export function renderListing(l: NetListing): string {
-  const out = [l.daemon.running ? `link daemon: running (pid ${l.daemon.pid}), ${l.linkCount} links` : chalk.red('link daemon: not running; `zklab ensemble up` repairs it')];
+  const out = [
+    l.daemon.running
+      ? `link daemon: running (pid ${l.daemon.pid}), ${l.linkCount} links`
+      : chalk.red('link daemon: not running; `zklab ensemble up` repairs it'),
+  ];
   if (l.faults.length === 0) out.push('no partitions or delays');
   else out.push('active:', ...l.faults.map((f) => `  ${f}`));
   if (l.faultyLinks.length > 0) {
@@ -29,7 +36,14 @@ export function renderListing(l: NetListing): string {
       '',
       table(
         ['link', 'port', 'fault', 'delay/dir', 'open', 'held'],
-        l.faultyLinks.map((k) => [k.id, String(k.port), k.fault.mode, k.fault.delayMs > 0 || k.fault.jitterMs > 0 ? `${k.fault.delayMs}+${k.fault.jitterMs} ms` : '-', String(k.stats.open), bytes(k.stats.heldBytes)]),
+        l.faultyLinks.map((k) => [
+          k.id,
+          String(k.port),
+          k.fault.mode,
+          k.fault.delayMs > 0 || k.fault.jitterMs > 0 ? `${k.fault.delayMs}+${k.fault.jitterMs} ms` : '-',
+          String(k.stats.open),
+          bytes(k.stats.heldBytes),
+        ]),
       ),
     );
   }
@@ -40,6 +54,14 @@ export function listingJson(l: NetListing): unknown {
   return {
     ...(networkJson(l) as object),
     links: l.linkCount,
-    faultyLinks: l.faultyLinks.map((k) => ({ id: k.id, from: k.from, to: k.to, kind: k.kind, port: k.port, fault: k.fault, stats: k.stats })),
+    faultyLinks: l.faultyLinks.map((k) => ({
+      id: k.id,
+      from: k.from,
+      to: k.to,
+      kind: k.kind,
+      port: k.port,
+      fault: k.fault,
+      stats: k.stats,
+    })),
   };
 }

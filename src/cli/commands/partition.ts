@@ -19,18 +19,25 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         .command<GlobalArgs & { target: string; mode?: string }>({
           command: 'isolate <target>',
           describe: `Cut every link of one member: ${TARGETS}`,
-          builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: TARGETS }).option('mode', modeOption),
+          builder: (b) =>
+            b
+              .positional('target', { type: 'string', demandOption: true, describe: TARGETS })
+              .option('mode', modeOption),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
             const { isolate } = await import('../../faults/service.js');
             const r = await isolate(labPaths(a), a.target, parseMode(a.mode));
-            ctx.out(`${r.description}${r.member === a.target ? '' : ` (${a.target} is ${r.member})`}; \`zklab heal ${r.member}\` ends it`);
+            ctx.out(
+              `${r.description}${r.member === a.target ? '' : ` (${a.target} is ${r.member})`}; \`zklab heal ${r.member}\` ends it`,
+            );
           },
         })
         .command<GlobalArgs & { groups: string[]; mode?: string }>({
           command: 'split <groups..>',
-          describe: 'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
-          builder: (b) => b.positional('groups', { type: 'string', array: true, demandOption: true }).option('mode', modeOption),
+          describe:
+            'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
+          builder: (b) =>
+            b.positional('groups', { type: 'string', array: true, demandOption: true }).option('mode', modeOption),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
             const { split } = await import('../../faults/service.js');
@@ -59,12 +66,19 @@ export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
   return {
     command: 'heal [target]',
     describe: `Lift a member's isolation and the splits that cut it off (${TARGETS}), or all partitions`,
-    builder: (y: Argv<GlobalArgs>) => y.positional('target', { type: 'string', describe: 'a member; all partitions when left out' }) as Argv<GlobalArgs & { target?: string }>,
+    builder: (y: Argv<GlobalArgs>) =>
+      y.positional('target', { type: 'string', describe: 'a member; all partitions when left out' }) as Argv<
+        GlobalArgs & { target?: string }
+      >,
     handler: async (a) => {
       const { heal } = await import('../../faults/service.js');
       const r = await heal(labPaths(a), a.target);
-      if (r.healed.length === 0) ctx.out(`nothing to heal${a.target ? ` for ${a.target}` : ''}: no partition cuts ${a.target ?? 'anyone'} off`);
-      else ctx.out(`healed: ${r.healed.join('; ')}${r.remaining.length > 0 ? `\nstill active: ${r.remaining.join('; ')}` : ''}`);
+      if (r.healed.length === 0)
+        ctx.out(`nothing to heal${a.target ? ` for ${a.target}` : ''}: no partition cuts ${a.target ?? 'anyone'} off`);
+      else
+        ctx.out(
+          `healed: ${r.healed.join('; ')}${r.remaining.length > 0 ? `\nstill active: ${r.remaining.join('; ')}` : ''}`,
+        );
     },
   };
 }

@@ -22,27 +22,36 @@ function describePolicy(p: AdminPolicy): string {
 
 function renderView(v: PriorityView): string {
   const lines = [
-    `${v.path}/policy: ${v.version === null ? 'none written (the elector uses each contender\'s own priority)' : `version ${v.version}: ${describePolicy(v.policy)}`}`,
+    `${v.path}/policy: ${v.version === null ? "none written (the elector uses each contender's own priority)" : `version ${v.version}: ${describePolicy(v.policy)}`}`,
     ...v.problems.map((p) => `  ignored by the elector: ${p}`),
     `elected ${v.elected ?? 'nobody'}; leader/current ${v.current ? `${v.current.holder ?? 'a session of no member'} (${v.current.state})` : 'free'}; ${v.preempt === null ? 'no contender running' : v.preempt ? 'pre-emption on' : 'pre-emption off (--no-preempt)'}`,
   ];
   if (v.members.length === 0) return [...lines, 'no members'].join('\n');
-  const rows = v.members.map((m) => [m.id, m.site ?? '-', String(m.registered), m.effective === m.registered ? String(m.effective) : `${m.effective} (policy)`]);
+  const rows = v.members.map((m) => [
+    m.id,
+    m.site ?? '-',
+    String(m.registered),
+    m.effective === m.registered ? String(m.effective) : `${m.effective} (policy)`,
+  ]);
   return [...lines, table(['member', 'site', 'registered', 'elector uses'], rows)].join('\n');
 }
 
 export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, PriorityArgs> {
   const pathOption = (b: Argv<PriorityArgs>) =>
-    b.option('path', { type: 'string', describe: 'the priority election (default: the one the lab\'s priority contenders use)' });
+    b.option('path', {
+      type: 'string',
+      describe: "the priority election (default: the one the lab's priority contenders use)",
+    });
   const path = (a: PriorityArgs) => (a.path === undefined ? {} : { path: validateZnodePath(a.path) });
   return {
     command: 'priority <command>',
-    describe: 'The priority election\'s policy: who should lead, by priority and site (the elector pre-empts to follow it)',
+    describe:
+      "The priority election's policy: who should lead, by priority and site (the elector pre-empts to follow it)",
     builder: (y: Argv<GlobalArgs>) =>
       y
         .command({
           command: 'show',
-          describe: 'The policy znode, each member\'s priority and site, who is elected and who holds leader/current',
+          describe: "The policy znode, each member's priority and site, who is elected and who holds leader/current",
           builder: (b) => pathOption(b.option('json', { type: 'boolean', default: false }) as Argv<PriorityArgs>),
           handler: async (a) => {
             const { showPriority } = await import('../../contenders/priority-admin.js');
@@ -53,21 +62,30 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command({
           command: 'set <id> <priority>',
           describe: 'Give a running priority contender a priority in the policy (overrides the one it registered)',
-          builder: (b) => b.positional('id', { type: 'string', demandOption: true }).positional('priority', { type: 'string', demandOption: true }) as Argv<PriorityArgs>,
+          builder: (b) =>
+            b
+              .positional('id', { type: 'string', demandOption: true })
+              .positional('priority', { type: 'string', demandOption: true }) as Argv<PriorityArgs>,
           handler: async (a) => {
             const { setPriority } = await import('../../contenders/priority-admin.js');
             const r = await setPriority(labPaths(a), a.id!, String(a.priority));
-            ctx.out(`${r.path}/policy: ${describePolicy(r.policy)}\nthe elector elects again; \`zklab priority show\` follows it`);
+            ctx.out(
+              `${r.path}/policy: ${describePolicy(r.policy)}\nthe elector elects again; \`zklab priority show\` follows it`,
+            );
           },
         })
         .command({
           command: 'prefer-site <site>',
-          describe: 'Put a site first in the policy: its members lead before any other site\'s (priority and site policies)',
-          builder: (b) => pathOption(b.positional('site', { type: 'string', demandOption: true }) as Argv<PriorityArgs>),
+          describe:
+            "Put a site first in the policy: its members lead before any other site's (priority and site policies)",
+          builder: (b) =>
+            pathOption(b.positional('site', { type: 'string', demandOption: true }) as Argv<PriorityArgs>),
           handler: async (a) => {
             const { preferSiteOf } = await import('../../contenders/priority-admin.js');
             const r = await preferSiteOf(labPaths(a), String(a.site), path(a));
-            ctx.out(`${r.path}/policy: ${describePolicy(r.policy)}\nthe elector elects again; \`zklab priority show\` follows it`);
+            ctx.out(
+              `${r.path}/policy: ${describePolicy(r.policy)}\nthe elector elects again; \`zklab priority show\` follows it`,
+            );
           },
         })
         .demandCommand(1, 'say what to do: show, set or prefer-site'),

@@ -23,24 +23,43 @@ export interface AdapterCommand {
 }
 
 /** A small JVM per contender: dozens of them share a laptop with the ensemble. */
-export const CURATOR_JVM_FLAGS: readonly string[] = ['-Xmx64m', '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Xshare:auto'];
+export const CURATOR_JVM_FLAGS: readonly string[] = [
+  '-Xmx64m',
+  '-Xss512k',
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  '-Xshare:auto',
+];
 
 /**
  * Finds the adapter's runtime (compiling CuratorLatch.java into the cache on first use) and returns how to start
  * one contender. Throws UsageError naming the package to install when the runtime is missing.
  */
-export async function prepareAdapter(name: AdapterName, opts: { curatorErrorPolicy?: CuratorErrorPolicy } = {}): Promise<AdapterCommand> {
+export async function prepareAdapter(
+  name: AdapterName,
+  opts: { curatorErrorPolicy?: CuratorErrorPolicy } = {},
+): Promise<AdapterCommand> {
   switch (name) {
     case 'curator-latch': {
       const policy = opts.curatorErrorPolicy ?? 'standard';
       if (!(CURATOR_ERROR_POLICIES as readonly string[]).includes(policy)) {
-        throw new UsageError(`unknown Curator error policy "${policy}"`, `use one of ${CURATOR_ERROR_POLICIES.join(', ')}`);
+        throw new UsageError(
+          `unknown Curator error policy "${policy}"`,
+          `use one of ${CURATOR_ERROR_POLICIES.join(', ')}`,
+        );
       }
       const rt = await locateCurator();
       const classes = await compileCuratorLatch(rt);
       return {
         command: rt.java.bin,
-        args: [...CURATOR_JVM_FLAGS, '-cp', [classes, ...rt.classpath].join(delimiter), CURATOR_MAIN_CLASS, '--error-policy', policy],
+        args: [
+          ...CURATOR_JVM_FLAGS,
+          '-cp',
+          [classes, ...rt.classpath].join(delimiter),
+          CURATOR_MAIN_CLASS,
+          '--error-policy',
+          policy,
+        ],
         runtime: describeCurator(rt),
       };
     }

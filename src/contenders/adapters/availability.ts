@@ -15,7 +15,15 @@ async function check(name: string, describe: () => Promise<string>, fix: string)
 /** One `doctor` check per adapter: is its runtime there, and which one. Never throws, never compiles. */
 export async function adapterChecks(): Promise<Check[]> {
   return Promise.all([
-    check('curator-latch', async () => describeCurator(await locateCurator()), 'install `libcurator-recipes-java` and `default-jdk-headless` (bin/setup does), or set CURATOR_CLASSPATH'),
-    check('kazoo-election', async () => describeKazoo(await locateKazoo()), 'install `python3-kazoo` (bin/setup does), or set ZKLAB_PYTHON to a python that has kazoo'),
+    check(
+      'curator-latch',
+      async () => describeCurator(await locateCurator()),
+      'install `libcurator-recipes-java` and `default-jdk-headless` (bin/setup does), or set CURATOR_CLASSPATH',
+    ),
+    check(
+      'kazoo-election',
+      async () => describeKazoo(await locateKazoo()),
+      'install `python3-kazoo` (bin/setup does), or set ZKLAB_PYTHON to a python that has kazoo',
+    ),
   ]);
 }

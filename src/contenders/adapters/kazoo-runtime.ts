@@ -39,7 +39,10 @@ export function parseKazooProbe(stdout: string): { kazooVersion: string; pythonV
  */
 export function pythonCandidates(env: NodeJS.ProcessEnv, resolve: (path: string) => string | undefined): string[] {
   if (env.ZKLAB_PYTHON) return [env.ZKLAB_PYTHON];
-  const onPath = (env.PATH ?? '').split(delimiter).filter((d) => d.length > 0).map((d) => join(d, 'python3'));
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d.length > 0)
+    .map((d) => join(d, 'python3'));
   const seen = new Set<string>();
   const out: string[] = [];
   for (const candidate of [DEBIAN_PYTHON, ...onPath]) {
@@ -59,7 +62,8 @@ function realPath(path: string): string | undefined {
   }
 }
 
-const KAZOO_HINT = 'install the Debian package `python3-kazoo` (bin/setup installs it; it is importable by /usr/bin/python3), or set ZKLAB_PYTHON to a python that has kazoo';
+const KAZOO_HINT =
+  'install the Debian package `python3-kazoo` (bin/setup installs it; it is importable by /usr/bin/python3), or set ZKLAB_PYTHON to a python that has kazoo';
 
 /** The first interpreter that imports kazoo. Throws UsageError naming what was tried. */
 export async function locateKazoo(env: NodeJS.ProcessEnv = process.env): Promise<KazooRuntime> {
@@ -70,10 +74,19 @@ export async function locateKazoo(env: NodeJS.ProcessEnv = process.env): Promise
     const r = await execa(python, ['-c', KAZOO_PROBE], { reject: false, timeout: 20_000 });
     const found = r.exitCode === 0 ? parseKazooProbe(r.stdout) : undefined;
     if (found) return { python, source: env.ZKLAB_PYTHON ? 'ZKLAB_PYTHON' : 'search', ...found };
-    const why = r.failed && r.exitCode === undefined ? 'does not run' : /No module named/.test(r.stderr) ? 'has no kazoo' : `failed: ${r.stderr.split('\n').filter(Boolean).pop() ?? `exit ${r.exitCode}`}`;
+    const why =
+      r.failed && r.exitCode === undefined
+        ? 'does not run'
+        : /No module named/.test(r.stderr)
+          ? 'has no kazoo'
+          : `failed: ${r.stderr.split('\n').filter(Boolean).pop() ?? `exit ${r.exitCode}`}`;
     tried.push(`${python} ${why}`);
   }
-  if (env.ZKLAB_PYTHON) throw new UsageError(`ZKLAB_PYTHON=${env.ZKLAB_PYTHON} cannot run the kazoo contender: ${tried.join('; ')}`, 'point ZKLAB_PYTHON at a python that can `import kazoo`, or unset it to use Debian\'s `python3-kazoo` with /usr/bin/python3 (bin/setup installs it)');
+  if (env.ZKLAB_PYTHON)
+    throw new UsageError(
+      `ZKLAB_PYTHON=${env.ZKLAB_PYTHON} cannot run the kazoo contender: ${tried.join('; ')}`,
+      "point ZKLAB_PYTHON at a python that can `import kazoo`, or unset it to use Debian's `python3-kazoo` with /usr/bin/python3 (bin/setup installs it)",
+    );
   const what = tried.length > 0 ? tried.join('; ') : 'no python3 on PATH and no /usr/bin/python3';
   throw new UsageError(`kazoo is not installed for any Python found (${what})`, KAZOO_HINT);
 }

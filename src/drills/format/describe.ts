@@ -43,13 +43,17 @@ export function describeStep(step: Step): string {
     case 'repeat':
       return `repeat ${step.times}× (${step.steps.length} step(s))`;
     case 'jobs':
-      return step.over === undefined ? `submit ${describeJobs(step.count, step.spec)}` : `stream ${describeJobs(step.count, step.spec)} over ${formatDuration(step.over)}`;
+      return step.over === undefined
+        ? `submit ${describeJobs(step.count, step.spec)}`
+        : `stream ${describeJobs(step.count, step.spec)} over ${formatDuration(step.over)}`;
     case 'failpoint':
       return `failpoint in ${step.target}: ${step.action} at ${step.at}`;
     case 'priority':
       return step.preferSite !== undefined
         ? `policy: prefer site ${step.preferSite}`
-        : `policy: priority ${Object.entries(step.set ?? {}).map(([id, p]) => `${id} = ${p}`).join(', ')}`;
+        : `policy: priority ${Object.entries(step.set ?? {})
+            .map(([id, p]) => `${id} = ${p}`)
+            .join(', ')}`;
     case 'add':
       return `add a server (${step.role}) by reconfig`;
     case 'remove':

@@ -16,7 +16,11 @@ function serverOf(step: Step): string | undefined {
     case 'delay':
       return isServer(step.target) ? step.target : undefined;
     case 'partition':
-      return step.partition.mode === 'isolate' ? (isServer(step.partition.target) ? step.partition.target : undefined) : step.partition.groups.flat().find(isServer);
+      return step.partition.mode === 'isolate'
+        ? isServer(step.partition.target)
+          ? step.partition.target
+          : undefined
+        : step.partition.groups.flat().find(isServer);
     case 'wait':
       return step.until.serving ?? step.until.notServing;
     case 'repeat':

@@ -88,7 +88,12 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { DEFAULT_SESSION_TIMEOUT_MS, MAX_STATUS_TTL_MS, validateZnodePath, WORKLOADS } from '../../contenders/options.js';
+import {
+  DEFAULT_SESSION_TIMEOUT_MS,
+  MAX_STATUS_TTL_MS,
+  validateZnodePath,
+  WORKLOADS,
+} from '../../contenders/options.js';
 import { failpointsOf } from '../../recipes/failpoint-names.js';
 import { DEFAULT_TAKEOVER_MS } from '../../recipes/priority-layout.js';
 import { STRATEGIES } from '../../recipes/scheduler-layout.js';
@@ -172,9 +177,15 @@ const checkEntry = z.preprocess(
 );
 
 const sections = {
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a drill name (use lowercase letters, digits and dashes)' }),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a drill name (use lowercase letters, digits and dashes)' }),
   description: z.string().optional(),
-  ensemble: strict({ servers: z.number().int().min(1).max(9).default(3), observers: z.number().int().min(0).max(8).default(0), tick: duration().default(200) }).default({
+  ensemble: strict({
+    servers: z.number().int().min(1).max(9).default(3),
+    observers: z.number().int().min(0).max(8).default(0),
+    tick: duration().default(200),
+  }).default({
     servers: 3,
     observers: 0,
     tick: 200,
@@ -186,7 +197,9 @@ const sections = {
   variants: z
     .array(
       strict({
-        name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a variant name (use lowercase letters, digits and dashes)' }),
+        name: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'is not a variant name (use lowercase letters, digits and dashes)' }),
         contenders: z.record(z.string(), z.unknown()).optional(),
         expectFailure: z.array(z.enum(CHECK_NAMES)).optional(),
       }),
@@ -247,7 +260,10 @@ export function parseDrill(text: string, file: string): Drill {
     // otherwise be read first: `contenders: is required` before the step that swallowed the contenders.
     const located = issues.map((i) => ({ ...locate(doc, lc, i.path), path: formatPath(i.path), message: i.message }));
     located.sort((a, b) => Number(a.missing) - Number(b.missing) || a.line - b.line);
-    throw new DrillFileError(file, located.map(({ line, path, message }) => ({ line, path, message })));
+    throw new DrillFileError(
+      file,
+      located.map(({ line, path, message }) => ({ line, path, message })),
+    );
   }
   return drill;
 }
@@ -260,7 +276,10 @@ function validate(
   lineFor: (path: readonly (string | number)[]) => number,
 ): Drill | undefined {
   if (input === null || input === undefined) {
-    issues.push({ path: [], message: 'the file is empty (write a drill: name, contenders, steps; see templates/drills/)' });
+    issues.push({
+      path: [],
+      message: 'the file is empty (write a drill: name, contenders, steps; see templates/drills/)',
+    });
     return undefined;
   }
   const shape = strict(Object.fromEntries(Object.keys(sections).map((k) => [k, z.unknown().optional()])));
@@ -287,40 +306,60 @@ function validate(
 
   const ensembleShape = ensemble ? observerShape(ensemble.servers, ensemble.observers) : 'ok';
   if (ensemble && ensembleShape === 'needs-voters') {
-    issues.push({ path: ['ensemble', 'observers'], message: `needs at least 2 voting servers beside it, not ${ensemble.servers} (a single server runs standalone)` });
+    issues.push({
+      path: ['ensemble', 'observers'],
+      message: `needs at least 2 voting servers beside it, not ${ensemble.servers} (a single server runs standalone)`,
+    });
   }
   if (ensemble && ensembleShape === 'too-many') {
-    issues.push({ path: ['ensemble', 'observers'], message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}` });
+    issues.push({
+      path: ['ensemble', 'observers'],
+      message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}`,
+    });
   }
   if (ensemble && contendersRaw?.via === 'observers' && ensemble.observers === 0) {
-    issues.push({ path: ['contenders', 'via'], message: 'the ensemble has no observers to connect to (add observers: N to ensemble)' });
+    issues.push({
+      path: ['contenders', 'via'],
+      message: 'the ensemble has no observers to connect to (add observers: N to ensemble)',
+    });
   }
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
-  const scope = contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
+  const scope =
+    contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;
   const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues, contenders: traits });
   const { checks, names } = normalizeChecks(checkEntries);
   if (traits && !traits.scheduler) {
     (checkEntries ?? []).forEach((entry, i) => {
       for (const name of Object.keys(entry)) {
-        if ((JOB_CHECKS as readonly string[]).includes(name)) issues.push({ path: ['checks', i, name], message: `judges jobs: it ${NEEDS_SCHEDULER}` });
+        if ((JOB_CHECKS as readonly string[]).includes(name))
+          issues.push({ path: ['checks', i, name], message: `judges jobs: it ${NEEDS_SCHEDULER}` });
       }
     });
   }
   (checkEntries ?? []).forEach((entry, i) => {
     for (const name of Object.keys(entry)) {
       if (contenders && contenders.workload !== 'lock' && (LOCK_CHECKS as readonly string[]).includes(name)) {
-        issues.push({ path: ['checks', i, name], message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)' });
+        issues.push({
+          path: ['checks', i, name],
+          message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)',
+        });
       }
       if (contenders && contenders.recipe !== 'priority' && name === 'preemption') {
-        issues.push({ path: ['checks', i, name], message: 'judges the priority recipe\'s hand-overs: it needs recipe: priority' });
+        issues.push({
+          path: ['checks', i, name],
+          message: "judges the priority recipe's hand-overs: it needs recipe: priority",
+        });
       }
     }
   });
   const wake = checks.notificationsPerRelease;
   if (wake?.min !== undefined && wake.max !== undefined && wake.min > wake.max) {
     const i = (checkEntries ?? []).findIndex((e) => e.notificationsPerRelease !== undefined);
-    issues.push({ path: ['checks', i, 'notificationsPerRelease', 'min'], message: `${wake.min} is above max ${wake.max} (no mean can pass; lower min or raise max)` });
+    issues.push({
+      path: ['checks', i, 'notificationsPerRelease', 'min'],
+      message: `${wake.min} is above max ${wake.max} (no mean can pass; lower min or raise max)`,
+    });
   }
   expectFailure.forEach((check, i) => {
     if (!names.includes(check)) {
@@ -328,19 +367,45 @@ function validate(
     }
   });
   const variants = variantsRaw?.map((v, i): DrillVariant => {
-    const merged = sections.contenders.safeParse({ ...(raw.contenders as object), ...v.contenders }, { error: errorMap });
+    const merged = sections.contenders.safeParse(
+      { ...(raw.contenders as object), ...v.contenders },
+      { error: errorMap },
+    );
     if (!merged.success) issues.push(...fromZod(merged.error, ['variants', i, 'contenders']));
     (v.expectFailure ?? []).forEach((check, k) => {
-      if (!names.includes(check)) issues.push({ path: ['variants', i, 'expectFailure', k], message: `${check} is not among the checks (add it to checks)` });
+      if (!names.includes(check))
+        issues.push({
+          path: ['variants', i, 'expectFailure', k],
+          message: `${check} is not among the checks (add it to checks)`,
+        });
     });
     const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble.tick, issues) : undefined;
-    if (spec && contenders && spec.count !== contenders.count) issues.push({ path: ['variants', i, 'contenders', 'count'], message: 'differs from contenders.count (the steps name the contenders; keep the count)' });
-    if (spec && contenders && spec.workload !== contenders.workload) issues.push({ path: ['variants', i, 'contenders', 'workload'], message: 'differs from contenders.workload (the steps and checks depend on it; keep it)' });
+    if (spec && contenders && spec.count !== contenders.count)
+      issues.push({
+        path: ['variants', i, 'contenders', 'count'],
+        message: 'differs from contenders.count (the steps name the contenders; keep the count)',
+      });
+    if (spec && contenders && spec.workload !== contenders.workload)
+      issues.push({
+        path: ['variants', i, 'contenders', 'workload'],
+        message: 'differs from contenders.workload (the steps and checks depend on it; keep it)',
+      });
     return { name: v.name, contenders: spec ?? contenders!, expectFailure: v.expectFailure ?? expectFailure };
   });
-  if (variants && new Set(variants.map((v) => v.name)).size !== variants.length) issues.push({ path: ['variants'], message: 'names a variant twice (give each a name of its own)' });
+  if (variants && new Set(variants.map((v) => v.name)).size !== variants.length)
+    issues.push({ path: ['variants'], message: 'names a variant twice (give each a name of its own)' });
   if (name === undefined || !ensemble || !contenders || issues.length > 0) return undefined;
-  const drill: Drill = { file, name, ensemble, contenders, contendersLine: lineFor(['contenders']), steps, checks, expectFailure, ...(variants ? { variants } : {}) };
+  const drill: Drill = {
+    file,
+    name,
+    ensemble,
+    contenders,
+    contendersLine: lineFor(['contenders']),
+    steps,
+    checks,
+    expectFailure,
+    ...(variants ? { variants } : {}),
+  };
   return description === undefined ? drill : { ...drill, description };
 }
 
@@ -357,30 +422,54 @@ function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: Ra
     });
   }
   if (c.workload === undefined && (c.recipe === undefined) === (c.exec === undefined)) {
-    issues.push({ path: at(c.recipe === undefined ? 'recipe' : 'exec'), message: c.recipe === undefined ? 'is required (name a recipe, or a program with exec: [program, args…])' : 'names a program as well as a recipe (keep one of recipe and exec)' });
+    issues.push({
+      path: at(c.recipe === undefined ? 'recipe' : 'exec'),
+      message:
+        c.recipe === undefined
+          ? 'is required (name a recipe, or a program with exec: [program, args…])'
+          : 'names a program as well as a recipe (keep one of recipe and exec)',
+    });
   }
   checkWorkload(c, issues);
   const program = c.exec !== undefined || c.recipe === 'curator-latch' || c.recipe === 'kazoo-election';
-  if (c.leaderRule !== undefined && !program) issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
-  if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined) issues.push({ path: at('leaderRule'), message: 'is not a leader rule (use lowest-sequence or "single-node NAME")' });
-  if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch') issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
+  if (c.leaderRule !== undefined && !program)
+    issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
+  if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined)
+    issues.push({
+      path: at('leaderRule'),
+      message: 'is not a leader rule (use lowest-sequence or "single-node NAME")',
+    });
+  if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch')
+    issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
   for (const field of ['policy', 'priorities', 'sites', 'takeoverMs', 'watchdogMs', 'preempt'] as const) {
     if (c[field] !== undefined && c.recipe !== 'priority') {
-      issues.push({ path: at(field), message: `only applies to the priority recipe (remove it or use recipe: priority)` });
+      issues.push({
+        path: at(field),
+        message: `only applies to the priority recipe (remove it or use recipe: priority)`,
+      });
     }
   }
   if (c.watchdogMs !== undefined && c.watchdogMs <= (c.takeoverMs ?? DEFAULT_TAKEOVER_MS)) {
-    issues.push({ path: at('watchdogMs'), message: `must outlast the takeover (${c.takeoverMs ?? DEFAULT_TAKEOVER_MS} ms), or every takeover is cut short` });
+    issues.push({
+      path: at('watchdogMs'),
+      message: `must outlast the takeover (${c.takeoverMs ?? DEFAULT_TAKEOVER_MS} ms), or every takeover is cut short`,
+    });
   }
   for (const field of ['priorities', 'sites'] as const) {
     const list = c[field];
     if (list && list.length < c.count) {
-      issues.push({ path: at(field), message: `has ${list.length} entries for ${c.count} contenders (give one per contender)` });
+      issues.push({
+        path: at(field),
+        message: `has ${list.length} entries for ${c.count} contenders (give one per contender)`,
+      });
     }
   }
   const { sessionTimeout: _, ...rest } = c;
   // The scheduler's workers run the predecessor recipe, said or not.
-  const recipe = c.workload !== undefined && c.recipe === undefined && c.exec === undefined ? { recipe: 'predecessor' as const } : {};
+  const recipe =
+    c.workload !== undefined && c.recipe === undefined && c.exec === undefined
+      ? { recipe: 'predecessor' as const }
+      : {};
   const spec: ContenderSpec = { ...stripUndefined(rest), ...recipe, sessionTimeout };
   return spec;
 }
@@ -392,33 +481,56 @@ function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void 
   const at = (field: string) => ['contenders', field];
   for (const [workload, fields] of Object.entries(WORKLOAD_FIELDS)) {
     for (const field of fields) {
-      if (c[field] !== undefined && c.workload !== workload) issues.push({ path: at(field), message: `only applies to workload: ${workload} (remove it or add workload: ${workload})` });
+      if (c[field] !== undefined && c.workload !== workload)
+        issues.push({
+          path: at(field),
+          message: `only applies to workload: ${workload} (remove it or add workload: ${workload})`,
+        });
     }
   }
   if (c.workload === undefined) {
-    if (c.path !== undefined) issues.push({ path: at('path'), message: 'only applies to a workload (remove it: elections use /election)' });
+    if (c.path !== undefined)
+      issues.push({ path: at('path'), message: 'only applies to a workload (remove it: elections use /election)' });
     return;
   }
-  if (c.exec !== undefined) issues.push({ path: at('exec'), message: `workload: ${c.workload} runs its own workers, not a program (remove exec)` });
+  if (c.exec !== undefined)
+    issues.push({
+      path: at('exec'),
+      message: `workload: ${c.workload} runs its own workers, not a program (remove exec)`,
+    });
   const recipes: readonly string[] = c.workload === 'lock' ? ['predecessor', 'herd'] : ['predecessor'];
   if (c.recipe !== undefined && !recipes.includes(c.recipe)) {
-    issues.push({ path: at('recipe'), message: `workload: ${c.workload} runs on ${recipes.join(' or ')}, not ${c.recipe} (remove recipe or use recipe: ${recipes.join(' | ')})` });
+    issues.push({
+      path: at('recipe'),
+      message: `workload: ${c.workload} runs on ${recipes.join(' or ')}, not ${c.recipe} (remove recipe or use recipe: ${recipes.join(' | ')})`,
+    });
   }
   if (c.statusTtl !== undefined && (c.statusTtl <= 0 || c.statusTtl > MAX_STATUS_TTL_MS)) {
-    issues.push({ path: at('statusTtl'), message: `${c.statusTtl}ms is out of range (use a duration above 0 and at most ${MAX_STATUS_TTL_MS / 3_600_000}h, e.g. 30s)` });
+    issues.push({
+      path: at('statusTtl'),
+      message: `${c.statusTtl}ms is out of range (use a duration above 0 and at most ${MAX_STATUS_TTL_MS / 3_600_000}h, e.g. 30s)`,
+    });
   }
   if (c.path !== undefined) {
     try {
       validateZnodePath(c.path);
     } catch {
-      issues.push({ path: at('path'), message: `${JSON.stringify(c.path)} is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)` });
+      issues.push({
+        path: at('path'),
+        message: `${JSON.stringify(c.path)} is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)`,
+      });
     }
   }
 }
 
 /** What the steps may ask of these contenders. */
 function traitsOf(c: ContenderSpec): ContenderTraits {
-  return { scheduler: c.workload === 'scheduler', lock: c.workload === 'lock', priority: c.recipe === 'priority', failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [] };
+  return {
+    scheduler: c.workload === 'scheduler',
+    lock: c.workload === 'lock',
+    priority: c.recipe === 'priority',
+    failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [],
+  };
 }
 
 function stripUndefined<T extends object>(o: T): T {
@@ -427,7 +539,10 @@ function stripUndefined<T extends object>(o: T): T {
 
 function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {
   if (entries === undefined) {
-    return { checks: Object.fromEntries(DEFAULT_CHECKS.map((n) => [n, {}])) as CheckConfig, names: [...DEFAULT_CHECKS] };
+    return {
+      checks: Object.fromEntries(DEFAULT_CHECKS.map((n) => [n, {}])) as CheckConfig,
+      names: [...DEFAULT_CHECKS],
+    };
   }
   const checks: Record<string, object> = {};
   for (const entry of entries) {

@@ -23,7 +23,10 @@ const targetOrObject = <T extends z.ZodType>(schema: T) =>
 /** `jobsDone: true` (every job submitted so far) or a count of jobs. */
 const jobsDone = z.unknown().transform((value, ctx): true | number => {
   if (value === true || (typeof value === 'number' && Number.isInteger(value) && value >= 1)) return value;
-  ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not allowed (use true for every job submitted so far, or a count such as 5)` });
+  ctx.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(value)} is not allowed (use true for every job submitted so far, or a count such as 5)`,
+  });
   return z.NEVER;
 });
 
@@ -65,7 +68,10 @@ const jobsFields = {
 
 const failpointFields = { target, at: z.string().min(1), action: z.enum(FAILPOINT_ACTIONS) };
 
-const priorityFields = { set: z.record(z.string(), z.number().int()).optional(), preferSite: z.string().min(1).optional() };
+const priorityFields = {
+  set: z.record(z.string(), z.number().int()).optional(),
+  preferSite: z.string().min(1).optional(),
+};
 
 const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
 

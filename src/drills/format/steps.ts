@@ -172,7 +172,8 @@ function buildStep(
         groups.forEach((group, g) =>
           group.forEach((name, n) => {
             target(name, FAULTABLE, [...at, 'split', g, n]);
-            if (seen.has(name)) problem(`${name} is in two groups (keep each name in one group)`, [...at, 'split', g, n]);
+            if (seen.has(name))
+              problem(`${name} is in two groups (keep each name in one group)`, [...at, 'split', g, n]);
             seen.add(name);
           }),
         );
@@ -215,22 +216,43 @@ function buildStep(
       const v = data as StepValue<'failpoint'>;
       const known = ctx.contenders?.failpoints;
       if (known && known.length === 0) {
-        problem("these contenders have no failpoints (zklab's own recipes have them: predecessor, herd, and workload: scheduler)");
+        problem(
+          "these contenders have no failpoints (zklab's own recipes have them: predecessor, herd, and workload: scheduler)",
+        );
       } else if (known && !known.includes(v.at)) {
         problem(`"${v.at}" is not a failpoint of these contenders (use one of: ${known.join(', ')})`, [...at, 'at']);
       }
-      step = { kind, line, target: target(v.target, ['leader', 'contender'], [...at, 'target']), at: v.at, action: v.action };
+      step = {
+        kind,
+        line,
+        target: target(v.target, ['leader', 'contender'], [...at, 'target']),
+        at: v.at,
+        action: v.action,
+      };
       break;
     }
     case 'priority': {
       const v = data as StepValue<'priority'>;
       if (ctx.contenders && !ctx.contenders.priority) problem('needs priority contenders (recipe: priority)');
       if ((v.set === undefined) === (v.preferSite === undefined)) {
-        problem('says neither or both of set and preferSite (write priority: { set: { c2: 50 } } or priority: { preferSite: b })');
+        problem(
+          'says neither or both of set and preferSite (write priority: { set: { c2: 50 } } or priority: { preferSite: b })',
+        );
       }
-      const set = v.set === undefined ? undefined : Object.fromEntries(Object.entries(v.set).map(([id, p]) => [target(id, ['contender'], [...at, 'set', id]), p]));
-      if (set !== undefined && Object.keys(set).length === 0) problem('names no contender (write set: { c2: 50 })', [...at, 'set']);
-      step = { kind, line, ...(set ? { set } : {}), ...(v.preferSite !== undefined ? { preferSite: v.preferSite } : {}) };
+      const set =
+        v.set === undefined
+          ? undefined
+          : Object.fromEntries(
+              Object.entries(v.set).map(([id, p]) => [target(id, ['contender'], [...at, 'set', id]), p]),
+            );
+      if (set !== undefined && Object.keys(set).length === 0)
+        problem('names no contender (write set: { c2: 50 })', [...at, 'set']);
+      step = {
+        kind,
+        line,
+        ...(set ? { set } : {}),
+        ...(v.preferSite !== undefined ? { preferSite: v.preferSite } : {}),
+      };
       break;
     }
     case 'repeat': {
@@ -271,13 +293,19 @@ function buildExpectations(
     }
   }
   if (out.length === 0 && Object.keys(v).length === 0) {
-    problem('expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state, allJobsDoneWithin or everyoneAcquiresWithin)');
+    problem(
+      'expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state, allJobsDoneWithin or everyoneAcquiresWithin)',
+    );
   }
   return out;
 }
 
 /** The job a jobs step describes (checked by the scheduler's own parser) and how it is submitted. */
-function buildJobs(v: StepValue<'jobs'>, at: Path, problem: (message: string, path?: Path) => void): Pick<Extract<Step, { kind: 'jobs' }>, 'count' | 'spec' | 'over'> | null {
+function buildJobs(
+  v: StepValue<'jobs'>,
+  at: Path,
+  problem: (message: string, path?: Path) => void,
+): Pick<Extract<Step, { kind: 'jobs' }>, 'count' | 'spec' | 'over'> | null {
   const kind = v.kind ?? 'sleep';
   let ok = true;
   const refuse = (message: string, field: string) => {

@@ -9,8 +9,14 @@ import type { FailpointAction } from '../../recipes/failpoint-names.js';
 import type { JobSpec, Strategy } from '../../recipes/scheduler-layout.js';
 
 /** What a drill's contenders may run by name, in the order its error messages list them (programs: `exec`). */
-export const RECIPES = ['herd', 'predecessor', 'single-file', 'priority', 'curator-latch', 'kazoo-election'] as const satisfies readonly (RecipeName | AdapterName)[];
-
+export const RECIPES = [
+  'herd',
+  'predecessor',
+  'single-file',
+  'priority',
+  'curator-latch',
+  'kazoo-election',
+] as const satisfies readonly (RecipeName | AdapterName)[];
 
 /** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
 export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];
@@ -35,11 +41,21 @@ export const CHECK_NAMES = [
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 /** What a drill that names no checks is judged by: the election's four. */
-export const DEFAULT_CHECKS = ['singleLeader', 'failoverTime', 'herdSize', 'liveness'] as const satisfies readonly CheckName[];
+export const DEFAULT_CHECKS = [
+  'singleLeader',
+  'failoverTime',
+  'herdSize',
+  'liveness',
+] as const satisfies readonly CheckName[];
 /** The checks that judge the scheduler's jobs: they need contenders with `workload: scheduler`. */
 export const JOB_CHECKS = ['noLostJobs', 'executionsPerJob', 'statusTtl'] as const satisfies readonly CheckName[];
 /** The checks that judge the lock workload: they need contenders with `workload: lock`. */
-export const LOCK_CHECKS = ['mutualExclusion', 'fencedWrites', 'lockProgress', 'notificationsPerRelease'] as const satisfies readonly CheckName[];
+export const LOCK_CHECKS = [
+  'mutualExclusion',
+  'fencedWrites',
+  'lockProgress',
+  'notificationsPerRelease',
+] as const satisfies readonly CheckName[];
 
 /** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */
 export const CONTENDER_STATES = ['follower', 'leader', 'paused', 'frozen', 'dead'] as const;

@@ -7,5 +7,10 @@ import type { Drill } from './types.js';
 export function expandVariants(drill: Drill): Drill[] {
   if (!drill.variants) return [drill];
   const { variants, ...base } = drill;
-  return variants.map((v) => ({ ...base, name: `${drill.name}:${v.name}`, contenders: v.contenders, expectFailure: v.expectFailure }));
+  return variants.map((v) => ({
+    ...base,
+    name: `${drill.name}:${v.name}`,
+    contenders: v.contenders,
+    expectFailure: v.expectFailure,
+  }));
 }

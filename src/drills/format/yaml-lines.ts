@@ -11,7 +11,11 @@ function lineAt(node: Node | null | undefined, lc: LineCounter): number | undefi
  * ancestor, which is where the field should be added, and is marked `missing`. A path that goes on below a scalar
  * or an empty value (`kill: c4` checked as `kill.target`) is about what is written there, which is not missing.
  */
-export function locate(doc: Document, lc: LineCounter, path: readonly (string | number)[]): { line: number; missing: boolean } {
+export function locate(
+  doc: Document,
+  lc: LineCounter,
+  path: readonly (string | number)[],
+): { line: number; missing: boolean } {
   let node: unknown = doc.contents;
   let line = lineAt(doc.contents, lc) ?? 1;
   for (const seg of path) {

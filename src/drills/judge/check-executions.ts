@@ -14,13 +14,25 @@ export function checkExecutionsPerJob(h: History, options: { readonly max?: numb
   const jobs = jobFacts(h);
   if (jobs.length === 0) {
     const message = 'no jobs were submitted: nothing to judge (add a jobs step)';
-    return { name: 'executionsPerJob', passed: false, summary: message, details: [{ level: 'violation', message }], measurements: [] };
+    return {
+      name: 'executionsPerJob',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements: [],
+    };
   }
   const details: CheckDetail[] = [];
   for (const j of jobs) {
     if (j.executions.length <= max) continue;
-    const runs = j.executions.map((x) => `${x.worker} (attempt ${x.attempt}) at ${formatOffset(x.t, h.start)}`).join(', ');
-    details.push({ level: 'violation', t: j.executions[max]!.t, message: `${j.job} ran to completion ${j.executions.length} times, over ${max}: ${runs}` });
+    const runs = j.executions
+      .map((x) => `${x.worker} (attempt ${x.attempt}) at ${formatOffset(x.t, h.start)}`)
+      .join(', ');
+    details.push({
+      level: 'violation',
+      t: j.executions[max]!.t,
+      message: `${j.job} ran to completion ${j.executions.length} times, over ${max}: ${runs}`,
+    });
   }
   const most = Math.max(0, ...jobs.map((j) => j.executions.length));
   const repeated = jobs.filter((j) => j.executions.length > 1).length;

@@ -31,7 +31,11 @@ export function checkFailoverTime(
         message: `${f.next.contender} took over ${formatDuration(ms)} after ${what}, over the ${formatDuration(options.max)} bound`,
       });
     } else {
-      details.push({ level: 'info', t: f.t, message: `${f.next.contender} took over ${formatDuration(ms)} after ${what}` });
+      details.push({
+        level: 'info',
+        t: f.t,
+        message: `${f.next.contender} took over ${formatDuration(ms)} after ${what}`,
+      });
     }
   }
   const values = measurements.map((m) => m.value).filter((v): v is number => v !== null);

@@ -24,13 +24,25 @@ export function checkFencedWrites(h: History): CheckResult {
   for (const w of writes) {
     const on = `${w.resource}${w.fencing ? '' : ' (fencing off)'}`;
     if (isStale(w)) {
-      details.push({ level: 'violation', t: w.t, message: `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), after token ${formatToken(w.lastToken)}` });
+      details.push({
+        level: 'violation',
+        t: w.t,
+        message: `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), after token ${formatToken(w.lastToken)}`,
+      });
     }
     if (isLostUpdate(w)) {
-      details.push({ level: 'warning', t: w.t, message: `lost update on ${on}: ${w.holder} (token ${formatToken(w.token)}) wrote ${w.value} over ${w.previousValue} at ${at(w.t)}` });
+      details.push({
+        level: 'warning',
+        t: w.t,
+        message: `lost update on ${on}: ${w.holder} (token ${formatToken(w.token)}) wrote ${w.value} over ${w.previousValue} at ${at(w.t)}`,
+      });
     }
     if (!w.accepted) {
-      details.push({ level: 'info', t: w.t, message: `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, highest seen ${formatToken(w.lastToken)}` });
+      details.push({
+        level: 'info',
+        t: w.t,
+        message: `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, highest seen ${formatToken(w.lastToken)}`,
+      });
     }
   }
   const stale = writes.filter(isStale).length;
@@ -44,7 +56,13 @@ export function checkFencedWrites(h: History): CheckResult {
   ];
   if (writes.length === 0) {
     const message = 'no writes reached the resource: nothing to judge';
-    return { name: 'fencedWrites', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
+    return {
+      name: 'fencedWrites',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements,
+    };
   }
   const resources = [...new Set(writes.map((w) => w.resource))].join(', ');
   const extras = `${refused} refused, ${lost} lost update(s)`;

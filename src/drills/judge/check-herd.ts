@@ -50,7 +50,8 @@ export function checkHerdSize(
   return {
     name: 'herdSize',
     passed: over.length === 0,
-    summary: counts.length === 0 ? 'no leader died' : `${counts.length} leader death(s), at most ${worst} notified${bound}`,
+    summary:
+      counts.length === 0 ? 'no leader died' : `${counts.length} leader death(s), at most ${worst} notified${bound}`,
     details: counts.map((c) => ({
       level: options.max !== undefined && c.notified > options.max ? ('violation' as const) : ('info' as const),
       t: c.from,

@@ -22,7 +22,9 @@ function lockWaits(h: History): LockWait[] {
   const out: LockWait[] = [];
   h.events.forEach((e, i) => {
     if (e.event !== 'joined') return;
-    const next = h.events.slice(i + 1).find((x) => x.id === e.id && (x.event === 'lock-acquired' || x.event === 'expired' || x.event === 'joined'));
+    const next = h.events
+      .slice(i + 1)
+      .find((x) => x.id === e.id && (x.event === 'lock-acquired' || x.event === 'expired' || x.event === 'joined'));
     const death = deathOf(e.id, h.events, h.lab);
     const died = death && death.t >= e.t && (!next || death.t < next.t) ? death : undefined;
     const wait = (end: number, outcome: LockWait['outcome'], why?: string): LockWait => ({
@@ -67,7 +69,10 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
     const own = waits.filter((w) => w.contender === c);
     if (own.length === 0) continue;
     const n = acquisitions.filter((e) => e.id === c).length;
-    details.push({ level: 'info', message: `${c}: ${n} acquisition(s), longest wait ${formatDuration(Math.max(...own.map((w) => w.ms)))}` });
+    details.push({
+      level: 'info',
+      message: `${c}: ${n} acquisition(s), longest wait ${formatDuration(Math.max(...own.map((w) => w.ms)))}`,
+    });
   }
   const measurements = [
     { name: 'acquisitions', value: acquisitions.length, unit: 'count' as const },
@@ -76,7 +81,13 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
   ];
   if (waits.length === 0) {
     const message = 'no contender joined the lock queue: nothing to judge';
-    return { name: 'lockProgress', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
+    return {
+      name: 'lockProgress',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements,
+    };
   }
   const never = [...new Set(over.filter((w) => w.outcome === 'open').map((w) => w.contender))];
   return {
@@ -85,7 +96,8 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
     summary:
       over.length === 0
         ? `${acquisitions.length} acquisition(s), every wait within ${formatDuration(within)} (longest ${formatDuration(longest ?? 0)})`
-        : `${over.length} wait(s) over ${formatDuration(within)} (longest ${formatDuration(longest ?? 0)})` + (never.length > 0 ? `; never got the lock: ${never.join(', ')}` : ''),
+        : `${over.length} wait(s) over ${formatDuration(within)} (longest ${formatDuration(longest ?? 0)})` +
+          (never.length > 0 ? `; never got the lock: ${never.join(', ')}` : ''),
     details,
     measurements,
   };

@@ -51,7 +51,13 @@ export function checkMutualExclusion(h: History): CheckResult {
   ];
   if (holds.length === 0) {
     const message = 'no contender acquired the lock: nothing to judge';
-    return { name: 'mutualExclusion', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
+    return {
+      name: 'mutualExclusion',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements,
+    };
   }
   const first = bad[0];
   return {

@@ -23,7 +23,13 @@ function releaseWakes(h: History): ReleaseWake[] {
   return releases.map((r, k) => {
     const to = releases[k + 1]?.t ?? h.end;
     const heard = h.events.filter((e) => e.event === 'notified' && e.id !== r.id && e.t > r.t && e.t <= to);
-    return { holder: r.id, token: r.token, t: r.t, woken: [...new Set(heard.map((e) => e.id))], notified: heard.length };
+    return {
+      holder: r.id,
+      token: r.token,
+      t: r.t,
+      woken: [...new Set(heard.map((e) => e.id))],
+      notified: heard.length,
+    };
   });
 }
 
@@ -34,7 +40,10 @@ const round = (x: number) => Math.round(x * 100) / 100;
  * everyone waiting for a herd watching the lock's children. Fails when the mean is above `max` or below `min`, and
  * when no lock was released: nothing was shown.
  */
-export function checkNotificationsPerRelease(h: History, options: { readonly max?: number; readonly min?: number } = {}): CheckResult {
+export function checkNotificationsPerRelease(
+  h: History,
+  options: { readonly max?: number; readonly min?: number } = {},
+): CheckResult {
   const wakes = releaseWakes(h);
   const n = wakes.length;
   const mean = n === 0 ? null : round(wakes.reduce((s, w) => s + w.woken.length, 0) / n);
@@ -48,14 +57,28 @@ export function checkNotificationsPerRelease(h: History, options: { readonly max
   ];
   if (mean === null) {
     const message = 'no lock was released (reason done): nothing to judge';
-    return { name: 'notificationsPerRelease', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
+    return {
+      name: 'notificationsPerRelease',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements,
+    };
   }
-  const bounds = [options.min !== undefined ? `min ${options.min}` : '', options.max !== undefined ? `max ${options.max}` : ''].filter(Boolean).join(', ');
+  const bounds = [
+    options.min !== undefined ? `min ${options.min}` : '',
+    options.max !== undefined ? `max ${options.max}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const problems = [
     options.max !== undefined && mean > options.max ? `above the bound ${options.max}` : '',
     options.min !== undefined && mean < options.min ? `below the bound ${options.min}` : '',
   ].filter(Boolean);
-  const details: CheckDetail[] = problems.map((p) => ({ level: 'violation', message: `a release woke ${mean} contender(s) on average, ${p}` }));
+  const details: CheckDetail[] = problems.map((p) => ({
+    level: 'violation',
+    message: `a release woke ${mean} contender(s) on average, ${p}`,
+  }));
   const worst = wakes.find((w) => w.woken.length === most);
   if (worst) {
     details.push({

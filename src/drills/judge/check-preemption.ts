@@ -22,12 +22,19 @@ export interface Handover {
   readonly ready: number | null;
 }
 
-const after = <E extends ContenderEvent['event']>(h: History, id: string | null, event: E, t: number): ContenderEventOf<E> | undefined =>
+const after = <E extends ContenderEvent['event']>(
+  h: History,
+  id: string | null,
+  event: E,
+  t: number,
+): ContenderEventOf<E> | undefined =>
   h.events.find((e): e is ContenderEventOf<E> => e.id === id && e.event === event && e.t >= t);
 
 /** Every `elected` event the elector logged with reason preempt, followed through the seed's hand-over. */
 export function handovers(h: History): Handover[] {
-  const elections = h.events.filter((e): e is ContenderEventOf<'elected'> => e.event === 'elected' && e.reason === 'preempt');
+  const elections = h.events.filter(
+    (e): e is ContenderEventOf<'elected'> => e.event === 'elected' && e.reason === 'preempt',
+  );
   return elections.map((e, k) => {
     const joined = [...h.events].reverse().find((j) => j.id === e.candidate && j.event === 'joined' && j.t <= e.t);
     const policy = [...h.events].reverse().find((p) => p.event === 'policy' && p.t <= e.t);
@@ -38,16 +45,30 @@ export function handovers(h: History): Handover[] {
     // Who it replaces is who was leading: the last leadership of another contender alive between the trigger and the
     // election (the elected one before may never have led; a leader may log its resignation a moment before the
     // elector logs the election, the servers applying the change at slightly different times).
-    const led = h.intervals.filter((i) => i.contender !== e.candidate && i.start <= e.t && i.end >= trigger.t).sort((a, b) => b.start - a.start)[0];
+    const led = h.intervals
+      .filter((i) => i.contender !== e.candidate && i.start <= e.t && i.end >= trigger.t)
+      .sort((a, b) => b.start - a.start)[0];
     const from = led?.contender ?? e.previous;
     const stopped = led
-      ? led.endReason === 'end-of-history' ? null : led.end
+      ? led.endReason === 'end-of-history'
+        ? null
+        : led.end
       : (h.events.find((r) => r.id === e.previous && r.event === 'resigned' && r.t >= trigger.t)?.t ?? null);
     const progress = after(h, e.candidate, 'progress', e.t);
     const ready = progress ? after(h, e.candidate, 'ready', progress.t) : undefined;
     const next = elections[k + 1];
     const supersededAt = next && (ready === undefined || next.t < ready.t) ? next.t : null;
-    return { from, to: e.candidate, trigger, elected: e.t, fromLed: led !== undefined, resigned: stopped, supersededAt, progress: progress?.t ?? null, ready: ready?.t ?? null };
+    return {
+      from,
+      to: e.candidate,
+      trigger,
+      elected: e.t,
+      fromLed: led !== undefined,
+      resigned: stopped,
+      supersededAt,
+      progress: progress?.t ?? null,
+      ready: ready?.t ?? null,
+    };
   });
 }
 
@@ -70,15 +91,23 @@ export function checkPreemption(h: History, options: { readonly within?: number 
     const overlap = o.resigned !== null && o.progress !== null && o.resigned > o.progress;
     const unresigned = o.fromLed && o.resigned === null && o.ready !== null;
     if (late || overlap || unresigned) bad++;
-    measurements.push({ name: `pre-emption ${o.from ?? 'nobody'} → ${o.to}: trigger → READY`, value: total, unit: 'ms', t: o.trigger.t });
-    const step = (a: number | null, b: number | null): string => (a === null || b === null ? '-' : formatDuration(b - a));
+    measurements.push({
+      name: `pre-emption ${o.from ?? 'nobody'} → ${o.to}: trigger → READY`,
+      value: total,
+      unit: 'ms',
+      t: o.trigger.t,
+    });
+    const step = (a: number | null, b: number | null): string =>
+      a === null || b === null ? '-' : formatDuration(b - a);
     details.push({
       level: late || overlap || unresigned ? 'violation' : 'info',
       t: o.trigger.t,
       message:
         `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
         `${o.from ?? 'the old leader'} stopped at ${at(o.resigned)}, PROGRESS at ${at(o.progress)}, READY at ${at(o.ready)}` +
-        (total === null ? ' (never READY)' : ` (${formatDuration(total)} in all${total > within ? `, over ${formatDuration(within)}` : ''})`) +
+        (total === null
+          ? ' (never READY)'
+          : ` (${formatDuration(total)} in all${total > within ? `, over ${formatDuration(within)}` : ''})`) +
         (superseded ? `; superseded by a newer pre-emption at ${at(o.supersededAt)}` : '') +
         (overlap ? `; ${o.from} stopped only after ${o.to} marked PROGRESS` : '') +
         (unresigned ? `; ${o.from} never said it stopped` : ''),
@@ -86,7 +115,13 @@ export function checkPreemption(h: History, options: { readonly within?: number 
   }
   if (all.length === 0) {
     const message = 'no pre-emption happened: the leader was never replaced by a better-ranked contender';
-    return { name: 'preemption', passed: false, summary: message, details: [{ level: 'violation', message }], measurements };
+    return {
+      name: 'preemption',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements,
+    };
   }
   const finished = all.filter((o) => o.supersededAt === null);
   const worst = Math.max(0, ...finished.map((o) => (o.ready === null ? Infinity : o.ready - o.trigger.t)));

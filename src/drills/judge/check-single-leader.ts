@@ -66,7 +66,12 @@ function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): Ac
     if (z.start <= (intervalAt(h, e.id, e.t)?.start ?? -Infinity)) continue;
     const key = `${e.id}/${z.leader}/${z.start}`;
     const g = groups.get(key);
-    groups.set(key, g ? { ...g, last: e.t, count: g.count + 1 } : { contender: e.id, zkLeader: z.leader, zkSince: z.start, first: e.t, last: e.t, count: 1 });
+    groups.set(
+      key,
+      g
+        ? { ...g, last: e.t, count: g.count + 1 }
+        : { contender: e.id, zkLeader: z.leader, zkSince: z.start, first: e.t, last: e.t, count: 1 },
+    );
   }
   return [...groups.values()];
 }
@@ -136,7 +141,11 @@ export function checkSingleLeader(h: History): CheckResult {
   const stale = staleActs(h);
   const expired = expiredSessionClaims(h);
   const overlaps = beliefOverlaps(h);
-  const staleKeys = new Set(h.events.filter((e) => e.event === 'act' && stale.some((s) => s.contender === e.id && s.first <= e.t && e.t <= s.last)).map((e) => `${e.id}@${e.t}`));
+  const staleKeys = new Set(
+    h.events
+      .filter((e) => e.event === 'act' && stale.some((s) => s.contender === e.id && s.first <= e.t && e.t <= s.last))
+      .map((e) => `${e.id}@${e.t}`),
+  );
   const againstZk = actsAgainstZooKeeper(h, staleKeys);
   const behind = beliefsBehindZooKeeper(h);
   const details: CheckDetail[] = [
@@ -202,7 +211,11 @@ export function checkSingleLeader(h: History): CheckResult {
       { name: 'stale actions', value: stale.reduce((n, s) => n + s.count, 0), unit: 'count' },
       { name: 'claims from an expired session', value: expired.length, unit: 'count' },
       { name: 'belief overlap (unfrozen)', value: overlaps.reduce((n, o) => n + o.capable, 0), unit: 'ms' },
-      { name: 'acts while ZooKeeper named another leader', value: againstZk.reduce((n, a) => n + a.count, 0), unit: 'count' },
+      {
+        name: 'acts while ZooKeeper named another leader',
+        value: againstZk.reduce((n, a) => n + a.count, 0),
+        unit: 'count',
+      },
       { name: 'belief behind ZooKeeper', value: behind.reduce((n, b) => n + b.ms, 0), unit: 'ms' },
     ],
   };

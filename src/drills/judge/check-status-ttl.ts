@@ -43,7 +43,8 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
   const slack = options.slack ?? DEFAULT_TTL_SLACK_MS;
   const nodes = statusNodes(h);
   const at = (t: number) => formatOffset(t, h.start);
-  const bound = (ttl: number) => `its TTL ${formatDuration(ttl)} + ${formatDuration(REAPER_INTERVAL_MS)} reaper interval + ${formatDuration(slack)} slack`;
+  const bound = (ttl: number) =>
+    `its TTL ${formatDuration(ttl)} + ${formatDuration(REAPER_INTERVAL_MS)} reaper interval + ${formatDuration(slack)} slack`;
   const details: CheckDetail[] = [];
   let judged = 0;
   let worstOver: number | null = null;
@@ -51,7 +52,11 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
     const name = `status of ${n.job}`;
     if (n.ttlMs === null) {
       judged++;
-      details.push({ level: 'violation', t: n.seenAt, message: `${name} (seen ${at(n.seenAt)}) carries no TTL in its data: nothing says when it should go` });
+      details.push({
+        level: 'violation',
+        t: n.seenAt,
+        message: `${name} (seen ${at(n.seenAt)}) carries no TTL in its data: nothing says when it should go`,
+      });
       continue;
     }
     const deadline = n.ctime + n.ttlMs + REAPER_INTERVAL_MS + slack;
@@ -60,13 +65,25 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
       const lifetime = n.goneAt - n.ctime;
       worstOver = Math.max(worstOver ?? -Infinity, lifetime - n.ttlMs);
       if (n.goneAt > deadline) {
-        details.push({ level: 'violation', t: n.goneAt, message: `${name} went ${formatDuration(lifetime)} after its creation at ${at(n.ctime)}, later than ${bound(n.ttlMs)}` });
+        details.push({
+          level: 'violation',
+          t: n.goneAt,
+          message: `${name} went ${formatDuration(lifetime)} after its creation at ${at(n.ctime)}, later than ${bound(n.ttlMs)}`,
+        });
       } else if (lifetime < n.ttlMs) {
-        details.push({ level: 'warning', t: n.goneAt, message: `${name} went ${formatDuration(lifetime)} after its creation, before its TTL ${formatDuration(n.ttlMs)} was up (deleted rather than reaped?)` });
+        details.push({
+          level: 'warning',
+          t: n.goneAt,
+          message: `${name} went ${formatDuration(lifetime)} after its creation, before its TTL ${formatDuration(n.ttlMs)} was up (deleted rather than reaped?)`,
+        });
       }
     } else if (deadline <= h.end) {
       judged++;
-      details.push({ level: 'violation', t: deadline, message: `${name} was still there at the end, ${formatDuration(h.end - n.ctime)} after its creation at ${at(n.ctime)}, later than ${bound(n.ttlMs)}` });
+      details.push({
+        level: 'violation',
+        t: deadline,
+        message: `${name} was still there at the end, ${formatDuration(h.end - n.ctime)} after its creation at ${at(n.ctime)}, later than ${bound(n.ttlMs)}`,
+      });
     }
   }
   const measurements = [
@@ -78,7 +95,13 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
       nodes.length === 0
         ? 'no status node was seen: nothing to judge (submit jobs and let them finish)'
         : `none of the ${nodes.length} status node(s) seen outlived its TTL during the drill: the drill must outlast the TTL (+ ${formatDuration(REAPER_INTERVAL_MS + slack)}) after the last job is done (add a sleep)`;
-    return { name: 'statusTtl', passed: false, summary: message, details: [...details, { level: 'violation', message }], measurements };
+    return {
+      name: 'statusTtl',
+      passed: false,
+      summary: message,
+      details: [...details, { level: 'violation', message }],
+      measurements,
+    };
   }
   const violations = details.filter((d) => d.level === 'violation').length;
   return {

@@ -41,15 +41,23 @@ export function evaluateExpectation(e: Expectation, ctx: ExpectationContext): Ex
         (c) => c.contender !== fault.leaderBefore && c.t >= fault.t && c.t <= fault.t + e.ms,
       );
       if (claim) {
-        return { status: 'passed', detail: `${claim.contender} leads ${formatDuration(claim.t - fault.t)} after the fault` };
+        return {
+          status: 'passed',
+          detail: `${claim.contender} leads ${formatDuration(claim.t - fault.t)} after the fault`,
+        };
       }
       if (ctx.now < fault.t + e.ms) return { status: 'pending', detail: 'waiting for a new leader' };
-      return { status: 'failed', detail: `no new leader within ${formatDuration(e.ms)} of the fault at ${at(fault.t)}` };
+      return {
+        status: 'failed',
+        detail: `no new leader within ${formatDuration(e.ms)} of the fault at ${at(fault.t)}`,
+      };
     }
     case 'noLeaderChange': {
       const before = leaderAt(h, ctx.stepStart);
       const until = ctx.stepStart + e.ms;
-      const other = leaderClaims(h).find((c) => c.contender !== before?.contender && c.t > ctx.stepStart && c.t <= until);
+      const other = leaderClaims(h).find(
+        (c) => c.contender !== before?.contender && c.t > ctx.stepStart && c.t <= until,
+      );
       // The same leader pausing and claiming again (a reconnect with its session intact) is no change of leader.
       if (other) return { status: 'failed', detail: `${other.contender} claimed leadership at ${at(other.t)}` };
       if (ctx.now < until) return { status: 'pending', detail: 'watching for a change' };
@@ -80,20 +88,33 @@ export function evaluateExpectation(e: Expectation, ctx: ExpectationContext): Ex
       const missing = jobs.filter((j) => j.statusAt === null);
       if (jobs.length > 0 && missing.length === 0 && !ctx.streaming) {
         const last = Math.max(...jobs.map((j) => j.statusAt ?? 0));
-        const when = last <= ctx.stepStart ? 'all before this step' : `the last ${formatDuration(last - ctx.stepStart)} after this step`;
+        const when =
+          last <= ctx.stepStart
+            ? 'all before this step'
+            : `the last ${formatDuration(last - ctx.stepStart)} after this step`;
         return { status: 'passed', detail: `${jobs.length} job(s) done, ${when}` };
       }
-      if (jobs.length === 0 && !ctx.streaming) return { status: 'failed', detail: 'no jobs were submitted before this step (add a jobs step)' };
+      if (jobs.length === 0 && !ctx.streaming)
+        return { status: 'failed', detail: 'no jobs were submitted before this step (add a jobs step)' };
       const waiting = `${missing.length} of ${jobs.length} job(s) without a status${ctx.streaming ? ', a stream still submitting' : ''}`;
       if (ctx.now < ctx.stepStart + e.ms) return { status: 'pending', detail: waiting };
-      const names = someOf(missing.map((j) => describeWhereabouts(j, h.start)), 3);
+      const names = someOf(
+        missing.map((j) => describeWhereabouts(j, h.start)),
+        3,
+      );
       return { status: 'failed', detail: `${waiting} after ${formatDuration(e.ms)}${names ? `: ${names}` : ''}` };
     }
     case 'everyoneAcquiresWithin': {
-      const holders = h.contenders.filter((c) => h.events.some((ev) => ev.id === c && ev.event === 'lock-acquired' && ev.t >= ctx.stepStart && ev.t <= ctx.stepStart + e.ms));
+      const holders = h.contenders.filter((c) =>
+        h.events.some(
+          (ev) => ev.id === c && ev.event === 'lock-acquired' && ev.t >= ctx.stepStart && ev.t <= ctx.stepStart + e.ms,
+        ),
+      );
       const waiting = h.contenders.filter((c) => !holders.includes(c) && stateAt(h, c, ctx.now) !== 'dead');
       if (waiting.length === 0) {
-        return holders.length > 0 ? { status: 'passed', detail: `${holders.join(', ')} held the lock` } : { status: 'failed', detail: 'no contender is alive to hold the lock' };
+        return holders.length > 0
+          ? { status: 'passed', detail: `${holders.join(', ')} held the lock` }
+          : { status: 'failed', detail: 'no contender is alive to hold the lock' };
       }
       if (ctx.now < ctx.stepStart + e.ms) return { status: 'pending', detail: `waiting for ${waiting.join(', ')}` };
       return { status: 'failed', detail: `${waiting.join(', ')} did not get the lock within ${formatDuration(e.ms)}` };

@@ -1,13 +1,27 @@
 import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../../lab/events.js';
 
 /** The lab events that open a fault window (src/lab/events.ts lists every lab event and its fields). */
-export type FaultKind = 'contender-killed' | 'contender-paused' | 'contender-stopped' | 'server-killed' | 'server-paused' | 'partition' | 'delay';
+export type FaultKind =
+  | 'contender-killed'
+  | 'contender-paused'
+  | 'contender-stopped'
+  | 'server-killed'
+  | 'server-paused'
+  | 'partition'
+  | 'delay';
 
 type FaultEvent = LabEventOf<FaultKind>;
 type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
 
-
-const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>(['contender-killed', 'contender-paused', 'contender-stopped', 'server-killed', 'server-paused', 'partition', 'delay']);
+const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
+  'contender-killed',
+  'contender-paused',
+  'contender-stopped',
+  'server-killed',
+  'server-paused',
+  'partition',
+  'delay',
+]);
 const isFault = (e: LabEvent): e is FaultEvent => FAULT_KINDS.has(e.event);
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
@@ -60,7 +74,10 @@ function ends(ev: FaultEvent, e: LabEvent): boolean {
     case 'contender-stopped':
       return false;
     case 'contender-paused':
-      return ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) && contenderOf(e) === ev.contender;
+      return (
+        ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
+        contenderOf(e) === ev.contender
+      );
     case 'server-paused':
       return ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server;
     case 'server-killed':
@@ -84,7 +101,8 @@ export function faultWindows(lab: readonly LabEvent[], end: number): FaultWindow
   const out: FaultWindow[] = [];
   lab.forEach((ev, i) => {
     if (!isFault(ev)) return;
-    const names = ev.event === 'partition' || ev.event === 'delay' ? partitionTargets(ev) : [contenderOf(ev) ?? serverOf(ev) ?? ''];
+    const names =
+      ev.event === 'partition' || ev.event === 'delay' ? partitionTargets(ev) : [contenderOf(ev) ?? serverOf(ev) ?? ''];
     out.push({
       kind: ev.event,
       start: ev.t,

@@ -37,7 +37,10 @@ export interface ZkLeaderInterval {
 }
 
 const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
-  xs.map((x, i) => [x, i] as const).sort((a, b) => a[0].t - b[0].t || a[1] - b[1]).map(([x]) => x);
+  xs
+    .map((x, i) => [x, i] as const)
+    .sort((a, b) => a[0].t - b[0].t || a[1] - b[1])
+    .map(([x]) => x);
 
 /**
  * Builds the drill's view of what happened. `start`/`end` default to the first and last event; pass the drill's
@@ -65,7 +68,10 @@ export function buildHistory(
     contenders: [...ids].sort(compareIds),
     events,
     lab,
-    intervals: [...cutAtCrashes(leadershipIntervals(events, lab, end), events), ...silentLeadership(events, lab, zkLeaders)].sort((a, b) => a.start - b.start),
+    intervals: [
+      ...cutAtCrashes(leadershipIntervals(events, lab, end), events),
+      ...silentLeadership(events, lab, zkLeaders),
+    ].sort((a, b) => a.start - b.start),
     frozen: frozenWindows(lab, end, events),
     faults: faultWindows(lab, end),
     zkLeaders,
@@ -85,7 +91,10 @@ export function crashedByFailpoint(e: ContenderEvent): boolean {
 }
 
 /** A leadership ends where its holder crashed itself (the lab's own intervals only know of the kills it made). */
-function cutAtCrashes(intervals: readonly LeadershipInterval[], events: readonly ContenderEvent[]): LeadershipInterval[] {
+function cutAtCrashes(
+  intervals: readonly LeadershipInterval[],
+  events: readonly ContenderEvent[],
+): LeadershipInterval[] {
   const crashes = events.filter(crashedByFailpoint);
   return intervals.map((i) => {
     const crash = crashes.find((c) => c.id === i.contender && c.t >= i.start && c.t < i.end);
@@ -99,7 +108,11 @@ interface Death {
 }
 
 /** When and how a contender's process ended: killed or stopped by the lab, or a program that exited by itself. */
-export function deathOf(contender: string, events: readonly ContenderEvent[], lab: readonly LabEvent[]): Death | undefined {
+export function deathOf(
+  contender: string,
+  events: readonly ContenderEvent[],
+  lab: readonly LabEvent[],
+): Death | undefined {
   const deaths: Death[] = [];
   for (const e of lab) {
     if (e.event === 'contender-killed' && e.contender === contender) deaths.push({ t: e.t, reason: 'killed' });
@@ -117,7 +130,11 @@ export function deathOf(contender: string, events: readonly ContenderEvent[], la
  * The leadership of silent contenders, from ZooKeeper's sampled state: while it names one, that one leads, up to
  * the sample that names another, or its kill or stop (a dead process leads nothing, whatever its znode says).
  */
-function silentLeadership(events: readonly ContenderEvent[], lab: readonly LabEvent[], zk: readonly ZkLeaderInterval[]): LeadershipInterval[] {
+function silentLeadership(
+  events: readonly ContenderEvent[],
+  lab: readonly LabEvent[],
+  zk: readonly ZkLeaderInterval[],
+): LeadershipInterval[] {
   const silent = silentContenders(events);
   const out: LeadershipInterval[] = [];
   for (const [i, z] of zk.entries()) {
@@ -129,14 +146,26 @@ function silentLeadership(events: readonly ContenderEvent[], lab: readonly LabEv
     if (death && death.t <= z.start) continue;
     const cut = death && death.t < zk[k]!.end ? death : undefined;
     const endReason = cut ? cut.reason : zk[k + 1] ? 'zookeeper' : 'end-of-history';
-    out.push({ contender: z.leader, token: null, session: null, start: z.start, end: cut?.t ?? zk[k]!.end, endReason, byZooKeeper: true });
+    out.push({
+      contender: z.leader,
+      token: null,
+      session: null,
+      start: z.start,
+      end: cut?.t ?? zk[k]!.end,
+      endReason,
+      byZooKeeper: true,
+    });
   }
   return out;
 }
 
 function zkLeaderIntervals(lab: readonly LabEvent[], end: number): ZkLeaderInterval[] {
   const samples = lab.filter((e) => e.event === 'zk-leader');
-  return samples.map((e, i) => ({ leader: e.event === 'zk-leader' ? e.leader : null, start: e.t, end: Math.max(e.t, samples[i + 1]?.t ?? end) }));
+  return samples.map((e, i) => ({
+    leader: e.event === 'zk-leader' ? e.leader : null,
+    start: e.t,
+    end: Math.max(e.t, samples[i + 1]?.t ?? end),
+  }));
 }
 
 /** Who led at t by ZooKeeper's state as sampled; undefined when nothing was sampled by then. */
@@ -154,7 +183,12 @@ function frozenWindows(lab: readonly LabEvent[], end: number, events: readonly C
   });
   for (const e of events) {
     if (e.event !== 'failpoint' || e.action !== 'pause') continue;
-    const thaw = lab.find((l) => l.t >= e.t && (l.event === 'contender-resumed' || l.event === 'contender-killed' || l.event === 'contender-stopped') && l.contender === e.id);
+    const thaw = lab.find(
+      (l) =>
+        l.t >= e.t &&
+        (l.event === 'contender-resumed' || l.event === 'contender-killed' || l.event === 'contender-stopped') &&
+        l.contender === e.id,
+    );
     out.push({ contender: e.id, start: e.t, end: thaw?.t ?? end });
   }
   return out.sort((a, b) => a.start - b.start);

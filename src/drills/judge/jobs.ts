@@ -44,7 +44,10 @@ export function jobFacts(h: History): JobFacts[] {
         if (!status.has(e.job)) status.set(e.job, e.t);
         break;
       case 'job-finished':
-        runs.set(e.job, [...(runs.get(e.job) ?? []), { t: e.t, contender: e.id, worker: e.worker, attempt: e.attempt }]);
+        runs.set(e.job, [
+          ...(runs.get(e.job) ?? []),
+          { t: e.t, contender: e.id, worker: e.worker, attempt: e.attempt },
+        ]);
         places.set(e.job, { t: e.t, description: `ran to completion on ${e.worker} (attempt ${e.attempt})` });
         break;
       case 'job-assigned':
@@ -79,7 +82,9 @@ export function doneBy(jobs: readonly JobFacts[], t: number): number {
 
 /** "job-0000000003 (last: started on c3-1 (attempt 1) at +2.1s)". */
 export function describeWhereabouts(j: JobFacts, start: number): string {
-  const where = j.lastPlace ? `${j.lastPlace.description} at ${formatOffset(j.lastPlace.t, start)}` : 'never assigned: still queued';
+  const where = j.lastPlace
+    ? `${j.lastPlace.description} at ${formatOffset(j.lastPlace.t, start)}`
+    : 'never assigned: still queued';
   return `${j.job} (last: ${where})`;
 }
 

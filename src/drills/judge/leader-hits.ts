@@ -39,8 +39,12 @@ export interface LeaderFault {
 
 /** Every claim of leadership: a contender's own `leader` line, or ZooKeeper naming a contender that says nothing. */
 export function leaderClaims(h: History): LeaderClaim[] {
-  const own = h.events.filter((e) => e.event === 'leader').map((e) => ({ t: e.t, contender: e.id, token: typeof e.token === 'number' ? e.token : null }));
-  const byZk = h.intervals.filter((i) => i.byZooKeeper).map((i) => ({ t: i.start, contender: i.contender, token: null }));
+  const own = h.events
+    .filter((e) => e.event === 'leader')
+    .map((e) => ({ t: e.t, contender: e.id, token: typeof e.token === 'number' ? e.token : null }));
+  const byZk = h.intervals
+    .filter((i) => i.byZooKeeper)
+    .map((i) => ({ t: i.start, contender: i.contender, token: null }));
   return [...own, ...byZk].sort((a, b) => a.t - b.t);
 }
 

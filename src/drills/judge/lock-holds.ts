@@ -37,7 +37,12 @@ export function lockHolds(h: History): LockHold[] {
   const out: LockHold[] = [];
   h.events.forEach((e, i) => {
     if (e.event !== 'lock-acquired') return;
-    const release = h.events.slice(i + 1).find((x): x is ContenderEventOf<'lock-released'> => x.id === e.id && x.event === 'lock-released' && x.token === e.token);
+    const release = h.events
+      .slice(i + 1)
+      .find(
+        (x): x is ContenderEventOf<'lock-released'> =>
+          x.id === e.id && x.event === 'lock-released' && x.token === e.token,
+      );
     const death = deathOf(e.id, h.events, h.lab);
     const died = death && death.t >= e.t && (!release || death.t < release.t) ? death : undefined;
     const base = { contender: e.id, token: e.token, start: e.t };
@@ -50,7 +55,9 @@ export function lockHolds(h: History): LockHold[] {
 
 /** The normal releases (`lock-released` with reason done), sorted by time. */
 export function normalReleases(h: History): ContenderEventOf<'lock-released'>[] {
-  return h.events.filter((e): e is ContenderEventOf<'lock-released'> => e.event === 'lock-released' && e.reason === NORMAL_RELEASE);
+  return h.events.filter(
+    (e): e is ContenderEventOf<'lock-released'> => e.event === 'lock-released' && e.reason === NORMAL_RELEASE,
+  );
 }
 
 /** Milliseconds of [start, end) during which the contender was not frozen (a lab SIGSTOP or a pause failpoint). */

@@ -2,7 +2,17 @@ import type { ContenderState, WaitCondition } from '../format/types.js';
 import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
 import { doneBy, jobFacts } from './jobs.js';
 
-const STATUS_EVENTS = ['started', 'connected', 'joined', 'follower', 'leader', 'paused', 'resumed', 'expired', 'resigned'];
+const STATUS_EVENTS = [
+  'started',
+  'connected',
+  'joined',
+  'follower',
+  'leader',
+  'paused',
+  'resumed',
+  'expired',
+  'resigned',
+];
 
 function lastBefore<T extends { t: number }>(xs: readonly T[], t: number): T | undefined {
   let found: T | undefined;
@@ -13,8 +23,12 @@ function lastBefore<T extends { t: number }>(xs: readonly T[], t: number): T | u
 /** Whether the contender's process was gone at t: killed or stopped, and not started again since. */
 export function isDead(h: History, contender: string, t: number): boolean {
   const deaths = [
-    ...h.lab.filter((e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === contender),
-    ...h.events.filter((e) => e.id === contender && (e.event === 'stopped' || e.event === 'exited' || crashedByFailpoint(e))),
+    ...h.lab.filter(
+      (e) => (e.event === 'contender-killed' || e.event === 'contender-stopped') && e.contender === contender,
+    ),
+    ...h.events.filter(
+      (e) => e.id === contender && (e.event === 'stopped' || e.event === 'exited' || crashedByFailpoint(e)),
+    ),
   ].map((e) => e.t);
   const births = h.events.filter((e) => e.id === contender && e.event === 'started').map((e) => e.t);
   const death = Math.max(-Infinity, ...deaths.filter((d) => d <= t));
@@ -87,7 +101,12 @@ export function jobsDoneHolds(want: true | number, h: History, t: number, stream
  * Whether the event-based conditions of a wait (leader, leaderIs, joined, jobsDone) hold at t. `serving` and
  * `notServing` are not in the contenders' events: the runner probes the servers for those.
  */
-export function waitConditionsHold(c: WaitCondition, h: History, t: number, opts: { readonly streaming?: boolean } = {}): boolean {
+export function waitConditionsHold(
+  c: WaitCondition,
+  h: History,
+  t: number,
+  opts: { readonly streaming?: boolean } = {},
+): boolean {
   const leader = leaderAt(h, t);
   if (c.leader !== undefined && (leader !== null) !== c.leader) return false;
   if (c.leaderIs !== undefined && leader?.contender !== c.leaderIs) return false;

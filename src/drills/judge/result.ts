@@ -149,7 +149,12 @@ export interface DrillJsonReport {
     readonly endMs: number;
     readonly endReason: string;
   }[];
-  readonly faults: readonly { readonly kind: string; readonly label: string; readonly startMs: number; readonly endMs: number }[];
+  readonly faults: readonly {
+    readonly kind: string;
+    readonly label: string;
+    readonly startMs: number;
+    readonly endMs: number;
+  }[];
 }
 
 function withOffset<T extends { readonly t?: number }>(x: T, start: number): Omit<T, 't'> & { offsetMs?: number } {

@@ -3,7 +3,6 @@ import { escapeHtml as esc } from './html-escape.js';
 import { checkVerdicts, drillPassed, resultHistory, type DrillResult } from '../judge/result.js';
 import { renderTimelineSvg } from './timeline-svg.js';
 
-
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.6em; }
@@ -44,14 +43,23 @@ export function renderHtmlReport(r: DrillResult): string {
     );
   }
   for (const v of verdicts) {
-    out.push(`<li class="check ${v.ok ? 'ok' : 'bad'}">${esc(v.label)}: check ${esc(v.check.name)}: ${esc(v.check.summary)}</li>`);
+    out.push(
+      `<li class="check ${v.ok ? 'ok' : 'bad'}">${esc(v.label)}: check ${esc(v.check.name)}: ${esc(v.check.summary)}</li>`,
+    );
   }
   out.push('</ul>');
 
   out.push('<h2>Timeline</h2>');
-  out.push(renderTimelineSvg(h, r.steps.map((st) => ({ t: st.start, label: st.index, title: `${st.index}: ${st.description}` }))));
+  out.push(
+    renderTimelineSvg(
+      h,
+      r.steps.map((st) => ({ t: st.start, label: st.index, title: `${st.index}: ${st.description}` })),
+    ),
+  );
 
-  out.push('<h2>Steps</h2><table class="steps"><tr><th>#</th><th>at</th><th>took</th><th>line</th><th>step</th><th>outcome</th></tr>');
+  out.push(
+    '<h2>Steps</h2><table class="steps"><tr><th>#</th><th>at</th><th>took</th><th>line</th><th>step</th><th>outcome</th></tr>',
+  );
   for (const st of r.steps) {
     out.push(
       `<tr>${cell(st.index)}${cell(formatOffset(st.start, s), 'num')}${cell(formatDuration(st.end - st.start), 'num')}` +
@@ -62,7 +70,9 @@ export function renderHtmlReport(r: DrillResult): string {
   }
   out.push('</table>');
 
-  out.push('<h2>Measurements</h2><table class="measurements"><tr><th>check</th><th>measurement</th><th>at</th><th>value</th></tr>');
+  out.push(
+    '<h2>Measurements</h2><table class="measurements"><tr><th>check</th><th>measurement</th><th>at</th><th>value</th></tr>',
+  );
   for (const v of verdicts) {
     for (const m of v.check.measurements) {
       const value = m.value === null ? 'never' : m.unit === 'ms' ? formatDuration(m.value) : String(m.value);

@@ -18,7 +18,10 @@ function beliefs(r: DrillResult): string | null {
 /** One line per run of a drill's variants, side by side: each check's verdict, and for an election the beliefs. */
 export function renderVariantComparison(results: readonly DrillResult[]): string {
   const rows = results.map((r) => {
-    const verdicts = checkVerdicts(r).map((v) => `${v.check.name} ${v.label}`).join(', ') || 'no checks';
+    const verdicts =
+      checkVerdicts(r)
+        .map((v) => `${v.check.name} ${v.label}`)
+        .join(', ') || 'no checks';
     const extra = beliefs(r);
     return `  ${r.drill.name}: ${verdicts}${extra ? `; ${extra}` : ''}`;
   });

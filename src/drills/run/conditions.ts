@@ -32,7 +32,8 @@ async function serverServing(state: RunState, name: string): Promise<boolean> {
 /** What a wait saw, for its detail: "c1 leads, 5 joined". */
 function seen(c: WaitCondition, h: History, now: number, serving: ReadonlyMap<string, boolean>): string {
   const parts: string[] = [];
-  if (c.leader !== undefined || c.leaderIs !== undefined) parts.push(`${leaderAt(h, now)?.contender ?? 'nobody'} leads`);
+  if (c.leader !== undefined || c.leaderIs !== undefined)
+    parts.push(`${leaderAt(h, now)?.contender ?? 'nobody'} leads`);
   if (c.joined !== undefined) parts.push(`${joinedCount(h, now)} joined`);
   if (c.jobsDone !== undefined) {
     const jobs = jobFacts(h);
@@ -74,7 +75,11 @@ function boundOf(e: Expectation): number {
  * Evaluates the step's expectations against the growing history until each is decided. One left undecided long
  * after its bound (a death whose notifications never settle because nobody took over) fails as undecided.
  */
-export async function runExpect(state: RunState, step: Extract<Step, { kind: 'expect' }>, index: string): Promise<CheckOutcome> {
+export async function runExpect(
+  state: RunState,
+  step: Extract<Step, { kind: 'expect' }>,
+  index: string,
+): Promise<CheckOutcome> {
   const stepStart = Date.now();
   const giveUp = stepStart + Math.max(0, ...step.expectations.map(boundOf)) + UNDECIDED_AFTER_MS;
   const pending = new Set(step.expectations);
@@ -88,9 +93,16 @@ export async function runExpect(state: RunState, step: Extract<Step, { kind: 'ex
     const now = Date.now();
     const history = state.lab.history(state.startedAt, now);
     for (const e of [...pending]) {
-      const v = evaluateExpectation(e, { history, stepStart, now, streaming: stillStreaming, ...(state.lastFault ? { lastFault: state.lastFault } : {}) });
+      const v = evaluateExpectation(e, {
+        history,
+        stepStart,
+        now,
+        streaming: stillStreaming,
+        ...(state.lastFault ? { lastFault: state.lastFault } : {}),
+      });
       if (v.status !== 'pending') decide(e, v.status === 'passed', v.detail, now);
-      else if (now >= giveUp) decide(e, false, `still undecided after ${formatDuration(now - stepStart)} (${v.detail})`, now);
+      else if (now >= giveUp)
+        decide(e, false, `still undecided after ${formatDuration(now - stepStart)} (${v.detail})`, now);
     }
     if (pending.size === 0) {
       const results = step.expectations.map((e) => decided.get(e)).filter((r) => r !== undefined);

@@ -78,10 +78,20 @@ export class DrillLab {
   }
 
   /** `connect`: no ensemble of its own; the contenders go through link proxies to that one. */
-  async up(spec: EnsembleSpec, opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string }): Promise<void> {
+  async up(
+    spec: EnsembleSpec,
+    opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string },
+  ): Promise<void> {
     this.connect = opts.connect;
     if (opts.connect !== undefined) return useOutsideEnsemble(this.paths, opts.connect);
-    await ensembleUp(this.paths, { servers: spec.servers, observers: spec.observers, tickMs: spec.tick, signal: opts.signal, zkHome: opts.zkHome, jitterSeed: opts.seed });
+    await ensembleUp(this.paths, {
+      servers: spec.servers,
+      observers: spec.observers,
+      tickMs: spec.tick,
+      signal: opts.signal,
+      zkHome: opts.zkHome,
+      jitterSeed: opts.seed,
+    });
   }
 
   /**

@@ -21,9 +21,37 @@ export interface FaultClock {
   at: number;
 }
 
-type FaultStep = Extract<Step, { kind: 'kill' | 'pause' | 'resume' | 'stop' | 'restart' | 'add' | 'remove' | 'spawn' | 'partition' | 'heal' | 'delay' }>;
+type FaultStep = Extract<
+  Step,
+  {
+    kind:
+      | 'kill'
+      | 'pause'
+      | 'resume'
+      | 'stop'
+      | 'restart'
+      | 'add'
+      | 'remove'
+      | 'spawn'
+      | 'partition'
+      | 'heal'
+      | 'delay';
+  }
+>;
 
-export const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set(['kill', 'pause', 'resume', 'stop', 'restart', 'add', 'remove', 'spawn', 'partition', 'heal', 'delay']);
+export const FAULT_KINDS: ReadonlySet<Step['kind']> = new Set([
+  'kill',
+  'pause',
+  'resume',
+  'stop',
+  'restart',
+  'add',
+  'remove',
+  'spawn',
+  'partition',
+  'heal',
+  'delay',
+]);
 
 export function isFaultStep(step: Step): step is FaultStep {
   return FAULT_KINDS.has(step.kind);
@@ -57,7 +85,10 @@ async function freeze(state: RunState, r: Resolved, pause: boolean, clock?: Faul
 async function resumeAll(state: RunState): Promise<FaultOutcome> {
   const names = [...state.frozen];
   for (const name of names) await freeze(state, { name, kind: name.startsWith('zk') ? 'server' : 'contender' }, false);
-  return { description: 'resume all', detail: names.length === 0 ? 'nothing was frozen' : `resumed ${names.join(', ')}` };
+  return {
+    description: 'resume all',
+    detail: names.length === 0 ? 'nothing was frozen' : `resumed ${names.join(', ')}`,
+  };
 }
 
 /** Runs one fault step through the lab's services. */
@@ -91,21 +122,31 @@ export async function runFault(state: RunState, step: FaultStep, clock: FaultClo
     }
     case 'restart': {
       const name = step.target === 'zk-leader' ? (await zkLeader(paths)).name : step.target;
-      for (const frozen of [...state.frozen]) if (frozen === name || (name === 'all' && frozen.startsWith('zk'))) state.frozen.delete(frozen);
+      for (const frozen of [...state.frozen])
+        if (frozen === name || (name === 'all' && frozen.startsWith('zk'))) state.frozen.delete(frozen);
       now();
       const { unavailableMs } = await restartServers(paths, name, { signal: state.signal, zkHome: state.zkHome });
-      return { description: `restart ${step.target === name ? name : `${step.target} → ${name}`}`, detail: `${name} unavailable ${formatDuration(unavailableMs)} (SIGKILL → serving again)` };
+      return {
+        description: `restart ${step.target === name ? name : `${step.target} → ${name}`}`,
+        detail: `${name} unavailable ${formatDuration(unavailableMs)} (SIGKILL → serving again)`,
+      };
     }
     case 'add': {
       now();
       const r = await ensembleAdd(paths, { observer: step.role === 'observer', signal: state.signal });
-      return { description: `add ${r.server} (${r.role}) by reconfig`, detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}` };
+      return {
+        description: `add ${r.server} (${r.role}) by reconfig`,
+        detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}`,
+      };
     }
     case 'remove': {
       const name = step.target === 'zk-leader' ? (await zkLeader(paths)).name : step.target;
       now();
       const r = await ensembleRemove(paths, name, { signal: state.signal });
-      return { description: `remove ${step.target === name ? name : `${step.target} → ${name}`} by reconfig`, detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}` };
+      return {
+        description: `remove ${step.target === name ? name : `${step.target} → ${name}`} by reconfig`,
+        detail: `configuration ${r.config.version}: ${describeStepTimes(r.steps)}`,
+      };
     }
     case 'spawn': {
       const ids = await state.lab.spawn(state.drill.contenders, step.count, state.signal);

@@ -43,7 +43,12 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
-    await lab.up(drill.ensemble, { signal, seed, ...(opts.zkHome ? { zkHome: opts.zkHome } : {}), ...(opts.connect ? { connect: opts.connect } : {}) });
+    await lab.up(drill.ensemble, {
+      signal,
+      seed,
+      ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
+      ...(opts.connect ? { connect: opts.connect } : {}),
+    });
     say(
       opts.connect
         ? `ensemble outside the lab: ${opts.connect} (contenders through link proxies of their own)`

@@ -12,7 +12,11 @@ export class SamplerProcess {
   constructor(private readonly paths: LabPaths) {}
 
   start(): void {
-    this.pid = spawnDetached(process.execPath, ['--max-old-space-size=64', ENTRY, this.paths.nodeMarker], join(this.paths.logDir, 'sampler.log')).pid;
+    this.pid = spawnDetached(
+      process.execPath,
+      ['--max-old-space-size=64', ENTRY, this.paths.nodeMarker],
+      join(this.paths.logDir, 'sampler.log'),
+    ).pid;
   }
 
   /** Stops it and waits for it to exit; the lab's teardown would stop it too (it carries the lab's marker). */

@@ -13,10 +13,15 @@ export interface SchedulerOutcome {
   readonly detail?: string;
 }
 
-const span = (jobs: readonly string[]): string => (jobs.length <= 1 ? (jobs[0] ?? 'nothing') : `${jobs[0]}..${jobs.at(-1)}`);
+const span = (jobs: readonly string[]): string =>
+  jobs.length <= 1 ? (jobs[0] ?? 'nothing') : `${jobs[0]}..${jobs.at(-1)}`;
 
 /** Queues the jobs and returns; with `over`, starts streaming them in the background and returns at once. */
-export async function runJobs(state: RunState, step: Extract<Step, { kind: 'jobs' }>, index: string): Promise<SchedulerOutcome> {
+export async function runJobs(
+  state: RunState,
+  step: Extract<Step, { kind: 'jobs' }>,
+  index: string,
+): Promise<SchedulerOutcome> {
   const description = describeStep(step);
   if (step.over === undefined) {
     const r = await submitJobs(state.lab.paths, { count: step.count, spec: step.spec });
@@ -28,7 +33,10 @@ export async function runJobs(state: RunState, step: Extract<Step, { kind: 'jobs
 }
 
 /** Arms the failpoint in the contender the target names when the step runs (`leader`: the one leading then). */
-export async function runFailpoint(state: RunState, step: Extract<Step, { kind: 'failpoint' }>): Promise<SchedulerOutcome> {
+export async function runFailpoint(
+  state: RunState,
+  step: Extract<Step, { kind: 'failpoint' }>,
+): Promise<SchedulerOutcome> {
   const r = await resolveTarget(state.lab.paths, step.target);
   await faults.armFailpoint(state.lab.paths, r, step.at, step.action);
   // A contender that will freeze itself: `resume: leader` thaws the one this step meant.
@@ -45,7 +53,11 @@ export function streaming(state: RunState): boolean {
  * Before the run is judged: waits for every stream to submit all it was asked to (`finish`), or stops them (the run
  * broke, or is being torn down). A stream whose submission failed breaks the run, as a failed step would.
  */
-export async function settleStreams(state: RunState, finish: boolean, say: (message: string) => void = () => undefined): Promise<void> {
+export async function settleStreams(
+  state: RunState,
+  finish: boolean,
+  say: (message: string) => void = () => undefined,
+): Promise<void> {
   for (const s of state.streams) {
     if (finish && s.stream.active) say(`waiting for step ${s.index} (${s.description}) to submit the rest`);
     const end = await (finish ? s.stream.done : s.stream.stop());

@@ -45,7 +45,12 @@ export class StatusSampler implements Sampler {
         throw e;
       }
       present.add(job);
-      recordLabEvent(this.paths, 'status-seen', { path: root, job, ctime: read.stat.ctime, ttlMs: decodeStatusData(read.data)?.ttlMs ?? null });
+      recordLabEvent(this.paths, 'status-seen', {
+        path: root,
+        job,
+        ctime: read.stat.ctime,
+        ttlMs: decodeStatusData(read.data)?.ttlMs ?? null,
+      });
     }
   }
 }

@@ -77,13 +77,19 @@ async function carryOut(state: RunState, step: Step, index: string): Promise<Don
  * out stops the run (what follows is listed as skipped); a failed expectation is recorded and the run goes on.
  * Returns false when the run stopped.
  */
-export async function runSteps(state: RunState, steps: readonly Step[], path: readonly number[] = [], iterations: readonly string[] = []): Promise<boolean> {
+export async function runSteps(
+  state: RunState,
+  steps: readonly Step[],
+  path: readonly number[] = [],
+  iterations: readonly string[] = [],
+): Promise<boolean> {
   for (const [i, step] of steps.entries()) {
     const at = [...path, i + 1];
     let go: boolean;
     if (step.kind === 'repeat') {
       go = true;
-      for (let k = 1; k <= step.times && go; k++) go = await runSteps(state, step.steps, at, [...iterations, `${k}/${step.times}`]);
+      for (let k = 1; k <= step.times && go; k++)
+        go = await runSteps(state, step.steps, at, [...iterations, `${k}/${step.times}`]);
     } else {
       go = await runOne(state, step, indexOf(at, iterations));
     }
@@ -91,7 +97,11 @@ export async function runSteps(state: RunState, steps: readonly Step[], path: re
       for (const [j, rest] of steps.slice(i + 1).entries()) {
         const start = Date.now();
         const detail = 'not run: an earlier step failed';
-        record(state, rest, indexOf([...path, i + 2 + j], iterations), start, { outcome: 'skipped', description: describeStep(rest), detail });
+        record(state, rest, indexOf([...path, i + 2 + j], iterations), start, {
+          outcome: 'skipped',
+          description: describeStep(rest),
+          detail,
+        });
       }
       return false;
     }

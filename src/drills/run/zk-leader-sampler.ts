@@ -24,7 +24,12 @@ export class ZkLeaderSampler implements Sampler {
     const sessions = sessionsOf(this.paths, state);
     const [lead] = await readPathLeaders(zk, state.contenders, sessions);
     const path = lead?.path ?? state.contenders[0]!.path;
-    const fields = { path, leader: lead?.contender?.id ?? null, znode: lead?.znode ?? null, session: lead?.owner ?? null };
+    const fields = {
+      path,
+      leader: lead?.contender?.id ?? null,
+      znode: lead?.znode ?? null,
+      session: lead?.owner ?? null,
+    };
     const key = JSON.stringify(fields);
     if (key === this.last) return;
     this.last = key;

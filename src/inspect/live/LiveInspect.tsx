@@ -71,7 +71,11 @@ export function LiveInspect({ feed, actions }: LiveInspectProps) {
     const node = index === null ? undefined : now.nodes[index];
     const id = node?.contender ?? null;
     if (needsContender && id === null) {
-      setMessage(node ? `${node.name} belongs to no zklab contender: select a contender's znode with ↑/↓` : 'select a contender with ↑/↓ first');
+      setMessage(
+        node
+          ? `${node.name} belongs to no zklab contender: select a contender's znode with ↑/↓`
+          : 'select a contender with ↑/↓ first',
+      );
       return;
     }
     setMessage(id && needsContender ? `${verb} ${id}…` : `${verb}…`);
@@ -103,5 +107,13 @@ export function LiveInspect({ feed, actions }: LiveInspectProps) {
 
   const selected = selectedIndex(snapshot.nodes, selection);
   // One row short of the terminal: a frame as tall as the screen makes Ink clear and repaint it on every update.
-  return <InspectApp snapshot={snapshot} width={width} height={Math.max(1, height - 1)} selected={selected} message={message} />;
+  return (
+    <InspectApp
+      snapshot={snapshot}
+      width={width}
+      height={Math.max(1, height - 1)}
+      selected={selected}
+      message={message}
+    />
+  );
 }

@@ -41,12 +41,26 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
 
     async spawn() {
       const state = requireState(paths);
-      const model = state.contenders.filter((c) => c.path === electionPath || c.scheduler?.root === electionPath).at(-1);
-      if (!model) throw new UsageError(`no contender of this lab runs on ${electionPath} to copy`, 'spawn the first ones with `zklab contenders spawn`');
+      const model = state.contenders
+        .filter((c) => c.path === electionPath || c.scheduler?.root === electionPath)
+        .at(-1);
+      if (!model)
+        throw new UsageError(
+          `no contender of this lab runs on ${electionPath} to copy`,
+          'spawn the first ones with `zklab contenders spawn`',
+        );
       const connect = state.servers.length === 0 ? state.externalConnect : undefined;
       const { scheduler } = model;
       const req = scheduler
-        ? parseSpawnRequest({ count: 1, workload: 'scheduler', path: scheduler.root, strategy: scheduler.strategy, statusTtl: scheduler.statusTtlMs, sessionTimeout: model.sessionTimeoutMs, connect })
+        ? parseSpawnRequest({
+            count: 1,
+            workload: 'scheduler',
+            path: scheduler.root,
+            strategy: scheduler.strategy,
+            statusTtl: scheduler.statusTtlMs,
+            sessionTimeout: model.sessionTimeoutMs,
+            connect,
+          })
         : parseSpawnRequest({
             count: 1,
             recipe: model.recipe,
@@ -64,7 +78,12 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
 }
 
 const NO_LAB = (): Promise<string> =>
-  Promise.reject(new UsageError('keys act on a lab\'s contenders; this view follows an ensemble given by --connect', 'inspect with --lab DIR to kill, pause, isolate or spawn'));
+  Promise.reject(
+    new UsageError(
+      "keys act on a lab's contenders; this view follows an ensemble given by --connect",
+      'inspect with --lab DIR to kill, pause, isolate or spawn',
+    ),
+  );
 
 /** With --connect and no lab there is nothing to kill or spawn: every key says so. */
 export const noLabActions: InspectActions = { kill: NO_LAB, togglePause: NO_LAB, toggleIsolate: NO_LAB, spawn: NO_LAB };

@@ -35,7 +35,13 @@ export class FileTail {
     const all = this.partial + text;
     const cut = all.lastIndexOf('\n');
     this.partial = cut < 0 ? all : all.slice(cut + 1);
-    const lines = cut < 0 ? [] : all.slice(0, cut).split('\n').filter((l) => l.trim() !== '');
+    const lines =
+      cut < 0
+        ? []
+        : all
+            .slice(0, cut)
+            .split('\n')
+            .filter((l) => l.trim() !== '');
     return { lines, reset: false };
   }
 

@@ -56,7 +56,9 @@ export class LabTail {
 
   /** The contender records of this election path, or the workers of the scheduler whose root it is. */
   records(): ContenderRecord[] {
-    return (this.state?.contenders ?? []).filter((c) => c.path === this.electionPath || c.scheduler?.root === this.electionPath);
+    return (this.state?.contenders ?? []).filter(
+      (c) => c.path === this.electionPath || c.scheduler?.root === this.electionPath,
+    );
   }
 
   /** Roots of the schedulers the lab's contenders work for, stopped ones included. */
@@ -79,7 +81,11 @@ export class LabTail {
     let changed = this.readState();
     for (const r of this.records()) {
       let log = this.logs.get(r.id);
-      if (!log) this.logs.set(r.id, (log = { tail: new FileTail(this.paths.contenderEvents(r.id)), events: [], summary: null }));
+      if (!log)
+        this.logs.set(
+          r.id,
+          (log = { tail: new FileTail(this.paths.contenderEvents(r.id)), events: [], summary: null }),
+        );
       const read = log.tail.read();
       if (read.reset) {
         log.events = [];
@@ -194,5 +200,8 @@ export class LabTail {
 }
 
 function isResourceEventOf(e: LabEvent, resource: string): e is ResourceEvent {
-  return (e.event === 'resource-configured' || e.event === 'resource-read' || e.event === 'resource-write') && e.resource === resource;
+  return (
+    (e.event === 'resource-configured' || e.event === 'resource-read' || e.event === 'resource-write') &&
+    e.resource === resource
+  );
 }

@@ -19,7 +19,9 @@ export function partitionsOf(links: readonly LinkInfo[]): SnapshotPartition[] {
   return [...out.values()];
 }
 
-export type LinkFaultsRead = { readonly ok: true; readonly partitions: SnapshotPartition[] } | { readonly ok: false; readonly error: string };
+export type LinkFaultsRead =
+  | { readonly ok: true; readonly partitions: SnapshotPartition[] }
+  | { readonly ok: false; readonly error: string };
 
 /** Asks the lab's link daemon for its links; no daemon socket means no lab network, hence no faults. */
 export async function readLinkFaults(paths: LabPaths, timeoutMs = 2000): Promise<LinkFaultsRead> {

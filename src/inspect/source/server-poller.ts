@@ -29,7 +29,12 @@ function reason(e: unknown): string {
   return (e as Error).message.includes('timed out') ? 'timed out' : (code ?? (e as Error).message);
 }
 
-async function optional<T>(word: string, t: ServerTarget, parse: (text: string) => T, timeoutMs: number): Promise<T | undefined> {
+async function optional<T>(
+  word: string,
+  t: ServerTarget,
+  parse: (text: string) => T,
+  timeoutMs: number,
+): Promise<T | undefined> {
   try {
     return parse(await fourLetterWord(t.port, word, timeoutMs, t.host));
   } catch {
@@ -41,27 +46,63 @@ async function optional<T>(word: string, t: ServerTarget, parse: (text: string) 
  * One round of srvr, then (unless `previous` is given to reuse) mntr, wchp and wchc from a serving server.
  * Never rejects.
  */
-export async function probeServer(t: ServerTarget, fact: ServerProcessFact | undefined, timeoutMs = 800, previous?: ServerProbe): Promise<ServerProbe> {
-  if (fact === 'gone') return { target: t, input: { name: t.name, srvr: { mode: 'down' } }, answered: false, error: 'process not running', maySession: false };
+export async function probeServer(
+  t: ServerTarget,
+  fact: ServerProcessFact | undefined,
+  timeoutMs = 800,
+  previous?: ServerProbe,
+): Promise<ServerProbe> {
+  if (fact === 'gone')
+    return {
+      target: t,
+      input: { name: t.name, srvr: { mode: 'down' } },
+      answered: false,
+      error: 'process not running',
+      maySession: false,
+    };
   // A stopped JVM accepts connections (the kernel does) but never answers: do not wait for it.
   if (fact === 'paused') {
-    return { target: t, input: { name: t.name, srvr: { mode: 'not-serving' }, paused: true }, answered: false, error: 'paused (SIGSTOP)', maySession: false };
+    return {
+      target: t,
+      input: { name: t.name, srvr: { mode: 'not-serving' }, paused: true },
+      answered: false,
+      error: 'paused (SIGSTOP)',
+      maySession: false,
+    };
   }
   let text: string;
   try {
     text = await fourLetterWord(t.port, 'srvr', timeoutMs, t.host);
   } catch (e) {
     const why = reason(e);
-    return { target: t, input: { name: t.name, srvr: { mode: why === 'timed out' ? 'not-serving' : 'down' } }, answered: false, error: why, maySession: false };
+    return {
+      target: t,
+      input: { name: t.name, srvr: { mode: why === 'timed out' ? 'not-serving' : 'down' } },
+      answered: false,
+      error: why,
+      maySession: false,
+    };
   }
   const srvr: Srvr = parseSrvr(text);
   if (!isServing(srvr.mode)) {
     const unlisted = text.includes('not in the whitelist');
-    return { target: t, input: { name: t.name, srvr }, answered: true, error: unlisted ? 'srvr is not whitelisted' : 'not serving requests', maySession: unlisted };
+    return {
+      target: t,
+      input: { name: t.name, srvr },
+      answered: true,
+      error: unlisted ? 'srvr is not whitelisted' : 'not serving requests',
+      maySession: unlisted,
+    };
   }
   if (previous?.answered && previous.error === null) {
     const { mntr, wchp, wchc } = previous.input;
-    return { target: t, input: { name: t.name, srvr, mntr, wchp, wchc }, answered: true, error: null, maySession: true };
+    return {
+      target: t,
+      input: { name: t.name, srvr, mntr, wchp, wchc },
+      answered: true,
+      error: null,
+      maySession: true,
+    };
   }
   const [mntr, wchp, wchc] = await Promise.all([
     optional('mntr', t, parseMntr, timeoutMs),
@@ -129,7 +170,11 @@ export class ServerPoller {
     const targets = this.opts.targets();
     const watches = this.opts.wantWatches?.() ?? true;
     const previous = new Map(this.probes.map((p) => [p.target.name, p]));
-    const probes = await Promise.all(targets.map((t) => probeServer(t, this.opts.processFact?.(t.name), 800, watches ? undefined : previous.get(t.name))));
+    const probes = await Promise.all(
+      targets.map((t) =>
+        probeServer(t, this.opts.processFact?.(t.name), 800, watches ? undefined : previous.get(t.name)),
+      ),
+    );
     if (this.stopped) return;
     this.probes = probes;
     this.rounds++;
@@ -148,6 +193,14 @@ export class ServerPoller {
 export function probesFingerprint(probes: readonly ServerProbe[]): string {
   const entries = (m: ReadonlyMap<string, readonly string[]> | undefined) => (m ? [...m] : null);
   return JSON.stringify(
-    probes.map((p) => [p.input.name, p.input.srvr, p.input.paused ?? false, p.error, p.input.mntr?.get('zk_watch_count') ?? null, entries(p.input.wchp), entries(p.input.wchc)]),
+    probes.map((p) => [
+      p.input.name,
+      p.input.srvr,
+      p.input.paused ?? false,
+      p.error,
+      p.input.mntr?.get('zk_watch_count') ?? null,
+      entries(p.input.wchp),
+      entries(p.input.wchc),
+    ]),
   );
 }

@@ -24,7 +24,9 @@ export function sourceProblems(snapshot: Snapshot, f: SourceFacts): string[] {
   });
   switch (f.observer) {
     case 'unreachable': {
-      const down = f.probes.filter((p) => !p.answered || p.error).map((p) => `${p.target.name} ${p.error ?? 'not serving'}`);
+      const down = f.probes
+        .filter((p) => !p.answered || p.error)
+        .map((p) => `${p.target.name} ${p.error ?? 'not serving'}`);
       const detail = down.length > 0 ? down.join(', ') : (f.observerError ?? 'no session');
       out.unshift(`cannot reach ZooKeeper at ${f.connect} (${detail})${f.live ? ': retrying' : ''}`);
       break;

@@ -191,11 +191,22 @@ export class ZnodeMirror {
     if (gen !== this.generation) return;
     const raw: RawZnode = {
       path,
-      stat: { czxid: read.stat.czxid, ctime: read.stat.ctime, mtime: read.stat.mtime, ephemeralOwner: read.stat.ephemeralOwner, dataLength: read.stat.dataLength },
+      stat: {
+        czxid: read.stat.czxid,
+        ctime: read.stat.ctime,
+        mtime: read.stat.mtime,
+        ephemeralOwner: read.stat.ephemeralOwner,
+        dataLength: read.stat.dataLength,
+      },
       data: read.data.toString('utf8'),
     };
     const before = this.nodes.get(path);
-    const same = before && before.data === raw.data && before.stat.czxid === raw.stat.czxid && before.stat.mtime === raw.stat.mtime && before.stat.ephemeralOwner === raw.stat.ephemeralOwner;
+    const same =
+      before &&
+      before.data === raw.data &&
+      before.stat.czxid === raw.stat.czxid &&
+      before.stat.mtime === raw.stat.mtime &&
+      before.stat.ephemeralOwner === raw.stat.ephemeralOwner;
     if (!same) this.changed = true;
     this.nodes.set(path, raw);
     // Only an ephemeral znode cannot have children.

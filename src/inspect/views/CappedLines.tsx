@@ -7,9 +7,20 @@ export interface PaneLine {
 }
 
 /** Lines of a pane, each cut to the width; past `maxLines` the rest become one "… N more" line. */
-export function CappedLines({ lines, width, maxLines }: { readonly lines: readonly PaneLine[]; readonly width: number; readonly maxLines?: number }) {
+export function CappedLines({
+  lines,
+  width,
+  maxLines,
+}: {
+  readonly lines: readonly PaneLine[];
+  readonly width: number;
+  readonly maxLines?: number;
+}) {
   const limit = maxLines ?? lines.length;
-  const shown = lines.length > limit ? [...lines.slice(0, Math.max(0, limit - 1)), { text: `… ${lines.length - limit + 1} more` }] : lines;
+  const shown =
+    lines.length > limit
+      ? [...lines.slice(0, Math.max(0, limit - 1)), { text: `… ${lines.length - limit + 1} more` }]
+      : lines;
   return (
     <Box flexDirection="column" width={width}>
       {shown.map((l, i) => (

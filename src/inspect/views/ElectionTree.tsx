@@ -40,7 +40,14 @@ export function ElectionTree({ nodes, width, height, selected = null }: Election
         const index = start + i;
         const isSelected = index === selected;
         const marker = { text: isSelected ? '› ' : '  ', bold: true };
-        return <SegmentLine key={n.path} width={width} inverse={isSelected} segments={[marker, ...treeRowSegments(n, prefixes[index]!, cols)]} />;
+        return (
+          <SegmentLine
+            key={n.path}
+            width={width}
+            inverse={isSelected}
+            segments={[marker, ...treeRowSegments(n, prefixes[index]!, cols)]}
+          />
+        );
       })}
       {overflow && (
         <Text dimColor wrap="truncate-end">

@@ -38,7 +38,8 @@ function serverSegments(s: SnapshotServer): Segment[] {
 export function EnsemblePane({ servers, partitions, width, maxLines }: EnsemblePaneProps) {
   if (maxLines !== undefined && maxLines <= 0) return null;
   const faults = describeFaults(partitions);
-  const shown = maxLines === undefined ? servers : servers.slice(0, Math.max(1, maxLines - (faults.length > 0 ? 1 : 0)));
+  const shown =
+    maxLines === undefined ? servers : servers.slice(0, Math.max(1, maxLines - (faults.length > 0 ? 1 : 0)));
   const showFaults = faults.length > 0 && (maxLines === undefined || maxLines > shown.length);
   return (
     <Box flexDirection="column" width={width}>
@@ -55,6 +56,9 @@ export function EnsemblePane({ servers, partitions, width, maxLines }: EnsembleP
   );
 }
 
-export function ensemblePaneLines(servers: readonly SnapshotServer[], partitions: readonly SnapshotPartition[]): number {
+export function ensemblePaneLines(
+  servers: readonly SnapshotServer[],
+  partitions: readonly SnapshotPartition[],
+): number {
   return Math.max(1, servers.length) + (partitions.length > 0 ? 1 : 0);
 }

@@ -21,7 +21,11 @@ export function Header({ snapshot }: HeaderProps) {
     <Text wrap="truncate-end">
       <Text bold>{`zklab inspect ${snapshot.path}`}</Text>
       <Text dimColor>{` · ${snapshot.scheduler ? 'scheduler' : snapshot.lock ? 'lock' : snapshot.layout} · `}</Text>
-      {who ? <Text color="green" bold>{`${role} ${who}${seq}`}</Text> : <Text color={snapshot.lock ? undefined : 'red'}>{`no ${role}`}</Text>}
+      {who ? (
+        <Text color="green" bold>{`${role} ${who}${seq}`}</Text>
+      ) : (
+        <Text color={snapshot.lock ? undefined : 'red'}>{`no ${role}`}</Text>
+      )}
       <Text dimColor>{` · ${plural(snapshot.nodes.length, 'znode')}`}</Text>
       {snapshot.problems.length > 0 && <Text color="red">{` · ${plural(snapshot.problems.length, 'problem')}`}</Text>}
       <Text dimColor>{` · ${formatClock(snapshot.takenAt)}`}</Text>

@@ -38,7 +38,9 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
   if (plan.mode === 'too-small') {
     return (
       <Box width={Math.max(1, width)}>
-        <Text color="yellow" wrap="truncate-end">{tooSmallMessage(width, height)}</Text>
+        <Text color="yellow" wrap="truncate-end">
+          {tooSmallMessage(width, height)}
+        </Text>
       </Box>
     );
   }
@@ -49,14 +51,25 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
-      {plan.scheduler > 0 && snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
-      {plan.scheduler > 0 && snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} maxLines={plan.scheduler} />}
+      {plan.scheduler > 0 && snapshot.scheduler && (
+        <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />
+      )}
+      {plan.scheduler > 0 && snapshot.scheduler && (
+        <SchedulerPane summary={snapshot.scheduler} width={width} maxLines={plan.scheduler} />
+      )}
       {plan.lock > 0 && snapshot.lock && <PaneTitle title={`lock ${snapshot.lock.path}`} width={width} />}
       {plan.lock > 0 && snapshot.lock && <LockPane summary={snapshot.lock} width={width} maxLines={plan.lock} />}
       {plan.watch > 0 && <PaneTitle title="watches" width={width} />}
       {plan.watch > 0 && <WatchGraph model={watches} width={width} maxLines={plan.watch} />}
       {plan.ensemble > 0 && <PaneTitle title="ensemble" width={width} />}
-      {plan.ensemble > 0 && <EnsemblePane servers={snapshot.servers} partitions={snapshot.partitions} width={width} maxLines={plan.ensemble} />}
+      {plan.ensemble > 0 && (
+        <EnsemblePane
+          servers={snapshot.servers}
+          partitions={snapshot.partitions}
+          width={width}
+          maxLines={plan.ensemble}
+        />
+      )}
       {plan.events > 0 && <PaneTitle title="events" width={width} />}
       {plan.events > 0 && <EventPane events={snapshot.events} limit={plan.events} width={width} />}
       <Footer width={width} message={message} />

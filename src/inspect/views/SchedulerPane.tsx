@@ -12,7 +12,9 @@ export interface SchedulerPaneProps {
 /** The task scheduler at a glance: counts, the head of the queue, each worker with its assignments. */
 export function SchedulerPane({ summary, width, maxLines }: SchedulerPaneProps) {
   if (maxLines !== undefined && maxLines <= 0) return null;
-  return <CappedLines lines={schedulerLines(summary)} width={width} {...(maxLines === undefined ? {} : { maxLines })} />;
+  return (
+    <CappedLines lines={schedulerLines(summary)} width={width} {...(maxLines === undefined ? {} : { maxLines })} />
+  );
 }
 
 export function schedulerPaneLines(summary: SchedulerSummary | null): number {

@@ -9,14 +9,16 @@ export type WatchGraphProps = ({ readonly model: WatchGraphModel } | { readonly 
   readonly maxLines?: number;
 };
 
-
 /** Who watches whom: predecessor chains ("c5 → c4 → c3 → c2 → c1★") and herds of child watches on a parent. */
 export function WatchGraph(props: WatchGraphProps) {
   const { width, maxLines } = props;
   if (maxLines !== undefined && maxLines <= 0) return null;
   const model = 'model' in props ? props.model : describeWatchGraph(props.nodes);
   const lines: PaneLine[] = [
-    ...model.chains.map((c) => ({ text: formatChain(c), color: c.steps.some((s) => s.length > 1) ? 'yellow' : undefined })),
+    ...model.chains.map((c) => ({
+      text: formatChain(c),
+      color: c.steps.some((s) => s.length > 1) ? 'yellow' : undefined,
+    })),
     ...model.crowds.map((c) => ({ text: formatCrowd(c), color: c.watchers.length > 1 ? 'yellow' : undefined })),
   ];
   if (lines.length === 0) lines.push({ text: 'no watches on the election znodes' });

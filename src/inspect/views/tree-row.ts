@@ -88,7 +88,11 @@ export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColum
   const state = stateText(n);
   const out: Segment[] = [
     { text: prefix, dim: true },
-    { text: cell(truncateMiddle(n.name, nameRoom), nameRoom) + ' ', bold: n.leader, color: n.leader ? 'green' : undefined },
+    {
+      text: cell(truncateMiddle(n.name, nameRoom), nameRoom) + ' ',
+      bold: n.leader,
+      color: n.leader ? 'green' : undefined,
+    },
     { text: cell(n.sequence === null ? '' : `#${n.sequence}`, SEQ - 1) + ' ', dim: true },
   ];
   if (cols.session) out.push({ ...owner, text: cell(owner.text, SESSION - 1) + ' ' });

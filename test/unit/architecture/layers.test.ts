@@ -83,7 +83,8 @@ describe('layers', () => {
       state.set(f, 'open');
       stack.push(f);
       for (const d of graph.get(f) ?? []) {
-        if (state.get(d) === 'open') cycles.add([...stack.slice(stack.indexOf(d)), d].map((x) => relative(SRC, x)).join(' → '));
+        if (state.get(d) === 'open')
+          cycles.add([...stack.slice(stack.indexOf(d)), d].map((x) => relative(SRC, x)).join(' → '));
         else if (!state.has(d)) visit(d);
       }
       stack.pop();

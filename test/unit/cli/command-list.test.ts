@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/main.js';
 import type { CommandContext } from '../../../src/cli/context.js';
 
-const ctx: CommandContext = { signal: new AbortController().signal, out: () => undefined, err: () => undefined, isTTY: false };
+const ctx: CommandContext = {
+  signal: new AbortController().signal,
+  out: () => undefined,
+  err: () => undefined,
+  isTTY: false,
+};
 
 /** The name yargs matches a command by: the first word of its `command` string. */
 function commandName(def: { command?: string | readonly string[] }): string {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS, CURATOR_ERROR_POLICIES, CURATOR_JVM_FLAGS } from '../../../src/contenders/adapters/adapters.js';
-import { adapterCacheRoot, curatorCacheKey, curatorVersionOf, debianCuratorClasspath, javaMajor, parseClasspath, parseJavaVersion } from '../../../src/contenders/adapters/curator-runtime.js';
+import {
+  adapterCacheRoot,
+  curatorCacheKey,
+  curatorVersionOf,
+  debianCuratorClasspath,
+  javaMajor,
+  parseClasspath,
+  parseJavaVersion,
+} from '../../../src/contenders/adapters/curator-runtime.js';
 import { parseKazooProbe, pythonCandidates } from '../../../src/contenders/adapters/kazoo-runtime.js';
 
 describe('adapter names', () => {
@@ -18,7 +26,18 @@ describe('Curator class path', () => {
   });
 
   it("uses Debian's jars, adding the optional ones only when present", () => {
-    const present = new Set(['curator-recipes', 'curator-framework', 'curator-client', 'zookeeper', 'zookeeper-jute', 'guava', 'slf4j-api', 'slf4j-nop'].map((j) => `/j/${j}.jar`));
+    const present = new Set(
+      [
+        'curator-recipes',
+        'curator-framework',
+        'curator-client',
+        'zookeeper',
+        'zookeeper-jute',
+        'guava',
+        'slf4j-api',
+        'slf4j-nop',
+      ].map((j) => `/j/${j}.jar`),
+    );
     const { classpath, missing } = debianCuratorClasspath((p) => present.has(p), '/j');
     expect(missing).toEqual([]);
     expect(classpath[0]).toBe('/j/curator-recipes.jar');
@@ -32,7 +51,9 @@ describe('Curator class path', () => {
   });
 
   it("reads Curator's version from a versioned jar name", () => {
-    expect(curatorVersionOf(['/usr/share/java/curator-recipes.jar', 'guava-31.1-jre.jar', 'curator-recipes-5.4.0.jar'])).toBe('5.4.0');
+    expect(
+      curatorVersionOf(['/usr/share/java/curator-recipes.jar', 'guava-31.1-jre.jar', 'curator-recipes-5.4.0.jar']),
+    ).toBe('5.4.0');
     expect(curatorVersionOf(['/m2/curator-framework-5.7.1.jar'])).toBe('5.7.1');
     expect(curatorVersionOf(['/usr/share/java/curator-recipes.jar'])).toBeUndefined();
   });
@@ -40,7 +61,9 @@ describe('Curator class path', () => {
 
 describe('Java version', () => {
   it('reads a release file and `java -version` output', () => {
-    expect(parseJavaVersion('IMPLEMENTOR="Debian"\nJAVA_VERSION="17.0.15"\nJAVA_VERSION_DATE="2025-04-15"\n')).toBe('17.0.15');
+    expect(parseJavaVersion('IMPLEMENTOR="Debian"\nJAVA_VERSION="17.0.15"\nJAVA_VERSION_DATE="2025-04-15"\n')).toBe(
+      '17.0.15',
+    );
     expect(parseJavaVersion('openjdk version "21.0.2" 2024-01-16\nOpenJDK Runtime Environment')).toBe('21.0.2');
     expect(parseJavaVersion('nothing here')).toBeUndefined();
   });
@@ -79,11 +102,16 @@ describe('kazoo interpreter', () => {
   const resolve = (p: string): string | undefined => files[p];
 
   it("tries Debian's python first, then each distinct python3 on PATH", () => {
-    expect(pythonCandidates({ PATH: '/root/.pyenv/shims:/usr/local/bin:/bin:/usr/bin' }, resolve)).toEqual(['/usr/bin/python3', '/root/.pyenv/shims/python3']);
+    expect(pythonCandidates({ PATH: '/root/.pyenv/shims:/usr/local/bin:/bin:/usr/bin' }, resolve)).toEqual([
+      '/usr/bin/python3',
+      '/root/.pyenv/shims/python3',
+    ]);
   });
 
   it('takes ZKLAB_PYTHON alone when it is set', () => {
-    expect(pythonCandidates({ ZKLAB_PYTHON: '/opt/py/bin/python', PATH: '/usr/bin' }, resolve)).toEqual(['/opt/py/bin/python']);
+    expect(pythonCandidates({ ZKLAB_PYTHON: '/opt/py/bin/python', PATH: '/usr/bin' }, resolve)).toEqual([
+      '/opt/py/bin/python',
+    ]);
   });
 
   it('returns nothing when there is no python at all', () => {

@@ -10,7 +10,10 @@ describe('parseBeliefLine', () => {
   it('reads an event with its fields, session and znode, keeping the head for the lab', () => {
     const b = parseBeliefLine('ZKLAB {"event":"leader","token":77,"session":"0x1000A","t":1,"id":"c9","pid":4}');
     expect(b).toEqual({ kind: 'event', event: 'leader', fields: { token: 77 }, session: '1000a' });
-    expect(parseBeliefLine('ZKLAB {"event":"joined","znode":"/election/x_0000000001"}')).toMatchObject({ znode: '/election/x_0000000001', fields: {} });
+    expect(parseBeliefLine('ZKLAB {"event":"joined","znode":"/election/x_0000000001"}')).toMatchObject({
+      znode: '/election/x_0000000001',
+      fields: {},
+    });
   });
 
   it('turns a token that is no number into none', () => {
@@ -21,17 +24,31 @@ describe('parseBeliefLine', () => {
   it('refuses what is not an event a program may report', () => {
     expect(parseBeliefLine('ZKLAB {oops')).toMatchObject({ kind: 'invalid', reason: 'not JSON after "ZKLAB "' });
     expect(parseBeliefLine('ZKLAB [1]')).toMatchObject({ kind: 'invalid' });
-    expect(parseBeliefLine('ZKLAB {"event":"elected-king"}')).toMatchObject({ kind: 'invalid', reason: 'unknown event "elected-king"' });
+    expect(parseBeliefLine('ZKLAB {"event":"elected-king"}')).toMatchObject({
+      kind: 'invalid',
+      reason: 'unknown event "elected-king"',
+    });
     expect(parseBeliefLine('ZKLAB {"event":"session"}')).toMatchObject({ kind: 'invalid' });
     expect(parseBeliefLine('ZKLAB {"event":"exited"}')).toMatchObject({ kind: 'invalid' });
-    expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).toMatchObject({ kind: 'event', fields: { token: null } });
+    expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).toMatchObject({
+      kind: 'event',
+      fields: { token: null },
+    });
     expect(parseBeliefLine('ZKLAB {"event":"leader","session":"; rm -rf /"}')).not.toHaveProperty('session');
   });
 
   it('drops fields of the wrong type and refuses events without the fields their readers need', () => {
-    expect(parseBeliefLine('ZKLAB {"event":"paused","reason":42,"wasLeader":true,"extra":[1]}')).toMatchObject({ fields: { wasLeader: true, extra: [1] } });
+    expect(parseBeliefLine('ZKLAB {"event":"paused","reason":42,"wasLeader":true,"extra":[1]}')).toMatchObject({
+      fields: { wasLeader: true, extra: [1] },
+    });
     expect(parseBeliefLine('ZKLAB {"event":"paused","reason":42}')).not.toHaveProperty('fields.reason');
-    expect(parseBeliefLine('ZKLAB {"event":"watching","path":{"x":1},"kind":"exists"}')).toMatchObject({ kind: 'invalid', reason: '"watching" needs path' });
-    expect(parseBeliefLine('ZKLAB {"event":"state","state":"__proto__"}')).toMatchObject({ kind: 'event', fields: { state: '__proto__' } });
+    expect(parseBeliefLine('ZKLAB {"event":"watching","path":{"x":1},"kind":"exists"}')).toMatchObject({
+      kind: 'invalid',
+      reason: '"watching" needs path',
+    });
+    expect(parseBeliefLine('ZKLAB {"event":"state","state":"__proto__"}')).toMatchObject({
+      kind: 'event',
+      fields: { state: '__proto__' },
+    });
   });
 });

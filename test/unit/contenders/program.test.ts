@@ -48,7 +48,11 @@ describe('program contenders', () => {
   });
 
   it('says how a program that died at once ended, with its stderr', () => {
-    const exited = contenderEvent(100, 'c4', 'exited', { code: 3, signal: null, stderr: ['Traceback', 'ImportError: kazoo'] });
+    const exited = contenderEvent(100, 'c4', 'exited', {
+      code: 3,
+      signal: null,
+      stderr: ['Traceback', 'ImportError: kazoo'],
+    });
     const err = programExitError('c4', ['python3', 'x.py'], [exited]);
     expect(err?.message).toBe('c4: python3 x.py exited with code 3 before it joined');
     expect(err?.hint).toContain('ImportError: kazoo');

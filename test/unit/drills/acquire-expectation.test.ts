@@ -10,7 +10,8 @@ import { ev, lab } from './fixtures.js';
 
 const joined = (t: number, id: string) => ev(t, id, 'joined', { znode: `/lock/${id}-${t}` });
 const acquired = (t: number, id: string, token: number) => ev(t, id, 'lock-acquired', { token, waitedMs: 0 });
-const released = (t: number, id: string, token: number) => ev(t, id, 'lock-released', { token, heldMs: 200, reason: 'done' });
+const released = (t: number, id: string, token: number) =>
+  ev(t, id, 'lock-released', { token, heldMs: 200, reason: 'done' });
 const killed = (t: number, contender: string) => lab(t, 'contender-killed', { contender, pid: 1, signal: 'SIGKILL' });
 
 const STEP = 1000;
@@ -32,7 +33,13 @@ const turns: ContenderEvent[] = [
 ];
 
 /** The verdict at `now`, on the history recorded up to then. */
-function judge(now: number, events: readonly ContenderEvent[] = turns, labEvents: readonly LabEvent[] = [], e: Expectation = WITHIN, stepStart = STEP) {
+function judge(
+  now: number,
+  events: readonly ContenderEvent[] = turns,
+  labEvents: readonly LabEvent[] = [],
+  e: Expectation = WITHIN,
+  stepStart = STEP,
+) {
   const history = buildHistory(
     events.filter((x) => x.t <= now),
     labEvents.filter((x) => x.t <= now),
@@ -52,7 +59,12 @@ describe('everyoneAcquiresWithin', () => {
     expect(judge(1200)).toEqual({ status: 'pending', detail: 'waiting for c2, c3' });
     expect(judge(2000)).toEqual({ status: 'pending', detail: 'waiting for c3' });
     // Just before the deadline (1s + 2s) still pending.
-    expect(judge(2999, turns.filter((e) => e.id !== 'c3' || e.event === 'joined'))).toEqual({ status: 'pending', detail: 'waiting for c3' });
+    expect(
+      judge(
+        2999,
+        turns.filter((e) => e.id !== 'c3' || e.event === 'joined'),
+      ),
+    ).toEqual({ status: 'pending', detail: 'waiting for c3' });
   });
 
   it('fails after the deadline, naming who is missing', () => {
@@ -75,8 +87,14 @@ describe('everyoneAcquiresWithin', () => {
   });
 
   it('measures the window from the step start', () => {
-    expect(judge(2600, turns, [], WITHIN, 400)).toEqual({ status: 'failed', detail: 'c3 did not get the lock within 2s' });
-    expect(judge(2600, turns, [], { kind: 'everyoneAcquiresWithin', ms: 1500 }, 1000)).toEqual({ status: 'passed', detail: 'c1, c2, c3 held the lock' });
+    expect(judge(2600, turns, [], WITHIN, 400)).toEqual({
+      status: 'failed',
+      detail: 'c3 did not get the lock within 2s',
+    });
+    expect(judge(2600, turns, [], { kind: 'everyoneAcquiresWithin', ms: 1500 }, 1000)).toEqual({
+      status: 'passed',
+      detail: 'c1, c2, c3 held the lock',
+    });
   });
 
   it('does not wait for a contender that was killed', () => {
@@ -94,7 +112,10 @@ describe('everyoneAcquiresWithin', () => {
 
   it('a contender stopped by the lab is not waited for either', () => {
     const c3Gone = turns.filter((e) => e.id !== 'c3' || e.event === 'joined');
-    expect(judge(2000, c3Gone, [lab(1500, 'contender-stopped', { contender: 'c3' })])).toEqual({ status: 'passed', detail: 'c1, c2 held the lock' });
+    expect(judge(2000, c3Gone, [lab(1500, 'contender-stopped', { contender: 'c3' })])).toEqual({
+      status: 'passed',
+      detail: 'c1, c2 held the lock',
+    });
   });
 
   it('fails when nobody is alive to get the lock', () => {
@@ -121,9 +142,15 @@ checks: [mutualExclusion]
 
   it('reads the duration, and describes the step', () => {
     const d = parseDrill(drill('{ everyoneAcquiresWithin: 10s }'), 'd.yaml');
-    expect(d.steps[1]).toEqual({ kind: 'expect', line: 5, expectations: [{ kind: 'everyoneAcquiresWithin', ms: 10_000 }] });
+    expect(d.steps[1]).toEqual({
+      kind: 'expect',
+      line: 5,
+      expectations: [{ kind: 'everyoneAcquiresWithin', ms: 10_000 }],
+    });
     expect(describeStep(d.steps[1]!)).toBe('expect every live contender holds the lock within 10s');
-    expect(describeExpectation({ kind: 'everyoneAcquiresWithin', ms: 1500 })).toBe('every live contender holds the lock within 1.5s');
+    expect(describeExpectation({ kind: 'everyoneAcquiresWithin', ms: 1500 })).toBe(
+      'every live contender holds the lock within 1.5s',
+    );
   });
 
   it('reads it beside other expectations, and milliseconds as a number', () => {
@@ -137,7 +164,9 @@ checks: [mutualExclusion]
         { kind: 'everyoneAcquiresWithin', ms: 750 },
       ],
     });
-    expect(describeStep(d.steps[1]!)).toBe('expect no leader change for 1s; every live contender holds the lock within 750ms');
+    expect(describeStep(d.steps[1]!)).toBe(
+      'expect no leader change for 1s; every live contender holds the lock within 750ms',
+    );
   });
 
   it('refuses what is not a duration', () => {
@@ -162,6 +191,8 @@ steps:
   - wait: { joined: 3, timeout: 10s }
   - expect: { everyoneAcquiresWithin: 5s }
 `;
-    expect(drillErrors(election)).toEqual(['d.yaml:5: steps[1].expect.everyoneAcquiresWithin: needs lock holders (add workload: lock to contenders)']);
+    expect(drillErrors(election)).toEqual([
+      'd.yaml:5: steps[1].expect.everyoneAcquiresWithin: needs lock holders (add workload: lock to contenders)',
+    ]);
   });
 });

@@ -31,7 +31,14 @@ describe('built-in drills', () => {
 
   it('expects only split-brain, kazoo, the herd half of the comparison, the zombie and hung workers, the sticky priority hand-over and some variants to fail a check', () => {
     const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
-    expect(failing).toEqual(['herd-vs-predecessor-herd', 'kazoo-leader-isolated', 'priority-handover', 'scheduler-hung-worker', 'scheduler-zombie-worker', 'split-brain']);
+    expect(failing).toEqual([
+      'herd-vs-predecessor-herd',
+      'kazoo-leader-isolated',
+      'priority-handover',
+      'scheduler-hung-worker',
+      'scheduler-zombie-worker',
+      'split-brain',
+    ]);
     expect(resolveDrill('priority-handover').expectFailure).toEqual(['preemption']);
     const variants = (name: string) => (resolveDrill(name).variants ?? []).map((v) => [v.name, v.expectFailure]);
     expect(variants('lock-zombie-holder')).toEqual([
@@ -57,7 +64,9 @@ describe('built-in drills', () => {
     expect(drill.contenders).toMatchObject({ workload: 'scheduler', recipe: 'predecessor', sessionTimeout: 2000 });
     expect(kinds(drill.steps)).toContain('expect');
     expect(kinds(drill.steps).some((k) => k === 'jobs')).toBe(true);
-    expect(Object.keys(drill.checks).some((c) => ['noLostJobs', 'executionsPerJob', 'statusTtl'].includes(c))).toBe(true);
+    expect(Object.keys(drill.checks).some((c) => ['noLostJobs', 'executionsPerJob', 'statusTtl'].includes(c))).toBe(
+      true,
+    );
     // Every lesson says which property holds or breaks.
     expect(drill.description).toMatch(/lost|twice|once|TTL/);
   });

@@ -25,12 +25,22 @@ describe('checkExecutionsPerJob', () => {
       ev(12_000, 'c2', 'job-finished', { job: 'job-3', worker: 'c2-1', attempt: 2, ok: true, ms: 8000 }),
       ev(12_005, 'c2', 'job-status', { job: 'job-3', worker: 'c2-1', attempt: 2, created: false, ttlMs: 30_000 }),
     ];
-    const r = checkExecutionsPerJob(buildHistory(zombie, [submitted(1000, 'job-1', 'job-2', 'job-3')], { start: 0, end: 13_000 }));
+    const r = checkExecutionsPerJob(
+      buildHistory(zombie, [submitted(1000, 'job-1', 'job-2', 'job-3')], { start: 0, end: 13_000 }),
+    );
     expect(r.passed).toBe(false);
     expect(r.summary).toBe('1 of 3 job(s) ran to completion more than once (at most 2)');
-    expect(r.details).toEqual([{ level: 'violation', t: 12_000, message: 'job-3 ran to completion 2 times, over 1: c3-1 (attempt 1) at +9s, c2-1 (attempt 2) at +12s' }]);
+    expect(r.details).toEqual([
+      {
+        level: 'violation',
+        t: 12_000,
+        message: 'job-3 ran to completion 2 times, over 1: c3-1 (attempt 1) at +9s, c2-1 (attempt 2) at +12s',
+      },
+    ]);
     expect(r.measurements.map((m) => m.value)).toEqual([2, 1]);
-    expect(checkExecutionsPerJob(buildHistory(zombie, [submitted(1000, 'job-1', 'job-2', 'job-3')]), { max: 2 }).passed).toBe(true);
+    expect(
+      checkExecutionsPerJob(buildHistory(zombie, [submitted(1000, 'job-1', 'job-2', 'job-3')]), { max: 2 }).passed,
+    ).toBe(true);
   });
 
   it('fails when no job was submitted at all', () => {

@@ -31,14 +31,20 @@ describe('checkFailoverTime', () => {
 
   it('measures a resignation handover', () => {
     const h = buildHistory([...start, ev(2000, 'c1', 'resigned'), ev(2150, 'c3', 'leader', { token: 12 })], []);
-    expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([['failover after c1 resigned', 150]]);
+    expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([
+      ['failover after c1 resigned', 150],
+    ]);
   });
 
   it('does not count a short freeze the leader rode out', () => {
-    const h = buildHistory(start, [
-      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
-      lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
-    ], { end: 5000 });
+    const h = buildHistory(
+      start,
+      [
+        lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+        lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
+      { end: 5000 },
+    );
     const r = checkFailoverTime(h);
     expect(r.passed).toBe(true);
     expect(r.measurements).toEqual([]);
@@ -46,19 +52,25 @@ describe('checkFailoverTime', () => {
   });
 
   it('attributes a failover to the fault that caused it, not to an earlier one the leader survived', () => {
-    const h = buildHistory([...start, ev(6000, 'c2', 'leader', { token: 11 })], [
-      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
-      lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
-      lab(5000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
-    ]);
+    const h = buildHistory(
+      [...start, ev(6000, 'c2', 'leader', { token: 11 })],
+      [
+        lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+        lab(1300, 'contender-resumed', { contender: 'c1', pid: 1 }),
+        lab(5000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
+      ],
+    );
     expect(checkFailoverTime(h).measurements.map((m) => [m.t, m.value])).toEqual([[5000, 1000]]);
   });
 
   it('counts a frozen leader replaced while frozen as failed over', () => {
-    const h = buildHistory([...start, ev(3000, 'c2', 'leader', { token: 11 }), ev(5001, 'c1', 'expired')], [
-      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
-      lab(5000, 'contender-resumed', { contender: 'c1', pid: 1 }),
-    ]);
+    const h = buildHistory(
+      [...start, ev(3000, 'c2', 'leader', { token: 11 }), ev(5001, 'c1', 'expired')],
+      [
+        lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+        lab(5000, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
+    );
     expect(checkFailoverTime(h).measurements.map((m) => m.value)).toEqual([2000]);
   });
 });

@@ -47,7 +47,10 @@ describe('checkHerdSize', () => {
   });
 
   it('does not count notifications when no leader died', () => {
-    const h = buildHistory([...start, ev(2000, 'c3', 'notified', deleted)], [lab(1500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' })]);
+    const h = buildHistory(
+      [...start, ev(2000, 'c3', 'notified', deleted)],
+      [lab(1500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' })],
+    );
     const r = checkHerdSize(h, { max: 0 });
     expect(r.passed).toBe(true);
     expect(r.summary).toBe('no leader died');

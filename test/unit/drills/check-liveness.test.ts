@@ -7,44 +7,59 @@ const start = [...joinAll(0, ['c1', 'c2', 'c3']), ev(100, 'c1', 'leader', { toke
 
 describe('checkLiveness', () => {
   it('measures how long after a leader kill a leader exists again', () => {
-    const h = buildHistory([...start, ev(3000, 'c2', 'leader', { token: 11 })], [
-      lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
-    ]);
+    const h = buildHistory(
+      [...start, ev(3000, 'c2', 'leader', { token: 11 })],
+      [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })],
+    );
     const r = checkLiveness(h);
     expect(r.passed).toBe(true);
     expect(r.measurements.map((m) => m.value)).toEqual([2000]);
   });
 
   it('sees no gap when a follower is killed', () => {
-    const h = buildHistory(start, [lab(1000, 'contender-killed', { contender: 'c3', pid: 1, signal: 'SIGKILL' })], { end: 5000 });
+    const h = buildHistory(start, [lab(1000, 'contender-killed', { contender: 'c3', pid: 1, signal: 'SIGKILL' })], {
+      end: 5000,
+    });
     expect(checkLiveness(h).measurements.map((m) => m.value)).toEqual([0]);
   });
 
   it('fails when no leader comes back before the history ends', () => {
-    const h = buildHistory(start, [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })], { end: 9000 });
+    const h = buildHistory(start, [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })], {
+      end: 9000,
+    });
     const r = checkLiveness(h);
     expect(r.passed).toBe(false);
     expect(r.details[0]?.message).toMatch(/no leader after kill c1 \(SIGKILL\) at \+1s \(history ends 8s later\)/);
   });
 
   it('fails when the leader comes back later than the bound', () => {
-    const h = buildHistory([...start, ev(7000, 'c2', 'leader', { token: 11 })], [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })]);
+    const h = buildHistory(
+      [...start, ev(7000, 'c2', 'leader', { token: 11 })],
+      [lab(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })],
+    );
     expect(checkLiveness(h, { within: 5000 }).passed).toBe(false);
     expect(checkLiveness(h, { within: 6000 }).passed).toBe(true);
   });
 
   it('does not count a frozen leader as a leader', () => {
-    const h = buildHistory([...start, ev(4000, 'c2', 'leader', { token: 11 })], [
-      lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
-      lab(8000, 'contender-resumed', { contender: 'c1', pid: 1 }),
-    ]);
+    const h = buildHistory(
+      [...start, ev(4000, 'c2', 'leader', { token: 11 })],
+      [
+        lab(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+        lab(8000, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
+    );
     expect(checkLiveness(h).measurements.map((m) => m.value)).toEqual([3000]);
   });
 
   it('does not count a partitioned leader that keeps believing', () => {
-    const h = buildHistory([...start, ev(3500, 'c3', 'leader', { token: 12 })], [
-      lab(1000, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' }),
-    ], { end: 6000 });
-    expect(checkLiveness(h).measurements).toEqual([{ name: 'leader again after isolate c1', value: 2500, unit: 'ms', t: 1000 }]);
+    const h = buildHistory(
+      [...start, ev(3500, 'c3', 'leader', { token: 12 })],
+      [lab(1000, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' })],
+      { end: 6000 },
+    );
+    expect(checkLiveness(h).measurements).toEqual([
+      { name: 'leader again after isolate c1', value: 2500, unit: 'ms', t: 1000 },
+    ]);
   });
 });

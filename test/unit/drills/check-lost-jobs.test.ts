@@ -4,15 +4,22 @@ import { buildHistory } from '../../../src/drills/judge/history.js';
 import { ev, lab } from './fixtures.js';
 import { ran, submitted, workers } from './job-fixtures.js';
 
-const value = (r: ReturnType<typeof checkNoLostJobs>, name: string) => r.measurements.find((m) => m.name === name)?.value;
+const value = (r: ReturnType<typeof checkNoLostJobs>, name: string) =>
+  r.measurements.find((m) => m.name === name)?.value;
 
 describe('checkNoLostJobs', () => {
   it('passes when every job submitted gets its status, and measures the slowest', () => {
-    const h = buildHistory([...workers, ...ran('job-1', 'c1', 1010, 1500), ...ran('job-2', 'c2', 1010, 3000)], [submitted(1000, 'job-1', 'job-2')], { start: 0, end: 5000 });
+    const h = buildHistory(
+      [...workers, ...ran('job-1', 'c1', 1010, 1500), ...ran('job-2', 'c2', 1010, 3000)],
+      [submitted(1000, 'job-1', 'job-2')],
+      { start: 0, end: 5000 },
+    );
     const r = checkNoLostJobs(h);
     expect(r.passed).toBe(true);
     expect(r.summary).toBe('all 2 job(s) got their status, the slowest 2s after submission');
-    expect([value(r, 'jobs submitted'), value(r, 'jobs lost'), value(r, 'slowest job, submission to status')]).toEqual([2, 0, 2005]);
+    expect([value(r, 'jobs submitted'), value(r, 'jobs lost'), value(r, 'slowest job, submission to status')]).toEqual([
+      2, 0, 2005,
+    ]);
   });
 
   it('fails naming a job without a status and the last place it was seen', () => {
@@ -37,7 +44,9 @@ describe('checkNoLostJobs', () => {
 
   it('says when the drill ended before the bound had passed', () => {
     const h = buildHistory(workers, [submitted(1000, 'job-1')], { start: 0, end: 3000 });
-    expect(checkNoLostJobs(h, { within: 10_000 }).details[0]?.message).toMatch(/the drill ended before 10s had passed since its submission at \+1s: let it run longer/);
+    expect(checkNoLostJobs(h, { within: 10_000 }).details[0]?.message).toMatch(
+      /the drill ended before 10s had passed since its submission at \+1s: let it run longer/,
+    );
   });
 
   it('counts the bound from the last fault before the status: a kill or a failpoint that fired', () => {
@@ -46,9 +55,17 @@ describe('checkNoLostJobs', () => {
     const r = checkNoLostJobs(late, { within: 5000 });
     expect(r.passed).toBe(false);
     expect(r.details[0]?.message).toBe('job-1 got its status 8s after its submission at +1s, over 5s');
-    const killed = buildHistory(events, [submitted(1000, 'job-1'), lab(4500, 'contender-killed', { contender: 'c3', pid: 3, signal: 'SIGKILL' })], { start: 0, end: 10_000 });
+    const killed = buildHistory(
+      events,
+      [submitted(1000, 'job-1'), lab(4500, 'contender-killed', { contender: 'c3', pid: 3, signal: 'SIGKILL' })],
+      { start: 0, end: 10_000 },
+    );
     expect(checkNoLostJobs(killed, { within: 5000 }).passed).toBe(true);
-    const fired = buildHistory([...events, ev(4500, 'c1', 'failpoint', { at: 'before-assign', action: 'crash' })], [submitted(1000, 'job-1')], { start: 0, end: 10_000 });
+    const fired = buildHistory(
+      [...events, ev(4500, 'c1', 'failpoint', { at: 'before-assign', action: 'crash' })],
+      [submitted(1000, 'job-1')],
+      { start: 0, end: 10_000 },
+    );
     expect(checkNoLostJobs(fired, { within: 5000 }).passed).toBe(true);
   });
 

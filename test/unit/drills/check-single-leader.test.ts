@@ -10,41 +10,51 @@ const warnings = (r: ReturnType<typeof checkSingleLeader>) => r.details.filter((
 
 describe('checkSingleLeader on leadership intervals', () => {
   it('passes disjoint intervals without warnings', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ...acts('c1', 10, 100, 900),
-      ev(900, 'c1', 'resigned', { token: 10 }),
-      ev(1500, 'c2', 'leader', { token: 11 }),
-      ...acts('c2', 11, 1500, 2500),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 900),
+        ev(900, 'c1', 'resigned', { token: 10 }),
+        ev(1500, 'c2', 'leader', { token: 11 }),
+        ...acts('c2', 11, 1500, 2500),
+      ],
+      [],
+    );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
     expect(r.details).toEqual([]);
   });
 
   it('passes touching intervals (one ends exactly when the next starts)', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ...acts('c1', 10, 100, 1000),
-      ev(1000, 'c1', 'resigned', { token: 10 }),
-      ev(1000, 'c2', 'leader', { token: 11 }),
-      ...acts('c2', 11, 1000, 2000),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 1000),
+        ev(1000, 'c1', 'resigned', { token: 10 }),
+        ev(1000, 'c2', 'leader', { token: 11 }),
+        ...acts('c2', 11, 1000, 2000),
+      ],
+      [],
+    );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
     expect(r.details).toEqual([]);
   });
 
   it('only warns about overlapping beliefs when no stale action came of them', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ...acts('c1', 10, 100, 700),
-      ev(700, 'c2', 'leader', { token: 11 }),
-      ev(1000, 'c1', 'paused', { wasLeader: true }),
-    ], [], { end: 3000 });
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 700),
+        ev(700, 'c2', 'leader', { token: 11 }),
+        ev(1000, 'c1', 'paused', { wasLeader: true }),
+      ],
+      [],
+      { end: 3000 },
+    );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
     expect(warnings(r)).toHaveLength(1);
@@ -52,63 +62,81 @@ describe('checkSingleLeader on leadership intervals', () => {
   });
 
   it('fails when a stale leader acts after a higher token was claimed', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ...acts('c1', 10, 100, 1700),
-      ev(1000, 'c2', 'leader', { token: 11 }),
-    ], [], { end: 3000 });
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 1700),
+        ev(1000, 'c2', 'leader', { token: 11 }),
+      ],
+      [],
+      { end: 3000 },
+    );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(false);
     expect(violations(r)).toHaveLength(1);
-    expect(violations(r)[0]?.message).toMatch(/^stale leader acted: c1 acted 3× with token 10 .* after c2 claimed with token 11/);
+    expect(violations(r)[0]?.message).toMatch(
+      /^stale leader acted: c1 acted 3× with token 10 .* after c2 claimed with token 11/,
+    );
     expect(r.measurements.find((m) => m.name === 'stale actions')?.value).toBe(3);
   });
 
   it('does not count an act logged in the same millisecond as the higher claim', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ev(1000, 'c1', 'act', { token: 10 }),
-      ev(1000, 'c2', 'leader', { token: 11 }),
-      ev(1000, 'c1', 'paused', { wasLeader: true }),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ev(1000, 'c1', 'act', { token: 10 }),
+        ev(1000, 'c2', 'leader', { token: 11 }),
+        ev(1000, 'c1', 'paused', { wasLeader: true }),
+      ],
+      [],
+    );
     expect(checkSingleLeader(h).passed).toBe(true);
   });
 
   it('does not count acts of a lower-token leader that happened before the higher claim', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ...acts('c1', 10, 100, 1000),
-      ev(1000, 'c1', 'expired'),
-      ev(1200, 'c2', 'leader', { token: 11 }),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 1000),
+        ev(1000, 'c1', 'expired'),
+        ev(1200, 'c2', 'leader', { token: 11 }),
+      ],
+      [],
+    );
     expect(checkSingleLeader(h).passed).toBe(true);
   });
 });
 
 describe('checkSingleLeader on sessions', () => {
   it('fails a claim made under a session already known to be expired', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ev(1000, 'c1', 'expired'),
-      ev(1200, 'c1', 'leader', { token: 10 }),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ev(1000, 'c1', 'expired'),
+        ev(1200, 'c1', 'leader', { token: 10 }),
+      ],
+      [],
+    );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(false);
     expect(violations(r)[0]?.message).toMatch(/c1 claimed leadership .* under session s-c1, which had already expired/);
   });
 
   it('passes a claim under a new session after the old one expired', () => {
-    const h = buildHistory([
-      ...start,
-      ev(100, 'c1', 'leader', { token: 10 }),
-      ev(1000, 'c1', 'expired'),
-      ev(1100, 'c1', 'connected', { session: 's-c1-b' }),
-      ev(1200, 'c1', 'leader', { token: 12, session: 's-c1-b' }),
-    ], []);
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ev(1000, 'c1', 'expired'),
+        ev(1100, 'c1', 'connected', { session: 's-c1-b' }),
+        ev(1200, 'c1', 'leader', { token: 12, session: 's-c1-b' }),
+      ],
+      [],
+    );
     expect(checkSingleLeader(h).passed).toBe(true);
   });
 });
@@ -147,8 +175,14 @@ describe('checkSingleLeader with a frozen leader', () => {
   });
 });
 
-describe('checkSingleLeader against ZooKeeper\'s own view (programs run as contenders)', () => {
-  const zk = (t: number, leader: string | null) => labEvent(t, 'zk-leader', { path: '/election', leader, znode: leader && `/election/${leader}`, session: leader && `s-${leader}` });
+describe("checkSingleLeader against ZooKeeper's own view (programs run as contenders)", () => {
+  const zk = (t: number, leader: string | null) =>
+    labEvent(t, 'zk-leader', {
+      path: '/election',
+      leader,
+      znode: leader && `/election/${leader}`,
+      session: leader && `s-${leader}`,
+    });
 
   it('fails a believer that acts after ZooKeeper gave leadership to a contender that says nothing', () => {
     const h = buildHistory(
@@ -158,13 +192,24 @@ describe('checkSingleLeader against ZooKeeper\'s own view (programs run as conte
     );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(false);
-    expect(violations(r)[0]?.message).toMatch(/^c1 acted \d+× at \+1\.[5-7]\d*s\.\.\+2\.\d+s while ZooKeeper's state named c3 leader \(since \+1\.5s?0*\)/);
-    expect(r.details.some((d) => /c1 still believed it led for 1\.5s after ZooKeeper gave leadership to c3/.test(d.message))).toBe(true);
+    expect(violations(r)[0]?.message).toMatch(
+      /^c1 acted \d+× at \+1\.[5-7]\d*s\.\.\+2\.\d+s while ZooKeeper's state named c3 leader \(since \+1\.5s?0*\)/,
+    );
+    expect(
+      r.details.some((d) => /c1 still believed it led for 1\.5s after ZooKeeper gave leadership to c3/.test(d.message)),
+    ).toBe(true);
   });
 
   it('does not count a new leader acting before the sample of ZooKeeper caught up with it', () => {
     const h = buildHistory(
-      [...start, ev(100, 'c1', 'leader', { token: 10 }), ...acts('c1', 10, 100, 900), ev(900, 'c1', 'resigned', { token: 10 }), ev(1000, 'c2', 'leader', { token: 11 }), ...acts('c2', 11, 1000, 2000)],
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: 10 }),
+        ...acts('c1', 10, 100, 900),
+        ev(900, 'c1', 'resigned', { token: 10 }),
+        ev(1000, 'c2', 'leader', { token: 11 }),
+        ...acts('c2', 11, 1000, 2000),
+      ],
       [zk(50, 'c1'), zk(1080, 'c2')],
       { end: 2000 },
     );

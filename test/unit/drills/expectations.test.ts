@@ -18,7 +18,13 @@ function judge(e: Expectation, now: number, extra: Partial<ExpectationContext> =
     labEvents.filter((x) => x.t <= now),
     { end: now },
   );
-  return evaluateExpectation(e, { history, stepStart: 1000, lastFault: { t: 1000, leaderBefore: 'c1' }, now, ...extra });
+  return evaluateExpectation(e, {
+    history,
+    stepStart: 1000,
+    lastFault: { t: 1000, leaderBefore: 'c1' },
+    now,
+    ...extra,
+  });
 }
 
 describe('evaluateExpectation', () => {
@@ -66,6 +72,9 @@ describe('evaluateExpectation', () => {
 
   it('state compares the contender state now', () => {
     expect(judge({ kind: 'state', contender: 'c1', state: 'dead' }, 3100).status).toBe('passed');
-    expect(judge({ kind: 'state', contender: 'c3', state: 'leader' }, 3100)).toEqual({ status: 'failed', detail: 'c3 is follower' });
+    expect(judge({ kind: 'state', contender: 'c3', state: 'leader' }, 3100)).toEqual({
+      status: 'failed',
+      detail: 'c3 is follower',
+    });
   });
 });

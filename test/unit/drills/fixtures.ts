@@ -8,7 +8,12 @@ export const lab = labEvent;
 
 /** Started, connected and joined at t, as followers. */
 export function joinAll(t: number, ids: readonly string[]): ContenderEvent[] {
-  return ids.flatMap((id) => [ev(t, id, 'started'), ev(t, id, 'connected'), ev(t, id, 'joined'), ev(t, id, 'follower')]);
+  return ids.flatMap((id) => [
+    ev(t, id, 'started'),
+    ev(t, id, 'connected'),
+    ev(t, id, 'joined'),
+    ev(t, id, 'follower'),
+  ]);
 }
 
 /** `act` heartbeats every `every` ms in [from, to). */

@@ -21,7 +21,10 @@ describe('buildHistory leadership intervals', () => {
   it('ends at the lab’s kill of that contender, not at a kill of another', () => {
     const h = buildHistory(
       [...base, ev(100, 'c1', 'leader', { token: 7 })],
-      [lab(500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }), lab(800, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })],
+      [
+        lab(500, 'contender-killed', { contender: 'c2', pid: 1, signal: 'SIGKILL' }),
+        lab(800, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
+      ],
     );
     expect(h.intervals.map((i) => [i.contender, i.end, i.endReason])).toEqual([['c1', 800, 'killed']]);
   });
@@ -33,7 +36,12 @@ describe('buildHistory leadership intervals', () => {
 
   it('treats a repeated claim with the same token as the same interval, a new token as a new one', () => {
     const h = buildHistory(
-      [...base, ev(100, 'c1', 'leader', { token: 7 }), ev(300, 'c1', 'leader', { token: 7 }), ev(600, 'c1', 'leader', { token: 9 })],
+      [
+        ...base,
+        ev(100, 'c1', 'leader', { token: 7 }),
+        ev(300, 'c1', 'leader', { token: 7 }),
+        ev(600, 'c1', 'leader', { token: 9 }),
+      ],
       [],
       { end: 1000 },
     );
@@ -46,7 +54,10 @@ describe('buildHistory leadership intervals', () => {
   it('does not end leadership when the lab freezes the leader', () => {
     const h = buildHistory(
       [...base, ev(100, 'c1', 'leader', { token: 7 })],
-      [lab(500, 'contender-paused', { contender: 'c1', pid: 1 }), lab(900, 'contender-resumed', { contender: 'c1', pid: 1 })],
+      [
+        lab(500, 'contender-paused', { contender: 'c1', pid: 1 }),
+        lab(900, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
       { end: 2000 },
     );
     expect(h.intervals[0]?.endReason).toBe('end-of-history');
@@ -68,20 +79,43 @@ describe('buildHistory fault windows', () => {
   });
 
   it('counts the minority side of a split as cut off', () => {
-    const h = buildHistory(base, [lab(100, 'partition', { groups: [['zk1', 'c1'], ['zk2', 'zk3', 'c2']], description: 'split', mode: 'blackhole' })]);
+    const h = buildHistory(base, [
+      lab(100, 'partition', {
+        groups: [
+          ['zk1', 'c1'],
+          ['zk2', 'zk3', 'c2'],
+        ],
+        description: 'split',
+        mode: 'blackhole',
+      }),
+    ]);
     expect(h.faults[0]?.contenders).toEqual(['c1']);
     expect(h.faults[0]?.servers).toEqual(['zk1']);
   });
 });
 
-describe('history of programs that say nothing: leadership by ZooKeeper\'s view', () => {
-  const zk = (t: number, leader: string | null) => labEvent(t, 'zk-leader', { path: '/election', leader, znode: null, session: null });
-  const started = (t: number, id: string) => contenderEvent(t, id, 'started', { recipe: 'exec', path: '/election', sessionTimeoutMs: 2000, onDisconnect: 'program', connect: '' });
+describe("history of programs that say nothing: leadership by ZooKeeper's view", () => {
+  const zk = (t: number, leader: string | null) =>
+    labEvent(t, 'zk-leader', { path: '/election', leader, znode: null, session: null });
+  const started = (t: number, id: string) =>
+    contenderEvent(t, id, 'started', {
+      recipe: 'exec',
+      path: '/election',
+      sessionTimeoutMs: 2000,
+      onDisconnect: 'program',
+      connect: '',
+    });
 
   it('leads while ZooKeeper names it, up to the next name or its kill; contenders with beliefs keep their own word', () => {
     const h = buildHistory(
       [started(0, 'c1'), started(0, 'c2'), contenderEvent(0, 'c3', 'joined'), contenderEvent(50, 'c3', 'follower')],
-      [zk(100, 'c1'), zk(150, 'c1'), labEvent(400, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }), zk(2400, 'c2'), zk(3000, 'c3')],
+      [
+        zk(100, 'c1'),
+        zk(150, 'c1'),
+        labEvent(400, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
+        zk(2400, 'c2'),
+        zk(3000, 'c3'),
+      ],
       { end: 4000 },
     );
     expect(h.intervals.map((i) => [i.contender, i.start, i.end, i.endReason, i.byZooKeeper])).toEqual([

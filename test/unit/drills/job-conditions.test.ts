@@ -6,7 +6,12 @@ import type { Expectation } from '../../../src/drills/format/types.js';
 import { ev, lab } from './fixtures.js';
 import { ran, submitted, workers } from './job-fixtures.js';
 
-const events = [...workers, ...ran('job-1', 'c1', 1010, 1500), ...ran('job-2', 'c2', 1010, 2500), ...ran('job-3', 'c3', 1010, 4000)];
+const events = [
+  ...workers,
+  ...ran('job-1', 'c1', 1010, 1500),
+  ...ran('job-2', 'c2', 1010, 2500),
+  ...ran('job-3', 'c3', 1010, 4000),
+];
 const history = (now: number) =>
   buildHistory(
     events.filter((e) => e.t <= now),
@@ -16,7 +21,8 @@ const history = (now: number) =>
 
 describe('allJobsDoneWithin', () => {
   const e: Expectation = { kind: 'allJobsDoneWithin', ms: 5000 };
-  const judge = (now: number, streaming = false) => evaluateExpectation(e, { history: history(now), stepStart: 2000, now, streaming });
+  const judge = (now: number, streaming = false) =>
+    evaluateExpectation(e, { history: history(now), stepStart: 2000, now, streaming });
 
   it('waits while jobs lack their status, then passes once all have it', () => {
     expect(judge(3000)).toEqual({ status: 'pending', detail: '1 of 3 job(s) without a status' });
@@ -24,11 +30,18 @@ describe('allJobsDoneWithin', () => {
   });
 
   it('waits for a stream that is still submitting, even when every job so far is done', () => {
-    expect(judge(4100, true)).toEqual({ status: 'pending', detail: '0 of 3 job(s) without a status, a stream still submitting' });
+    expect(judge(4100, true)).toEqual({
+      status: 'pending',
+      detail: '0 of 3 job(s) without a status, a stream still submitting',
+    });
   });
 
   it('fails at its bound naming the jobs without a status and where they were last', () => {
-    const h = buildHistory(events.filter((x) => x.t < 4000), [submitted(1000, 'job-1', 'job-2', 'job-3')], { start: 0, end: 7100 });
+    const h = buildHistory(
+      events.filter((x) => x.t < 4000),
+      [submitted(1000, 'job-1', 'job-2', 'job-3')],
+      { start: 0, end: 7100 },
+    );
     expect(evaluateExpectation(e, { history: h, stepStart: 2000, now: 7100 })).toEqual({
       status: 'failed',
       detail: '1 of 3 job(s) without a status after 5s: job-3 (last: started on c3-1 (attempt 1) at +1.01s)',
@@ -56,7 +69,11 @@ describe('the jobsDone wait condition', () => {
 });
 
 describe('a contender that crashes itself at a failpoint', () => {
-  const crash = [...workers, ev(2000, 'c1', 'failpoint', { at: 'before-assign', action: 'crash' }), ev(4500, 'c2', 'leader', { token: 11 })];
+  const crash = [
+    ...workers,
+    ev(2000, 'c1', 'failpoint', { at: 'before-assign', action: 'crash' }),
+    ev(4500, 'c2', 'leader', { token: 11 }),
+  ];
 
   it('is dead from then on, and leads no more, though the lab logged no kill', () => {
     const h = buildHistory(crash, [], { start: 0, end: 6000 });
@@ -69,7 +86,10 @@ describe('a contender that crashes itself at a failpoint', () => {
 
   it('that freezes itself is frozen until the lab resumes it', () => {
     const pause = [...workers, ev(2000, 'c2', 'failpoint', { at: 'before-status', action: 'pause' })];
-    const h = buildHistory(pause, [lab(5000, 'contender-resumed', { contender: 'c2', pid: 2 })], { start: 0, end: 6000 });
+    const h = buildHistory(pause, [lab(5000, 'contender-resumed', { contender: 'c2', pid: 2 })], {
+      start: 0,
+      end: 6000,
+    });
     expect(h.frozen).toEqual([{ contender: 'c2', start: 2000, end: 5000 }]);
     expect(stateAt(h, 'c2', 3000)).toBe('frozen');
     expect(stateAt(h, 'c2', 5500)).toBe('follower');

@@ -8,7 +8,8 @@ export const workers: ContenderEvent[] = [
   ...['c1', 'c2', 'c3'].map((id) => ev(60, id, 'worker-registered', { worker: `${id}-1` })),
 ];
 
-export const submitted = (t: number, ...jobs: string[]) => lab(t, 'jobs-submitted', { path: '/scheduler', jobs, kind: 'sleep' });
+export const submitted = (t: number, ...jobs: string[]) =>
+  lab(t, 'jobs-submitted', { path: '/scheduler', jobs, kind: 'sleep' });
 
 /** A job's whole life on one worker: assigned, started, finished and its status written. */
 export function ran(job: string, id: string, from: number, to: number, attempt = 1): ContenderEvent[] {

@@ -64,15 +64,25 @@ describe('settleStreams', () => {
     failAfter = Infinity;
     const said: string[] = [];
     const good = new JobStream(paths, 3, spec, 100, new AbortController().signal);
-    const state = { streams: [{ index: '2', line: 5, description: 'stream 3 sleep jobs (10ms each) over 100ms', count: 3, stream: good }] } as unknown as State;
+    const state = {
+      streams: [
+        { index: '2', line: 5, description: 'stream 3 sleep jobs (10ms each) over 100ms', count: 3, stream: good },
+      ],
+    } as unknown as State;
     await settleStreams(state, true, (m) => said.push(m));
     expect(good.active).toBe(false);
     expect(said).toEqual(['waiting for step 2 (stream 3 sleep jobs (10ms each) over 100ms) to submit the rest']);
     expect(state.broke).toBeUndefined();
     failAfter = 0;
     const bad = new JobStream(paths, 3, spec, 100, new AbortController().signal);
-    const broken = { streams: [{ index: '3', line: 6, description: 'stream 3 sleep jobs (10ms each) over 100ms', count: 3, stream: bad }] } as unknown as State;
+    const broken = {
+      streams: [
+        { index: '3', line: 6, description: 'stream 3 sleep jobs (10ms each) over 100ms', count: 3, stream: bad },
+      ],
+    } as unknown as State;
     await settleStreams(broken, true);
-    expect(broken.broke).toBe('step 3 (line 6) stream 3 sleep jobs (10ms each) over 100ms: submitted 0 of 3, then: connection loss');
+    expect(broken.broke).toBe(
+      'step 3 (line 6) stream 3 sleep jobs (10ms each) over 100ms: submitted 0 of 3, then: connection loss',
+    );
   });
 });

@@ -21,13 +21,25 @@ describe('drill contenders with workload: lock', () => {
       sessionTimeout: 2000,
     });
     // The defaults are the spawn's: nothing is filled in here.
-    expect(contendersOf('{ count: 2, workload: lock }')).toEqual({ count: 2, recipe: 'predecessor', workload: 'lock', onDisconnect: 'pause', sessionTimeout: 2000 });
+    expect(contendersOf('{ count: 2, workload: lock }')).toEqual({
+      count: 2,
+      recipe: 'predecessor',
+      workload: 'lock',
+      onDisconnect: 'pause',
+      sessionTimeout: 2000,
+    });
     expect(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }')).toMatchObject({ hold: 0, think: 0 });
   });
 
   it('accepts the herd and predecessor recipes with the lock', () => {
-    expect(contendersOf('{ count: 3, workload: lock, recipe: herd }')).toMatchObject({ recipe: 'herd', workload: 'lock' });
-    expect(contendersOf('{ count: 3, workload: lock, recipe: predecessor }')).toMatchObject({ recipe: 'predecessor', workload: 'lock' });
+    expect(contendersOf('{ count: 3, workload: lock, recipe: herd }')).toMatchObject({
+      recipe: 'herd',
+      workload: 'lock',
+    });
+    expect(contendersOf('{ count: 3, workload: lock, recipe: predecessor }')).toMatchObject({
+      recipe: 'predecessor',
+      workload: 'lock',
+    });
   });
 
   it('refuses hold, think and fencing without workload: lock', () => {
@@ -38,7 +50,7 @@ describe('drill contenders with workload: lock', () => {
     ]);
   });
 
-  it('refuses them with the scheduler, and the scheduler\'s options with the lock', () => {
+  it("refuses them with the scheduler, and the scheduler's options with the lock", () => {
     expect(drillErrors(drill('{ count: 2, workload: scheduler, hold: 1s }'))).toEqual([
       'd.yaml:2: contenders.hold: only applies to workload: lock (remove it or add workload: lock)',
     ]);
@@ -67,19 +79,34 @@ describe('drill contenders with workload: lock', () => {
   });
 
   it('refuses bad values of its options', () => {
-    expect(drillErrors(drill('{ count: 2, workload: lock, fencing: maybe }'))).toEqual(['d.yaml:2: contenders.fencing: "maybe" is not allowed (use one of: on, off)']);
+    expect(drillErrors(drill('{ count: 2, workload: lock, fencing: maybe }'))).toEqual([
+      'd.yaml:2: contenders.fencing: "maybe" is not allowed (use one of: on, off)',
+    ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, hold: long }'))).toEqual([
       'd.yaml:2: contenders.hold: "long" is not a duration (write a duration such as 500ms, 3s or a number of milliseconds)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, path: lock }'))).toEqual([
       'd.yaml:2: contenders.path: "lock" is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)',
     ]);
-    expect(drillErrors(drill('{ count: 2, workload: mutex }'))).toEqual(['d.yaml:2: contenders.workload: "mutex" is not allowed (use one of: scheduler, lock)']);
+    expect(drillErrors(drill('{ count: 2, workload: mutex }'))).toEqual([
+      'd.yaml:2: contenders.workload: "mutex" is not allowed (use one of: scheduler, lock)',
+    ]);
   });
 
   it('takes the lock checks only with the lock', () => {
-    const d = parseDrill(drill('{ count: 3, workload: lock }', 'checks: [mutualExclusion, fencedWrites, { lockProgress: { within: 5s } }, { notificationsPerRelease: { max: 1 } }]\n'), 'd.yaml');
-    expect(d.checks).toEqual({ mutualExclusion: {}, fencedWrites: {}, lockProgress: { within: 5000 }, notificationsPerRelease: { max: 1 } });
+    const d = parseDrill(
+      drill(
+        '{ count: 3, workload: lock }',
+        'checks: [mutualExclusion, fencedWrites, { lockProgress: { within: 5s } }, { notificationsPerRelease: { max: 1 } }]\n',
+      ),
+      'd.yaml',
+    );
+    expect(d.checks).toEqual({
+      mutualExclusion: {},
+      fencedWrites: {},
+      lockProgress: { within: 5000 },
+      notificationsPerRelease: { max: 1 },
+    });
     expect(drillErrors(drill('{ count: 3, recipe: predecessor }', 'checks: [mutualExclusion]\n'))).toEqual([
       'd.yaml:5: checks[0].mutualExclusion: judges the lock workload: it needs lock holders (add workload: lock to contenders)',
     ]);
@@ -87,14 +114,21 @@ describe('drill contenders with workload: lock', () => {
 
   it('a variant may switch fencing and recipe, not the workload', () => {
     const d = parseDrill(
-      drill('{ count: 2, workload: lock }', 'checks: [fencedWrites]\nvariants:\n  - { name: fenced, contenders: { fencing: on } }\n  - { name: herd, contenders: { fencing: off, recipe: herd } }\n'),
+      drill(
+        '{ count: 2, workload: lock }',
+        'checks: [fencedWrites]\nvariants:\n  - { name: fenced, contenders: { fencing: on } }\n  - { name: herd, contenders: { fencing: off, recipe: herd } }\n',
+      ),
       'd.yaml',
     );
     expect(d.variants?.map((v) => [v.name, v.contenders.recipe, v.contenders.fencing])).toEqual([
       ['fenced', 'predecessor', 'on'],
       ['herd', 'herd', 'off'],
     ]);
-    expect(drillErrors(drill('{ count: 2, workload: lock }', 'variants:\n  - { name: s, contenders: { workload: scheduler } }\n'))).toEqual([
+    expect(
+      drillErrors(
+        drill('{ count: 2, workload: lock }', 'variants:\n  - { name: s, contenders: { workload: scheduler } }\n'),
+      ),
+    ).toEqual([
       'd.yaml:6: variants[0].contenders.workload: differs from contenders.workload (the steps and checks depend on it; keep it)',
     ]);
   });
@@ -102,9 +136,17 @@ describe('drill contenders with workload: lock', () => {
 
 describe('spawnRequestFor: lock holders', () => {
   it('turns the spec into a spawn of lock holders with its hold, think and fencing', () => {
-    const spec = contendersOf('{ count: 3, workload: lock, recipe: herd, hold: 1s, think: 250ms, fencing: on, path: /locks/a }');
+    const spec = contendersOf(
+      '{ count: 3, workload: lock, recipe: herd, hold: 1s, think: 250ms, fencing: on, path: /locks/a }',
+    );
     const request = spawnRequestFor(spec, 2);
-    expect(request).toMatchObject({ count: 1, recipe: 'herd', path: '/locks/a', sessionTimeoutMs: 2000, onDisconnect: 'pause' });
+    expect(request).toMatchObject({
+      count: 1,
+      recipe: 'herd',
+      path: '/locks/a',
+      sessionTimeoutMs: 2000,
+      onDisconnect: 'pause',
+    });
     expect(request.lock).toEqual({ holdMs: 1000, thinkMs: 250, fencing: true });
     expect(request.scheduler).toBeUndefined();
   });
@@ -121,7 +163,11 @@ describe('spawnRequestFor: lock holders', () => {
   });
 
   it('passes a hold of 0 through', () => {
-    expect(spawnRequestFor(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }'), 0).lock).toEqual({ holdMs: 0, thinkMs: 0, fencing: true });
+    expect(spawnRequestFor(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }'), 0).lock).toEqual({
+      holdMs: 0,
+      thinkMs: 0,
+      fencing: true,
+    });
   });
 
   it('gives an election contender no lock options', () => {

@@ -2,11 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { serverStep } from '../../../src/drills/format/outside-ensemble.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
 
-const drill = (steps: string) => parseDrill(`name: t\ncontenders: { count: 3, recipe: predecessor }\nsteps:\n  - wait: { joined: 3, timeout: 10s }\n${steps}`, 'd.yaml');
+const drill = (steps: string) =>
+  parseDrill(
+    `name: t\ncontenders: { count: 3, recipe: predecessor }\nsteps:\n  - wait: { joined: 3, timeout: 10s }\n${steps}`,
+    'd.yaml',
+  );
 
 describe('serverStep: what a drill run with --connect cannot do', () => {
   it('lets contender faults through', () => {
-    expect(serverStep(drill('  - kill: leader\n  - pause: c2\n  - resume: all\n  - partition: { isolate: c1 }\n  - partition: { split: [[c1], [c2, c3]] }\n  - delay: { target: c3, ms: 50 }\n  - heal: all\n'))).toBeUndefined();
+    expect(
+      serverStep(
+        drill(
+          '  - kill: leader\n  - pause: c2\n  - resume: all\n  - partition: { isolate: c1 }\n  - partition: { split: [[c1], [c2, c3]] }\n  - delay: { target: c3, ms: 50 }\n  - heal: all\n',
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it.each([

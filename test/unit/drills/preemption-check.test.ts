@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import { checkPreemption, DEFAULT_PREEMPTION_WITHIN_MS, handovers } from '../../../src/drills/judge/check-preemption.js';
+import {
+  checkPreemption,
+  DEFAULT_PREEMPTION_WITHIN_MS,
+  handovers,
+} from '../../../src/drills/judge/check-preemption.js';
 import { runChecks } from '../../../src/drills/judge/checkers.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import type { ContenderEvent } from '../../../src/lab/events.js';
@@ -10,10 +14,12 @@ const history = (events: readonly ContenderEvent[], end = 20_000) => buildHistor
 
 const elected = (t: number, candidate: string, previous: string | null, reason = 'preempt', by = 'c1') =>
   ev(t, by, 'elected', { candidate, policy: 'priority', reason, previous });
-const resigned = (t: number, id: string, wasLeader = true, token = 0x10) => ev(t, id, 'resigned', { reason: 'not-elected', token, wasLeader });
+const resigned = (t: number, id: string, wasLeader = true, token = 0x10) =>
+  ev(t, id, 'resigned', { reason: 'not-elected', token, wasLeader });
 const progress = (t: number, id: string, token = 0x20) => ev(t, id, 'progress', { token });
 const ready = (t: number, id: string, token = 0x20) => ev(t, id, 'ready', { token });
-const policy = (t: number, by = 'c1', sites: string[] = ['b', 'a']) => ev(t, by, 'policy', { sites, priorities: {}, problems: [] });
+const policy = (t: number, by = 'c1', sites: string[] = ['b', 'a']) =>
+  ev(t, by, 'policy', { sites, priorities: {}, problems: [] });
 
 /** c1 (elector and leader) leads from 1s; c4, ranked above it, joins at 5s; c1 hands over to c4. */
 const base: ContenderEvent[] = [
@@ -26,21 +32,46 @@ const base: ContenderEvent[] = [
 ];
 
 /** The clean hand-over: elected 40ms after c4 joined, c1 stops, then c4 goes PROGRESS → READY. */
-const clean: ContenderEvent[] = [...base, elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), progress(5150, 'c4'), ready(5700, 'c4')];
+const clean: ContenderEvent[] = [
+  ...base,
+  elected(5040, 'c4', 'c1'),
+  resigned(5100, 'c1'),
+  progress(5150, 'c4'),
+  ready(5700, 'c4'),
+];
 
 describe('handovers', () => {
   it('follows each pre-emption step by step', () => {
     expect(handovers(history(clean))).toEqual([
-      { from: 'c1', to: 'c4', trigger: { t: 5000, what: 'c4 joined' }, elected: 5040, fromLed: true, resigned: 5100, supersededAt: null, progress: 5150, ready: 5700 },
+      {
+        from: 'c1',
+        to: 'c4',
+        trigger: { t: 5000, what: 'c4 joined' },
+        elected: 5040,
+        fromLed: true,
+        resigned: 5100,
+        supersededAt: null,
+        progress: 5150,
+        ready: 5700,
+      },
     ]);
   });
 
   it('ignores elections of any other reason', () => {
-    expect(handovers(history([...base, elected(5040, 'c4', 'c1', 'policy'), elected(6000, 'c2', 'c4', 'holder')]))).toEqual([]);
+    expect(
+      handovers(history([...base, elected(5040, 'c4', 'c1', 'policy'), elected(6000, 'c2', 'c4', 'holder')])),
+    ).toEqual([]);
   });
 
   it('takes the policy read as the trigger when it comes after the candidate joined', () => {
-    const events = [...base, policy(5020), elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), progress(5150, 'c4'), ready(5700, 'c4')];
+    const events = [
+      ...base,
+      policy(5020),
+      elected(5040, 'c4', 'c1'),
+      resigned(5100, 'c1'),
+      progress(5150, 'c4'),
+      ready(5700, 'c4'),
+    ];
     expect(handovers(history(events))[0]?.trigger).toEqual({ t: 5020, what: 'the elector read a changed policy' });
   });
 
@@ -58,9 +89,26 @@ describe('handovers', () => {
 
   it("a candidate that joined long ago and is pre-empted in by the administrator's policy: the policy read", () => {
     // c3 joined at 0; the policy written at 8s makes the elector name it.
-    const events = [...base, policy(8000), elected(8030, 'c3', 'c1'), resigned(8100, 'c1'), progress(8120, 'c3'), ready(8500, 'c3')];
+    const events = [
+      ...base,
+      policy(8000),
+      elected(8030, 'c3', 'c1'),
+      resigned(8100, 'c1'),
+      progress(8120, 'c3'),
+      ready(8500, 'c3'),
+    ];
     expect(handovers(history(events))).toEqual([
-      { from: 'c1', to: 'c3', trigger: { t: 8000, what: 'the elector read a changed policy' }, elected: 8030, fromLed: true, resigned: 8100, supersededAt: null, progress: 8120, ready: 8500 },
+      {
+        from: 'c1',
+        to: 'c3',
+        trigger: { t: 8000, what: 'the elector read a changed policy' },
+        elected: 8030,
+        fromLed: true,
+        resigned: 8100,
+        supersededAt: null,
+        progress: 8120,
+        ready: 8500,
+      },
     ]);
   });
 
@@ -69,11 +117,30 @@ describe('handovers', () => {
     // c4 joined at 4s and at 5s (fixture base), and again after the election: the one at 5s counts.
     expect(handovers(history(rejoin))[0]?.trigger).toEqual({ t: 5000, what: 'c4 joined' });
     const silent = [...joinAll(0, ['c1']), elected(3000, 'c9', 'c1')];
-    expect(handovers(history(silent))[0]).toEqual({ from: 'c1', to: 'c9', trigger: { t: 3000, what: 'c9 joined' }, elected: 3000, fromLed: false, resigned: null, supersededAt: null, progress: null, ready: null });
+    expect(handovers(history(silent))[0]).toEqual({
+      from: 'c1',
+      to: 'c9',
+      trigger: { t: 3000, what: 'c9 joined' },
+      elected: 3000,
+      fromLed: false,
+      resigned: null,
+      supersededAt: null,
+      progress: null,
+      ready: null,
+    });
   });
 
   it("counts the replaced one's first resignation at or after the election, as leader or as a candidate taking over", () => {
-    const events = [...base, resigned(4500, 'c1'), elected(5040, 'c4', 'c1'), resigned(5080, 'c1', false), resigned(5090, 'c2'), resigned(5120, 'c1'), progress(5150, 'c4'), ready(5700, 'c4')];
+    const events = [
+      ...base,
+      resigned(4500, 'c1'),
+      elected(5040, 'c4', 'c1'),
+      resigned(5080, 'c1', false),
+      resigned(5090, 'c2'),
+      resigned(5120, 'c1'),
+      progress(5150, 'c4'),
+      ready(5700, 'c4'),
+    ];
     expect(handovers(history(events))[0]?.resigned).toBe(5080);
   });
 
@@ -85,11 +152,27 @@ describe('handovers', () => {
 
   it('does not fail a pre-emption superseded by a newer one before its READY, and measures each from the one who was leading', () => {
     // c3 is named over c1, then c4 over c3 while c3 is still taking over: c3 resigns as a candidate.
-    const chain = [...base, elected(5040, 'c3', 'c1'), resigned(5060, 'c1'), progress(5100, 'c3'), elected(5200, 'c4', 'c3'), resigned(5250, 'c3', false), progress(5300, 'c4'), ready(5800, 'c4')];
+    const chain = [
+      ...base,
+      elected(5040, 'c3', 'c1'),
+      resigned(5060, 'c1'),
+      progress(5100, 'c3'),
+      elected(5200, 'c4', 'c3'),
+      resigned(5250, 'c3', false),
+      progress(5300, 'c4'),
+      ready(5800, 'c4'),
+    ];
     const [first, second] = handovers(history(chain));
     expect(first).toMatchObject({ to: 'c3', supersededAt: 5200, ready: null });
     // c4 replaces the one who was leading (c1, who stopped at 5.06s), not c3, which was elected but never led.
-    expect(second).toMatchObject({ from: 'c1', to: 'c4', fromLed: true, resigned: 5060, supersededAt: null, ready: 5800 });
+    expect(second).toMatchObject({
+      from: 'c1',
+      to: 'c4',
+      fromLed: true,
+      resigned: 5060,
+      supersededAt: null,
+      ready: 5800,
+    });
     const r = checkPreemption(history(chain));
     expect(r.passed).toBe(true);
     expect(r.details.map((d) => d.level)).toEqual(['info', 'info']);
@@ -97,7 +180,17 @@ describe('handovers', () => {
   });
 
   it("takes the candidate's first PROGRESS after the election and the READY after it", () => {
-    const events = [...base, progress(4000, 'c4', 0x1), ready(4100, 'c4', 0x1), elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), progress(5150, 'c4'), ready(5700, 'c4'), progress(9000, 'c4', 0x30), ready(9500, 'c4', 0x30)];
+    const events = [
+      ...base,
+      progress(4000, 'c4', 0x1),
+      ready(4100, 'c4', 0x1),
+      elected(5040, 'c4', 'c1'),
+      resigned(5100, 'c1'),
+      progress(5150, 'c4'),
+      ready(5700, 'c4'),
+      progress(9000, 'c4', 0x30),
+      ready(9500, 'c4', 0x30),
+    ];
     expect(handovers(history(events))[0]).toMatchObject({ progress: 5150, ready: 5700 });
   });
 });
@@ -113,7 +206,8 @@ describe('checkPreemption', () => {
         {
           level: 'info',
           t: 5000,
-          message: 'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at +5.7s (700ms in all)',
+          message:
+            'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at +5.7s (700ms in all)',
         },
       ],
       measurements: [{ name: 'pre-emption c1 → c4: trigger → READY', value: 700, unit: 'ms', t: 5000 }],
@@ -124,7 +218,13 @@ describe('checkPreemption', () => {
     expect(DEFAULT_PREEMPTION_WITHIN_MS).toBe(5000);
     const at5s = [...base, elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), progress(5150, 'c4'), ready(10_000, 'c4')];
     expect(checkPreemption(history(at5s)).passed).toBe(true);
-    const past5s = [...base, elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), progress(5150, 'c4'), ready(10_001, 'c4')];
+    const past5s = [
+      ...base,
+      elected(5040, 'c4', 'c1'),
+      resigned(5100, 'c1'),
+      progress(5150, 'c4'),
+      ready(10_001, 'c4'),
+    ];
     expect(checkPreemption(history(past5s)).passed).toBe(false);
   });
 
@@ -137,16 +237,26 @@ describe('checkPreemption', () => {
       {
         level: 'violation',
         t: 5000,
-        message: 'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at +7.5s (2.5s in all, over 2s)',
+        message:
+          'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at +7.5s (2.5s in all, over 2s)',
       },
     ]);
-    expect(r.measurements).toEqual([{ name: 'pre-emption c1 → c4: trigger → READY', value: 2500, unit: 'ms', t: 5000 }]);
+    expect(r.measurements).toEqual([
+      { name: 'pre-emption c1 → c4: trigger → READY', value: 2500, unit: 'ms', t: 5000 },
+    ]);
     // The same hand-over passes with room for it.
     expect(checkPreemption(history(late), { within: 2500 }).passed).toBe(true);
   });
 
   it('measures from the policy read when that set it off', () => {
-    const events = [...base, policy(8000), elected(8030, 'c3', 'c1'), resigned(8100, 'c1'), progress(8120, 'c3'), ready(8500, 'c3')];
+    const events = [
+      ...base,
+      policy(8000),
+      elected(8030, 'c3', 'c1'),
+      resigned(8100, 'c1'),
+      progress(8120, 'c3'),
+      ready(8500, 'c3'),
+    ];
     const r = checkPreemption(history(events), { within: 500 });
     expect(r.passed).toBe(true);
     expect(r.details[0]?.message).toBe(
@@ -164,16 +274,21 @@ describe('checkPreemption', () => {
       {
         level: 'violation',
         t: 5000,
-        message: 'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at never (never READY)',
+        message:
+          'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at +5.15s, READY at never (never READY)',
       },
     ]);
-    expect(r.measurements).toEqual([{ name: 'pre-emption c1 → c4: trigger → READY', value: null, unit: 'ms', t: 5000 }]);
+    expect(r.measurements).toEqual([
+      { name: 'pre-emption c1 → c4: trigger → READY', value: null, unit: 'ms', t: 5000 },
+    ]);
   });
 
   it('fails a pre-emption whose candidate never even marked PROGRESS (a READY without PROGRESS does not count)', () => {
     const r = checkPreemption(history([...base, elected(5040, 'c4', 'c1'), resigned(5100, 'c1'), ready(5700, 'c4')]));
     expect(r.passed).toBe(false);
-    expect(r.details[0]?.message).toBe('c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at never, READY at never (never READY)');
+    expect(r.details[0]?.message).toBe(
+      'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at +5.1s, PROGRESS at never, READY at never (never READY)',
+    );
   });
 
   it('fails an overlap: the old leader resigned only after the new one marked PROGRESS', () => {
@@ -206,7 +321,8 @@ describe('checkPreemption', () => {
       {
         level: 'violation',
         t: 5000,
-        message: 'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at never, PROGRESS at +5.15s, READY at +5.7s (700ms in all); c1 never said it stopped',
+        message:
+          'c1 → c4 after c4 joined at +5s: elected at +5.04s (+40ms), c1 stopped at never, PROGRESS at +5.15s, READY at +5.7s (700ms in all); c1 never said it stopped',
       },
     ]);
   });
@@ -215,7 +331,13 @@ describe('checkPreemption', () => {
     const sticky = [...base, elected(5040, 'c1', 'c1', 'holder')];
     const r = checkPreemption(history(sticky));
     const message = 'no pre-emption happened: the leader was never replaced by a better-ranked contender';
-    expect(r).toEqual({ name: 'preemption', passed: false, summary: message, details: [{ level: 'violation', message }], measurements: [] });
+    expect(r).toEqual({
+      name: 'preemption',
+      passed: false,
+      summary: message,
+      details: [{ level: 'violation', message }],
+      measurements: [],
+    });
     expect(checkPreemption(history([])).summary).toBe(message);
   });
 
@@ -243,7 +365,7 @@ describe('checkPreemption', () => {
     expect(r2.details.map((d) => d.level)).toEqual(['info', 'violation']);
   });
 
-  it('runs from a drill: runChecks passes the drill\'s within', () => {
+  it("runs from a drill: runChecks passes the drill's within", () => {
     const drill = parseDrill(
       `name: t
 contenders: { count: 3, recipe: priority, priorities: [10, 1, 5, 20] }

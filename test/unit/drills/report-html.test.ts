@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../../src/drills/report/html.js';
 import { HOSTILE, sampleResult } from './sample-result.js';
 
-const lane = (html: string, id: string) => html.match(new RegExp(`<g class="lane" data-contender="${id}">([\\s\\S]*?)</g>`))?.[1] ?? '';
+const lane = (html: string, id: string) =>
+  html.match(new RegExp(`<g class="lane" data-contender="${id}">([\\s\\S]*?)</g>`))?.[1] ?? '';
 
 describe('renderHtmlReport', () => {
   const html = renderHtmlReport(sampleResult());
@@ -48,7 +49,9 @@ describe('renderHtmlReport', () => {
   });
 
   it('lists the measurements', () => {
-    expect(html).toMatch(/<td>failoverTime<\/td><td>failover after pause c1<\/td><td class="num">\+1s<\/td><td class="num">2s<\/td>/);
+    expect(html).toMatch(
+      /<td>failoverTime<\/td><td>failover after pause c1<\/td><td class="num">\+1s<\/td><td class="num">2s<\/td>/,
+    );
   });
 
   it('escapes hostile text everywhere', () => {
@@ -59,7 +62,10 @@ describe('renderHtmlReport', () => {
 
   it('escapes a hostile contender id in its lane', () => {
     const r = sampleResult();
-    const out = renderHtmlReport({ ...r, contenderEvents: [...r.contenderEvents, { ...r.contenderEvents[0]!, id: '"><img src=x>' }] });
+    const out = renderHtmlReport({
+      ...r,
+      contenderEvents: [...r.contenderEvents, { ...r.contenderEvents[0]!, id: '"><img src=x>' }],
+    });
     expect(out).not.toContain('<img');
     expect(out).toContain('data-contender="&quot;&gt;&lt;img src=x&gt;"');
   });

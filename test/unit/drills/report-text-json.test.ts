@@ -7,7 +7,12 @@ describe('renderTextReport', () => {
   it('prints a headline and one verdict line per expectation and check', () => {
     const lines = renderTextReport(sampleResult()).trimEnd().split('\n');
     expect(lines[0]).toBe('drill zombie-leader: PASSED (12s)');
-    expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(['PASSED', 'FAILED (expected)', 'PASSED', 'PASSED']);
+    expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual([
+      'PASSED',
+      'FAILED (expected)',
+      'PASSED',
+      'PASSED',
+    ]);
     expect(lines[2]).toBe('  FAILED (expected)  check singleLeader: 1 violation(s): 1 stale leader(s) acted');
   });
 
@@ -16,7 +21,18 @@ describe('renderTextReport', () => {
     const text = renderTextReport({
       ...r,
       error: 'ensemble went away',
-      steps: [...r.steps, { index: '5', line: 20, kind: 'wait', description: 'wait for a leader (up to 10s)', start: r.startedAt + 9000, end: r.startedAt + 19_000, outcome: 'timeout' }],
+      steps: [
+        ...r.steps,
+        {
+          index: '5',
+          line: 20,
+          kind: 'wait',
+          description: 'wait for a leader (up to 10s)',
+          start: r.startedAt + 9000,
+          end: r.startedAt + 19_000,
+          outcome: 'timeout',
+        },
+      ],
     });
     expect(text).toMatch(/^drill zombie-leader: FAILED/);
     expect(text).toContain('  error: ensemble went away\n');
@@ -25,7 +41,9 @@ describe('renderTextReport', () => {
 
   it('fails the drill when a check expected to fail passes', () => {
     const r = sampleResult();
-    const checks = r.checks.map((c) => (c.name === 'singleLeader' ? { ...c, passed: true, summary: 'no stale leader acted' } : c));
+    const checks = r.checks.map((c) =>
+      c.name === 'singleLeader' ? { ...c, passed: true, summary: 'no stale leader acted' } : c,
+    );
     const text = renderTextReport({ ...r, checks });
     expect(text).toMatch(/^drill zombie-leader: FAILED/);
     expect(text).toContain('  PASSED (expected to fail)  check singleLeader: no stale leader acted');
@@ -56,7 +74,12 @@ describe('toJsonReport', () => {
       ['failoverTime', true, false, true],
       ['herdSize', true, false, true],
     ]);
-    expect(json.checks[1]?.measurements[0]).toEqual({ name: 'failover after pause c1', value: 2000, unit: 'ms', offsetMs: 1000 });
+    expect(json.checks[1]?.measurements[0]).toEqual({
+      name: 'failover after pause c1',
+      value: 2000,
+      unit: 'ms',
+      offsetMs: 1000,
+    });
     expect(json.leadership.map((l) => [l.contender, l.token, l.startMs, l.endReason])).toEqual([
       ['c1', 10, 200, 'expired'],
       ['c2', 11, 3000, 'killed'],

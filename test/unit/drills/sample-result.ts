@@ -18,17 +18,61 @@ const pass = (name: CheckResult['name'], summary: string): CheckResult => ({
 export function sampleResult(overrides: Partial<DrillResult> = {}): DrillResult {
   const t = (ms: number) => T0 + ms;
   return {
-    drill: { name: 'zombie-leader', description: `a zombie ${HOSTILE}`, file: 'templates/drills/zombie-leader.yaml', expectFailure: ['singleLeader'] },
+    drill: {
+      name: 'zombie-leader',
+      description: `a zombie ${HOSTILE}`,
+      file: 'templates/drills/zombie-leader.yaml',
+      expectFailure: ['singleLeader'],
+    },
     startedAt: t(0),
     endedAt: t(12_000),
     steps: [
-      { index: '1', line: 12, kind: 'wait', description: 'wait for a leader (up to 10s)', start: t(0), end: t(300), outcome: 'ok' },
-      { index: '2', line: 13, kind: 'pause', description: `pause leader → c1 ${HOSTILE}`, start: t(1000), end: t(1000), outcome: 'ok' },
-      { index: '3', line: 14, kind: 'expect', description: 'expect a new leader within 3s', start: t(1000), end: t(3000), outcome: 'ok' },
-      { index: '4', line: 15, kind: 'kill', description: 'kill leader → c2', start: t(7000), end: t(7000), outcome: 'ok' },
+      {
+        index: '1',
+        line: 12,
+        kind: 'wait',
+        description: 'wait for a leader (up to 10s)',
+        start: t(0),
+        end: t(300),
+        outcome: 'ok',
+      },
+      {
+        index: '2',
+        line: 13,
+        kind: 'pause',
+        description: `pause leader → c1 ${HOSTILE}`,
+        start: t(1000),
+        end: t(1000),
+        outcome: 'ok',
+      },
+      {
+        index: '3',
+        line: 14,
+        kind: 'expect',
+        description: 'expect a new leader within 3s',
+        start: t(1000),
+        end: t(3000),
+        outcome: 'ok',
+      },
+      {
+        index: '4',
+        line: 15,
+        kind: 'kill',
+        description: 'kill leader → c2',
+        start: t(7000),
+        end: t(7000),
+        outcome: 'ok',
+      },
     ],
     expectations: [
-      { step: '3', line: 14, description: 'a new leader within 3s', passed: true, detail: `c2 leads 2s after the fault ${HOSTILE}`, t: t(3000) },
+      {
+        step: '3',
+        line: 14,
+        description: 'a new leader within 3s',
+        passed: true,
+        detail: `c2 leads 2s after the fault ${HOSTILE}`,
+        t: t(3000),
+      },
     ],
     checks: [
       {

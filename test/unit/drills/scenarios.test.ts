@@ -7,9 +7,10 @@ import { acts, ev, joinAll, lab } from './fixtures.js';
 
 /** The leader c1 is cut off at 1000 and healed at 5000; its session expires at about 3000 and c2 takes over. */
 function partitionedLeader(onDisconnect: 'pause' | 'ignore') {
-  const c1 = onDisconnect === 'pause'
-    ? [...acts('c1', 10, 200, 1600), ev(1600, 'c1', 'paused', { wasLeader: true, reason: 'disconnected' })]
-    : acts('c1', 10, 200, 5000);
+  const c1 =
+    onDisconnect === 'pause'
+      ? [...acts('c1', 10, 200, 1600), ev(1600, 'c1', 'paused', { wasLeader: true, reason: 'disconnected' })]
+      : acts('c1', 10, 200, 5000);
   const events = [
     ...joinAll(0, ['c1', 'c2', 'c3']),
     ev(200, 'c1', 'leader', { token: 10 }),
@@ -46,13 +47,20 @@ function judge(drillName: string, onDisconnect: 'pause' | 'ignore') {
 describe('the partition drills judged on recorded histories', () => {
   it('client-partition: a leader that pauses on disconnect passes every check', () => {
     const { checks, passed } = judge('client-partition', 'pause');
-    expect(checks.map((c) => [c.name, c.passed])).toEqual([['singleLeader', true], ['failoverTime', true], ['liveness', true]]);
+    expect(checks.map((c) => [c.name, c.passed])).toEqual([
+      ['singleLeader', true],
+      ['failoverTime', true],
+      ['liveness', true],
+    ]);
     expect(passed).toBe(true);
   });
 
   it('split-brain: a leader that ignores the disconnect fails singleLeader, as the drill expects', () => {
     const { checks, passed } = judge('split-brain', 'ignore');
-    expect(checks.map((c) => [c.name, c.passed])).toEqual([['singleLeader', false], ['liveness', true]]);
+    expect(checks.map((c) => [c.name, c.passed])).toEqual([
+      ['singleLeader', false],
+      ['liveness', true],
+    ]);
     expect(checks[0]?.summary).toBe('1 violation(s): 1 stale leader(s) acted');
     expect(passed).toBe(true);
   });

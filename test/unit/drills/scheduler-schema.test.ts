@@ -12,8 +12,20 @@ const errors = drillErrors;
 
 describe('drill files for the scheduler', () => {
   it('reads the workload, its options and the predecessor recipe it runs on', () => {
-    const d = parseDrill(`name: t\ncontenders: { count: 3, workload: scheduler, strategy: random, statusTtl: 3s, path: /jobs-a }\nsteps:\n  - sleep: 1s\n`, 'd.yaml');
-    expect(d.contenders).toEqual({ count: 3, recipe: 'predecessor', workload: 'scheduler', strategy: 'random', statusTtl: 3000, path: '/jobs-a', onDisconnect: 'pause', sessionTimeout: 2000 });
+    const d = parseDrill(
+      `name: t\ncontenders: { count: 3, workload: scheduler, strategy: random, statusTtl: 3s, path: /jobs-a }\nsteps:\n  - sleep: 1s\n`,
+      'd.yaml',
+    );
+    expect(d.contenders).toEqual({
+      count: 3,
+      recipe: 'predecessor',
+      workload: 'scheduler',
+      strategy: 'random',
+      statusTtl: 3000,
+      path: '/jobs-a',
+      onDisconnect: 'pause',
+      sessionTimeout: 2000,
+    });
     // A drill that names no checks is judged by the election's four, scheduler or not.
     expect(Object.keys(d.checks)).toEqual(['singleLeader', 'failoverTime', 'herdSize', 'liveness']);
   });
@@ -66,29 +78,49 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
       'wait for a leader, 5 job(s) done (up to 10s)',
       'expect every job done within 20s',
     ]);
-    expect(d.checks).toEqual({ noLostJobs: { within: 6000 }, executionsPerJob: { max: 2 }, statusTtl: { slack: 3000 } });
+    expect(d.checks).toEqual({
+      noLostJobs: { within: 6000 },
+      executionsPerJob: { max: 2 },
+      statusTtl: { slack: 3000 },
+    });
   });
 
   it('refuses scheduler options without the workload, and the workload on another recipe or a program', () => {
-    expect(errors(`name: t\ncontenders: { count: 2, recipe: predecessor, strategy: random, statusTtl: 3s, path: /s }\nsteps:\n  - sleep: 1s\n`)).toEqual([
+    expect(
+      errors(
+        `name: t\ncontenders: { count: 2, recipe: predecessor, strategy: random, statusTtl: 3s, path: /s }\nsteps:\n  - sleep: 1s\n`,
+      ),
+    ).toEqual([
       'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it or add workload: scheduler)',
       'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it or add workload: scheduler)',
       'd.yaml:2: contenders.path: only applies to a workload (remove it: elections use /election)',
     ]);
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  recipe: herd\nsteps:\n  - sleep: 1s\n`)).toEqual([
+    expect(
+      errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  recipe: herd\nsteps:\n  - sleep: 1s\n`),
+    ).toEqual([
       'd.yaml:5: contenders.recipe: workload: scheduler runs on predecessor, not herd (remove recipe or use recipe: predecessor)',
     ]);
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  exec: [python3, x.py]\nsteps:\n  - sleep: 1s\n`)).toEqual([
-      'd.yaml:5: contenders.exec: workload: scheduler runs its own workers, not a program (remove exec)',
-    ]);
+    expect(
+      errors(
+        `name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  exec: [python3, x.py]\nsteps:\n  - sleep: 1s\n`,
+      ),
+    ).toEqual(['d.yaml:5: contenders.exec: workload: scheduler runs its own workers, not a program (remove exec)']);
   });
 
   it('refuses a bad workload, strategy, TTL or path', () => {
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: batch\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:4: contenders.workload: "batch" is not allowed (use one of: scheduler, lock)']);
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  strategy: fair\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`)).toEqual([
-      'd.yaml:5: contenders.strategy: "fair" is not allowed (use one of: round-robin, random)',
+    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: batch\nsteps:\n  - sleep: 1s\n`)).toEqual([
+      'd.yaml:4: contenders.workload: "batch" is not allowed (use one of: scheduler, lock)',
     ]);
-    expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`)).toEqual([
+    expect(
+      errors(
+        `name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  strategy: fair\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`,
+      ),
+    ).toEqual(['d.yaml:5: contenders.strategy: "fair" is not allowed (use one of: round-robin, random)']);
+    expect(
+      errors(
+        `name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`,
+      ),
+    ).toEqual([
       'd.yaml:5: contenders.statusTtl: 0ms is out of range (use a duration above 0 and at most 24h, e.g. 30s)',
       'd.yaml:6: contenders.path: "scheduler" is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)',
     ]);
@@ -105,7 +137,11 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
   });
 
   it('refuses job fields of another kind of job, and a sum without args', () => {
-    expect(errors(`${HEAD}  - jobs: { submit: 2, kind: sum, ms: 1s }\n  - jobs: { submit: 2, args: [1] }\n  - jobs: { submit: 0 }\n  - jobs: { submit: 1, over: 0s }\n`)).toEqual([
+    expect(
+      errors(
+        `${HEAD}  - jobs: { submit: 2, kind: sum, ms: 1s }\n  - jobs: { submit: 2, args: [1] }\n  - jobs: { submit: 0 }\n  - jobs: { submit: 1, over: 0s }\n`,
+      ),
+    ).toEqual([
       'd.yaml:4: steps[0].jobs.ms: only applies to sleep jobs (remove it or use kind: sleep)',
       'd.yaml:5: steps[1].jobs.args: only applies to sum jobs (remove it or use kind: sum)',
       'd.yaml:6: steps[2].jobs.submit: 0 is too small (use at least 1)',
@@ -116,23 +152,41 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
   });
 
   it('refuses jobsDone: false, an unknown failpoint, a server as its target, and failpoints of contenders that have none', () => {
-    expect(errors(`${HEAD}  - wait: { jobsDone: false, timeout: 1s }\n  - failpoint: { target: c2, at: before-lunch, action: hang }\n  - failpoint: { target: zk1, at: before-assign, action: crash }\n  - failpoint: { target: c1, at: before-assign, action: explode }\n`)).toEqual([
+    expect(
+      errors(
+        `${HEAD}  - wait: { jobsDone: false, timeout: 1s }\n  - failpoint: { target: c2, at: before-lunch, action: hang }\n  - failpoint: { target: zk1, at: before-assign, action: crash }\n  - failpoint: { target: c1, at: before-assign, action: explode }\n`,
+      ),
+    ).toEqual([
       'd.yaml:4: steps[0].wait.jobsDone: false is not allowed (use true for every job submitted so far, or a count such as 5)',
       'd.yaml:5: steps[1].failpoint.at: "before-lunch" is not a failpoint of these contenders (use one of: before-assign, after-assign, before-status, after-status-before-unassign, after-create-before-watch)',
       'd.yaml:6: steps[2].failpoint.target: a server is not allowed here (use leader, c1..c3)',
       'd.yaml:7: steps[3].failpoint.action: "explode" is not allowed (use one of: crash, pause, hang)',
     ]);
-    expect(errors(`name: t\ncontenders: { count: 2, recipe: single-file }\nsteps:\n  - failpoint: { target: c1, at: before-assign, action: crash }\n`)).toEqual([
+    expect(
+      errors(
+        `name: t\ncontenders: { count: 2, recipe: single-file }\nsteps:\n  - failpoint: { target: c1, at: before-assign, action: crash }\n`,
+      ),
+    ).toEqual([
       "d.yaml:4: steps[0].failpoint: these contenders have no failpoints (zklab's own recipes have them: predecessor, herd, and workload: scheduler)",
     ]);
     // The election recipes have failpoints of their own.
-    expect(parseDrill(`name: t\ncontenders: { count: 2, recipe: herd }\nsteps:\n  - failpoint: { target: c1, at: after-create-before-watch, action: pause }\n`, 'd.yaml').steps).toHaveLength(1);
+    expect(
+      parseDrill(
+        `name: t\ncontenders: { count: 2, recipe: herd }\nsteps:\n  - failpoint: { target: c1, at: after-create-before-watch, action: pause }\n`,
+        'd.yaml',
+      ).steps,
+    ).toHaveLength(1);
   });
 
   it('refuses a variant that changes the workload', () => {
     const text = `name: t\ncontenders: { count: 3, recipe: predecessor }\nsteps:\n  - sleep: 1s\nvariants:\n  - { name: a, contenders: { onDisconnect: ignore } }\n  - { name: b, contenders: { workload: scheduler } }\n`;
-    expect(errors(text)).toEqual(['d.yaml:7: variants[1].contenders.workload: differs from contenders.workload (the steps and checks depend on it; keep it)']);
-    const random = parseDrill(`${HEAD}  - jobs: 3\nvariants:\n  - { name: a, contenders: { strategy: random } }\n`, 'd.yaml');
+    expect(errors(text)).toEqual([
+      'd.yaml:7: variants[1].contenders.workload: differs from contenders.workload (the steps and checks depend on it; keep it)',
+    ]);
+    const random = parseDrill(
+      `${HEAD}  - jobs: 3\nvariants:\n  - { name: a, contenders: { strategy: random } }\n`,
+      'd.yaml',
+    );
     expect(random.variants?.[0]?.contenders).toMatchObject({ workload: 'scheduler', strategy: 'random' });
   });
 });

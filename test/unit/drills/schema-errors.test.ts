@@ -18,7 +18,9 @@ describe('parseDrill errors name the file, line and field', () => {
 
   it('rejects an unknown step kind, listing the real ones', () => {
     const [line] = errors(`${HEAD}  - wait: { leader: true, timeout: 1s }\n  - explode: leader\n`);
-    expect(line).toMatch(/^d\.yaml:5: steps\[1\]\.explode: unknown step kind \(use one of: wait, kill, pause, .*repeat\)$/);
+    expect(line).toMatch(
+      /^d\.yaml:5: steps\[1\]\.explode: unknown step kind \(use one of: wait, kill, pause, .*repeat\)$/,
+    );
   });
 
   it('rejects an unknown field, pointing at its own line', () => {
@@ -34,7 +36,9 @@ describe('parseDrill errors name the file, line and field', () => {
   });
 
   it('rejects targets that do not exist, naming the ones that do', () => {
-    expect(errors(`${HEAD}  - kill: c4\n  - partition: { isolate: zk9 }\n  - wait: { serving: c1, timeout: 1s }\n`)).toEqual([
+    expect(
+      errors(`${HEAD}  - kill: c4\n  - partition: { isolate: zk9 }\n  - wait: { serving: c1, timeout: 1s }\n`),
+    ).toEqual([
       'd.yaml:4: steps[0].kill.target: c4 does not exist: the drill has 3 contender(s) at this step (use leader, zk-leader, c1..c3, zk1..zk3)',
       'd.yaml:5: steps[1].partition.isolate: zk9 does not exist: the ensemble has 3 server(s) (use leader, zk-leader, c1..c3, zk1..zk3)',
       'd.yaml:6: steps[2].wait.serving: a contender is not allowed here (use zk1..zk3)',
@@ -88,7 +92,10 @@ describe('parseDrill errors name the file, line and field', () => {
   });
 
   it('accepts a session timeout beyond 20 ticks up to the 60 s a lab grants', () => {
-    const drill = parseDrill(`name: t\ncontenders: { count: 2, recipe: predecessor, sessionTimeout: 10s }\nsteps:\n  - sleep: 1s\n`, 'd.yaml');
+    const drill = parseDrill(
+      `name: t\ncontenders: { count: 2, recipe: predecessor, sessionTimeout: 10s }\nsteps:\n  - sleep: 1s\n`,
+      'd.yaml',
+    );
     expect(drill.contenders.sessionTimeout).toBe(10_000);
   });
 
@@ -114,7 +121,9 @@ describe('parseDrill errors name the file, line and field', () => {
   });
 
   it('reports a missing required section at the top', () => {
-    expect(errors(`name: t\nsteps:\n  - sleep: 1s\n`)).toEqual(['d.yaml:1: contenders: is required (add it: a mapping)']);
+    expect(errors(`name: t\nsteps:\n  - sleep: 1s\n`)).toEqual([
+      'd.yaml:1: contenders: is required (add it: a mapping)',
+    ]);
   });
 
   it('reports YAML syntax errors with their line', () => {
@@ -130,6 +139,8 @@ describe('parseDrill errors name the file, line and field', () => {
   });
 
   it('rejects a file that is not a mapping', () => {
-    expect(errors('- kill: leader\n')).toEqual(['d.yaml:1: (top level): expected a mapping, got a list (write a mapping here)']);
+    expect(errors('- kill: leader\n')).toEqual([
+      'd.yaml:1: (top level): expected a mapping, got a list (write a mapping here)',
+    ]);
   });
 });

@@ -38,10 +38,31 @@ describe('parseDrill on valid drills', () => {
       'd.yaml',
     );
     expect(d.steps.map((s) => s.kind)).toEqual([
-      'kill', 'kill', 'pause', 'resume', 'partition', 'partition', 'heal', 'delay', 'spawn', 'stop', 'restart', 'sleep', 'expect', 'repeat',
+      'kill',
+      'kill',
+      'pause',
+      'resume',
+      'partition',
+      'partition',
+      'heal',
+      'delay',
+      'spawn',
+      'stop',
+      'restart',
+      'sleep',
+      'expect',
+      'repeat',
     ]);
     expect(d.steps[1]).toEqual({ kind: 'kill', line: 5, target: 'c2', signal: 'SIGTERM' });
-    expect(d.steps[5]).toMatchObject({ partition: { mode: 'split', groups: [['zk1', 'c1'], ['zk2', 'zk3']] } });
+    expect(d.steps[5]).toMatchObject({
+      partition: {
+        mode: 'split',
+        groups: [
+          ['zk1', 'c1'],
+          ['zk2', 'zk3'],
+        ],
+      },
+    });
     expect(d.steps[7]).toMatchObject({ ms: 300, jitter: 50 });
     expect(d.steps[11]).toMatchObject({ ms: 1500 });
     expect(d.steps[12]).toMatchObject({
@@ -51,7 +72,13 @@ describe('parseDrill on valid drills', () => {
         { kind: 'state', contender: 'c2', state: 'leader' },
       ],
     });
-    expect(d.steps[13]).toMatchObject({ times: 2, steps: [{ kind: 'kill', line: 17 }, { kind: 'sleep', ms: 500 }] });
+    expect(d.steps[13]).toMatchObject({
+      times: 2,
+      steps: [
+        { kind: 'kill', line: 17 },
+        { kind: 'sleep', ms: 500 },
+      ],
+    });
   });
 
   it('reads membership steps: add a server (its zkN becomes a target), remove one; observers in the ensemble', () => {
@@ -83,15 +110,25 @@ steps:
   });
 
   it('wants an ensemble shape a lab can run, and observers for contenders that connect to them', () => {
-    const drill = (ensemble: string, via = 'all') => `name: t\nensemble: ${ensemble}\ncontenders: { count: 2, recipe: predecessor, via: ${via} }\nsteps:\n  - sleep: 1s\n`;
-    expect(drillErrors(drill('{ servers: 1, observers: 1 }'))).toEqual(['d.yaml:2: ensemble.observers: needs at least 2 voting servers beside it, not 1 (a single server runs standalone)']);
-    expect(drillErrors(drill('{ servers: 5, observers: 5 }'))).toEqual(['d.yaml:2: ensemble.observers: 5 servers and 5 observers make 10; a lab runs at most 9']);
-    expect(drillErrors(drill('{ servers: 3 }', 'observers'))).toEqual(['d.yaml:3: contenders.via: the ensemble has no observers to connect to (add observers: N to ensemble)']);
+    const drill = (ensemble: string, via = 'all') =>
+      `name: t\nensemble: ${ensemble}\ncontenders: { count: 2, recipe: predecessor, via: ${via} }\nsteps:\n  - sleep: 1s\n`;
+    expect(drillErrors(drill('{ servers: 1, observers: 1 }'))).toEqual([
+      'd.yaml:2: ensemble.observers: needs at least 2 voting servers beside it, not 1 (a single server runs standalone)',
+    ]);
+    expect(drillErrors(drill('{ servers: 5, observers: 5 }'))).toEqual([
+      'd.yaml:2: ensemble.observers: 5 servers and 5 observers make 10; a lab runs at most 9',
+    ]);
+    expect(drillErrors(drill('{ servers: 3 }', 'observers'))).toEqual([
+      'd.yaml:3: contenders.via: the ensemble has no observers to connect to (add observers: N to ensemble)',
+    ]);
     expect(parseDrill(drill('{ servers: 3, observers: 1 }', 'observers'), 'd.yaml').contenders.via).toBe('observers');
   });
 
   it('reads checks as names or with options', () => {
-    const d = parseDrill(`${HEAD}  - sleep: 1s\nchecks: [singleLeader, { herdSize: { max: 1 } }, { liveness: { within: 10s } }]\nexpectFailure: [herdSize]\n`, 'd.yaml');
+    const d = parseDrill(
+      `${HEAD}  - sleep: 1s\nchecks: [singleLeader, { herdSize: { max: 1 } }, { liveness: { within: 10s } }]\nexpectFailure: [herdSize]\n`,
+      'd.yaml',
+    );
     expect(d.checks).toEqual({ singleLeader: {}, herdSize: { max: 1 }, liveness: { within: 10_000 } });
     expect(d.expectFailure).toEqual(['herdSize']);
   });
@@ -114,18 +151,38 @@ describe('parseDrill: programs, adapters and variants', () => {
   };
 
   it('reads a program with its leader rule, and an adapter with its error policy', () => {
-    const d = parseDrill(`name: t\ncontenders: { count: 2, exec: [python3, x.py, "{connect}"], leaderRule: single-node leader }\n${STEPS}`, 'd.yaml');
-    expect(d.contenders).toMatchObject({ count: 2, exec: ['python3', 'x.py', '{connect}'], leaderRule: 'single-node leader' });
-    const c = parseDrill(`name: t\ncontenders: { count: 3, recipe: curator-latch, curatorErrorPolicy: session }\n${STEPS}`, 'd.yaml');
+    const d = parseDrill(
+      `name: t\ncontenders: { count: 2, exec: [python3, x.py, "{connect}"], leaderRule: single-node leader }\n${STEPS}`,
+      'd.yaml',
+    );
+    expect(d.contenders).toMatchObject({
+      count: 2,
+      exec: ['python3', 'x.py', '{connect}'],
+      leaderRule: 'single-node leader',
+    });
+    const c = parseDrill(
+      `name: t\ncontenders: { count: 3, recipe: curator-latch, curatorErrorPolicy: session }\n${STEPS}`,
+      'd.yaml',
+    );
     expect(c.contenders).toMatchObject({ recipe: 'curator-latch', curatorErrorPolicy: 'session' });
   });
 
   it('wants one of recipe and exec, and the program-only fields only for programs', () => {
-    expect(errors(`name: t\ncontenders: { count: 2 }\n${STEPS}`)).toMatch(/contenders\.recipe: is required \(name a recipe, or a program/);
-    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, exec: [x] }\n${STEPS}`)).toMatch(/contenders\.exec: names a program as well as a recipe/);
-    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, leaderRule: lowest-sequence }\n${STEPS}`)).toMatch(/contenders\.leaderRule: only applies to programs/);
-    expect(errors(`name: t\ncontenders: { count: 2, exec: [x], leaderRule: loudest }\n${STEPS}`)).toMatch(/contenders\.leaderRule: is not a leader rule/);
-    expect(errors(`name: t\ncontenders: { count: 2, recipe: kazoo-election, curatorErrorPolicy: session }\n${STEPS}`)).toMatch(/curatorErrorPolicy: only applies to recipe: curator-latch/);
+    expect(errors(`name: t\ncontenders: { count: 2 }\n${STEPS}`)).toMatch(
+      /contenders\.recipe: is required \(name a recipe, or a program/,
+    );
+    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, exec: [x] }\n${STEPS}`)).toMatch(
+      /contenders\.exec: names a program as well as a recipe/,
+    );
+    expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, leaderRule: lowest-sequence }\n${STEPS}`)).toMatch(
+      /contenders\.leaderRule: only applies to programs/,
+    );
+    expect(errors(`name: t\ncontenders: { count: 2, exec: [x], leaderRule: loudest }\n${STEPS}`)).toMatch(
+      /contenders\.leaderRule: is not a leader rule/,
+    );
+    expect(
+      errors(`name: t\ncontenders: { count: 2, recipe: kazoo-election, curatorErrorPolicy: session }\n${STEPS}`),
+    ).toMatch(/curatorErrorPolicy: only applies to recipe: curator-latch/);
   });
 
   it('runs each variant with its own contenders and expected failures', () => {
@@ -141,9 +198,13 @@ describe('parseDrill: programs, adapters and variants', () => {
 
   it('refuses variants that change the count, repeat a name, or expect an unchecked failure', () => {
     const head = `name: t\ncontenders: { count: 3, recipe: curator-latch }\n${STEPS}checks: [singleLeader]\nvariants:\n`;
-    expect(errors(`${head}  - { name: a, contenders: { count: 4 } }\n`)).toMatch(/variants\[0\]\.contenders\.count: differs from contenders\.count/);
+    expect(errors(`${head}  - { name: a, contenders: { count: 4 } }\n`)).toMatch(
+      /variants\[0\]\.contenders\.count: differs from contenders\.count/,
+    );
     expect(errors(`${head}  - { name: a }\n  - { name: a }\n`)).toMatch(/variants: names a variant twice/);
     expect(errors(`${head}  - { name: a, expectFailure: [herdSize] }\n`)).toMatch(/herdSize is not among the checks/);
-    expect(errors(`${head}  - { name: a, contenders: { curatorErrorPolicy: lax } }\n`)).toMatch(/variants\[0\]\.contenders\.curatorErrorPolicy/);
+    expect(errors(`${head}  - { name: a, contenders: { curatorErrorPolicy: lax } }\n`)).toMatch(
+      /variants\[0\]\.contenders\.curatorErrorPolicy/,
+    );
   });
 });

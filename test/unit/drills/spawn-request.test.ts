@@ -13,8 +13,15 @@ describe('the spawn a drill asks for', () => {
 
   it('gives the scheduler its options and puts its election under its root', () => {
     const spec = resolveDrill('scheduler-status-ttl').contenders;
-    expect(spawnRequestFor(spec, 0)).toMatchObject({ recipe: 'predecessor', path: '/scheduler/election', scheduler: { root: '/scheduler', strategy: 'round-robin', statusTtlMs: 3000 } });
-    expect(spawnRequestFor({ ...spec, strategy: 'random', path: '/s2' }, 0)).toMatchObject({ path: '/s2/election', scheduler: { root: '/s2', strategy: 'random' } });
+    expect(spawnRequestFor(spec, 0)).toMatchObject({
+      recipe: 'predecessor',
+      path: '/scheduler/election',
+      scheduler: { root: '/scheduler', strategy: 'round-robin', statusTtlMs: 3000 },
+    });
+    expect(spawnRequestFor({ ...spec, strategy: 'random', path: '/s2' }, 0)).toMatchObject({
+      path: '/s2/election',
+      scheduler: { root: '/s2', strategy: 'random' },
+    });
     expect(spawnRequestFor(resolveDrill('zombie-leader').contenders, 0).scheduler).toBeUndefined();
   });
 });

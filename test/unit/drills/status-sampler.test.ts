@@ -12,8 +12,25 @@ import { FakeEnsemble } from '../recipes/fake-zk.js';
 const dir = mkdtempSync(join(tmpdir(), 'zklab-status-sampler-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const worker = (id: string) => ({ id, recipe: 'predecessor', path: '/scheduler/election', sessionTimeoutMs: 2000, startedAt: 0, scheduler: { root: '/scheduler', strategy: 'round-robin', statusTtlMs: 3000 } });
-const status = (job: string) => encodeStatusData({ job, worker: 'c1-1', contender: 'c1', attempt: 1, ok: true, startedAt: 1, endedAt: 2, ttlMs: 3000 });
+const worker = (id: string) => ({
+  id,
+  recipe: 'predecessor',
+  path: '/scheduler/election',
+  sessionTimeoutMs: 2000,
+  startedAt: 0,
+  scheduler: { root: '/scheduler', strategy: 'round-robin', statusTtlMs: 3000 },
+});
+const status = (job: string) =>
+  encodeStatusData({
+    job,
+    worker: 'c1-1',
+    contender: 'c1',
+    attempt: 1,
+    ok: true,
+    startedAt: 1,
+    endedAt: 2,
+    ttlMs: 3000,
+  });
 
 describe('StatusSampler', () => {
   it('records each status node once as it comes, with its ctime and the TTL its data says, and once as it goes', async () => {
@@ -44,7 +61,9 @@ describe('StatusSampler', () => {
     const spy = new Proxy(zk, {
       get(target, prop, receiver) {
         const v: unknown = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(prop)), (v as (...a: unknown[]) => unknown).apply(target, args)) : v;
+        return typeof v === 'function'
+          ? (...args: unknown[]) => (calls.push(String(prop)), (v as (...a: unknown[]) => unknown).apply(target, args))
+          : v;
       },
     });
     const sampler = new StatusSampler(paths);

@@ -2,7 +2,19 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { archiveFileName, archiveIdentity, archivePlan, classDataCacheDir, classDataDisabled, classDataFlags, classpathJars, parseJavaRelease, parseManifestClassPath, readJarManifest, sharedArchiveFlags } from '../../../src/ensemble/class-data.js';
+import {
+  archiveFileName,
+  archiveIdentity,
+  archivePlan,
+  classDataCacheDir,
+  classDataDisabled,
+  classDataFlags,
+  classpathJars,
+  parseJavaRelease,
+  parseManifestClassPath,
+  readJarManifest,
+  sharedArchiveFlags,
+} from '../../../src/ensemble/class-data.js';
 import type { ZooKeeperInstall } from '../../../src/ensemble/discover.js';
 import { serverJvmArgs } from '../../../src/ensemble/jvm.js';
 
@@ -14,7 +26,10 @@ function fakeJava(name: string, version: string): string {
   const home = join(dir, name);
   mkdirSync(join(home, 'bin'), { recursive: true });
   writeFileSync(join(home, 'bin', 'java'), '#!/bin/sh\n', { mode: 0o755 });
-  writeFileSync(join(home, 'release'), `IMPLEMENTOR="Test"\nJAVA_RUNTIME_VERSION="${version}+1-test"\nJAVA_VERSION="${version}"\n`);
+  writeFileSync(
+    join(home, 'release'),
+    `IMPLEMENTOR="Test"\nJAVA_RUNTIME_VERSION="${version}+1-test"\nJAVA_VERSION="${version}"\n`,
+  );
   return join(home, 'bin', 'java');
 }
 
@@ -40,15 +55,23 @@ describe('where archives live', () => {
 
 describe('reading Java and jars', () => {
   it('reads the feature version and build from a release file', () => {
-    expect(parseJavaRelease('JAVA_VERSION="17.0.15"\nJAVA_RUNTIME_VERSION="17.0.15+6-Debian-1deb12u1"\n')).toEqual({ feature: 17, build: '17.0.15+6-Debian-1deb12u1' });
+    expect(parseJavaRelease('JAVA_VERSION="17.0.15"\nJAVA_RUNTIME_VERSION="17.0.15+6-Debian-1deb12u1"\n')).toEqual({
+      feature: 17,
+      build: '17.0.15+6-Debian-1deb12u1',
+    });
     expect(parseJavaRelease('JAVA_VERSION="1.8.0_392"\n')).toEqual({ feature: 8, build: '1.8.0_392' });
     expect(parseJavaRelease('JAVA_VERSION="21"\n')?.feature).toBe(21);
     expect(parseJavaRelease('nothing here')).toBeUndefined();
   });
 
   it('reads a manifest Class-Path across continuation lines', () => {
-    const mf = 'Manifest-Version: 1.0\r\nClass-Path: /usr/share/java/commons-cli.jar /usr/share/java/commons-io.j\r\n ar lib/netty.jar\r\nCreated-By: Maven\r\n';
-    expect(parseManifestClassPath(mf)).toEqual(['/usr/share/java/commons-cli.jar', '/usr/share/java/commons-io.jar', 'lib/netty.jar']);
+    const mf =
+      'Manifest-Version: 1.0\r\nClass-Path: /usr/share/java/commons-cli.jar /usr/share/java/commons-io.j\r\n ar lib/netty.jar\r\nCreated-By: Maven\r\n';
+    expect(parseManifestClassPath(mf)).toEqual([
+      '/usr/share/java/commons-cli.jar',
+      '/usr/share/java/commons-io.jar',
+      'lib/netty.jar',
+    ]);
     expect(parseManifestClassPath('Manifest-Version: 1.0\n')).toEqual([]);
   });
 
@@ -106,7 +129,9 @@ describe('choosing the flags', () => {
     const env = { XDG_CACHE_HOME: join(dir, 'cache') };
     expect(archivePlan({ java: fakeJava('jdk11', '11.0.20'), zk: fakeZk([jar]) }, env)).toBeUndefined();
     expect(archivePlan({ java: fakeJava('jdk8', '1.8.0_392'), zk: fakeZk([jar]) }, env)).toBeUndefined();
-    expect(archivePlan({ java: fakeJava('jdk17b', '17.0.15'), zk: fakeZk([jar]) }, { ...env, ZKLAB_CDS: '0' })).toBeUndefined();
+    expect(
+      archivePlan({ java: fakeJava('jdk17b', '17.0.15'), zk: fakeZk([jar]) }, { ...env, ZKLAB_CDS: '0' }),
+    ).toBeUndefined();
     const plan = archivePlan({ java: fakeJava('jdk17c', '17.0.15'), zk: fakeZk([jar]) }, env);
     expect(plan?.path.startsWith(join(dir, 'cache', 'zklab', 'cds', 'zookeeper-3.8.0-java17-'))).toBe(true);
     expect(plan?.exists).toBe(false);
@@ -124,7 +149,15 @@ describe('choosing the flags', () => {
   });
 
   it('leaves the archive out of the command line that builds it', () => {
-    const args = serverJvmArgs({ java: fakeJava('jdk17e', '17.0.15'), zk: fakeZk([jar]), configFile: '/c/zoo.cfg', confDir: '/c', logDir: '/l', markers: [], classData: false });
+    const args = serverJvmArgs({
+      java: fakeJava('jdk17e', '17.0.15'),
+      zk: fakeZk([jar]),
+      configFile: '/c/zoo.cfg',
+      confDir: '/c',
+      logDir: '/l',
+      markers: [],
+      classData: false,
+    });
     expect(args.some((a) => a.startsWith('-XX:SharedArchiveFile'))).toBe(false);
     expect(args.slice(-2)).toEqual(['org.apache.zookeeper.server.quorum.QuorumPeerMain', '/c/zoo.cfg']);
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { evenCountWarning, limitsFor, loopbackPeers, productionConfigs, renderZooCfg, validateServerCount, validateTick } from '../../../src/ensemble/config.js';
+import {
+  evenCountWarning,
+  limitsFor,
+  loopbackPeers,
+  productionConfigs,
+  renderZooCfg,
+  validateServerCount,
+  validateTick,
+} from '../../../src/ensemble/config.js';
 import { planServerPorts } from '../../../src/lab/ports.js';
 import { readTemplate } from '../../../src/templates.js';
 import { UsageError } from '../../../src/errors.js';
@@ -7,12 +15,29 @@ import { UsageError } from '../../../src/errors.js';
 const template = readTemplate('zoo.cfg');
 
 function parse(cfg: string): Map<string, string> {
-  return new Map(cfg.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return new Map(
+    cfg
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 describe('zoo.cfg rendering', () => {
   const plan = planServerPorts(20000, 3);
-  const cfg = parse(renderZooCfg(template, { id: 2, name: 'zk2', tickMs: 200, dataDir: '/lab/data/zk2', clientPort: 20001, clientPortAddress: '127.0.0.1', maxClientCnxns: 0, maxSessionTimeoutMs: 60000, peers: loopbackPeers(plan) }));
+  const cfg = parse(
+    renderZooCfg(template, {
+      id: 2,
+      name: 'zk2',
+      tickMs: 200,
+      dataDir: '/lab/data/zk2',
+      clientPort: 20001,
+      clientPortAddress: '127.0.0.1',
+      maxClientCnxns: 0,
+      maxSessionTimeoutMs: 60000,
+      peers: loopbackPeers(plan),
+    }),
+  );
 
   it('binds the client port to loopback and turns the AdminServer off', () => {
     expect(cfg.get('clientPortAddress')).toBe('127.0.0.1');
@@ -21,7 +46,17 @@ describe('zoo.cfg rendering', () => {
   });
 
   it('whitelists exactly the four-letter words zklab and operators use', () => {
-    expect(cfg.get('4lw.commands.whitelist')?.split(',').sort()).toEqual(['conf', 'cons', 'mntr', 'ruok', 'srvr', 'stat', 'wchc', 'wchp', 'wchs']);
+    expect(cfg.get('4lw.commands.whitelist')?.split(',').sort()).toEqual([
+      'conf',
+      'cons',
+      'mntr',
+      'ruok',
+      'srvr',
+      'stat',
+      'wchc',
+      'wchp',
+      'wchs',
+    ]);
   });
 
   it('scales initLimit and syncLimit to the tick', () => {
@@ -38,7 +73,17 @@ describe('zoo.cfg rendering', () => {
   });
 
   it('writes no server lines for a single server (standalone)', () => {
-    const one = renderZooCfg(template, { id: 1, name: 'zk1', tickMs: 200, dataDir: '/d', clientPort: 1, clientPortAddress: '127.0.0.1', maxClientCnxns: 0, maxSessionTimeoutMs: 60000, peers: new Map() });
+    const one = renderZooCfg(template, {
+      id: 1,
+      name: 'zk1',
+      tickMs: 200,
+      dataDir: '/d',
+      clientPort: 1,
+      clientPortAddress: '127.0.0.1',
+      maxClientCnxns: 0,
+      maxSessionTimeoutMs: 60000,
+      peers: new Map(),
+    });
     expect(one).not.toMatch(/^server\./m);
   });
 
@@ -52,23 +97,45 @@ describe('zoo.cfg rendering', () => {
       [1, { host: 'zk1', quorumPort: 20010, electionPort: 20020, role: 'participant' as const }],
       [4, { host: 'zk4', quorumPort: 20013, electionPort: 20023, role: 'observer' as const }],
     ]);
-    const base = { tickMs: 200, dataDir: '/d', clientPortAddress: '127.0.0.1', maxClientCnxns: 0, maxSessionTimeoutMs: 60000, peers, superDigest: 'super:abc=' };
+    const base = {
+      tickMs: 200,
+      dataDir: '/d',
+      clientPortAddress: '127.0.0.1',
+      maxClientCnxns: 0,
+      maxSessionTimeoutMs: 60000,
+      peers,
+      superDigest: 'super:abc=',
+    };
     const observer = parse(renderZooCfg(template, { ...base, id: 4, name: 'zk4', clientPort: 20003 }));
     expect(observer.get('reconfigEnabled')).toBe('true');
     expect(observer.get('DigestAuthenticationProvider.superDigest')).toBe('super:abc=');
     expect(observer.get('server.4')).toBe('zk4:20013:20023:observer');
     expect(observer.get('server.1')).toBe('zk1:20010:20020:participant');
     expect(observer.get('peerType')).toBe('observer');
-    expect(parse(renderZooCfg(template, { ...base, id: 1, name: 'zk1', clientPort: 20000 })).has('peerType')).toBe(false);
+    expect(parse(renderZooCfg(template, { ...base, id: 1, name: 'zk1', clientPort: 20000 })).has('peerType')).toBe(
+      false,
+    );
   });
 
   it('leaves no placeholder unfilled', () => {
-    expect(renderZooCfg(template, { id: 1, name: 'zk1', tickMs: 200, dataDir: '/d', clientPort: 1, clientPortAddress: '127.0.0.1', maxClientCnxns: 0, maxSessionTimeoutMs: 60000, peers: loopbackPeers(plan) })).not.toContain('{{');
+    expect(
+      renderZooCfg(template, {
+        id: 1,
+        name: 'zk1',
+        tickMs: 200,
+        dataDir: '/d',
+        clientPort: 1,
+        clientPortAddress: '127.0.0.1',
+        maxClientCnxns: 0,
+        maxSessionTimeoutMs: 60000,
+        peers: loopbackPeers(plan),
+      }),
+    ).not.toContain('{{');
   });
 });
 
 describe('production configs for --hosts', () => {
-  it('uses the standard ports and binds each host\'s client port to that host', () => {
+  it("uses the standard ports and binds each host's client port to that host", () => {
     const cfgs = productionConfigs(['a.example', 'b.example', 'c.example'], 2000);
     const b = parse(renderZooCfg(template, cfgs[1]!));
     expect(b.get('clientPort')).toBe('2181');

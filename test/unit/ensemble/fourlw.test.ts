@@ -4,7 +4,9 @@ import { parseCons, parseMntr, parseSrvr, parseWchc, parseWchp } from '../../../
 
 describe('four-letter-word parsers', () => {
   it('reads mode, zxid, connections and node count from srvr', () => {
-    const s = parseSrvr('Zookeeper version: 3.8.0-debian, built on\nLatency min/avg/max: 0/0.0/0\nReceived: 5\nSent: 4\nConnections: 2\nOutstanding: 0\nZxid: 0x100000003\nMode: follower\nNode count: 7\n');
+    const s = parseSrvr(
+      'Zookeeper version: 3.8.0-debian, built on\nLatency min/avg/max: 0/0.0/0\nReceived: 5\nSent: 4\nConnections: 2\nOutstanding: 0\nZxid: 0x100000003\nMode: follower\nNode count: 7\n',
+    );
     expect(s).toEqual({ mode: 'follower', zxid: '0x100000003', connections: 2, nodeCount: 7, version: '3.8.0-debian' });
   });
 
@@ -25,11 +27,15 @@ describe('four-letter-word parsers', () => {
         ['/other', ['3']],
       ]),
     );
-    expect(parseWchc('0x10000090f750001\n\t/election/a\n\t/election/b\n')).toEqual(new Map([['10000090f750001', ['/election/a', '/election/b']]]));
+    expect(parseWchc('0x10000090f750001\n\t/election/a\n\t/election/b\n')).toEqual(
+      new Map([['10000090f750001', ['/election/a', '/election/b']]]),
+    );
   });
 
   it('parses cons lines', () => {
-    const c = parseCons(' /127.0.0.1:45678[1](queued=0,recved=5,sent=5,sid=0x10000090f750001,lop=PING,est=1700000000000,to=2000,lcxid=0x3,lzxid=0x10,lresp=1,llat=0,minlat=0,avglat=0,maxlat=1)\n /127.0.0.1:45679[0](queued=0,recved=1,sent=0)\n');
+    const c = parseCons(
+      ' /127.0.0.1:45678[1](queued=0,recved=5,sent=5,sid=0x10000090f750001,lop=PING,est=1700000000000,to=2000,lcxid=0x3,lzxid=0x10,lresp=1,llat=0,minlat=0,avglat=0,maxlat=1)\n /127.0.0.1:45679[0](queued=0,recved=1,sent=0)\n',
+    );
     expect(c).toEqual([
       { remote: '127.0.0.1:45678', sessionId: '10000090f750001', timeoutMs: 2000 },
       { remote: '127.0.0.1:45679', sessionId: undefined, timeoutMs: undefined },

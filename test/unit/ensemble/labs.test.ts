@@ -46,8 +46,17 @@ describe('labs: what an entry says, checked', () => {
     register(old, { kind: 'long-lived', command: 'ensemble up' });
     // The entry as an earlier boot would have written it.
     const file = join(registryDir(), readdirSync(registryDir())[0]!);
-    writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), bootId: 'an-earlier-boot' }));
-    expect(listLabs()).toEqual([expect.objectContaining({ root: old.root, status: 'stale', reason: 'it was made before the machine last started' })]);
+    writeFileSync(
+      file,
+      JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), bootId: 'an-earlier-boot' }),
+    );
+    expect(listLabs()).toEqual([
+      expect.objectContaining({
+        root: old.root,
+        status: 'stale',
+        reason: 'it was made before the machine last started',
+      }),
+    ]);
   });
 
   it('a lab whose directory is gone is stale, and prune forgets exactly the stale ones', async () => {
@@ -55,7 +64,10 @@ describe('labs: what an entry says, checked', () => {
     register(vanished, { kind: 'long-lived', command: 'ensemble up' });
     const mine = lab('mine');
     register(mine, { kind: 'owned', command: 'test', owner: { pid: process.pid, startTime: myStart() } });
-    expect(listLabs().find((l) => l.root === vanished.root)).toMatchObject({ status: 'stale', reason: 'its directory is gone' });
+    expect(listLabs().find((l) => l.root === vanished.root)).toMatchObject({
+      status: 'stale',
+      reason: 'its directory is gone',
+    });
     expect((await pruneLabs()).map((l) => l.root)).toEqual([vanished.root]);
     expect(readRegistry().map((e) => e.root)).toEqual([mine.root]);
   });

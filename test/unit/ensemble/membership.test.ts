@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { joiningSpec, membershipKey, parseDynamicConfig } from '../../../src/ensemble/dynamic-config.js';
-import { chooseServerId, faultRefusal, reconfigRefusal, removalRefusal } from '../../../src/ensemble/membership-rules.js';
+import {
+  chooseServerId,
+  faultRefusal,
+  reconfigRefusal,
+  removalRefusal,
+} from '../../../src/ensemble/membership-rules.js';
 import { validateObservers } from '../../../src/ensemble/config.js';
 import { planServerPorts } from '../../../src/lab/ports.js';
 import { emptyState, type LabState, type ServerRecord } from '../../../src/lab/state.js';
@@ -8,13 +13,19 @@ import { UsageError } from '../../../src/errors.js';
 
 const BASE = 20_000;
 function servers(ids: number[], observers: number[] = []): ServerRecord[] {
-  return ids.map((id) => ({ ...planServerPorts(BASE, id)[id - 1]!, name: `zk${id}`, ...(observers.includes(id) ? { role: 'observer' as const } : {}) }));
+  return ids.map((id) => ({
+    ...planServerPorts(BASE, id)[id - 1]!,
+    name: `zk${id}`,
+    ...(observers.includes(id) ? { role: 'observer' as const } : {}),
+  }));
 }
 const lab = (ids: number[]): LabState => ({ ...emptyState(), basePort: BASE, servers: servers(ids) });
 
 describe('the dynamic configuration as the servers print it', () => {
   it('parses members with roles and client addresses, and the version', () => {
-    const c = parseDynamicConfig('server.2=zk2:20011:20021:participant;127.0.0.1:20001\nserver.1=zk1:20010:20020;127.0.0.1:20000\nserver.4=zk4:20013:20023:observer;127.0.0.1:20003\nversion=10000002f\n');
+    const c = parseDynamicConfig(
+      'server.2=zk2:20011:20021:participant;127.0.0.1:20001\nserver.1=zk1:20010:20020;127.0.0.1:20000\nserver.4=zk4:20013:20023:observer;127.0.0.1:20003\nversion=10000002f\n',
+    );
     expect(c.version).toBe('10000002f');
     expect(c.members.map((m) => [m.id, m.host, m.role, m.client])).toEqual([
       [1, 'zk1', 'participant', '127.0.0.1:20000'],
@@ -35,7 +46,9 @@ describe('membership changes the lab refuses', () => {
     expect(chooseServerId(lab([1, 2, 3]), undefined)).toBe(4);
     expect(chooseServerId(lab([1, 3, 4]), undefined)).toBe(2);
     expect(chooseServerId(lab([1, 2, 3]), '7')).toBe(7);
-    expect(() => chooseServerId(lab([1, 2, 3]), '255')).toThrow(/server id 255 is beyond ZooKeeper's limit of 254 with TTL nodes/);
+    expect(() => chooseServerId(lab([1, 2, 3]), '255')).toThrow(
+      /server id 255 is beyond ZooKeeper's limit of 254 with TTL nodes/,
+    );
     expect(() => chooseServerId(lab([1, 2, 3]), '10')).toThrow(/beyond the 9 servers a lab plans ports for/);
     expect(() => chooseServerId(lab([1, 2, 3]), '2')).toThrow(/zk2 is already a member/);
     expect(() => chooseServerId(lab([1, 2, 3, 4, 5, 6, 7, 8, 9]), undefined)).toThrow(/already runs 9 servers/);
@@ -46,21 +59,31 @@ describe('membership changes the lab refuses', () => {
     const three = servers([1, 2, 3]);
     const all = new Set(['zk1', 'zk2', 'zk3']);
     expect(removalRefusal(three, three[0]!, all)).toBeNull();
-    expect(removalRefusal(servers([1, 2]), servers([1, 2])[0]!, new Set(['zk1', 'zk2']))).toMatch(/would leave 1 voting server/);
-    expect(removalRefusal(three, three[1]!, new Set(['zk1', 'zk2']))).toMatch(/removing zk2 would leave the voters zk1, zk3 without a live majority \(zk3 is down\)/);
+    expect(removalRefusal(servers([1, 2]), servers([1, 2])[0]!, new Set(['zk1', 'zk2']))).toMatch(
+      /would leave 1 voting server/,
+    );
+    expect(removalRefusal(three, three[1]!, new Set(['zk1', 'zk2']))).toMatch(
+      /removing zk2 would leave the voters zk1, zk3 without a live majority \(zk3 is down\)/,
+    );
     // 5 voters, zk1 down: removing zk5 leaves 3 of 4 alive, a majority.
     const five = servers([1, 2, 3, 4, 5]);
     expect(removalRefusal(five, five[4]!, new Set(['zk2', 'zk3', 'zk4', 'zk5']))).toBeNull();
     const withObserver = servers([1, 2, 4], [4]);
     expect(removalRefusal(withObserver, withObserver[2]!, new Set(['zk1', 'zk2']))).toBeNull();
     // An observer leaves the voters as they are, but they must still be able to commit its removal.
-    expect(removalRefusal(withObserver, withObserver[2]!, new Set(['zk1', 'zk4']))).toMatch(/removing zk4 would leave the voters zk1, zk2 without a live majority \(zk2 is down\)/);
+    expect(removalRefusal(withObserver, withObserver[2]!, new Set(['zk1', 'zk4']))).toMatch(
+      /removing zk4 would leave the voters zk1, zk2 without a live majority \(zk2 is down\)/,
+    );
   });
 
   it('keeps a server that a partition or delay names', () => {
     const state = lab([1, 2, 3]);
     expect(faultRefusal(state, 'zk3')).toBeNull();
-    state.net = { rules: [{ type: 'split', groups: [['zk3', 'c1']], mode: 'blackhole' }], delays: [], contenderPorts: {} };
+    state.net = {
+      rules: [{ type: 'split', groups: [['zk3', 'c1']], mode: 'blackhole' }],
+      delays: [],
+      contenderPorts: {},
+    };
     expect(faultRefusal(state, 'zk3')).toMatch(/zk3 is named by a partition or delay/);
     state.net = { rules: [], delays: [{ member: 'zk2', delayMs: 100, jitterMs: 0 }], contenderPorts: {} };
     expect(faultRefusal(state, 'zk2')).toMatch(/zk2 is named/);
@@ -68,7 +91,9 @@ describe('membership changes the lab refuses', () => {
   });
 
   it('refuses reconfiguration on a ZooKeeper older than 3.5', () => {
-    expect(reconfigRefusal('3.4.14')).toMatch(/ZooKeeper 3.4.14 has no dynamic reconfiguration \(it arrived in 3.5.0\)/);
+    expect(reconfigRefusal('3.4.14')).toMatch(
+      /ZooKeeper 3.4.14 has no dynamic reconfiguration \(it arrived in 3.5.0\)/,
+    );
     expect(reconfigRefusal('3.5.4')).toBeNull();
     expect(reconfigRefusal('3.8.0')).toBeNull();
     expect(reconfigRefusal(undefined)).toBeNull();

@@ -13,14 +13,25 @@ describe('buildSnapshot: leader and order', () => {
   it('makes the lowest sequence the leader, whatever the names sort like', () => {
     const s = buildSnapshot(
       input({
-        znodes: [znode('/election'), znode('/election/zzz-n_0000000002', { owner: 'a2' }), znode('/election/aaa-n_0000000005', { owner: 'a5' }), znode('/election/mmm-n_0000000010', { owner: 'a10' })],
+        znodes: [
+          znode('/election'),
+          znode('/election/zzz-n_0000000002', { owner: 'a2' }),
+          znode('/election/aaa-n_0000000005', { owner: 'a5' }),
+          znode('/election/mmm-n_0000000010', { owner: 'a10' }),
+        ],
         contenders: [contender('c2', 'a2'), contender('c5', 'a5'), contender('c10', 'a10')],
       }),
     );
     expect(s.layout).toBe('sequential');
     expect(s.nodes.map((n) => n.sequence)).toEqual([null, 2, 5, 10]);
     expect(s.nodes.filter((n) => n.leader).map((n) => n.contender)).toEqual(['c2']);
-    expect(byName(s, 'zzz-n_0000000002')).toMatchObject({ state: 'leader', sessionId: '0xa2', pid: 1002, depth: 1, ephemeral: true });
+    expect(byName(s, 'zzz-n_0000000002')).toMatchObject({
+      state: 'leader',
+      sessionId: '0xa2',
+      pid: 1002,
+      depth: 1,
+      ephemeral: true,
+    });
     expect(byName(s, 'aaa-n_0000000005').state).toBe('follower');
   });
 
@@ -45,7 +56,11 @@ describe('buildSnapshot: leader and order', () => {
   it('follows the leader rule of program contenders: single-node NAME leads even beside sequential znodes', () => {
     const s = buildSnapshot(
       input({
-        znodes: [znode('/election'), znode('/election/n_0000000001', { owner: 'b1' }), znode('/election/leader', { owner: 'b2' })],
+        znodes: [
+          znode('/election'),
+          znode('/election/n_0000000001', { owner: 'b1' }),
+          znode('/election/leader', { owner: 'b2' }),
+        ],
         contenders: [contender('c1', 'b1'), contender('c2', 'b2')],
         leaderRule: { kind: 'single-node', name: 'leader' },
       }),
@@ -56,7 +71,11 @@ describe('buildSnapshot: leader and order', () => {
   it('takes the leader from ownership, not from what a contender claims', () => {
     const s = buildSnapshot(
       input({
-        znodes: [znode('/election'), znode('/election/n_0000000001', { owner: 'a1' }), znode('/election/n_0000000002', { owner: 'a3' })],
+        znodes: [
+          znode('/election'),
+          znode('/election/n_0000000001', { owner: 'a1' }),
+          znode('/election/n_0000000002', { owner: 'a3' }),
+        ],
         contenders: [contender('c1', 'a1', { state: 'follower' }), contender('c3', 'a3', { state: 'leader' })],
       }),
     );
@@ -84,7 +103,12 @@ describe('buildSnapshot: leader and order', () => {
   });
 
   it("makes the single-file recipe's leader znode owner the leader", () => {
-    const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/leader', { owner: 'a2', data: 'c2' })], contenders: [contender('c2', 'a2')] }));
+    const s = buildSnapshot(
+      input({
+        znodes: [znode('/election'), znode('/election/leader', { owner: 'a2', data: 'c2' })],
+        contenders: [contender('c2', 'a2')],
+      }),
+    );
     expect(s.layout).toBe('single-file');
     expect(leaderNode(s)).toMatchObject({ name: 'leader', contender: 'c2', data: 'c2' });
   });
@@ -107,13 +131,30 @@ describe('buildSnapshot: leader and order', () => {
     );
     expect(s.layout).toBe('priority');
     expect(s.nodes.map((n) => `${n.depth}:${n.name}`)).toEqual([
-      '0:/election', '1:election', '2:g-n_0000000001', '1:leader', '2:current', '2:elected', '1:nodes', '2:c1',
+      '0:/election',
+      '1:election',
+      '2:g-n_0000000001',
+      '1:leader',
+      '2:current',
+      '2:elected',
+      '1:nodes',
+      '2:c1',
     ]);
-    expect(s.nodes.filter((n) => n.leader).map((n) => [n.path, n.contender, n.data])).toEqual([['/election/leader/current', 'c3', 'READY']]);
+    expect(s.nodes.filter((n) => n.leader).map((n) => [n.path, n.contender, n.data])).toEqual([
+      ['/election/leader/current', 'c3', 'READY'],
+    ]);
   });
 
   it('has no leader while the priority recipe has no leader/current', () => {
-    const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/election'), znode('/election/election/g-n_0000000001', { owner: 'a1' })] }));
+    const s = buildSnapshot(
+      input({
+        znodes: [
+          znode('/election'),
+          znode('/election/election'),
+          znode('/election/election/g-n_0000000001', { owner: 'a1' }),
+        ],
+      }),
+    );
     expect(s.layout).toBe('priority');
     expect(leaderNode(s)).toBeUndefined();
   });
@@ -123,12 +164,26 @@ describe('buildSnapshot: watches', () => {
   it('merges wchp and wchc across servers, deduplicated, labelled by contender', () => {
     const s = buildSnapshot(
       input({
-        znodes: [znode('/election'), znode('/election/n_0000000001', { owner: 'a1' }), znode('/election/n_0000000002', { owner: 'a2' })],
+        znodes: [
+          znode('/election'),
+          znode('/election/n_0000000001', { owner: 'a1' }),
+          znode('/election/n_0000000002', { owner: 'a2' }),
+        ],
         contenders: [contender('c1', 'a1'), contender('c2', 'a2'), contender('c3', 'a3')],
         servers: [
           server('zk1', { wchp: new Map([['/election/n_0000000001', ['a2']]]) }),
-          server('zk2', { wchp: new Map([['/election/n_0000000001', ['a2', 'a3']], ['/election/n_0000000002', ['a3']]]) }),
-          server('zk3', { wchc: new Map([['beef', ['/election/n_0000000001']], ['a3', ['/election/n_0000000002']]]) }),
+          server('zk2', {
+            wchp: new Map([
+              ['/election/n_0000000001', ['a2', 'a3']],
+              ['/election/n_0000000002', ['a3']],
+            ]),
+          }),
+          server('zk3', {
+            wchc: new Map([
+              ['beef', ['/election/n_0000000001']],
+              ['a3', ['/election/n_0000000002']],
+            ]),
+          }),
         ],
       }),
     );
@@ -195,7 +250,11 @@ describe('buildSnapshot: states and faults', () => {
       }),
     );
     expect(s.nodes.slice(1).map((n) => [n.contender, n.state])).toEqual([
-      ['c1', 'expired'], ['c2', 'paused'], ['c3', 'expired'], ['c3', 'follower'], ['c5', 'paused'],
+      ['c1', 'expired'],
+      ['c2', 'paused'],
+      ['c3', 'expired'],
+      ['c3', 'follower'],
+      ['c5', 'paused'],
     ]);
     expect(s.problems).toEqual([
       'c1 owns the leader znode n_0000000001 but its process is gone: nobody leads until session 0xa1 expires',
@@ -205,7 +264,11 @@ describe('buildSnapshot: states and faults', () => {
   it('reports two znodes of one session: a create retried without looking for its GUID', () => {
     const s = buildSnapshot(
       input({
-        znodes: [znode('/election'), znode('/election/g1-n_0000000001', { owner: 'a1' }), znode('/election/g1-n_0000000002', { owner: 'a1' })],
+        znodes: [
+          znode('/election'),
+          znode('/election/g1-n_0000000001', { owner: 'a1' }),
+          znode('/election/g1-n_0000000002', { owner: 'a1' }),
+        ],
         contenders: [contender('c1', 'a1', { state: 'leader' })],
       }),
     );
@@ -213,9 +276,28 @@ describe('buildSnapshot: states and faults', () => {
   });
 
   it('claims no TTL from ephemeralOwner: 0 is no owner, and a marker-looking owner is only a session', () => {
-    const s = buildSnapshot(input({ znodes: [znode('/election'), znode('/election/p', { mtime: NOW - 1000 }), znode('/election/t', { owner: 'ff00000000001068', mtime: NOW - 1000 })] }));
-    expect(byName(s, 'p')).toMatchObject({ ttl: null, ephemeral: false, sessionId: null, state: 'unknown', scheduler: null });
-    expect(byName(s, 't')).toMatchObject({ ttl: null, ephemeral: true, sessionId: '0xff00000000001068', state: 'foreign' });
+    const s = buildSnapshot(
+      input({
+        znodes: [
+          znode('/election'),
+          znode('/election/p', { mtime: NOW - 1000 }),
+          znode('/election/t', { owner: 'ff00000000001068', mtime: NOW - 1000 }),
+        ],
+      }),
+    );
+    expect(byName(s, 'p')).toMatchObject({
+      ttl: null,
+      ephemeral: false,
+      sessionId: null,
+      state: 'unknown',
+      scheduler: null,
+    });
+    expect(byName(s, 't')).toMatchObject({
+      ttl: null,
+      ephemeral: true,
+      sessionId: '0xff00000000001068',
+      state: 'foreign',
+    });
     expect(s.scheduler).toBeNull();
   });
 
@@ -231,7 +313,9 @@ describe('buildSnapshot: states and faults', () => {
       }),
     );
     expect(s.servers.map((x) => [x.name, x.mode, x.partitioned, x.delayMs])).toEqual([
-      ['zk1', 'leader', true, 300], ['zk2', 'paused', false, 300], ['zk3', 'follower', true, 0],
+      ['zk1', 'leader', true, 300],
+      ['zk2', 'paused', false, 300],
+      ['zk3', 'follower', true, 0],
     ]);
   });
 
@@ -246,18 +330,31 @@ describe('buildSnapshot: states and faults', () => {
         ],
       }),
     );
-    expect(s.servers.map((x) => [x.name, x.partitioned, x.delayMs])).toEqual([['zk1', false, 0], ['zk2', false, 0]]);
+    expect(s.servers.map((x) => [x.name, x.partitioned, x.delayMs])).toEqual([
+      ['zk1', false, 0],
+      ['zk2', false, 0],
+    ]);
     expect(s.partitions).toHaveLength(3);
   });
 
   it('reports a missing election path and an ensemble without quorum', () => {
-    const s = buildSnapshot(input({ znodes: [znode('/other')], servers: [server('zk1', { srvr: { mode: 'not-serving' } })] }));
+    const s = buildSnapshot(
+      input({ znodes: [znode('/other')], servers: [server('zk1', { srvr: { mode: 'not-serving' } })] }),
+    );
     expect(s).toMatchObject({ exists: false, layout: 'empty', nodes: [] });
-    expect(s.problems).toEqual(['/election does not exist', 'no server reports Mode leader or standalone: the ensemble has no quorum']);
+    expect(s.problems).toEqual([
+      '/election does not exist',
+      'no server reports Mode leader or standalone: the ensemble has no quorum',
+    ]);
   });
 
   it('ignores znodes outside the election path and ages from ctime', () => {
-    const s = buildSnapshot(input({ path: '/election/', znodes: [znode('/election', { ctime: NOW - 750 }), znode('/elections/x'), znode('/x')] }));
+    const s = buildSnapshot(
+      input({
+        path: '/election/',
+        znodes: [znode('/election', { ctime: NOW - 750 }), znode('/elections/x'), znode('/x')],
+      }),
+    );
     expect(s.nodes.map((n) => [n.path, n.ageMs])).toEqual([['/election', 750]]);
   });
 

@@ -4,16 +4,31 @@ import { contenderEvent } from '../../helpers/events.js';
 import { summarizeContenderEvents } from '../../../src/inspect/contender-summary.js';
 
 let t = 0;
-const e = <E extends ContenderEventName>(event: E, fields: Partial<ContenderEventFields[E]> & Partial<ContenderEventHead> = {}) =>
-  contenderEvent(++t, 'c1', event, { session: '0x00A1', znode: '/election/n_1', ...fields });
+const e = <E extends ContenderEventName>(
+  event: E,
+  fields: Partial<ContenderEventFields[E]> & Partial<ContenderEventHead> = {},
+) => contenderEvent(++t, 'c1', event, { session: '0x00A1', znode: '/election/n_1', ...fields });
 
 describe('summarizeContenderEvents', () => {
   it('knows nothing before the first event', () => {
-    expect(summarizeContenderEvents([])).toEqual({ sessionId: null, pastSessionIds: [], state: 'unknown', childWatches: [], recipe: null });
+    expect(summarizeContenderEvents([])).toEqual({
+      sessionId: null,
+      pastSessionIds: [],
+      state: 'unknown',
+      childWatches: [],
+      recipe: null,
+    });
   });
 
   it('follows the claimed state, and returns to it after a pause', () => {
-    const log = [e('started', { session: null, recipe: 'herd' }), e('connected'), e('follower'), e('leader'), e('paused'), e('resumed')];
+    const log = [
+      e('started', { session: null, recipe: 'herd' }),
+      e('connected'),
+      e('follower'),
+      e('leader'),
+      e('paused'),
+      e('resumed'),
+    ];
     expect(summarizeContenderEvents(log)).toMatchObject({ sessionId: 'a1', state: 'leader', recipe: 'herd' });
     expect(summarizeContenderEvents(log.slice(0, 5)).state).toBe('paused');
   });
@@ -21,7 +36,9 @@ describe('summarizeContenderEvents', () => {
   it("maps the single-file recipe's state events", () => {
     expect(summarizeContenderEvents([e('state', { state: 'active' })]).state).toBe('leader');
     expect(summarizeContenderEvents([e('state', { state: 'inactive' })]).state).toBe('follower');
-    expect(summarizeContenderEvents([e('state', { state: 'active' }), e('state', { state: 'paused' }), e('resumed')]).state).toBe('leader');
+    expect(
+      summarizeContenderEvents([e('state', { state: 'active' }), e('state', { state: 'paused' }), e('resumed')]).state,
+    ).toBe('leader');
   });
 
   it('keeps earlier sessions and forgets the claims of an expired one', () => {
@@ -31,10 +48,20 @@ describe('summarizeContenderEvents', () => {
 
   it('tracks armed child watches: set by watching, spent by a children or deleted notification', () => {
     const watch = (path: string, kind: 'children' | 'exists' = 'children') => e('watching', { path, kind });
-    expect(summarizeContenderEvents([watch('/election'), watch('/election/x', 'exists')]).childWatches).toEqual(['/election']);
-    expect(summarizeContenderEvents([watch('/election'), e('notified', { path: '/election', type: 'children' })]).childWatches).toEqual([]);
-    expect(summarizeContenderEvents([watch('/a'), e('notified', { path: '/a', type: 'deleted' })]).childWatches).toEqual([]);
-    expect(summarizeContenderEvents([watch('/election'), e('notified', { path: '/election', type: 'changed' })]).childWatches).toEqual(['/election']);
+    expect(summarizeContenderEvents([watch('/election'), watch('/election/x', 'exists')]).childWatches).toEqual([
+      '/election',
+    ]);
+    expect(
+      summarizeContenderEvents([watch('/election'), e('notified', { path: '/election', type: 'children' })])
+        .childWatches,
+    ).toEqual([]);
+    expect(
+      summarizeContenderEvents([watch('/a'), e('notified', { path: '/a', type: 'deleted' })]).childWatches,
+    ).toEqual([]);
+    expect(
+      summarizeContenderEvents([watch('/election'), e('notified', { path: '/election', type: 'changed' })])
+        .childWatches,
+    ).toEqual(['/election']);
     expect(summarizeContenderEvents([watch('/election'), e('expired')]).childWatches).toEqual([]);
   });
 

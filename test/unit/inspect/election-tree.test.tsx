@@ -5,7 +5,9 @@ import { large, predecessor, priority, scheduler, seqName, singleFile } from './
 import { lineWith, lines, masked, plain } from './frame.js';
 
 const tree = (nodes = predecessor.nodes, props: { width?: number; height?: number; selected?: number | null } = {}) =>
-  render(<ElectionTree nodes={nodes} width={props.width ?? 100} height={props.height} selected={props.selected ?? null} />).lastFrame();
+  render(
+    <ElectionTree nodes={nodes} width={props.width ?? 100} height={props.height} selected={props.selected ?? null} />,
+  ).lastFrame();
 
 describe('ElectionTree', () => {
   it('marks only the lowest sequence as leader, on c1', () => {

@@ -25,8 +25,24 @@ describe('EnsemblePane', () => {
 
   it('shows paused, down and delayed servers', () => {
     const servers: SnapshotServer[] = [
-      { name: 'zk1', mode: 'paused', zxid: null, connections: null, partitioned: false, delayMs: 0, childWatches: null },
-      { name: 'zk2', mode: 'down', zxid: null, connections: null, partitioned: false, delayMs: 250, childWatches: null },
+      {
+        name: 'zk1',
+        mode: 'paused',
+        zxid: null,
+        connections: null,
+        partitioned: false,
+        delayMs: 0,
+        childWatches: null,
+      },
+      {
+        name: 'zk2',
+        mode: 'down',
+        zxid: null,
+        connections: null,
+        partitioned: false,
+        delayMs: 250,
+        childWatches: null,
+      },
     ];
     const frame = pane(servers, [{ from: 'zk1', to: 'zk2', fault: 'delay', delayMs: 250 }]);
     expect(lineStarting(frame, 'zk1')).toMatch(/^zk1\s+paused/);
@@ -35,7 +51,10 @@ describe('EnsemblePane', () => {
   });
 
   it('keeps the fault line when servers must be cut to fit', () => {
-    expect(lines(pane(predecessor.servers, predecessor.partitions, 2)).map((l) => l.slice(0, 6))).toEqual(['zk1   ', 'links:']);
+    expect(lines(pane(predecessor.servers, predecessor.partitions, 2)).map((l) => l.slice(0, 6))).toEqual([
+      'zk1   ',
+      'links:',
+    ]);
   });
 });
 

@@ -1,5 +1,11 @@
 import { summarizeScheduler } from '../../../src/inspect/scheduler-facts.js';
-import type { SchedulerNodeFacts, Snapshot, SnapshotEvent, SnapshotNode, SnapshotServer } from '../../../src/inspect/snapshot.js';
+import type {
+  SchedulerNodeFacts,
+  Snapshot,
+  SnapshotEvent,
+  SnapshotNode,
+  SnapshotServer,
+} from '../../../src/inspect/snapshot.js';
 
 /** Snapshots as `zklab inspect --json` would print them, one per recipe layout, plus the faults the views must show. */
 
@@ -40,29 +46,62 @@ export function node(f: NodeFields, root = ROOT): SnapshotNode {
 }
 
 /** An ephemeral znode of contender c<i>. */
-function contenderNode(i: number, path: string, recipe: string, f: Partial<SnapshotNode> = {}, root = ROOT): SnapshotNode {
-  return node({
-    path,
-    sessionId: session(i),
-    ephemeral: true,
-    contender: `c${i}`,
-    pid: 4000 + i,
-    recipe,
-    state: f.leader ? 'leader' : 'follower',
-    ageMs: 10_000 - i * 1000,
-    ...f,
-  }, root);
+function contenderNode(
+  i: number,
+  path: string,
+  recipe: string,
+  f: Partial<SnapshotNode> = {},
+  root = ROOT,
+): SnapshotNode {
+  return node(
+    {
+      path,
+      sessionId: session(i),
+      ephemeral: true,
+      contender: `c${i}`,
+      pid: 4000 + i,
+      recipe,
+      state: f.leader ? 'leader' : 'follower',
+      ageMs: 10_000 - i * 1000,
+      ...f,
+    },
+    root,
+  );
 }
 
 const healthyServers: readonly SnapshotServer[] = [
   { name: 'zk1', mode: 'leader', zxid: '0x200000012', connections: 3, partitioned: false, delayMs: 0, childWatches: 0 },
-  { name: 'zk2', mode: 'follower', zxid: '0x200000012', connections: 2, partitioned: false, delayMs: 0, childWatches: 0 },
-  { name: 'zk3', mode: 'follower', zxid: '0x200000012', connections: 1, partitioned: false, delayMs: 0, childWatches: 0 },
+  {
+    name: 'zk2',
+    mode: 'follower',
+    zxid: '0x200000012',
+    connections: 2,
+    partitioned: false,
+    delayMs: 0,
+    childWatches: 0,
+  },
+  {
+    name: 'zk3',
+    mode: 'follower',
+    zxid: '0x200000012',
+    connections: 1,
+    partitioned: false,
+    delayMs: 0,
+    childWatches: 0,
+  },
 ];
 
 const ev = (dt: number, who: string, event: string, detail = ''): SnapshotEvent => ({ t: T0 - dt, who, event, detail });
 
-const base = { path: ROOT, takenAt: T0, exists: true, scheduler: null, lock: null, partitions: [], problems: [] } as const;
+const base = {
+  path: ROOT,
+  takenAt: T0,
+  exists: true,
+  scheduler: null,
+  lock: null,
+  partitions: [],
+  problems: [],
+} as const;
 
 /**
  * Predecessor recipe: c1..c5, each watching the znode just before its own (c5 → c4 → c3 → c2 → c1★). c4 is paused
@@ -80,12 +119,24 @@ export const predecessor: Snapshot = {
         watchers: i < 5 ? [`c${i + 1}`] : [],
       }),
     ),
-    node({ path: `${ROOT}/_c_0b7f2d9e-1111-2222-3333-444455556666-latch-0000000006`, sessionId: '0x2000b00c0001', ephemeral: true }),
+    node({
+      path: `${ROOT}/_c_0b7f2d9e-1111-2222-3333-444455556666-latch-0000000006`,
+      sessionId: '0x2000b00c0001',
+      ephemeral: true,
+    }),
   ],
   servers: [
     healthyServers[0]!,
     healthyServers[1]!,
-    { name: 'zk3', mode: 'not-serving', zxid: null, connections: null, partitioned: true, delayMs: 0, childWatches: null },
+    {
+      name: 'zk3',
+      mode: 'not-serving',
+      zxid: null,
+      connections: null,
+      partitioned: true,
+      delayMs: 0,
+      childWatches: null,
+    },
   ],
   partitions: [
     { from: 'zk3', to: 'zk1', fault: 'partition' },
@@ -146,7 +197,11 @@ export function priority(current: 'PROGRESS' | 'READY' = 'READY'): Snapshot {
       node({ path: `${ROOT}/nodes/c9` }),
     ],
     servers: healthyServers,
-    events: [ev(300, 'c1', 'elected', 'candidate=c3 policy=highest'), ev(200, 'c3', 'progress'), ev(100, 'c3', current.toLowerCase())],
+    events: [
+      ev(300, 'c1', 'elected', 'candidate=c3 policy=highest'),
+      ev(200, 'c3', 'progress'),
+      ev(100, 'c3', current.toLowerCase()),
+    ],
   };
 }
 
@@ -171,8 +226,13 @@ export function large(count: number): Snapshot {
 }
 
 const SCHED = '/scheduler';
-const sched = (path: string, scheduler: SchedulerNodeFacts | null, f: Partial<SnapshotNode> = {}): SnapshotNode => node({ path: `${SCHED}${path}`, scheduler, ...f }, SCHED);
-const folder = (path: string, role: 'root' | 'election' | 'workers' | 'jobs' | 'assignments' | 'status' | 'rotation', f: Partial<SnapshotNode> = {}) => sched(path, { role }, f);
+const sched = (path: string, scheduler: SchedulerNodeFacts | null, f: Partial<SnapshotNode> = {}): SnapshotNode =>
+  node({ path: `${SCHED}${path}`, scheduler, ...f }, SCHED);
+const folder = (
+  path: string,
+  role: 'root' | 'election' | 'workers' | 'jobs' | 'assignments' | 'status' | 'rotation',
+  f: Partial<SnapshotNode> = {},
+) => sched(path, { role }, f);
 const sleep300 = { kind: 'sleep', ms: 300 } as const;
 
 /**
@@ -185,29 +245,70 @@ export function scheduler(): Snapshot {
     folder('', 'root', { name: SCHED }),
     folder('/assignments', 'assignments'),
     sched('/assignments/c1-1', { role: 'worker-queue', worker: 'c1-1', registered: true, assigned: 1 }),
-    sched('/assignments/c1-1/job-0000000012', { role: 'assignment', job: 'job-0000000012', worker: 'c1-1', attempt: 2, spec: sleep300 }),
+    sched('/assignments/c1-1/job-0000000012', {
+      role: 'assignment',
+      job: 'job-0000000012',
+      worker: 'c1-1',
+      attempt: 2,
+      spec: sleep300,
+    }),
     sched('/assignments/c2-1', { role: 'worker-queue', worker: 'c2-1', registered: false, assigned: 1 }),
-    sched('/assignments/c2-1/job-0000000013', { role: 'assignment', job: 'job-0000000013', worker: 'c2-1', attempt: 1, spec: sleep300 }),
+    sched('/assignments/c2-1/job-0000000013', {
+      role: 'assignment',
+      job: 'job-0000000013',
+      worker: 'c2-1',
+      attempt: 1,
+      spec: sleep300,
+    }),
     folder('/election', 'election'),
     contenderNode(1, `${SCHED}/election/${seqName(1)}`, 'predecessor', { leader: true, watchers: ['c3'] }, SCHED),
     contenderNode(3, `${SCHED}/election/${seqName(3)}`, 'predecessor', {}, SCHED),
     folder('/jobs', 'jobs'),
     sched('/jobs/job-0000000014', { role: 'queued', job: 'job-0000000014', attempt: 1, spec: sleep300 }),
-    sched('/jobs/job-0000000015', { role: 'queued', job: 'job-0000000015', attempt: 1, spec: { kind: 'sum', args: [2, 3] } }),
+    sched('/jobs/job-0000000015', {
+      role: 'queued',
+      job: 'job-0000000015',
+      attempt: 1,
+      spec: { kind: 'sum', args: [2, 3] },
+    }),
     folder('/rotation', 'rotation', { data: '15' }),
     folder('/status', 'status'),
-    sched('/status/job-0000000009', { role: 'done', job: 'job-0000000009', worker: null, attempt: null, ok: null, result: null, error: null }, { data: 'left by hand' }),
-    sched('/status/job-0000000010', { role: 'done', job: 'job-0000000010', worker: 'c1-1', attempt: 1, ok: true, result: 5, error: null }, {
-      ttl: { ms: 30_000, remainingMs: 12_300, source: 'status-data' },
-      data: '{"job":"job-0000000010",…',
-    }),
-    sched('/status/job-0000000011', { role: 'done', job: 'job-0000000011', worker: 'c3-1', attempt: 2, ok: false, result: null, error: 'boom' }, {
-      ttl: { ms: 30_000, remainingMs: -500, source: 'status-data' },
-      data: '{"job":"job-0000000011",…',
-    }),
+    sched(
+      '/status/job-0000000009',
+      { role: 'done', job: 'job-0000000009', worker: null, attempt: null, ok: null, result: null, error: null },
+      { data: 'left by hand' },
+    ),
+    sched(
+      '/status/job-0000000010',
+      { role: 'done', job: 'job-0000000010', worker: 'c1-1', attempt: 1, ok: true, result: 5, error: null },
+      {
+        ttl: { ms: 30_000, remainingMs: 12_300, source: 'status-data' },
+        data: '{"job":"job-0000000010",…',
+      },
+    ),
+    sched(
+      '/status/job-0000000011',
+      { role: 'done', job: 'job-0000000011', worker: 'c3-1', attempt: 2, ok: false, result: null, error: 'boom' },
+      {
+        ttl: { ms: 30_000, remainingMs: -500, source: 'status-data' },
+        data: '{"job":"job-0000000011",…',
+      },
+    ),
     folder('/workers', 'workers'),
-    contenderNode(1, `${SCHED}/workers/c1-1`, 'predecessor', { state: 'alive', scheduler: { role: 'worker', worker: 'c1-1', contender: 'c1' }, data: '{"contender":"c1",…' }, SCHED),
-    contenderNode(3, `${SCHED}/workers/c3-1`, 'predecessor', { state: 'alive', scheduler: { role: 'worker', worker: 'c3-1', contender: 'c3' }, data: '{"contender":"c3",…' }, SCHED),
+    contenderNode(
+      1,
+      `${SCHED}/workers/c1-1`,
+      'predecessor',
+      { state: 'alive', scheduler: { role: 'worker', worker: 'c1-1', contender: 'c1' }, data: '{"contender":"c1",…' },
+      SCHED,
+    ),
+    contenderNode(
+      3,
+      `${SCHED}/workers/c3-1`,
+      'predecessor',
+      { state: 'alive', scheduler: { role: 'worker', worker: 'c3-1', contender: 'c3' }, data: '{"contender":"c3",…' },
+      SCHED,
+    ),
   ];
   return {
     ...base,
@@ -216,6 +317,9 @@ export function scheduler(): Snapshot {
     scheduler: summarizeScheduler(SCHED, nodes),
     nodes,
     servers: healthyServers,
-    events: [ev(400, 'c1', 'job-assigned', 'job=job-0000000012 worker=c1-1 attempt=2'), ev(100, 'c1', 'job-status', 'job=job-0000000010 ok=true')],
+    events: [
+      ev(400, 'c1', 'job-assigned', 'job=job-0000000012 worker=c1-1 attempt=2'),
+      ev(100, 'c1', 'job-status', 'job=job-0000000010 ok=true'),
+    ],
   };
 }

@@ -18,12 +18,14 @@ export function lines(frame: string | undefined): string[] {
 /** The one line containing text; fails the test when there is none or several. */
 export function lineWith(frame: string | undefined, text: string): string {
   const found = lines(frame).filter((l) => l.includes(text));
-  if (found.length !== 1) throw new Error(`expected one line with ${JSON.stringify(text)}, found ${found.length}:\n${plain(frame)}`);
+  if (found.length !== 1)
+    throw new Error(`expected one line with ${JSON.stringify(text)}, found ${found.length}:\n${plain(frame)}`);
   return found[0]!;
 }
 
 export function lineStarting(frame: string | undefined, prefix: string): string {
   const found = lines(frame).filter((l) => l.startsWith(prefix));
-  if (found.length !== 1) throw new Error(`expected one line starting ${JSON.stringify(prefix)}, found ${found.length}:\n${plain(frame)}`);
+  if (found.length !== 1)
+    throw new Error(`expected one line starting ${JSON.stringify(prefix)}, found ${found.length}:\n${plain(frame)}`);
   return found[0]!;
 }

@@ -12,7 +12,9 @@ const app = (snapshot: Snapshot, width: number, height: number, selected: number
 describe('InspectApp', () => {
   it('shows header, tree, watches, ensemble, events and keys on a roomy terminal', () => {
     const frame = app(predecessor, 100, 40, 2);
-    expect(masked(lines(frame)[0])).toBe('zklab inspect /election · sequential · leader c1 #1 · 7 znodes · --:--:--.---');
+    expect(masked(lines(frame)[0])).toBe(
+      'zklab inspect /election · sequential · leader c1 #1 · 7 znodes · --:--:--.---',
+    );
     for (const title of ['── watches', '── ensemble', '── events']) expect(lineWith(frame, title)).toMatch(/^── /);
     expect(lineWith(frame, '★ LEADER')).toContain('c1 pid 4001');
     expect(lineWith(frame, '›')).toContain('c2 pid 4002');
@@ -65,9 +67,13 @@ describe('InspectApp', () => {
 
   it("shows a scheduler's pane under its tree, and its name in the header", () => {
     const frame = app(scheduler(), 120, 45);
-    expect(masked(lines(frame)[0])).toBe('zklab inspect /scheduler · scheduler · leader c1 #1 · 20 znodes · --:--:--.---');
+    expect(masked(lines(frame)[0])).toBe(
+      'zklab inspect /scheduler · scheduler · leader c1 #1 · 20 znodes · --:--:--.---',
+    );
     expect(lineWith(frame, '── scheduler /scheduler')).toMatch(/^── /);
-    expect(plain(frame)).toContain('2 workers (+1 gone) · 2 queued · 2 assigned · 3 done (1 ok, 1 failed, 1 unreadable) · leader c1');
+    expect(plain(frame)).toContain(
+      '2 workers (+1 gone) · 2 queued · 2 assigned · 3 done (1 ok, 1 failed, 1 unreadable) · leader c1',
+    );
     expect(lineWith(frame, 'c1-1   c1')).toContain('1 assigned: job-0000000012 (attempt 2)');
     expect(plain(app(predecessor, 120, 45))).not.toContain('── scheduler');
   });
@@ -80,7 +86,16 @@ describe('InspectApp', () => {
   });
 
   it('never renders more lines or wider lines than the terminal has', () => {
-    const sizes: [number, number][] = [[30, 5], [45, 9], [59, 40], [60, 15], [72, 17], [80, 24], [100, 20], [100, 50]];
+    const sizes: [number, number][] = [
+      [30, 5],
+      [45, 9],
+      [59, 40],
+      [60, 15],
+      [72, 17],
+      [80, 24],
+      [100, 20],
+      [100, 50],
+    ];
     for (const snapshot of [predecessor, herd, singleFile, priority(), scheduler(), large(500)]) {
       for (const [w, h] of sizes) {
         const rows = lines(app(snapshot, w, h, 7));

@@ -3,7 +3,10 @@ import { MIN_TREE_ROWS, planPanes } from '../../../src/inspect/layout.js';
 
 const demand = { treeRows: 6, problems: 1, watchLines: 1, ensembleLines: 4, events: 20 };
 const used = (p: ReturnType<typeof planPanes>): number =>
-  2 + p.problems + p.tree + (['watch', 'ensemble', 'events'] as const).reduce((n, k) => n + (p[k] > 0 ? p[k] + 1 : 0), 0);
+  2 +
+  p.problems +
+  p.tree +
+  (['watch', 'ensemble', 'events'] as const).reduce((n, k) => n + (p[k] > 0 ? p[k] + 1 : 0), 0);
 
 describe('planPanes', () => {
   it('uses every line of a roomy terminal and no more', () => {

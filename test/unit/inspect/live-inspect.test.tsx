@@ -88,7 +88,7 @@ describe('LiveInspect', () => {
     app.unmount();
   });
 
-  it('shows an action\'s error in the footer instead of throwing, and asks for a selection first', async () => {
+  it("shows an action's error in the footer instead of throwing, and asks for a selection first", async () => {
     const feed = new FakeFeed(predecessor);
     const calls: string[] = [];
     const app = render(<LiveInspect feed={feed} actions={recordingActions(calls, true)} />);
@@ -107,7 +107,12 @@ describe('LiveInspect', () => {
     app.stdin.write(DOWN);
     app.stdin.write(DOWN);
     await waitFor(() => lineWith(app.lastFrame(), '›').includes('c2 pid'), 'c2 selected');
-    feed.emit({ ...predecessor, nodes: predecessor.nodes.filter((n) => n.contender !== 'c1').map((n) => (n.contender === 'c2' ? { ...n, leader: true, state: 'leader' } : n)) });
+    feed.emit({
+      ...predecessor,
+      nodes: predecessor.nodes
+        .filter((n) => n.contender !== 'c1')
+        .map((n) => (n.contender === 'c2' ? { ...n, leader: true, state: 'leader' } : n)),
+    });
     await waitFor(() => lineWith(app.lastFrame(), '★ LEADER').includes('c2 pid'), 'c2 leading');
     expect(lineWith(app.lastFrame(), '›')).toContain('c2 pid');
     app.unmount();

@@ -31,8 +31,20 @@ describe('a lock path', () => {
 
   it('is held by its lowest live znode: token its czxid, held since its ctime', () => {
     const s = buildSnapshot(lockInput('predecessor'));
-    expect(s.lock?.holder).toEqual({ znode: name(3), contender: 'c2', session: '0xa2', token: 0x1a2, since: NOW - 120, heldMs: 120, state: 'leader' });
-    expect(s.lock?.queue.map((q) => [q.contender, q.sequence])).toEqual([['c2', 3], ['c4', 5], ['c1', 7]]);
+    expect(s.lock?.holder).toEqual({
+      znode: name(3),
+      contender: 'c2',
+      session: '0xa2',
+      token: 0x1a2,
+      since: NOW - 120,
+      heldMs: 120,
+      state: 'leader',
+    });
+    expect(s.lock?.queue.map((q) => [q.contender, q.sequence])).toEqual([
+      ['c2', 3],
+      ['c4', 5],
+      ['c1', 7],
+    ]);
     expect(s.lock?.recipes).toEqual(['predecessor']);
     expect(lockOf(s, 3)).toEqual({ role: 'holder', token: 0x1a2 });
     expect(s.problems).toEqual([]);
@@ -40,30 +52,46 @@ describe('a lock path', () => {
 
   it('predecessor: each waiter waits on the znode just before its own', () => {
     const s = buildSnapshot(lockInput('predecessor'));
-    expect(lockOf(s, 5)).toEqual({ role: 'waiter', waitsOn: { kind: 'predecessor', znode: name(3), owner: 'c2', state: 'leader' } });
-    expect(lockOf(s, 7)).toEqual({ role: 'waiter', waitsOn: { kind: 'predecessor', znode: name(5), owner: 'c4', state: 'follower' } });
+    expect(lockOf(s, 5)).toEqual({
+      role: 'waiter',
+      waitsOn: { kind: 'predecessor', znode: name(3), owner: 'c2', state: 'leader' },
+    });
+    expect(lockOf(s, 7)).toEqual({
+      role: 'waiter',
+      waitsOn: { kind: 'predecessor', znode: name(5), owner: 'c4', state: 'follower' },
+    });
   });
 
-  it('herd: every waiter waits on the lock path\'s children', () => {
+  it("herd: every waiter waits on the lock path's children", () => {
     const s = buildSnapshot(lockInput('herd'));
     expect(s.lock?.recipes).toEqual(['herd']);
     expect(s.lock?.queue.map((q) => q.waitsOn)).toEqual([null, { kind: 'children' }, { kind: 'children' }]);
   });
 
-  it('says a waiter waits on a dead contender\'s lingering znode, and on nothing it can name for a stranger', () => {
+  it("says a waiter waits on a dead contender's lingering znode, and on nothing it can name for a stranger", () => {
     const base = lockInput('predecessor');
     const s = buildSnapshot({
       ...base,
-      znodes: [...base.znodes, lockZnode(4, { owner: 'a3', id: 'c3', czxid: 0x1a3 }), lockZnode(9, { owner: 'f00d', czxid: 0x1b0 })],
+      znodes: [
+        ...base.znodes,
+        lockZnode(4, { owner: 'a3', id: 'c3', czxid: 0x1a3 }),
+        lockZnode(9, { owner: 'f00d', czxid: 0x1b0 }),
+      ],
       contenders: [...base.contenders, contender('c3', 'a3', { alive: false })],
     });
-    expect(lockOf(s, 5)).toEqual({ role: 'waiter', waitsOn: { kind: 'predecessor', znode: name(4), owner: 'c3', state: 'expired' } });
+    expect(lockOf(s, 5)).toEqual({
+      role: 'waiter',
+      waitsOn: { kind: 'predecessor', znode: name(4), owner: 'c3', state: 'expired' },
+    });
     expect(lockOf(s, 9)).toEqual({ role: 'waiter', waitsOn: { kind: 'unknown' } });
   });
 
-  it('takes each waiter\'s own recipe when the lock\'s contenders mix them', () => {
+  it("takes each waiter's own recipe when the lock's contenders mix them", () => {
     const base = lockInput('predecessor');
-    const s = buildSnapshot({ ...base, contenders: base.contenders.map((c) => (c.id === 'c1' ? { ...c, recipe: 'herd' } : c)) });
+    const s = buildSnapshot({
+      ...base,
+      contenders: base.contenders.map((c) => (c.id === 'c1' ? { ...c, recipe: 'herd' } : c)),
+    });
     expect(s.lock?.recipes).toEqual(['herd', 'predecessor']);
     expect(lockOf(s, 5)).toMatchObject({ waitsOn: { kind: 'predecessor', owner: 'c2' } });
     expect(lockOf(s, 7)).toEqual({ role: 'waiter', waitsOn: { kind: 'children' } });
@@ -75,19 +103,42 @@ describe('a lock path', () => {
   });
 });
 
-describe('the protected resource, from the lab\'s events', () => {
+describe("the protected resource, from the lab's events", () => {
   it('with fencing: the last accepted write, the counts and the last refused one', () => {
     const r = lockResource(LOCK, fencedHistory());
-    expect(r.state).toEqual({ name: LOCK, fencing: true, token: 0x1a2, value: 57, holder: 'c2', accepted: 57, rejected: 1 });
+    expect(r.state).toEqual({
+      name: LOCK,
+      fencing: true,
+      token: 0x1a2,
+      value: 57,
+      holder: 'c2',
+      accepted: 57,
+      rejected: 1,
+    });
     expect(r.lastAccepted).toMatchObject({ holder: 'c2', token: 0x1a2, value: 57 });
-    expect(r.lastRefused).toEqual({ t: NOW - 1000, holder: 'c1', token: 0x19f, value: 57, lastToken: 0x1a2, previousValue: 57 });
+    expect(r.lastRefused).toEqual({
+      t: NOW - 1000,
+      holder: 'c1',
+      token: 0x19f,
+      value: 57,
+      lastToken: 0x1a2,
+      previousValue: 57,
+    });
     expect(r.staleAccepted).toBe(0);
     expect(r.lastStale).toBeNull();
   });
 
   it('without fencing: a stale token accepted is counted as such, and the highest token is kept apart', () => {
     const r = lockResource(LOCK, unfencedHistory());
-    expect(r.state).toEqual({ name: LOCK, fencing: false, token: 0x28, value: 2, holder: 'c1', accepted: 3, rejected: 0 });
+    expect(r.state).toEqual({
+      name: LOCK,
+      fencing: false,
+      token: 0x28,
+      value: 2,
+      holder: 'c1',
+      accepted: 3,
+      rejected: 0,
+    });
     expect(r.lastRefused).toBeNull();
     expect(r.staleAccepted).toBe(1);
     expect(r.lastStale).toMatchObject({ holder: 'c1', token: 0x20, lastToken: 0x28 });
@@ -106,14 +157,21 @@ describe('the protected resource, from the lab\'s events', () => {
   });
 
   it('ignores the resources of other locks', () => {
-    const other = [configured(false, NOW, '/other'), write({ holder: 'c9', token: 9, value: 9, accepted: true, lastToken: 0, previousValue: 0, fencing: false }, NOW, '/other')];
+    const other = [
+      configured(false, NOW, '/other'),
+      write(
+        { holder: 'c9', token: 9, value: 9, accepted: true, lastToken: 0, previousValue: 0, fencing: false },
+        NOW,
+        '/other',
+      ),
+    ];
     expect(lockResource(LOCK, [...fencedHistory(), ...other])).toEqual(lockResource(LOCK, fencedHistory()));
     expect(lockResource(LOCK, other).state).toBeNull();
   });
 });
 
 describe('--json', () => {
-  it('prints the lock under a `lock` key, and each member\'s part in its row', () => {
+  it("prints the lock under a `lock` key, and each member's part in its row", () => {
     const json = JSON.parse(JSON.stringify(buildSnapshot(lockInput('predecessor'))));
     expect(json.scheduler).toBeNull();
     expect(Object.keys(json.lock)).toEqual(['path', 'recipes', 'holder', 'queue', 'resource']);
@@ -138,7 +196,9 @@ describe('--json', () => {
 
   it('keeps a plain election and a scheduler as they were', () => {
     expect(JSON.parse(JSON.stringify(buildSnapshot(input({}))))).toMatchObject({ lock: null, nodes: [{ lock: null }] });
-    const scheduler = buildSnapshot(input({ path: '/s', znodes: [znode('/s')], schedulerRoots: ['/s'], lockPaths: ['/s'] }));
+    const scheduler = buildSnapshot(
+      input({ path: '/s', znodes: [znode('/s')], schedulerRoots: ['/s'], lockPaths: ['/s'] }),
+    );
     expect(scheduler.scheduler).not.toBeNull();
     expect(scheduler.lock).toBeNull();
   });

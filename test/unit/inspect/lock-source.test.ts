@@ -16,14 +16,33 @@ function lab(contenders: ContenderRecord[]): LabPaths {
   return paths;
 }
 
-const lockContender = (id: string, path: string, recipe = 'predecessor'): ContenderRecord => ({ id, recipe, path, sessionTimeoutMs: 2000, startedAt: 0, lock: { holdMs: 100, thinkMs: 50, fencing: true } });
+const lockContender = (id: string, path: string, recipe = 'predecessor'): ContenderRecord => ({
+  id,
+  recipe,
+  path,
+  sessionTimeoutMs: 2000,
+  startedAt: 0,
+  lock: { holdMs: 100, thinkMs: 50, fencing: true },
+});
 const lines = (events: readonly object[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');
 
 describe('LabTail for a lock', () => {
-  it('names the lab\'s lock paths, and keeps every decision of the inspected lock\'s resource (not only the recent ones)', () => {
-    const paths = lab([lockContender('c1', LOCK), lockContender('c2', LOCK, 'herd'), lockContender('c3', '/other'), { id: 'c4', recipe: 'predecessor', path: '/election', sessionTimeoutMs: 2000, startedAt: 0 }]);
+  it("names the lab's lock paths, and keeps every decision of the inspected lock's resource (not only the recent ones)", () => {
+    const paths = lab([
+      lockContender('c1', LOCK),
+      lockContender('c2', LOCK, 'herd'),
+      lockContender('c3', '/other'),
+      { id: 'c4', recipe: 'predecessor', path: '/election', sessionTimeoutMs: 2000, startedAt: 0 },
+    ]);
     const history = fencedHistory();
-    writeFileSync(paths.labEventsFile, lines([...history.slice(0, 30), configured(false, 0, '/other'), { t: 1, source: 'lab', event: 'ensemble-up', servers: 3 }]));
+    writeFileSync(
+      paths.labEventsFile,
+      lines([
+        ...history.slice(0, 30),
+        configured(false, 0, '/other'),
+        { t: 1, source: 'lab', event: 'ensemble-up', servers: 3 },
+      ]),
+    );
     const tail = new LabTail(paths, LOCK);
     tail.poll();
     expect(tail.lockPaths()).toEqual([LOCK, '/other']);
@@ -35,7 +54,7 @@ describe('LabTail for a lock', () => {
     expect(tail.events().filter((e) => 'resource' in e && e.resource === LOCK).length).toBeLessThan(history.length);
   });
 
-  it('starts over when the lab\'s log does', () => {
+  it("starts over when the lab's log does", () => {
     const paths = lab([lockContender('c1', LOCK)]);
     writeFileSync(paths.labEventsFile, lines(fencedHistory()));
     const tail = new LabTail(paths, LOCK);

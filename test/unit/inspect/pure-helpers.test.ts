@@ -24,7 +24,14 @@ describe('format', () => {
   });
 
   it('formats ages at a useful precision', () => {
-    expect([0, 850, 3249, 59_999, 65_000, 7_380_000].map((ms) => formatDuration(ms, 1))).toEqual(['0ms', '850ms', '3.2s', '59.9s', '1m05s', '2h03m']);
+    expect([0, 850, 3249, 59_999, 65_000, 7_380_000].map((ms) => formatDuration(ms, 1))).toEqual([
+      '0ms',
+      '850ms',
+      '3.2s',
+      '59.9s',
+      '1m05s',
+      '2h03m',
+    ]);
     expect([null, 4200, 0, -5].map(formatTtl)).toEqual(['', 'ttl 4.2s', 'ttl due', 'ttl due']);
   });
 
@@ -54,16 +61,33 @@ describe('tree rows', () => {
 describe('toSnapshotEvent', () => {
   it('keeps the fields that are news, and shortens long znode paths', () => {
     const znode = '/election/7c1e0000-4b8a-9f3d-n_0000000003';
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'joined' as const }).detail).toBe('znode=7c1e0000-4b8a-9f3d-n_0000000003');
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'connected' as const, timeoutMs: 2000 }).detail).toBe('session=0xa3 timeoutMs=2000');
-    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'watching' as const, path: '/election', kind: 'children' as const }).detail).toBe(
-      'path=/election kind=children',
+    expect(toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'joined' as const }).detail).toBe(
+      'znode=7c1e0000-4b8a-9f3d-n_0000000003',
     );
+    expect(
+      toSnapshotEvent({ t: 1, id: 'c3', pid: 9, session: 'a3', znode, event: 'connected' as const, timeoutMs: 2000 })
+        .detail,
+    ).toBe('session=0xa3 timeoutMs=2000');
+    expect(
+      toSnapshotEvent({
+        t: 1,
+        id: 'c3',
+        pid: 9,
+        session: 'a3',
+        znode,
+        event: 'watching' as const,
+        path: '/election',
+        kind: 'children' as const,
+      }).detail,
+    ).toBe('path=/election kind=children');
   });
 });
 
 describe('fitSegments', () => {
-  const text = (w: number) => fitSegments([{ text: 'abc ' }, { text: 'def ', bold: true }, { text: '   ' }], w).map((s) => s.text).join('');
+  const text = (w: number) =>
+    fitSegments([{ text: 'abc ' }, { text: 'def ', bold: true }, { text: '   ' }], w)
+      .map((s) => s.text)
+      .join('');
 
   it('cuts the runs to the width, marking the cut', () => {
     expect(text(20)).toBe('abc def    ');

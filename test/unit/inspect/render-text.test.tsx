@@ -13,7 +13,9 @@ describe('renderSnapshotText', () => {
   it('prints the whole tree and the panes, without selection or key help', () => {
     chalk.level = 0;
     const text = renderSnapshotText(predecessor);
-    expect(masked(lines(text)[0])).toBe('zklab inspect /election · sequential · leader c1 #1 · 7 znodes · --:--:--.---');
+    expect(masked(lines(text)[0])).toBe(
+      'zklab inspect /election · sequential · leader c1 #1 · 7 znodes · --:--:--.---',
+    );
     expect(lineWith(text, '★ LEADER')).toContain('c1 pid 4001');
     expect(text).toContain('c5 → c4 → c3 → c2 → c1★');
     expect(text).toContain('links: zk3 ⇄ zk1 partition · zk3 ⇄ zk2 partition');

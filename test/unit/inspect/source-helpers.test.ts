@@ -13,8 +13,14 @@ describe('withoutObserver', () => {
   it('takes the observer session out of wchp, wchc and the watch count of the server it is on', () => {
     const mine = server('zk1', {
       mntr: new Map([['zk_watch_count', 7]]),
-      wchp: new Map([['/election', ['abc']], ['/election/n_1', ['c2', 'abc']]]),
-      wchc: new Map([['abc', ['/election', '/election/n_1']], ['c2', ['/election/n_1']]]),
+      wchp: new Map([
+        ['/election', ['abc']],
+        ['/election/n_1', ['c2', 'abc']],
+      ]),
+      wchc: new Map([
+        ['abc', ['/election', '/election/n_1']],
+        ['c2', ['/election/n_1']],
+      ]),
     });
     const other = server('zk2', { mntr: new Map([['zk_watch_count', 3]]), wchp: new Map([['/election/n_2', ['c3']]]) });
     const [a, b] = withoutObserver([mine, other], '0xabc', { data: 2, child: 3 });
@@ -47,9 +53,26 @@ describe('FileTail', () => {
 describe('partitionsOf and serversOf', () => {
   it('one entry per faulted direction and kind of fault, whatever the link kinds', () => {
     const link = (from: string, to: string, kind: LinkInfo['kind'], mode: LinkInfo['fault']['mode'], delayMs = 0) =>
-      ({ id: `${kind}:${from}->${to}`, from, to, kind, listenPort: 0, port: 1, targetHost: '127.0.0.1', targetPort: 2, fault: { mode, delayMs, jitterMs: 0 }, stats: {} }) as unknown as LinkInfo;
+      ({
+        id: `${kind}:${from}->${to}`,
+        from,
+        to,
+        kind,
+        listenPort: 0,
+        port: 1,
+        targetHost: '127.0.0.1',
+        targetPort: 2,
+        fault: { mode, delayMs, jitterMs: 0 },
+        stats: {},
+      }) as unknown as LinkInfo;
     expect(
-      partitionsOf([link('zk1', 'zk2', 'quorum', 'blackhole'), link('zk1', 'zk2', 'election', 'blackhole'), link('c1', 'zk1', 'client', 'reject'), link('c2', 'zk1', 'client', 'pass', 200), link('c3', 'zk1', 'client', 'pass')]),
+      partitionsOf([
+        link('zk1', 'zk2', 'quorum', 'blackhole'),
+        link('zk1', 'zk2', 'election', 'blackhole'),
+        link('c1', 'zk1', 'client', 'reject'),
+        link('c2', 'zk1', 'client', 'pass', 200),
+        link('c3', 'zk1', 'client', 'pass'),
+      ]),
     ).toEqual([
       { from: 'zk1', to: 'zk2', fault: 'partition' },
       { from: 'c1', to: 'zk1', fault: 'reject' },
@@ -59,6 +82,9 @@ describe('partitionsOf and serversOf', () => {
 
   it('names --connect servers by port on one host, else by host:port', () => {
     expect(serversOf('127.0.0.1:2181,127.0.0.1:2182').map((s) => s.name)).toEqual(['2181', '2182']);
-    expect(serversOf('a:2181,b:2181')).toEqual([{ host: 'a', port: 2181, name: 'a:2181' }, { host: 'b', port: 2181, name: 'b:2181' }]);
+    expect(serversOf('a:2181,b:2181')).toEqual([
+      { host: 'a', port: 2181, name: 'a:2181' },
+      { host: 'b', port: 2181, name: 'b:2181' },
+    ]);
   });
 });

@@ -44,7 +44,12 @@ describe('describeWatchGraph', () => {
 
   it('continues a chain through a crowd member that is itself watched', () => {
     // c2 and c3 both watch c1 (a broken predecessor chain), and c4 watches c3.
-    const model = describeWatchGraph([node({ path: '/election' }), seq(1, ['c2', 'c3'], true), seq(2, []), seq(3, ['c4'])]);
+    const model = describeWatchGraph([
+      node({ path: '/election' }),
+      seq(1, ['c2', 'c3'], true),
+      seq(2, []),
+      seq(3, ['c4']),
+    ]);
     expect(watchGraphLines(model)).toEqual(['(c2 c3) → c1★  2 watchers', 'c4 → c3']);
   });
 

@@ -20,19 +20,30 @@ function truth(zk: FakeEnsemble, root: string): string[] {
 
 /** Watches the fake ensemble holds for one session, by kind and path: each must be at most 1. */
 function armedCounts(zk: FakeEnsemble, s: FakeSession): number[] {
-  const tables = zk as unknown as { dataWatches: Map<string, Set<{ s: FakeSession }>>; childWatches: Map<string, Set<{ s: FakeSession }>> };
-  return [...tables.dataWatches.values(), ...tables.childWatches.values()].map((set) => [...set].filter((e) => e.s === s).length);
+  const tables = zk as unknown as {
+    dataWatches: Map<string, Set<{ s: FakeSession }>>;
+    childWatches: Map<string, Set<{ s: FakeSession }>>;
+  };
+  return [...tables.dataWatches.values(), ...tables.childWatches.values()].map(
+    (set) => [...set].filter((e) => e.s === s).length,
+  );
 }
 
 async function mirrored(zk: FakeEnsemble, m: ZnodeMirror, root = '/election'): Promise<void> {
-  await waitFor(() => m.synced && JSON.stringify(view(m)) === JSON.stringify(truth(zk, root)), `the mirror to match ${truth(zk, root).join(', ')} (has ${view(m).join(', ')})`, 5000, 5);
+  await waitFor(
+    () => m.synced && JSON.stringify(view(m)) === JSON.stringify(truth(zk, root)),
+    `the mirror to match ${truth(zk, root).join(', ')} (has ${view(m).join(', ')})`,
+    5000,
+    5,
+  );
 }
 
 describe('ZnodeMirror', () => {
   it('follows a nested layout through creates, data changes and deletes', async () => {
     const zk = new FakeEnsemble();
     const admin = await zk.connect();
-    for (const p of ['/election', '/election/nodes', '/election/election', '/election/leader']) await admin.create(p, '', 'persistent');
+    for (const p of ['/election', '/election/nodes', '/election/election', '/election/leader'])
+      await admin.create(p, '', 'persistent');
     const member = await zk.connect();
     await member.create('/election/nodes/m-', 'c1', 'ephemeral-sequential');
     let changes = 0;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyWrite, emptyResource, isResourceName, replayResources, type ResourceState, type ResourceWrite } from '../../../src/lab/fenced-resource.js';
+import {
+  applyWrite,
+  emptyResource,
+  isResourceName,
+  replayResources,
+  type ResourceState,
+  type ResourceWrite,
+} from '../../../src/lab/fenced-resource.js';
 import type { LabEvent } from '../../../src/lab/events.js';
 import { labEvent } from '../../helpers/events.js';
 
@@ -17,7 +24,9 @@ function run(fencing: boolean, writes: readonly ResourceWrite[]): { accepted: bo
   return { accepted, state };
 }
 
-type Op = { readonly configure: string; readonly fencing: boolean } | { readonly write: string; readonly w: ResourceWrite };
+type Op =
+  | { readonly configure: string; readonly fencing: boolean }
+  | { readonly write: string; readonly w: ResourceWrite };
 
 /**
  * What the lab's daemon does (src/net/resource-registers.ts), without its files: applies each operation to its
@@ -53,7 +62,15 @@ function serve(ops: readonly Op[]): { registers: Map<string, ResourceState>; log
 
 describe('emptyResource', () => {
   it('starts with no token, value 0, no holder and no counts', () => {
-    expect(emptyResource('/lock', true)).toEqual({ name: '/lock', fencing: true, token: 0, value: 0, holder: null, accepted: 0, rejected: 0 });
+    expect(emptyResource('/lock', true)).toEqual({
+      name: '/lock',
+      fencing: true,
+      token: 0,
+      value: 0,
+      holder: null,
+      accepted: 0,
+      rejected: 0,
+    });
     expect(emptyResource('/l2', false).fencing).toBe(false);
   });
 });
@@ -81,18 +98,42 @@ describe('applyWrite with fencing on', () => {
 
   it('accepts the same token again (a holder writes more than once in a hold)', () => {
     const o = applyWrite(start, w('c1', 0x100, 2));
-    expect(o).toEqual({ accepted: true, lastToken: 0x100, previousValue: 1, state: { ...start, value: 2, accepted: 2 } });
+    expect(o).toEqual({
+      accepted: true,
+      lastToken: 0x100,
+      previousValue: 1,
+      state: { ...start, value: 2, accepted: 2 },
+    });
   });
 
   it('accepts a higher token and moves the token up', () => {
     const o = applyWrite(start, w('c2', 0x105, 2));
-    expect(o).toEqual({ accepted: true, lastToken: 0x100, previousValue: 1, state: { ...start, token: 0x105, value: 2, holder: 'c2', accepted: 2 } });
+    expect(o).toEqual({
+      accepted: true,
+      lastToken: 0x100,
+      previousValue: 1,
+      state: { ...start, token: 0x105, value: 2, holder: 'c2', accepted: 2 },
+    });
   });
 
   it('counts accepted and refused writes over a zombie run', () => {
-    const r = run(true, [w('c1', 0x100, 1), w('c2', 0x105, 2), w('c1', 0x100, 2), w('c3', 0x10a, 3), w('c2', 0x105, 3)]);
+    const r = run(true, [
+      w('c1', 0x100, 1),
+      w('c2', 0x105, 2),
+      w('c1', 0x100, 2),
+      w('c3', 0x10a, 3),
+      w('c2', 0x105, 3),
+    ]);
     expect(r.accepted).toEqual([true, true, false, true, false]);
-    expect(r.state).toEqual({ name: '/lock', fencing: true, token: 0x10a, value: 3, holder: 'c3', accepted: 3, rejected: 2 });
+    expect(r.state).toEqual({
+      name: '/lock',
+      fencing: true,
+      token: 0x10a,
+      value: 3,
+      holder: 'c3',
+      accepted: 3,
+      rejected: 2,
+    });
   });
 
   it('does not change the state it was given', () => {
@@ -123,7 +164,15 @@ describe('applyWrite with fencing off', () => {
   it('counts every write as accepted, none refused', () => {
     const r = run(false, [w('c1', 0x100, 1), w('c2', 0x105, 2), w('c1', 0x100, 2), w('c1', 0x1, 0)]);
     expect(r.accepted).toEqual([true, true, true, true]);
-    expect(r.state).toEqual({ name: '/lock', fencing: false, token: 0x105, value: 0, holder: 'c1', accepted: 4, rejected: 0 });
+    expect(r.state).toEqual({
+      name: '/lock',
+      fencing: false,
+      token: 0x105,
+      value: 0,
+      holder: 'c1',
+      accepted: 4,
+      rejected: 0,
+    });
   });
 });
 
@@ -138,7 +187,15 @@ describe('replayResources', () => {
     ]);
     const replayed = replayResources(log);
     expect(replayed).toEqual(registers);
-    expect(replayed.get('/lock')).toEqual({ name: '/lock', fencing: true, token: 0x105, value: 3, holder: 'c2', accepted: 3, rejected: 1 });
+    expect(replayed.get('/lock')).toEqual({
+      name: '/lock',
+      fencing: true,
+      token: 0x105,
+      value: 3,
+      holder: 'c2',
+      accepted: 3,
+      rejected: 1,
+    });
   });
 
   it('keeps one register per lock', () => {
@@ -153,8 +210,24 @@ describe('replayResources', () => {
     const replayed = replayResources(log);
     expect(replayed).toEqual(registers);
     expect([...replayed.keys()]).toEqual(['/a', '/b']);
-    expect(replayed.get('/a')).toEqual({ name: '/a', fencing: true, token: 10, value: 1, holder: 'c1', accepted: 1, rejected: 1 });
-    expect(replayed.get('/b')).toEqual({ name: '/b', fencing: false, token: 20, value: 7, holder: 'c5', accepted: 2, rejected: 0 });
+    expect(replayed.get('/a')).toEqual({
+      name: '/a',
+      fencing: true,
+      token: 10,
+      value: 1,
+      holder: 'c1',
+      accepted: 1,
+      rejected: 1,
+    });
+    expect(replayed.get('/b')).toEqual({
+      name: '/b',
+      fencing: false,
+      token: 20,
+      value: 7,
+      holder: 'c5',
+      accepted: 2,
+      rejected: 0,
+    });
   });
 
   it('a later configure flips fencing but keeps the register', () => {
@@ -168,7 +241,15 @@ describe('replayResources', () => {
     ]);
     const replayed = replayResources(log);
     expect(replayed).toEqual(registers);
-    expect(replayed.get('/lock')).toEqual({ name: '/lock', fencing: false, token: 0x105, value: 2, holder: 'c1', accepted: 3, rejected: 0 });
+    expect(replayed.get('/lock')).toEqual({
+      name: '/lock',
+      fencing: false,
+      token: 0x105,
+      value: 2,
+      holder: 'c1',
+      accepted: 3,
+      rejected: 0,
+    });
     // Back on: the register keeps its highest token, so the stale token is refused again.
     const again = serve([
       { configure: '/lock', fencing: false },
@@ -177,23 +258,59 @@ describe('replayResources', () => {
       { write: '/lock', w: w('c1', 0x100, 2) },
     ]);
     expect(replayResources(again.log)).toEqual(again.registers);
-    expect(replayResources(again.log).get('/lock')).toEqual({ name: '/lock', fencing: true, token: 0x105, value: 1, holder: 'c2', accepted: 1, rejected: 1 });
+    expect(replayResources(again.log).get('/lock')).toEqual({
+      name: '/lock',
+      fencing: true,
+      token: 0x105,
+      value: 1,
+      holder: 'c2',
+      accepted: 1,
+      rejected: 1,
+    });
   });
 
   it('replays a prefix of the log to the state at that point', () => {
-    const ops: Op[] = [{ configure: '/lock', fencing: true }, { write: '/lock', w: w('c1', 5, 1) }, { write: '/lock', w: w('c2', 3, 9) }, { write: '/lock', w: w('c2', 8, 2) }];
+    const ops: Op[] = [
+      { configure: '/lock', fencing: true },
+      { write: '/lock', w: w('c1', 5, 1) },
+      { write: '/lock', w: w('c2', 3, 9) },
+      { write: '/lock', w: w('c2', 8, 2) },
+    ];
     const { log } = serve(ops);
-    for (let n = 1; n <= ops.length; n++) expect(replayResources(log.slice(0, n))).toEqual(serve(ops.slice(0, n)).registers);
+    for (let n = 1; n <= ops.length; n++)
+      expect(replayResources(log.slice(0, n))).toEqual(serve(ops.slice(0, n)).registers);
   });
 
   it('starts a register from a write logged without its configuration, with the fencing the write names', () => {
-    const log = [labEvent(1, 'resource-write', { resource: '/lock', holder: 'c1', token: 7, value: 1, accepted: true, lastToken: 0, previousValue: 0, fencing: false })];
-    expect(replayResources(log).get('/lock')).toEqual({ name: '/lock', fencing: false, token: 7, value: 1, holder: 'c1', accepted: 1, rejected: 0 });
+    const log = [
+      labEvent(1, 'resource-write', {
+        resource: '/lock',
+        holder: 'c1',
+        token: 7,
+        value: 1,
+        accepted: true,
+        lastToken: 0,
+        previousValue: 0,
+        fencing: false,
+      }),
+    ];
+    expect(replayResources(log).get('/lock')).toEqual({
+      name: '/lock',
+      fencing: false,
+      token: 7,
+      value: 1,
+      holder: 'c1',
+      accepted: 1,
+      rejected: 0,
+    });
   });
 
   it('ignores every other lab event, and an empty log gives no registers', () => {
     expect(replayResources([]).size).toBe(0);
-    const log = [labEvent(0, 'ensemble-up', { servers: 3 }), labEvent(1, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' })];
+    const log = [
+      labEvent(0, 'ensemble-up', { servers: 3 }),
+      labEvent(1, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
+    ];
     expect(replayResources(log).size).toBe(0);
   });
 });
@@ -203,7 +320,10 @@ describe('isResourceName', () => {
     expect(isResourceName(name)).toBe(true);
   });
 
-  it.each(['', 'lock', '/', '/lock/', '//lock', '/lo ck', '/lock?x', '/lock\n', `/${'x'.repeat(200)}`])('refuses %j', (name) => {
-    expect(isResourceName(name)).toBe(false);
-  });
+  it.each(['', 'lock', '/', '/lock/', '//lock', '/lo ck', '/lock?x', '/lock\n', `/${'x'.repeat(200)}`])(
+    'refuses %j',
+    (name) => {
+      expect(isResourceName(name)).toBe(false);
+    },
+  );
 });

@@ -46,7 +46,10 @@ async function boundLab() {
   mkdirSync(paths.root);
   writeFileSync(paths.stateFile, '{}');
   const o = owner(paths);
-  await waitFor(() => findMarked([paths.nodeMarker]).length === 1 && findMarked([paths.wardenMarker]).length === 1, 'the stand-in and the warden');
+  await waitFor(
+    () => findMarked([paths.nodeMarker]).length === 1 && findMarked([paths.wardenMarker]).length === 1,
+    'the stand-in and the warden',
+  );
   return { paths, o };
 }
 
@@ -55,9 +58,15 @@ describe('a lab bound to its owner', () => {
     const { paths, o } = await boundLab();
     o.kill('SIGKILL');
     await o;
-    await waitFor(() => findMarked([paths.nodeMarker, paths.wardenMarker]).length === 0, 'the lab and its warden gone', 5000);
+    await waitFor(
+      () => findMarked([paths.nodeMarker, paths.wardenMarker]).length === 0,
+      'the lab and its warden gone',
+      5000,
+    );
     expect(existsSync(paths.root)).toBe(false);
-    expect((await execa(process.execPath, [join(PACKAGE_ROOT, 'bin', 'zklab.js'), 'labs', '--json'], { env })).stdout).toBe('[]');
+    expect(
+      (await execa(process.execPath, [join(PACKAGE_ROOT, 'bin', 'zklab.js'), 'labs', '--json'], { env })).stdout,
+    ).toBe('[]');
   });
 
   it('is left alone when the owner releases it: the warden leaves without touching what runs there now', async () => {

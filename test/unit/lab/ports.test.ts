@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allPorts, BLOCK_SIZE, choosePorts, planServerPorts, preferredBase, validateBasePort } from '../../../src/lab/ports.js';
+import {
+  allPorts,
+  BLOCK_SIZE,
+  choosePorts,
+  planServerPorts,
+  preferredBase,
+  validateBasePort,
+} from '../../../src/lab/ports.js';
 import { EnvironmentError, UsageError } from '../../../src/errors.js';
 
 const servers: Server[] = [];

@@ -15,7 +15,11 @@ function frame(timeoutMs: number, session: bigint): Buffer {
 
 describe('parseConnectResponse', () => {
   it('reads the granted session and timeout', () => {
-    expect(parseConnectResponse(frame(4000, 0x100007595920000n))).toEqual({ complete: true, session: '100007595920000', timeoutMs: 4000 });
+    expect(parseConnectResponse(frame(4000, 0x100007595920000n))).toEqual({
+      complete: true,
+      session: '100007595920000',
+      timeoutMs: 4000,
+    });
   });
 
   it('waits for the head, and ignores a refused session or bytes that are no ConnectResponse', () => {

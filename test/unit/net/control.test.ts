@@ -38,7 +38,11 @@ describe('NetControl', () => {
     const { path } = await fakeDaemon();
     const ctl = await NetControl.connect(path, 1000);
     cleanups.push(() => ctl.close());
-    const [a, list, b] = await Promise.all([ctl.request({ op: 'ping' }), ctl.request({ op: 'list' }), ctl.request({ op: 'ping' })]);
+    const [a, list, b] = await Promise.all([
+      ctl.request({ op: 'ping' }),
+      ctl.request({ op: 'list' }),
+      ctl.request({ op: 'ping' }),
+    ]);
     expect([a.pid, b.pid]).toEqual([1, 2]);
     expect(list.links).toEqual([]);
   });
@@ -50,7 +54,9 @@ describe('NetControl', () => {
     await expect(ctl.request({ op: 'set-rules', rules: [], delays: [] })).rejects.toSatisfy(
       (e: Error) => e instanceof UsageError && /unknown member 'zz'/.test(e.message),
     );
-    await expect(ctl.request({ op: 'remove-links', ids: [] })).rejects.toSatisfy((e: Error) => e instanceof ProcessError && /disk on fire/.test(e.message));
+    await expect(ctl.request({ op: 'remove-links', ids: [] })).rejects.toSatisfy(
+      (e: Error) => e instanceof ProcessError && /disk on fire/.test(e.message),
+    );
     expect((await ctl.request({ op: 'ping' })).ok).toBe(true); // the connection survives refusals
   });
 

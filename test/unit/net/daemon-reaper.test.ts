@@ -37,7 +37,11 @@ beforeAll(async () => {
   lab = tempLab();
   mkdirSync(lab.root, { recursive: true });
   target = await new TargetServer(true).start();
-  writeState(lab, { ...emptyState(), servers: [{ id: 1, name: 'zk1', clientPort: target.port, quorumPort: 1, electionPort: 1 }], net: { rules: [], delays: [], contenderPorts: {} } });
+  writeState(lab, {
+    ...emptyState(),
+    servers: [{ id: 1, name: 'zk1', clientPort: target.port, quorumPort: 1, electionPort: 1 }],
+    net: { rules: [], delays: [], contenderPorts: {} },
+  });
   daemonPid = (await startDaemon(lab.root)).pid;
   ctl = await NetControl.connect(lab.controlSocket, 2000);
 });
@@ -47,7 +51,10 @@ afterEach(async () => {
     signal(c.pid!, 'SIGCONT');
     signal(c.pid!, 'SIGKILL');
   }
-  await waitForExit(children.splice(0).map((c) => c.pid!), 5000);
+  await waitForExit(
+    children.splice(0).map((c) => c.pid!),
+    5000,
+  );
 });
 
 afterAll(async () => {
@@ -74,7 +81,14 @@ function recordedPorts(): Record<string, unknown> {
 function record(id: string, pid: number, port: number): Promise<void> {
   return withLabLock(lab, async () => {
     const state = readState(lab)!;
-    const rec: ContenderRecord = { id, pid, recipe: 'predecessor', path: '/e', sessionTimeoutMs: 2000, startedAt: Date.now() };
+    const rec: ContenderRecord = {
+      id,
+      pid,
+      recipe: 'predecessor',
+      path: '/e',
+      sessionTimeoutMs: 2000,
+      startedAt: Date.now(),
+    };
     state.contenders.push(rec);
     state.net!.contenderPorts[id] = { zk1: port };
     writeState(lab, state);
@@ -82,12 +96,31 @@ function record(id: string, pid: number, port: number): Promise<void> {
 }
 
 /** A contender's link in the daemon, and a stand-in process for it; `connect: false` never connects. */
-async function contender(opts: { connect?: boolean; listed?: boolean } = {}): Promise<{ id: string; link: string; pid: number; port: number }> {
+async function contender(
+  opts: { connect?: boolean; listed?: boolean } = {},
+): Promise<{ id: string; link: string; pid: number; port: number }> {
   const id = `c${nextId++}`;
   const link = `client:${id}->zk1`;
-  const { links } = await ctl.request({ op: 'add-links', links: [{ id: link, from: id, to: 'zk1', kind: 'client', listenPort: 0, targetHost: '127.0.0.1', targetPort: target.port }] });
+  const { links } = await ctl.request({
+    op: 'add-links',
+    links: [
+      {
+        id: link,
+        from: id,
+        to: 'zk1',
+        kind: 'client',
+        listenPort: 0,
+        targetHost: '127.0.0.1',
+        targetPort: target.port,
+      },
+    ],
+  });
   const port = links[0]!.port;
-  const child = spawn(process.execPath, ['-e', STAND_IN, '--', lab.nodeMarker, `--id=${id}`, String(opts.connect === false ? 0 : port)], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    ['-e', STAND_IN, '--', lab.nodeMarker, `--id=${id}`, String(opts.connect === false ? 0 : port)],
+    { stdio: 'ignore' },
+  );
   children.push(child);
   const pid = child.pid!;
   if (opts.connect !== false) await eventually(async () => (await openOn(link)) === 1, 5000, `${id} to connect`);
@@ -101,7 +134,7 @@ function pause(pid: number): Promise<void> {
 }
 
 describe('the link daemon and contenders that die', () => {
-  it('closes a SIGKILLed contender\'s links within a second and the lab state forgets its ports; a paused one keeps them', async () => {
+  it("closes a SIGKILLed contender's links within a second and the lab state forgets its ports; a paused one keeps them", async () => {
     const dead = await contender();
     const paused = await contender();
     const idle = await contender({ connect: false });
@@ -118,20 +151,31 @@ describe('the link daemon and contenders that die', () => {
     // idle one as well, and left it alone.
     const again = await contender({ connect: false });
     signal(again.pid, 'SIGKILL');
-    await eventually(async () => !(await linkIds()).includes(again.link), 2500, `${again.link} to be removed by a tick`);
+    await eventually(
+      async () => !(await linkIds()).includes(again.link),
+      2500,
+      `${again.link} to be removed by a tick`,
+    );
 
     expect(await linkIds()).toEqual(expect.arrayContaining([paused.link, idle.link]));
     expect(await openOn(paused.link)).toBe(1);
     expect(recordedPorts()).toMatchObject({ [paused.id]: { zk1: paused.port }, [idle.id]: { zk1: idle.port } });
-    expect(readFileSync(lab.netLog, 'utf8')).toMatch(new RegExp(`contender process gone: ${dead.id} \\(pid ${dead.pid}\\); removed ${dead.link}`));
+    expect(readFileSync(lab.netLog, 'utf8')).toMatch(
+      new RegExp(`contender process gone: ${dead.id} \\(pid ${dead.pid}\\); removed ${dead.link}`),
+    );
     expect(elapsed).toBeLessThan(1000);
   });
 
   it('keeps the links of a contender that moves its connection', async () => {
     const mover = await contender();
-    const accepted = async () => (await ctl.request({ op: 'list' })).links.find((l) => l.id === mover.link)!.stats.accepted;
+    const accepted = async () =>
+      (await ctl.request({ op: 'list' })).links.find((l) => l.id === mover.link)!.stats.accepted;
     signal(mover.pid, 'SIGUSR1');
-    await eventually(async () => (await accepted()) === 2 && (await openOn(mover.link)) === 1, 3000, `${mover.id} to reconnect`);
+    await eventually(
+      async () => (await accepted()) === 2 && (await openOn(mover.link)) === 1,
+      3000,
+      `${mover.id} to reconnect`,
+    );
     // A death after it, noticed by the daemon, shows the close of the first connection was judged already.
     const dead = await contender();
     signal(dead.pid, 'SIGKILL');
@@ -140,7 +184,7 @@ describe('the link daemon and contenders that die', () => {
     expect(recordedPorts()).toHaveProperty(mover.id);
   });
 
-  it('takes a pid that runs without the lab\'s marker (reused) for a dead contender', async () => {
+  it("takes a pid that runs without the lab's marker (reused) for a dead contender", async () => {
     const c = await contender({ connect: false, listed: false });
     signal(c.pid, 'SIGKILL');
     await record(c.id, process.pid, c.port); // alive, but not one of the lab's processes
@@ -158,7 +202,11 @@ describe('the link daemon and contenders that die', () => {
     expect(await linkIds()).toContain(unlisted.link);
 
     await record(unlisted.id, unlisted.pid, unlisted.port);
-    await eventually(async () => !(await linkIds()).includes(unlisted.link), 2500, `${unlisted.link} to be removed once listed`);
+    await eventually(
+      async () => !(await linkIds()).includes(unlisted.link),
+      2500,
+      `${unlisted.link} to be removed once listed`,
+    );
   });
 
   it('closes the links while a command holds the lab lock, and updates the state once the lock is free', async () => {
@@ -166,7 +214,11 @@ describe('the link daemon and contenders that die', () => {
     let removedUnderLock = false;
     await withLabLock(lab, async () => {
       signal(c.pid, 'SIGKILL');
-      await eventually(async () => !(await linkIds()).includes(c.link), 1500, `${c.link} to be removed while the lock is held`);
+      await eventually(
+        async () => !(await linkIds()).includes(c.link),
+        1500,
+        `${c.link} to be removed while the lock is held`,
+      );
       removedUnderLock = true;
       expect(recordedPorts()).toHaveProperty(c.id);
     });
@@ -176,7 +228,14 @@ describe('the link daemon and contenders that die', () => {
 
   it('on start, forgets the ports of contenders that died while no daemon ran', async () => {
     const state: LabState = readState(lab)!;
-    state.contenders.push({ id: 'c99', pid: 0, recipe: 'predecessor', path: '/e', sessionTimeoutMs: 2000, startedAt: 0 });
+    state.contenders.push({
+      id: 'c99',
+      pid: 0,
+      recipe: 'predecessor',
+      path: '/e',
+      sessionTimeoutMs: 2000,
+      startedAt: 0,
+    });
     state.net!.contenderPorts.c99 = { zk1: 1 };
     writeState(lab, state);
     await ctl.request({ op: 'shutdown' });
@@ -184,6 +243,6 @@ describe('the link daemon and contenders that die', () => {
     expect(await waitForExit([daemonPid], 5000)).toEqual([]);
     daemonPid = (await startDaemon(lab.root)).pid;
     ctl = await NetControl.connect(lab.controlSocket, 2000);
-    await waitFor(() => !('c99' in recordedPorts()), 3000, 'lab.json to forget c99\'s ports');
+    await waitFor(() => !('c99' in recordedPorts()), 3000, "lab.json to forget c99's ports");
   });
 });

@@ -37,12 +37,21 @@ describe('LinkProxy blackhole', () => {
     await waitFor(() => proxy.stats().heldBytes === 34, 3000, 'proxy holding 34 bytes');
     await stays(() => server.received.length === 0 && client.received.length === 0, 200, 'nothing delivered');
     expect([client.closed, client.ended, client.errorCode, server.closed, server.ended, server.errorCode]).toEqual([
-      false, false, undefined, false, false, undefined,
+      false,
+      false,
+      undefined,
+      false,
+      false,
+      undefined,
     ]);
     expect(proxy.stats().open).toBe(1);
 
     proxy.setFault({ mode: 'pass' });
-    await waitFor(() => server.text === 'to-target-1;to-target-2;' && client.text === 'to-client;', 3000, 'delivery after heal');
+    await waitFor(
+      () => server.text === 'to-target-1;to-target-2;' && client.text === 'to-client;',
+      3000,
+      'delivery after heal',
+    );
     expect(proxy.stats()).toMatchObject({ heldBytes: 0, open: 1 });
     expect(client.errorCode).toBeUndefined();
   });

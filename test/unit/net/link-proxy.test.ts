@@ -116,7 +116,12 @@ describe('LinkProxy delay', () => {
   it('keeps byte order under jitter even when later chunks draw shorter delays', async () => {
     // Alternating extreme draws: without the ordering guard, every other chunk would overtake its predecessor.
     let n = 0;
-    const p = new LinkProxy({ kind: 'client', targetHost: '127.0.0.1', targetPort: target.port, random: () => (n++ % 2 === 0 ? 0.99 : 0) });
+    const p = new LinkProxy({
+      kind: 'client',
+      targetHost: '127.0.0.1',
+      targetPort: target.port,
+      random: () => (n++ % 2 === 0 ? 0.99 : 0),
+    });
     const client = await connectPeer(await p.start());
     try {
       p.setFault({ delayMs: 5, jitterMs: 40 });
@@ -153,7 +158,12 @@ describe('LinkProxy delay', () => {
 describe('LinkProxy onClientLeft', () => {
   async function counting(): Promise<{ proxy: LinkProxy; left: () => number }> {
     let n = 0;
-    const p = new LinkProxy({ kind: 'client', targetHost: '127.0.0.1', targetPort: target.port, onClientLeft: () => n++ });
+    const p = new LinkProxy({
+      kind: 'client',
+      targetHost: '127.0.0.1',
+      targetPort: target.port,
+      onClientLeft: () => n++,
+    });
     await p.start();
     return { proxy: p, left: () => n };
   }
@@ -181,7 +191,7 @@ describe('LinkProxy onClientLeft', () => {
       const a = await connectPeer(p.port);
       await echoRoundTrip(a, 'a');
       target.peers[0]!.socket.end();
-      await waitFor(() => a.ended, 3000, 'the target\'s FIN at the client');
+      await waitFor(() => a.ended, 3000, "the target's FIN at the client");
       expect(left()).toBe(0);
 
       const b = await connectPeer(p.port);

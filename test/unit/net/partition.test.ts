@@ -25,7 +25,9 @@ function link(from: string, to: string, kind: LinkKind): LinkRef {
 
 /** Every server pair both ways on quorum and election, and each client to each server. */
 const LINKS: LinkRef[] = [
-  ...SERVERS.flatMap((a) => SERVERS.filter((b) => b !== a).flatMap((b) => [link(a, b, 'quorum'), link(a, b, 'election')])),
+  ...SERVERS.flatMap((a) =>
+    SERVERS.filter((b) => b !== a).flatMap((b) => [link(a, b, 'quorum'), link(a, b, 'election')]),
+  ),
   ...['c1', 'c2'].flatMap((c) => SERVERS.map((s) => link(c, s, 'client'))),
 ];
 
@@ -76,8 +78,27 @@ describe('computeLinkFaults', () => {
   });
 
   it('members not named in a split form a group of their own, cut from every named group', () => {
-    const faults = computeLinkFaults(LINKS, [split([['zk1', 'c1'], ['zk2', 'zk3']])], []);
-    expect(cutPairs(faults)).toEqual(['c1->zk2', 'c1->zk3', 'c2->zk1', 'c2->zk2', 'c2->zk3', 'zk1->zk2', 'zk1->zk3', 'zk2->zk1', 'zk3->zk1']);
+    const faults = computeLinkFaults(
+      LINKS,
+      [
+        split([
+          ['zk1', 'c1'],
+          ['zk2', 'zk3'],
+        ]),
+      ],
+      [],
+    );
+    expect(cutPairs(faults)).toEqual([
+      'c1->zk2',
+      'c1->zk3',
+      'c2->zk1',
+      'c2->zk2',
+      'c2->zk3',
+      'zk1->zk2',
+      'zk1->zk3',
+      'zk2->zk1',
+      'zk3->zk1',
+    ]);
   });
 
   it('the last rule that cuts a link decides its mode', () => {
@@ -97,7 +118,11 @@ describe('computeLinkFaults', () => {
   });
 
   it('uses the ids the links carry', () => {
-    const faults = computeLinkFaults([{ id: 'custom', from: 'zk1', to: 'zk2', kind: 'quorum' }], [isolate('zk2', 'reject')], []);
+    const faults = computeLinkFaults(
+      [{ id: 'custom', from: 'zk1', to: 'zk2', kind: 'quorum' }],
+      [isolate('zk2', 'reject')],
+      [],
+    );
     expect([...faults.keys()]).toEqual(['custom']);
     expect(faults.get('custom')?.mode).toBe('reject');
   });
@@ -105,7 +130,13 @@ describe('computeLinkFaults', () => {
 
 describe('validation', () => {
   it('accepts well-formed rules and delays', () => {
-    expect(validateNetRules(MEMBERS, [isolate('zk1'), split([['zk1'], ['zk2', 'c1']], 'reject')], [delay('c2', 0), delay('zk1', 60_000, 60_000)])).toEqual([]);
+    expect(
+      validateNetRules(
+        MEMBERS,
+        [isolate('zk1'), split([['zk1'], ['zk2', 'c1']], 'reject')],
+        [delay('c2', 0), delay('zk1', 60_000, 60_000)],
+      ),
+    ).toEqual([]);
   });
 
   it('names unknown members', () => {
@@ -115,7 +146,9 @@ describe('validation', () => {
   });
 
   it('refuses a member in two groups', () => {
-    expect(validateRule(split([['zk1', 'zk2'], ['zk2']]), MEMBERS)).toEqual(["member 'zk2' is in two groups (1 and 2)"]);
+    expect(validateRule(split([['zk1', 'zk2'], ['zk2']]), MEMBERS)).toEqual([
+      "member 'zk2' is in two groups (1 and 2)",
+    ]);
     expect(validateRule(split([['zk1', 'zk1']]), MEMBERS)).toEqual(["member 'zk1' is listed twice in group 1"]);
   });
 
@@ -150,7 +183,18 @@ describe('heal and delays', () => {
     expect(healRules(rules, MEMBERS, 'zk3')).toEqual([isolate('zk1'), isolate('c1', 'reject')]);
     expect(healRules(rules, MEMBERS, 'zk1')).toEqual([isolate('c1', 'reject')]); // zk1 is in the split's implicit group
     expect(healRules(rules, MEMBERS, 'c2')).toEqual([isolate('zk1'), isolate('c1', 'reject')]);
-    expect(healRules([split([['zk1', 'zk2'], ['zk3', 'c1', 'c2']])], MEMBERS, 'zk2')).toEqual([]);
+    expect(
+      healRules(
+        [
+          split([
+            ['zk1', 'zk2'],
+            ['zk3', 'c1', 'c2'],
+          ]),
+        ],
+        MEMBERS,
+        'zk2',
+      ),
+    ).toEqual([]);
   });
 
   it('heal() removes every rule', () => {

@@ -34,14 +34,19 @@ describe('LinkTable with a jitter seed', () => {
     const JITTER = 400;
     const id = 'client:c1->zk1';
     table.setRules([], [], undefined, 7);
-    const [link] = await table.add([{ id, from: 'c1', to: 'zk1', kind: 'client', listenPort: 0, targetHost: '127.0.0.1', targetPort: target.port }]);
+    const [link] = await table.add([
+      { id, from: 'c1', to: 'zk1', kind: 'client', listenPort: 0, targetHost: '127.0.0.1', targetPort: target.port },
+    ]);
     table.setRules([], [{ member: 'c1', delayMs: 0, jitterMs: JITTER }]);
     const client = await connectPeer(link!.port);
     const expected = seededRandom(7, id);
     for (let i = 0; i < 4; i++) {
       const rtt = await echoRoundTrip(client, `m${i};`);
       const predicted = JITTER * expected() + JITTER * expected(); // one draw on the way there, one on the way back
-      expect(Math.abs(rtt - predicted), `round trip ${i}: ${rtt.toFixed(1)} ms, seed predicts ${predicted.toFixed(1)} ms`).toBeLessThan(60);
+      expect(
+        Math.abs(rtt - predicted),
+        `round trip ${i}: ${rtt.toFixed(1)} ms, seed predicts ${predicted.toFixed(1)} ms`,
+      ).toBeLessThan(60);
     }
     client.socket.destroy();
   }, 15_000);

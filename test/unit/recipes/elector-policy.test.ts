@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { chooseCandidate, compareIds, type Candidate } from '../../../src/recipes/elector-policy.js';
 
-const m = (id: string, priority: number, sequence: number, site: string | null = null): Candidate => ({ id, priority, site, sequence });
+const m = (id: string, priority: number, sequence: number, site: string | null = null): Candidate => ({
+  id,
+  priority,
+  site,
+  sequence,
+});
 
 // Sequences deliberately disagree with both id order and priority order.
 const members = [m('c1', 5, 7, 'east'), m('c2', 9, 3, 'west'), m('c3', 9, 1, 'east'), m('c10', 1, 0, 'west')];

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { chooseCandidate, outranks, type Candidate } from '../../../src/recipes/elector-policy.js';
 import { decide, held, member } from './elector-fixtures.js';
 
-const m = (id: string, priority: number, sequence: number, site: string | null = null): Candidate => ({ id, priority, site, sequence });
+const m = (id: string, priority: number, sequence: number, site: string | null = null): Candidate => ({
+  id,
+  priority,
+  site,
+  sequence,
+});
 
 // Site a holds the lowest priority, the null-site member the highest; sequences disagree with both.
 const a1 = m('a1', 1, 5, 'a');
@@ -22,8 +27,12 @@ describe('chooseCandidate with the administrator site order', () => {
 
     it('puts unlisted sites and the null site after the listed ones, by priority among themselves', () => {
       expect(chooseCandidate('priority', members, { siteOrder: ['a', 'b'], excluded: new Set(['a1']) })).toBe('b9');
-      expect(chooseCandidate('priority', members, { siteOrder: ['a', 'b'], excluded: new Set(['a1', 'b9']) })).toBe('n99');
-      expect(chooseCandidate('priority', members, { siteOrder: ['a', 'b'], excluded: new Set(['a1', 'b9', 'n99']) })).toBe('c7');
+      expect(chooseCandidate('priority', members, { siteOrder: ['a', 'b'], excluded: new Set(['a1', 'b9']) })).toBe(
+        'n99',
+      );
+      expect(
+        chooseCandidate('priority', members, { siteOrder: ['a', 'b'], excluded: new Set(['a1', 'b9', 'n99']) }),
+      ).toBe('c7');
       expect(chooseCandidate('priority', [m('x', 1, 0, null), m('y', 2, 1, 'z')], { siteOrder: ['a'] })).toBe('y');
     });
 
@@ -47,13 +56,17 @@ describe('chooseCandidate with the administrator site order', () => {
     it('follows the site order rather than the previous leader', () => {
       expect(chooseCandidate('site', members, { previousLeader: 'a1' })).toBe('a1');
       expect(chooseCandidate('site', members, { previousLeader: 'a1', siteOrder: ['b'] })).toBe('b9');
-      expect(chooseCandidate('site', members, { previousLeader: 'gone', previousSite: 'c', siteOrder: ['a', 'c'] })).toBe('a1');
+      expect(
+        chooseCandidate('site', members, { previousLeader: 'gone', previousSite: 'c', siteOrder: ['a', 'c'] }),
+      ).toBe('a1');
     });
 
     it('ranks by site order, then priority, with unlisted and null sites last', () => {
       expect(chooseCandidate('site', [a1, a5, b9, n99], { siteOrder: ['a'] })).toBe('a5');
       expect(chooseCandidate('site', members, { siteOrder: ['a'], excluded: new Set(['a1']) })).toBe('n99');
-      expect(chooseCandidate('site', members, { siteOrder: ['b'], excluded: new Set(['b9']), previousLeader: 'c7' })).toBe('n99');
+      expect(
+        chooseCandidate('site', members, { siteOrder: ['b'], excluded: new Set(['b9']), previousLeader: 'c7' }),
+      ).toBe('n99');
     });
 
     it('without a site order (or with an empty one) still prefers the previous leader’s site', () => {
@@ -102,7 +115,12 @@ describe('outranks', () => {
 
   it('is always false for first and round-robin', () => {
     for (const policy of ['first', 'round-robin'] as const) {
-      for (const [x, y] of [[b9, a1], [a1, b9], [c7, a1], [n99, c7]] as const) {
+      for (const [x, y] of [
+        [b9, a1],
+        [a1, b9],
+        [c7, a1],
+        [n99, c7],
+      ] as const) {
         expect(outranks(policy, members, x, y)).toBe(false);
         expect(outranks(policy, members, x, y, { siteOrder: [x.site ?? 'a'], previousLeader: y.id })).toBe(false);
       }
@@ -111,37 +129,65 @@ describe('outranks', () => {
 });
 
 describe('electorDecision with preempt', () => {
-
   it('replaces a settled leader with a strictly better member', () => {
-    expect(decide({ elected: 'c1', current: held('c1', true), preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });
-    expect(decide({ elected: 'c3', current: held('c3', true), preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });
+    expect(decide({ elected: 'c1', current: held('c1', true), preempt: true })).toEqual({
+      kind: 'elect',
+      candidate: 'c2',
+      exclude: null,
+      reason: 'preempt',
+    });
+    expect(decide({ elected: 'c3', current: held('c3', true), preempt: true })).toEqual({
+      kind: 'elect',
+      candidate: 'c2',
+      exclude: null,
+      reason: 'preempt',
+    });
   });
 
   it('keeps a settled leader nobody outranks', () => {
-    expect(decide({ elected: 'c2', current: held('c2', true), preempt: true })).toEqual({ kind: 'settled', leader: 'c2' });
+    expect(decide({ elected: 'c2', current: held('c2', true), preempt: true })).toEqual({
+      kind: 'settled',
+      leader: 'c2',
+    });
   });
 
   it('does not replace a leader on a tie, even by an older member', () => {
     const tied = [member('c1', 5, 0, 'a'), member('c2', 5, 1, 'a')];
-    expect(decide({ members: tied, elected: 'c2', current: held('c2', true), preempt: true })).toEqual({ kind: 'settled', leader: 'c2' });
-    expect(decide({ members: tied, elected: 'c2', current: held('c2', true), preempt: true, siteOrder: ['a'] })).toEqual({ kind: 'settled', leader: 'c2' });
+    expect(decide({ members: tied, elected: 'c2', current: held('c2', true), preempt: true })).toEqual({
+      kind: 'settled',
+      leader: 'c2',
+    });
+    expect(
+      decide({ members: tied, elected: 'c2', current: held('c2', true), preempt: true, siteOrder: ['a'] }),
+    ).toEqual({ kind: 'settled', leader: 'c2' });
   });
 
   it('does not replace a live leader with preempt false or absent', () => {
-    expect(decide({ elected: 'c1', current: held('c1', true), preempt: false })).toEqual({ kind: 'settled', leader: 'c1' });
+    expect(decide({ elected: 'c1', current: held('c1', true), preempt: false })).toEqual({
+      kind: 'settled',
+      leader: 'c1',
+    });
     expect(decide({ elected: 'c1', current: held('c1', true) })).toEqual({ kind: 'settled', leader: 'c1' });
-    expect(decide({ elected: 'c2', current: held('c2', true), siteOrder: ['a'], preempt: false })).toEqual({ kind: 'settled', leader: 'c2' });
+    expect(decide({ elected: 'c2', current: held('c2', true), siteOrder: ['a'], preempt: false })).toEqual({
+      kind: 'settled',
+      leader: 'c2',
+    });
   });
 
   it('does not let an excluded member pre-empt, but the next best one may', () => {
-    expect(decide({ elected: 'c3', current: held('c3', true), preempt: true, excluded: new Set(['c2']) })).toEqual({ kind: 'settled', leader: 'c3' });
+    expect(decide({ elected: 'c3', current: held('c3', true), preempt: true, excluded: new Set(['c2']) })).toEqual({
+      kind: 'settled',
+      leader: 'c3',
+    });
     expect(decide({ elected: 'c1', current: held('c1', true), preempt: true, excluded: new Set(['c2']) })).toEqual({
       kind: 'elect',
       candidate: 'c3',
       exclude: null,
       reason: 'preempt',
     });
-    expect(decide({ elected: 'c1', current: held('c1', true), preempt: true, excluded: new Set(['c2', 'c3']) })).toEqual({ kind: 'settled', leader: 'c1' });
+    expect(
+      decide({ elected: 'c1', current: held('c1', true), preempt: true, excluded: new Set(['c2', 'c3']) }),
+    ).toEqual({ kind: 'settled', leader: 'c1' });
   });
 
   it('lets a lower-priority member of the preferred site pre-empt when the site order changes', () => {
@@ -151,7 +197,10 @@ describe('electorDecision with preempt', () => {
       exclude: null,
       reason: 'preempt',
     });
-    expect(decide({ elected: 'c2', current: held('c2', true), preempt: true, siteOrder: ['b', 'a'] })).toEqual({ kind: 'settled', leader: 'c2' });
+    expect(decide({ elected: 'c2', current: held('c2', true), preempt: true, siteOrder: ['b', 'a'] })).toEqual({
+      kind: 'settled',
+      leader: 'c2',
+    });
     expect(decide({ elected: 'c3', current: held('c3', true), preempt: true, siteOrder: ['b'] })).toEqual({
       kind: 'elect',
       candidate: 'c2',
@@ -161,13 +210,36 @@ describe('electorDecision with preempt', () => {
   });
 
   it('replaces a waiting candidate (elected, not READY yet) with a strictly better member', () => {
-    expect(decide({ elected: 'c1', current: held('c1', false), preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });
-    expect(decide({ elected: 'c1', preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });
-    expect(decide({ elected: 'c3', current: held('c1', true), preempt: true })).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'preempt' });
+    expect(decide({ elected: 'c1', current: held('c1', false), preempt: true })).toEqual({
+      kind: 'elect',
+      candidate: 'c2',
+      exclude: null,
+      reason: 'preempt',
+    });
+    expect(decide({ elected: 'c1', preempt: true })).toEqual({
+      kind: 'elect',
+      candidate: 'c2',
+      exclude: null,
+      reason: 'preempt',
+    });
+    expect(decide({ elected: 'c3', current: held('c1', true), preempt: true })).toEqual({
+      kind: 'elect',
+      candidate: 'c2',
+      exclude: null,
+      reason: 'preempt',
+    });
     // Without preempt the same candidate is waited for.
-    expect(decide({ elected: 'c1', current: held('c1', false), preempt: false })).toEqual({ kind: 'wait', candidate: 'c1', blockedBy: null });
+    expect(decide({ elected: 'c1', current: held('c1', false), preempt: false })).toEqual({
+      kind: 'wait',
+      candidate: 'c1',
+      blockedBy: null,
+    });
     // A waiting best candidate is waited for.
-    expect(decide({ elected: 'c2', current: held('c2', false), preempt: true })).toEqual({ kind: 'wait', candidate: 'c2', blockedBy: null });
+    expect(decide({ elected: 'c2', current: held('c2', false), preempt: true })).toEqual({
+      kind: 'wait',
+      candidate: 'c2',
+      blockedBy: null,
+    });
   });
 
   it('excludes a candidate whose watchdog ran out rather than pre-empting it', () => {
@@ -181,8 +253,14 @@ describe('electorDecision with preempt', () => {
 
   it('never pre-empts under first or round-robin', () => {
     for (const policy of ['first', 'round-robin'] as const) {
-      expect(decide({ policy, elected: 'c3', current: held('c3', true), preempt: true })).toEqual({ kind: 'settled', leader: 'c3' });
-      expect(decide({ policy, elected: 'c3', current: held('c3', true), preempt: true, siteOrder: ['b'] })).toEqual({ kind: 'settled', leader: 'c3' });
+      expect(decide({ policy, elected: 'c3', current: held('c3', true), preempt: true })).toEqual({
+        kind: 'settled',
+        leader: 'c3',
+      });
+      expect(decide({ policy, elected: 'c3', current: held('c3', true), preempt: true, siteOrder: ['b'] })).toEqual({
+        kind: 'settled',
+        leader: 'c3',
+      });
     }
   });
 
@@ -193,8 +271,13 @@ describe('electorDecision with preempt', () => {
       exclude: null,
       reason: 'preempt',
     });
-    expect(decide({ policy: 'site', elected: 'c3', current: held('c3', true), preempt: true })).toEqual({ kind: 'settled', leader: 'c3' });
-    expect(decide({ policy: 'site', elected: 'c3', current: held('c3', true), preempt: true, siteOrder: ['b'] })).toEqual({
+    expect(decide({ policy: 'site', elected: 'c3', current: held('c3', true), preempt: true })).toEqual({
+      kind: 'settled',
+      leader: 'c3',
+    });
+    expect(
+      decide({ policy: 'site', elected: 'c3', current: held('c3', true), preempt: true, siteOrder: ['b'] }),
+    ).toEqual({
       kind: 'elect',
       candidate: 'c2',
       exclude: null,

@@ -19,9 +19,22 @@ interface Znode {
 }
 
 const RC: Record<ZkCode, number> = {
-  NONODE: -101, NODEEXISTS: -110, NOTEMPTY: -111, BADVERSION: -103, CONNECTIONLOSS: -4,
-  OPERATIONTIMEOUT: -7, SESSIONEXPIRED: -112, SESSIONMOVED: -118, CLOSED: -116, NOAUTH: -102, BADARGUMENTS: -8,
-  UNIMPLEMENTED: -6, NEWCONFIGNOQUORUM: -13, RECONFIGINPROGRESS: -14, RECONFIGDISABLED: -123, OTHER: 0,
+  NONODE: -101,
+  NODEEXISTS: -110,
+  NOTEMPTY: -111,
+  BADVERSION: -103,
+  CONNECTIONLOSS: -4,
+  OPERATIONTIMEOUT: -7,
+  SESSIONEXPIRED: -112,
+  SESSIONMOVED: -118,
+  CLOSED: -116,
+  NOAUTH: -102,
+  BADARGUMENTS: -8,
+  UNIMPLEMENTED: -6,
+  NEWCONFIGNOQUORUM: -13,
+  RECONFIGINPROGRESS: -14,
+  RECONFIGDISABLED: -123,
+  OTHER: 0,
 };
 
 function fail(code: ZkCode, op: string, path?: string): never {
@@ -45,7 +58,16 @@ export class FakeEnsemble {
   private readonly childWatches = new Map<string, Set<{ s: FakeSession; w: Watcher }>>();
 
   private blank(owner: string): Znode {
-    return { data: Buffer.alloc(0), czxid: 0, mzxid: 0, version: 0, cversion: 0, ctime: Date.now(), owner, nextSequence: 0 };
+    return {
+      data: Buffer.alloc(0),
+      czxid: 0,
+      mzxid: 0,
+      version: 0,
+      cversion: 0,
+      ctime: Date.now(),
+      owner,
+      nextSequence: 0,
+    };
   }
 
   async connect(): Promise<FakeSession> {
@@ -64,7 +86,9 @@ export class FakeEnsemble {
 
   children(path: string): string[] {
     const prefix = path === '/' ? '/' : `${path}/`;
-    return [...this.nodes.keys()].filter((p) => p.startsWith(prefix) && p !== prefix && !p.slice(prefix.length).includes('/')).map((p) => p.slice(prefix.length));
+    return [...this.nodes.keys()]
+      .filter((p) => p.startsWith(prefix) && p !== prefix && !p.slice(prefix.length).includes('/'))
+      .map((p) => p.slice(prefix.length));
   }
 
   /**
@@ -89,7 +113,8 @@ export class FakeEnsemble {
   private endSession(session: FakeSession): void {
     this.sessions.delete(session.sessionId);
     for (const [path, node] of [...this.nodes]) if (node.owner === session.sessionId) this.remove(path);
-    for (const table of [this.dataWatches, this.childWatches]) for (const set of table.values()) for (const e of set) if (e.s === session) set.delete(e);
+    for (const table of [this.dataWatches, this.childWatches])
+      for (const set of table.values()) for (const e of set) if (e.s === session) set.delete(e);
   }
 
   // ---- operations, called by FakeSession once it decided the call reaches the servers ----
@@ -102,7 +127,12 @@ export class FakeEnsemble {
     if (mode.endsWith('sequential')) full += String(parent.nextSequence++).padStart(10, '0');
     if (this.nodes.has(full)) fail('NODEEXISTS', 'create', path);
     const zxid = ++this.zxid;
-    this.nodes.set(full, { ...this.blank(mode.startsWith('ephemeral') ? s.sessionId : '0'), data, czxid: zxid, mzxid: zxid });
+    this.nodes.set(full, {
+      ...this.blank(mode.startsWith('ephemeral') ? s.sessionId : '0'),
+      data,
+      czxid: zxid,
+      mzxid: zxid,
+    });
     parent.cversion++;
     this.fire(this.dataWatches, full, 'created');
     this.fire(this.childWatches, parentOf(full), 'children');
@@ -113,7 +143,17 @@ export class FakeEnsemble {
     const n = this.nodes.get(path);
     if (!n) return null;
     const numChildren = this.children(path).length;
-    return { czxid: n.czxid, mzxid: n.mzxid, version: n.version, cversion: n.cversion, numChildren, dataLength: n.data.length, ctime: n.ctime, mtime: n.ctime, ephemeralOwner: n.owner };
+    return {
+      czxid: n.czxid,
+      mzxid: n.mzxid,
+      version: n.version,
+      cversion: n.cversion,
+      numChildren,
+      dataLength: n.data.length,
+      ctime: n.ctime,
+      mtime: n.ctime,
+      ephemeralOwner: n.owner,
+    };
   }
 
   watch(kind: 'data' | 'children', s: FakeSession, path: string, w: Watcher): void {

@@ -29,7 +29,12 @@ interface Created {
 }
 let created: Created[] = [];
 
-function newLab(recipe: RecipeName, Lock: LockClass, lock: Partial<LockOptions> = {}, base: Partial<RecipeOptions> = {}): RecipeLab {
+function newLab(
+  recipe: RecipeName,
+  Lock: LockClass,
+  lock: Partial<LockOptions> = {},
+  base: Partial<RecipeOptions> = {},
+): RecipeLab {
   created = [];
   lab = new RecipeLab((o: RecipeOptions, io: RecipeIO, d: string): Recipe => new Lock(o, io, d), {
     recipe,
@@ -97,7 +102,10 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
 
     // Each acquisition's token is the czxid of the znode its holder joined with last.
     for (const a of acq) {
-      const joined = lab.log.slice(0, idx(a)).filter((e) => e.id === a.id && e.event === 'joined').at(-1)!;
+      const joined = lab.log
+        .slice(0, idx(a))
+        .filter((e) => e.id === a.id && e.event === 'joined')
+        .at(-1)!;
       const made = created.find((c) => c.znode === joined.fields.znode)!;
       expect(made.id).toBe(a.id);
       expect(tokenOf(a)).toBe(made.czxid);
@@ -113,12 +121,19 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
       expect(idx(rel[0]!)).toBeGreaterThan(idx(a));
       expect(idx(rel[0]!)).toBeLessThan(idx(next));
       // The successor waited in line and heard of this release: its last notification before it acquired follows it.
-      const heard = lab.log.slice(0, idx(next)).filter((e) => e.id === next.id && e.event === 'notified').at(-1)!;
+      const heard = lab.log
+        .slice(0, idx(next))
+        .filter((e) => e.id === next.id && e.event === 'notified')
+        .at(-1)!;
       expect(idx(heard)).toBeGreaterThan(idx(rel[0]!));
     }
 
     // No two contenders' holds (lock-acquired..lock-released, by log position) overlap.
-    const holds = acq.map((a) => ({ id: a.id, from: idx(a), to: releasesOf(a.id, tokenOf(a))[0] ? idx(releasesOf(a.id, tokenOf(a))[0]!) : lab.log.length }));
+    const holds = acq.map((a) => ({
+      id: a.id,
+      from: idx(a),
+      to: releasesOf(a.id, tokenOf(a))[0] ? idx(releasesOf(a.id, tokenOf(a))[0]!) : lab.log.length,
+    }));
     for (const x of holds) for (const y of holds) if (x.id !== y.id) expect(x.to < y.from || y.to < x.from).toBe(true);
 
     // Every write was accepted, with strictly increasing tokens, and no update was lost.
@@ -134,8 +149,15 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     for (const id of ['c1', 'c2', 'c3']) {
       const seq = lab.sequence(id, ['lock-acquired', 'lock-write', 'lock-released']);
       const full = Math.floor(seq.length / 3) * 3;
-      expect(seq.slice(0, full)).toEqual(Array.from({ length: full }, (_, i) => ['lock-acquired', 'lock-write', 'lock-released'][i % 3]));
-      expect(lab.events(id, 'resigned').filter((e) => e.fields.reason === 'released').map(tokenOf)).toEqual(releases(id).map(tokenOf));
+      expect(seq.slice(0, full)).toEqual(
+        Array.from({ length: full }, (_, i) => ['lock-acquired', 'lock-write', 'lock-released'][i % 3]),
+      );
+      expect(
+        lab
+          .events(id, 'resigned')
+          .filter((e) => e.fields.reason === 'released')
+          .map(tokenOf),
+      ).toEqual(releases(id).map(tokenOf));
     }
     expect(lab.events(undefined, 'error')).toEqual([]);
     expectNoClaimAfterRelease();
@@ -152,7 +174,9 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     expect(releasesOf('c1', t1).map((e) => e.fields.reason)).toEqual(['done']);
     expect(lab.zk.stat(z1)).toBeNull();
     const retried = lab.events('c1', 'retry');
-    expect(retried.map((e) => ({ ...e.fields }))).toEqual([{ op: 'evaluate', message: `delete ${z1}: connectionloss`, attempt: 1 }]);
+    expect(retried.map((e) => ({ ...e.fields }))).toEqual([
+      { op: 'evaluate', message: `delete ${z1}: connectionloss`, attempt: 1 },
+    ]);
     expect(idx(retried[0]!)).toBeGreaterThan(idx(releasesOf('c1', t1)[0]!));
     expect(idx(retried[0]!)).toBeLessThan(idx(acquisitions('c2')[0]!));
     expect(tokenOf(acquisitions('c2')[0]!)).toBeGreaterThan(t1);
@@ -170,7 +194,9 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
 
     const t1 = tokenOf(acquisitions('c1')[0]!);
     expect(releasesOf('c1', t1).map((e) => e.fields.reason)).toEqual(['done']);
-    expect(lab.events('c1', 'retry').map((e) => ({ ...e.fields }))).toEqual([{ op: 'evaluate', message: `exists ${z1}: connectionloss`, attempt: 1 }]);
+    expect(lab.events('c1', 'retry').map((e) => ({ ...e.fields }))).toEqual([
+      { op: 'evaluate', message: `exists ${z1}: connectionloss`, attempt: 1 },
+    ]);
     expect(lab.zk.stat(z1)).toBeNull();
     expectNoClaimAfterRelease();
   });
@@ -193,9 +219,11 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     s1.reconnect();
     await until(() => expect(acquisitions('c2')).toHaveLength(1));
     expect(lab.zk.stat(z1)).toBeNull();
-    expect(lab.sequence('c1', ['lock-acquired', 'lock-write', 'resigned', 'lock-released', 'retry', 'paused', 'resumed']).slice(0, 7)).toEqual([
-      'lock-acquired', 'lock-write', 'resigned', 'lock-released', 'paused', 'retry', 'resumed',
-    ]);
+    expect(
+      lab
+        .sequence('c1', ['lock-acquired', 'lock-write', 'resigned', 'lock-released', 'retry', 'paused', 'resumed'])
+        .slice(0, 7),
+    ).toEqual(['lock-acquired', 'lock-write', 'resigned', 'lock-released', 'paused', 'retry', 'resumed']);
     // c1 thinks, queues again and gets the lock back after c2: nothing is stuck.
     await until(() => expect(acquisitions('c1')).toHaveLength(2));
     expect(releasesOf('c1', t1)).toHaveLength(1);
@@ -262,8 +290,22 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     const t1 = tokenOf(acquisitions('c1')[0]!);
     const keep = ['leader', 'lock-acquired', 'paused', 'resumed', 'lock-write', 'resigned', 'lock-released'] as const;
     const firstHold = lab.sequence('c1', [...keep]);
-    expect(firstHold.slice(0, 8)).toEqual(['leader', 'lock-acquired', 'paused', 'resumed', 'leader', 'lock-write', 'resigned', 'lock-released']);
-    expect(lab.events('c1', 'leader').map(tokenOf).filter((t) => t === t1)).toHaveLength(2);
+    expect(firstHold.slice(0, 8)).toEqual([
+      'leader',
+      'lock-acquired',
+      'paused',
+      'resumed',
+      'leader',
+      'lock-write',
+      'resigned',
+      'lock-released',
+    ]);
+    expect(
+      lab
+        .events('c1', 'leader')
+        .map(tokenOf)
+        .filter((t) => t === t1),
+    ).toHaveLength(2);
     expectNoClaimAfterRelease();
   });
 
@@ -278,50 +320,99 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     s1.reconnect();
     await until(() => expect(acquisitions('c1')).toHaveLength(2));
     const t1 = tokenOf(acquisitions('c1')[0]!);
-    const keep = ['leader', 'lock-acquired', 'paused', 'resumed', 'lock-write', 'resigned', 'lock-released', 'retry'] as const;
-    expect(lab.sequence('c1', [...keep]).slice(0, 8)).toEqual(['leader', 'lock-acquired', 'paused', 'lock-write', 'resigned', 'retry', 'resumed', 'lock-released']);
-    expect(lab.events('c1', 'leader').map(tokenOf).filter((t) => t === t1)).toHaveLength(1);
+    const keep = [
+      'leader',
+      'lock-acquired',
+      'paused',
+      'resumed',
+      'lock-write',
+      'resigned',
+      'lock-released',
+      'retry',
+    ] as const;
+    expect(lab.sequence('c1', [...keep]).slice(0, 8)).toEqual([
+      'leader',
+      'lock-acquired',
+      'paused',
+      'lock-write',
+      'resigned',
+      'retry',
+      'resumed',
+      'lock-released',
+    ]);
+    expect(
+      lab
+        .events('c1', 'leader')
+        .map(tokenOf)
+        .filter((t) => t === t1),
+    ).toHaveLength(1);
     expect(tokenOf(acquisitions('c1')[1]!)).toBeGreaterThan(tokenOf(acquisitions('c2')[0]!));
     expectNoClaimAfterRelease();
   });
 
-  it.each([true, false])('fencing %s: a holder whose session expired during its hold writes late with its old token', async (fencing) => {
-    newLab(recipe, Lock, { holdMs: 100, thinkMs: 1000, fencing });
-    await startTracked(['c1']);
-    await startTracked(['c2'], { lock: { holdMs: 200, thinkMs: 1000, fencing } });
-    await until(() => expect(lab.decisions).toHaveLength(1));
-    const t1 = tokenOf(acquisitions('c1')[0]!);
-    lab.zk.expire(lab.session('c1'));
-    // c2 writes at the end of its hold and lets go; c1's new session is next in line.
-    await until(() => expect(acquisitions('c1')).toHaveLength(2));
+  it.each([true, false])(
+    'fencing %s: a holder whose session expired during its hold writes late with its old token',
+    async (fencing) => {
+      newLab(recipe, Lock, { holdMs: 100, thinkMs: 1000, fencing });
+      await startTracked(['c1']);
+      await startTracked(['c2'], { lock: { holdMs: 200, thinkMs: 1000, fencing } });
+      await until(() => expect(lab.decisions).toHaveLength(1));
+      const t1 = tokenOf(acquisitions('c1')[0]!);
+      lab.zk.expire(lab.session('c1'));
+      // c2 writes at the end of its hold and lets go; c1's new session is next in line.
+      await until(() => expect(acquisitions('c1')).toHaveLength(2));
 
-    const t2 = tokenOf(acquisitions('c2')[0]!);
-    const t3 = tokenOf(acquisitions('c1')[1]!);
-    expect(t2).toBeGreaterThan(t1);
-    expect(lab.decisions.slice(0, 5).map((d) => ({ ...d }))).toEqual([
-      { op: 'read', holder: 'c1', token: t1, value: 0, accepted: true },
-      { op: 'read', holder: 'c2', token: t2, value: 0, accepted: true },
-      { op: 'write', holder: 'c1', token: t1, value: 1, accepted: !fencing },
-      { op: 'write', holder: 'c2', token: t2, value: 1, accepted: true },
-      { op: 'read', holder: 'c1', token: t3, value: 1, accepted: true },
-    ]);
-    expect(lab.events('c1', 'lock-write')[0]!.fields).toEqual({ token: t1, value: 1, accepted: !fencing, lastToken: t2, previousValue: 0 });
-    expect(releases('c1').map((e) => ({ token: tokenOf(e), reason: e.fields.reason }))).toEqual([{ token: t1, reason: 'lost' }]);
-    expect(lab.events('c1', 'resigned').filter((e) => tokenOf(e) === t1).map((e) => ({ ...e.fields }))).toEqual([{ reason: 'expired', token: t1, wasLeader: true }]);
-    expect(lab.sequence('c1', ['lock-acquired', 'expired', 'lock-write', 'lock-released'])).toEqual(['lock-acquired', 'expired', 'lock-write', 'lock-released', 'lock-acquired']);
-    // c2 let go before c1 acquired again: the late write was c1's only overlap, and c2 never knew of it.
-    expect(idx(releases('c2')[0]!)).toBeLessThan(idx(acquisitions('c1')[1]!));
-    // With fencing, c2's write is the only one that counts; without, c1's late write was overwritten: a lost update.
-    expect(lab.resourceState).toMatchObject(fencing ? { token: t3, value: 1, holder: 'c2', accepted: 1, rejected: 1 } : { token: t3, value: 1, holder: 'c2', accepted: 2, rejected: 0 });
-    // c1's new session took one place, the one it acquires with now.
-    const mine = created.filter((c) => c.id === 'c1');
-    expect(mine.map((c) => c.session)).toEqual([expect.any(String), lab.session('c1').sessionId]);
-    expect(mine[1]!.czxid).toBe(t3);
-    expect(created.every((c) => c.ownedAfter === 1)).toBe(true);
-    expectNoClaimAfterRelease();
-  });
+      const t2 = tokenOf(acquisitions('c2')[0]!);
+      const t3 = tokenOf(acquisitions('c1')[1]!);
+      expect(t2).toBeGreaterThan(t1);
+      expect(lab.decisions.slice(0, 5).map((d) => ({ ...d }))).toEqual([
+        { op: 'read', holder: 'c1', token: t1, value: 0, accepted: true },
+        { op: 'read', holder: 'c2', token: t2, value: 0, accepted: true },
+        { op: 'write', holder: 'c1', token: t1, value: 1, accepted: !fencing },
+        { op: 'write', holder: 'c2', token: t2, value: 1, accepted: true },
+        { op: 'read', holder: 'c1', token: t3, value: 1, accepted: true },
+      ]);
+      expect(lab.events('c1', 'lock-write')[0]!.fields).toEqual({
+        token: t1,
+        value: 1,
+        accepted: !fencing,
+        lastToken: t2,
+        previousValue: 0,
+      });
+      expect(releases('c1').map((e) => ({ token: tokenOf(e), reason: e.fields.reason }))).toEqual([
+        { token: t1, reason: 'lost' },
+      ]);
+      expect(
+        lab
+          .events('c1', 'resigned')
+          .filter((e) => tokenOf(e) === t1)
+          .map((e) => ({ ...e.fields })),
+      ).toEqual([{ reason: 'expired', token: t1, wasLeader: true }]);
+      expect(lab.sequence('c1', ['lock-acquired', 'expired', 'lock-write', 'lock-released'])).toEqual([
+        'lock-acquired',
+        'expired',
+        'lock-write',
+        'lock-released',
+        'lock-acquired',
+      ]);
+      // c2 let go before c1 acquired again: the late write was c1's only overlap, and c2 never knew of it.
+      expect(idx(releases('c2')[0]!)).toBeLessThan(idx(acquisitions('c1')[1]!));
+      // With fencing, c2's write is the only one that counts; without, c1's late write was overwritten: a lost update.
+      expect(lab.resourceState).toMatchObject(
+        fencing
+          ? { token: t3, value: 1, holder: 'c2', accepted: 1, rejected: 1 }
+          : { token: t3, value: 1, holder: 'c2', accepted: 2, rejected: 0 },
+      );
+      // c1's new session took one place, the one it acquires with now.
+      const mine = created.filter((c) => c.id === 'c1');
+      expect(mine.map((c) => c.session)).toEqual([expect.any(String), lab.session('c1').sessionId]);
+      expect(mine[1]!.czxid).toBe(t3);
+      expect(created.every((c) => c.ownedAfter === 1)).toBe(true);
+      expectNoClaimAfterRelease();
+    },
+  );
 
-  it('runs the old hold to its end beside a new session\'s hold, and releases each once', async () => {
+  it("runs the old hold to its end beside a new session's hold, and releases each once", async () => {
     // A long hold: the session ends early in it, the new session acquires alone, and both holds run at once.
     newLab(recipe, Lock, { holdMs: 300, thinkMs: 2000 });
     await startTracked(['c1']);

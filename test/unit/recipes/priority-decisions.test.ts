@@ -25,7 +25,10 @@ describe('contenderAction', () => {
   });
 
   it('walks its own PROGRESS current through the takeover stages', () => {
-    expect(act({ elected: 'c1', current: mine(false), takeover: 'none' })).toEqual({ kind: 'start-takeover', czxid: 40 });
+    expect(act({ elected: 'c1', current: mine(false), takeover: 'none' })).toEqual({
+      kind: 'start-takeover',
+      czxid: 40,
+    });
     expect(act({ elected: 'c1', current: mine(false), takeover: 'running' })).toEqual({ kind: 'await-takeover' });
     expect(act({ elected: 'c1', current: mine(false), takeover: 'done' })).toEqual({ kind: 'set-ready', czxid: 40 });
   });
@@ -46,7 +49,6 @@ describe('contenderAction', () => {
 });
 
 describe('electorDecision', () => {
-
   it('elects by policy when nobody was ever elected', () => {
     expect(decide({})).toEqual({ kind: 'elect', candidate: 'c2', exclude: null, reason: 'policy' });
   });
@@ -60,53 +62,124 @@ describe('electorDecision', () => {
   });
 
   it('waits, with the watchdog running, while the elected contender takes over or has not started', () => {
-    expect(decide({ elected: 'c3', current: held('c3', false) })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: null });
+    expect(decide({ elected: 'c3', current: held('c3', false) })).toEqual({
+      kind: 'wait',
+      candidate: 'c3',
+      blockedBy: null,
+    });
     expect(decide({ elected: 'c3' })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: null });
   });
 
   it('waits without blaming the candidate while another contender, or an unknown session, still holds current', () => {
-    expect(decide({ elected: 'c3', current: held('c1', true) })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: 'c1' });
-    expect(decide({ elected: 'c3', current: { ownerSession: 'stranger', ready: false } })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: 'stranger' });
-    expect(decide({ elected: 'c3', current: held('c1', false), watchdogFired: 'c3' })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: 'c1' });
+    expect(decide({ elected: 'c3', current: held('c1', true) })).toEqual({
+      kind: 'wait',
+      candidate: 'c3',
+      blockedBy: 'c1',
+    });
+    expect(decide({ elected: 'c3', current: { ownerSession: 'stranger', ready: false } })).toEqual({
+      kind: 'wait',
+      candidate: 'c3',
+      blockedBy: 'stranger',
+    });
+    expect(decide({ elected: 'c3', current: held('c1', false), watchdogFired: 'c3' })).toEqual({
+      kind: 'wait',
+      candidate: 'c3',
+      blockedBy: 'c1',
+    });
   });
 
   it('excludes a candidate whose watchdog ran out before READY and elects the next one', () => {
-    expect(decide({ elected: 'c2', current: held('c2', false), watchdogFired: 'c2' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: 'c2', reason: 'policy' });
-    expect(decide({ elected: 'c2', watchdogFired: 'c2' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: 'c2', reason: 'policy' });
+    expect(decide({ elected: 'c2', current: held('c2', false), watchdogFired: 'c2' })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: 'c2',
+      reason: 'policy',
+    });
+    expect(decide({ elected: 'c2', watchdogFired: 'c2' })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: 'c2',
+      reason: 'policy',
+    });
   });
 
   it('ignores a watchdog that fired for someone no longer elected, or after READY', () => {
     expect(decide({ elected: 'c3', watchdogFired: 'c2' })).toEqual({ kind: 'wait', candidate: 'c3', blockedBy: null });
-    expect(decide({ elected: 'c2', current: held('c2', true), watchdogFired: 'c2' })).toEqual({ kind: 'settled', leader: 'c2' });
+    expect(decide({ elected: 'c2', current: held('c2', true), watchdogFired: 'c2' })).toEqual({
+      kind: 'settled',
+      leader: 'c2',
+    });
   });
 
   it('elects again when the elected contender is gone, from the previous leader for round-robin', () => {
     const rest = MEMBERS.filter((m) => m.id !== 'c2');
-    expect(decide({ members: rest, elected: 'c2' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'policy' });
-    expect(decide({ members: rest, elected: 'c2', policy: 'round-robin' })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'policy' });
-    expect(decide({ members: rest, elected: 'c2', policy: 'round-robin', previousLeader: 'c3' })).toEqual({ kind: 'elect', candidate: 'c1', exclude: null, reason: 'policy' });
+    expect(decide({ members: rest, elected: 'c2' })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: null,
+      reason: 'policy',
+    });
+    expect(decide({ members: rest, elected: 'c2', policy: 'round-robin' })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: null,
+      reason: 'policy',
+    });
+    expect(decide({ members: rest, elected: 'c2', policy: 'round-robin', previousLeader: 'c3' })).toEqual({
+      kind: 'elect',
+      candidate: 'c1',
+      exclude: null,
+      reason: 'policy',
+    });
   });
 
   it('passes the remembered site of a departed leader to the site policy', () => {
     const rest = MEMBERS.filter((m) => m.id !== 'c2');
-    expect(decide({ members: [...rest, member('c4', 0, 3, 'b')], elected: 'c2', policy: 'site', previousSite: 'b' })).toMatchObject({ candidate: 'c4' });
+    expect(
+      decide({ members: [...rest, member('c4', 0, 3, 'b')], elected: 'c2', policy: 'site', previousSite: 'b' }),
+    ).toMatchObject({ candidate: 'c4' });
   });
 
   it('elects the live holder of current again when elected is missing or names the departed (NL == CL)', () => {
-    expect(decide({ elected: null, current: held('c1', true) })).toEqual({ kind: 'elect', candidate: 'c1', exclude: null, reason: 'holder' });
-    expect(decide({ elected: 'gone', current: held('c3', false) })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'holder' });
+    expect(decide({ elected: null, current: held('c1', true) })).toEqual({
+      kind: 'elect',
+      candidate: 'c1',
+      exclude: null,
+      reason: 'holder',
+    });
+    expect(decide({ elected: 'gone', current: held('c3', false) })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: null,
+      reason: 'holder',
+    });
   });
 
   it('passes over an excluded holder and an excluded elected contender', () => {
     const excluded = new Set(['c2']);
-    expect(decide({ elected: 'c2', current: held('c2', false), excluded })).toEqual({ kind: 'elect', candidate: 'c3', exclude: null, reason: 'policy' });
+    expect(decide({ elected: 'c2', current: held('c2', false), excluded })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: null,
+      reason: 'policy',
+    });
   });
 
   it('forgives every exclusion when nobody else is left, trying the one just given up on last', () => {
     const excluded = new Set(['c1', 'c3']);
-    expect(decide({ elected: 'c2', watchdogFired: 'c2', excluded })).toEqual({ kind: 'elect', candidate: 'c3', exclude: 'c2', reason: 'forgiven' });
+    expect(decide({ elected: 'c2', watchdogFired: 'c2', excluded })).toEqual({
+      kind: 'elect',
+      candidate: 'c3',
+      exclude: 'c2',
+      reason: 'forgiven',
+    });
     const one = [member('c1', 1, 0)];
-    expect(decide({ members: one, elected: 'c1', watchdogFired: 'c1' })).toEqual({ kind: 'elect', candidate: 'c1', exclude: 'c1', reason: 'forgiven' });
+    expect(decide({ members: one, elected: 'c1', watchdogFired: 'c1' })).toEqual({
+      kind: 'elect',
+      candidate: 'c1',
+      exclude: 'c1',
+      reason: 'forgiven',
+    });
   });
 
   it('has nothing to do without members', () => {

@@ -36,8 +36,14 @@ describe('parseAdminPolicy', () => {
 
   it('reads an object without sites or priorities as empty lists, and ignores unknown keys', () => {
     expect(parseAdminPolicy('{}')).toEqual({ policy: { sites: [], priorities: {} }, problems: [] });
-    expect(parseAdminPolicy('{"sites": ["a"], "other": 1}')).toEqual({ policy: { sites: ['a'], priorities: {} }, problems: [] });
-    expect(parseAdminPolicy('{"priorities": {"c1": 3}}')).toEqual({ policy: { sites: [], priorities: { c1: 3 } }, problems: [] });
+    expect(parseAdminPolicy('{"sites": ["a"], "other": 1}')).toEqual({
+      policy: { sites: ['a'], priorities: {} },
+      problems: [],
+    });
+    expect(parseAdminPolicy('{"priorities": {"c1": 3}}')).toEqual({
+      policy: { sites: [], priorities: { c1: 3 } },
+      problems: [],
+    });
   });
 
   it('ignores malformed JSON as a whole', () => {
@@ -57,8 +63,14 @@ describe('parseAdminPolicy', () => {
       policy: { sites: [], priorities: { c1: 4 } },
       problems: ['sites is not a list; ignored'],
     });
-    expect(parseAdminPolicy('{"sites": {"a": 1}}')).toEqual({ policy: { sites: [], priorities: {} }, problems: ['sites is not a list; ignored'] });
-    expect(parseAdminPolicy('{"sites": null}')).toEqual({ policy: { sites: [], priorities: {} }, problems: ['sites is not a list; ignored'] });
+    expect(parseAdminPolicy('{"sites": {"a": 1}}')).toEqual({
+      policy: { sites: [], priorities: {} },
+      problems: ['sites is not a list; ignored'],
+    });
+    expect(parseAdminPolicy('{"sites": null}')).toEqual({
+      policy: { sites: [], priorities: {} },
+      problems: ['sites is not a list; ignored'],
+    });
   });
 
   it('drops empty, repeated and non-string sites one by one, keeping the first occurrence in order', () => {
@@ -69,14 +81,25 @@ describe('parseAdminPolicy', () => {
   });
 
   it('drops priorities that are not whole numbers one by one, keeping the rest', () => {
-    expect(parseAdminPolicy('{"priorities": {"c1": 1.5, "c2": "7", "c3": null, "c4": 4, "c5": true, "c6": [1], "c7": -9}}')).toEqual({
+    expect(
+      parseAdminPolicy('{"priorities": {"c1": 1.5, "c2": "7", "c3": null, "c4": 4, "c5": true, "c6": [1], "c7": -9}}'),
+    ).toEqual({
       policy: { sites: [], priorities: { c4: 4, c7: -9 } },
-      problems: [badPriority('c1', '1.5'), badPriority('c2', '"7"'), badPriority('c3', 'null'), badPriority('c5', 'true'), badPriority('c6', '[1]')],
+      problems: [
+        badPriority('c1', '1.5'),
+        badPriority('c2', '"7"'),
+        badPriority('c3', 'null'),
+        badPriority('c5', 'true'),
+        badPriority('c6', '[1]'),
+      ],
     });
   });
 
   it('accepts a whole number written with a fraction or exponent', () => {
-    expect(parseAdminPolicy('{"priorities": {"c1": 2.0, "c2": 1e2}}')).toEqual({ policy: { sites: [], priorities: { c1: 2, c2: 100 } }, problems: [] });
+    expect(parseAdminPolicy('{"priorities": {"c1": 2.0, "c2": 1e2}}')).toEqual({
+      policy: { sites: [], priorities: { c1: 2, c2: 100 } },
+      problems: [],
+    });
   });
 
   it('ignores priorities that are not an object, keeping the sites', () => {
@@ -98,7 +121,9 @@ describe('parseAdminPolicy', () => {
 
 describe('serializeAdminPolicy', () => {
   it('writes sites then priorities as compact JSON', () => {
-    expect(serializeAdminPolicy({ sites: ['b', 'a'], priorities: { c3: 50 } })).toBe('{"sites":["b","a"],"priorities":{"c3":50}}');
+    expect(serializeAdminPolicy({ sites: ['b', 'a'], priorities: { c3: 50 } })).toBe(
+      '{"sites":["b","a"],"priorities":{"c3":50}}',
+    );
     expect(serializeAdminPolicy(EMPTY_POLICY)).toBe('{"sites":[],"priorities":{}}');
   });
 
@@ -124,12 +149,18 @@ describe('preferSite', () => {
   });
 
   it('appends known sites the policy does not list, in their order, after the listed ones', () => {
-    expect(preferSite({ sites: ['a', 'b'], priorities: {} }, 'b', ['d', 'a', 'c'])).toEqual({ sites: ['b', 'a', 'd', 'c'], priorities: {} });
+    expect(preferSite({ sites: ['a', 'b'], priorities: {} }, 'b', ['d', 'a', 'c'])).toEqual({
+      sites: ['b', 'a', 'd', 'c'],
+      priorities: {},
+    });
     expect(preferSite(EMPTY_POLICY, 'y', ['x', 'y', 'z'])).toEqual({ sites: ['y', 'x', 'z'], priorities: {} });
   });
 
   it('puts a site neither listed nor known first', () => {
-    expect(preferSite({ sites: ['a'], priorities: {} }, 'z', ['a', 'b'])).toEqual({ sites: ['z', 'a', 'b'], priorities: {} });
+    expect(preferSite({ sites: ['a'], priorities: {} }, 'z', ['a', 'b'])).toEqual({
+      sites: ['z', 'a', 'b'],
+      priorities: {},
+    });
     expect(preferSite(EMPTY_POLICY, 'x', [])).toEqual({ sites: ['x'], priorities: {} });
   });
 
@@ -171,6 +202,8 @@ describe('ids that are no ordinary property names', () => {
       ['c1', 2],
     ]);
     expect(problems).toEqual(['priorities: an empty id ignored']);
-    expect(JSON.parse(serializeAdminPolicy(policy))).toEqual(JSON.parse('{"sites":[],"priorities":{"__proto__":5,"c1":2}}'));
+    expect(JSON.parse(serializeAdminPolicy(policy))).toEqual(
+      JSON.parse('{"sites":[],"priorities":{"__proto__":5,"c1":2}}'),
+    );
   });
 });

@@ -55,7 +55,9 @@ describe('priority election', () => {
     await threeContenders();
     expect(lab.sequence('c1', ['elector', 'excluded', 'elected'])).toEqual(['elector', 'excluded', 'elected']);
     expect(fieldsOf('c1', 'excluded')).toEqual([{ candidate: 'x', afterMs: 150 }]);
-    expect(fieldsOf('c1', 'elected')).toEqual([{ candidate: 'c2', policy: 'priority', reason: 'policy', previous: 'x' }]);
+    expect(fieldsOf('c1', 'elected')).toEqual([
+      { candidate: 'c2', policy: 'priority', reason: 'policy', previous: 'x' },
+    ]);
     expect(lab.sequence('c2', ['progress', 'ready', 'leader'])).toEqual(['progress', 'ready', 'leader']);
 
     const czxid = lab.zk.stat(CURRENT)!.czxid;
@@ -77,7 +79,12 @@ describe('priority election', () => {
     await threeContenders();
     lab.kill('c2');
     await until(() => expect(lab.leaders()).toEqual(['c3']));
-    expect(fieldsOf('c1', 'elected').at(-1)).toEqual({ candidate: 'c3', policy: 'priority', reason: 'policy', previous: 'c2' });
+    expect(fieldsOf('c1', 'elected').at(-1)).toEqual({
+      candidate: 'c3',
+      policy: 'priority',
+      reason: 'policy',
+      previous: 'c2',
+    });
     expect(lab.sequence('c3', ['progress', 'ready', 'leader'])).toEqual(['progress', 'ready', 'leader']);
     expect(lab.events('c3', 'elector')).toEqual([]);
   });
@@ -93,7 +100,9 @@ describe('priority election', () => {
     expect(JSON.parse(lab.zk.data('/p/nodes/c3')!)).toMatchObject({ id: 'c3', priority: 5 });
     expect(lab.zk.stat('/p/nodes/c3')!.version).toBe(member.version + 1);
     // c4 hears of its predecessor c2 going, of nothing about the leadership.
-    expect(lab.events('c4', 'notified').map((e) => String(e.fields.path))).toEqual([expect.stringMatching(/^\/p\/election\//)]);
+    expect(lab.events('c4', 'notified').map((e) => String(e.fields.path))).toEqual([
+      expect.stringMatching(/^\/p\/election\//),
+    ]);
   });
 
   it('rings a candidate named by hand once leader/current is free, so it takes over before the watchdog runs out', async () => {
@@ -130,7 +139,12 @@ describe('priority election', () => {
     // The new elector starts with no exclusions of its own: it gives up on c2, then on x again, then elects c3.
     expect(fieldsOf('c3', 'excluded').map((f) => f.candidate)).toEqual(['c2', 'x']);
     expect(fieldsOf('c3', 'elected').map((f) => f.candidate)).toEqual(['x', 'c3']);
-    expect(lab.sequence('c3', ['elector', 'progress', 'ready', 'leader'])).toEqual(['elector', 'progress', 'ready', 'leader']);
+    expect(lab.sequence('c3', ['elector', 'progress', 'ready', 'leader'])).toEqual([
+      'elector',
+      'progress',
+      'ready',
+      'leader',
+    ]);
     expect(lab.sequence('c2', ['progress', 'resigned'])).toEqual(['progress', 'resigned']);
   });
 
@@ -167,7 +181,11 @@ describe('priority election', () => {
     expect(fieldsOf('c1', 'elected').map((f) => f.candidate)).toEqual(['c2', 'c3']);
     expect(fieldsOf('c1', 'excluded').map((f) => f.candidate)).toEqual(['x', 'c2']);
     expect(lab.sequence('c2', ['progress', 'ready', 'resigned'])).toEqual(['progress', 'resigned']);
-    expect(fieldsOf('c2', 'resigned')[0]).toMatchObject({ reason: 'not-elected', wasLeader: false, wasTakingOver: true });
+    expect(fieldsOf('c2', 'resigned')[0]).toMatchObject({
+      reason: 'not-elected',
+      wasLeader: false,
+      wasTakingOver: true,
+    });
     expect(lab.events('c2', 'progress')[0]!.fields.token).not.toBe(lab.events('c3', 'leader')[0]!.fields.token);
     expect(lab.zk.ownerOf(CURRENT)).toBe(lab.session('c3').sessionId);
   });
@@ -186,7 +204,9 @@ describe('priority election', () => {
     await newLab();
     await lab.start('c1', { priority: 1 });
     await lab.start('c3', { priority: 5 });
-    await lab.start('c2', { priority: 9 }, (s) => s.before('sync', () => lab.zk.setData(ELECTED, Buffer.from('c3'), -1)));
+    await lab.start('c2', { priority: 9 }, (s) =>
+      s.before('sync', () => lab.zk.setData(ELECTED, Buffer.from('c3'), -1)),
+    );
     await until(() => expect(lab.leaders()).toEqual(['c3']));
     expect(lab.events('c2', 'ready')).toEqual([]);
     expect(lab.events('c2', 'leader')).toEqual([]);
@@ -197,7 +217,9 @@ describe('priority election', () => {
   it('starts its takeover over when leader/current changed under it (READY is written against its version)', async () => {
     await newLab();
     await lab.start('c1', { priority: 1 });
-    await lab.start('c2', { priority: 9 }, (s) => s.before('setData', () => lab.zk.setData(CURRENT, Buffer.from('PROGRESS'), -1)));
+    await lab.start('c2', { priority: 9 }, (s) =>
+      s.before('setData', () => lab.zk.setData(CURRENT, Buffer.from('PROGRESS'), -1)),
+    );
     await until(() => expect(lab.leaders()).toEqual(['c2']));
     const progress = lab.events('c2', 'progress').map((e) => e.fields.token);
     expect(progress).toHaveLength(2);
@@ -263,8 +285,17 @@ describe('priority election', () => {
       const before = lab.zk.stat(CURRENT)!.czxid;
       await lab.start('c3', { priority: 9 });
       await until(() => expect(lab.leaders()).toEqual(['c3']));
-      expect(fieldsOf('c1', 'elected').at(-1)).toEqual({ candidate: 'c3', policy: 'priority', reason: 'preempt', previous: 'c1' });
-      expect(fieldsOf('c1', 'resigned').at(-1)).toMatchObject({ reason: 'not-elected', wasLeader: true, token: before });
+      expect(fieldsOf('c1', 'elected').at(-1)).toEqual({
+        candidate: 'c3',
+        policy: 'priority',
+        reason: 'preempt',
+        previous: 'c1',
+      });
+      expect(fieldsOf('c1', 'resigned').at(-1)).toMatchObject({
+        reason: 'not-elected',
+        wasLeader: true,
+        token: before,
+      });
       // c1 let go before c3 claimed: its resignation comes first, and c3's token is a new leader/current.
       const progress = lab.events('c3', 'progress')[0]!;
       expect(lab.log.indexOf(lab.events('c1', 'resigned').at(-1)!)).toBeLessThan(lab.log.indexOf(progress));
@@ -305,9 +336,16 @@ describe('priority election', () => {
       await lab.start('c1', { priority: 5 });
       await lab.start('c2', { priority: 1 });
       await until(() => expect(lab.leaders()).toEqual(['c1']));
-      await outsider.create('/p/policy', JSON.stringify({ sites: 'b', priorities: { c2: 9, c1: 'high' } }), 'persistent');
+      await outsider.create(
+        '/p/policy',
+        JSON.stringify({ sites: 'b', priorities: { c2: 9, c1: 'high' } }),
+        'persistent',
+      );
       await until(() => expect(lab.leaders()).toEqual(['c2']));
-      expect(fieldsOf('c1', 'policy').at(-1)!.problems).toEqual(['sites is not a list; ignored', 'priorities.c1: "high" ignored (a priority is a whole number)']);
+      expect(fieldsOf('c1', 'policy').at(-1)!.problems).toEqual([
+        'sites is not a list; ignored',
+        'priorities.c1: "high" ignored (a priority is a whole number)',
+      ]);
     });
 
     it('keeps the leader with preempt off, whatever joins', async () => {

@@ -74,7 +74,11 @@ export class RecipeLab {
   }
 
   /** Starts a contender; `onSession` may arm faults on each new session before the recipe uses it. */
-  async start(id: string, overrides: Partial<RecipeOptions> = {}, onSession?: (s: FakeSession) => void): Promise<Recipe> {
+  async start(
+    id: string,
+    overrides: Partial<RecipeOptions> = {},
+    onSession?: (s: FakeSession) => void,
+  ): Promise<Recipe> {
     const opts: RecipeOptions = { ...this.base, ...overrides, id };
     const io: RecipeIO = {
       connect: async () => {
@@ -90,7 +94,13 @@ export class RecipeLab {
       },
       resource: () => this.resourceFor(id),
     };
-    const memberData = JSON.stringify({ id, pid: 1000 + this.recipes.size, recipe: opts.recipe, priority: opts.priority, site: opts.site });
+    const memberData = JSON.stringify({
+      id,
+      pid: 1000 + this.recipes.size,
+      recipe: opts.recipe,
+      priority: opts.priority,
+      site: opts.site,
+    });
     const recipe = this.make(opts, io, memberData);
     this.recipes.set(id, recipe);
     await recipe.start();
@@ -121,7 +131,9 @@ export class RecipeLab {
 
   /** The event names of one contender, in order, keeping only those listed. */
   sequence(id: string, keep: readonly ContenderEventName[]): string[] {
-    return this.events(id).filter((e) => keep.includes(e.event)).map((e) => e.event);
+    return this.events(id)
+      .filter((e) => keep.includes(e.event))
+      .map((e) => e.event);
   }
 
   /** Live contenders whose latest leadership event says they lead now. */
@@ -129,7 +141,9 @@ export class RecipeLab {
     const out: string[] = [];
     for (const id of this.recipes.keys()) {
       if (this.killed.has(id)) continue;
-      const last = this.events(id).filter((e) => ['leader', 'resigned', 'paused', 'expired', 'stopped'].includes(e.event)).at(-1);
+      const last = this.events(id)
+        .filter((e) => ['leader', 'resigned', 'paused', 'expired', 'stopped'].includes(e.event))
+        .at(-1);
       if (last?.event === 'leader') out.push(id);
     }
     return out;

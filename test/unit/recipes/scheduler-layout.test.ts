@@ -44,7 +44,9 @@ describe('jobs are data', () => {
     expect(parseJobSpec({ kind: 'sleep', ms: 200 })).toEqual({ kind: 'sleep', ms: 200 });
     expect(parseJobSpec({ kind: 'sum', args: [2, 3] })).toEqual({ kind: 'sum', args: [2, 3] });
     expect(parseJobSpec({ kind: 'fail' })).toEqual({ kind: 'fail' });
-    expect(parseJobSpec({ kind: 'exec', command: 'rm -rf /' })).toEqual({ error: expect.stringMatching(/unknown job kind "exec"/) });
+    expect(parseJobSpec({ kind: 'exec', command: 'rm -rf /' })).toEqual({
+      error: expect.stringMatching(/unknown job kind "exec"/),
+    });
     expect(parseJobSpec({ kind: 'sleep', ms: -1 })).toHaveProperty('error');
     expect(parseJobSpec({ kind: 'sum', args: ['2'] })).toHaveProperty('error');
     expect(parseJobSpec('sleep')).toHaveProperty('error');
@@ -55,13 +57,25 @@ describe('jobs are data', () => {
     expect(decodeJobData(encodeJobData(job))).toEqual(job);
     expect(decodeJobData('{"spec":{"kind":"exec"},"submittedAt":1,"attempt":1}')).toBeNull();
     expect(decodeJobData('not json')).toBeNull();
-    const status = { job: 'job-1', worker: 'c1-1', contender: 'c1', attempt: 1, ok: true, result: 5, startedAt: 1, endedAt: 2, ttlMs: 30_000 };
+    const status = {
+      job: 'job-1',
+      worker: 'c1-1',
+      contender: 'c1',
+      attempt: 1,
+      ok: true,
+      result: 5,
+      startedAt: 1,
+      endedAt: 2,
+      ttlMs: 30_000,
+    };
     expect(decodeStatusData(encodeStatusData(status))).toEqual(status);
     expect(decodeStatusData('Completed')).toBeNull();
-    expect(decodeStatusData('{"job":"j","worker":"w","contender":"c","attempt":1,"ok":true,"startedAt":1,"endedAt":2}')).toBeNull();
+    expect(
+      decodeStatusData('{"job":"j","worker":"w","contender":"c","attempt":1,"ok":true,"startedAt":1,"endedAt":2}'),
+    ).toBeNull();
   });
 
-  it('runs a job by interpreting it: the seed\'s sum, a failure on request, a sleep', async () => {
+  it("runs a job by interpreting it: the seed's sum, a failure on request, a sleep", async () => {
     expect(await runJob({ kind: 'sum', args: [2, 3] })).toEqual({ ok: true, result: 5 });
     expect(await runJob({ kind: 'fail' })).toEqual({ ok: false, error: expect.any(String) });
     const t0 = Date.now();

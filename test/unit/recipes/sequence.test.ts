@@ -19,7 +19,12 @@ describe('sequenceOf', () => {
 describe('sortBySequence', () => {
   it('orders by the suffix only, so Curator names and zklab names interleave correctly', () => {
     const children = ['zzz-n_0000000005', '_c_0b1f-latch-0000000002', 'aaa-n_0000000010', '_c_ffff-latch-0000000001'];
-    expect(sortBySequence(children)).toEqual(['_c_ffff-latch-0000000001', '_c_0b1f-latch-0000000002', 'zzz-n_0000000005', 'aaa-n_0000000010']);
+    expect(sortBySequence(children)).toEqual([
+      '_c_ffff-latch-0000000001',
+      '_c_0b1f-latch-0000000002',
+      'zzz-n_0000000005',
+      'aaa-n_0000000010',
+    ]);
   });
 
   it('leaves out names without a sequence and does not touch its input', () => {

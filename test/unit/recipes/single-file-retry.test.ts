@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, RetriesExhausted, SINGLE_FILE_BACKOFF, withRetries } from '../../../src/recipes/single-file-retry.js';
+import {
+  backoffDelay,
+  RetriesExhausted,
+  SINGLE_FILE_BACKOFF,
+  withRetries,
+} from '../../../src/recipes/single-file-retry.js';
 
 class Flaky extends Error {}
 
@@ -23,7 +28,9 @@ function harness(failures: number) {
 
 describe('backoffDelay', () => {
   it('starts at 50 ms and doubles up to 2 s', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((a) => backoffDelay(SINGLE_FILE_BACKOFF, a))).toEqual([50, 100, 200, 400, 800, 1600, 2000, 2000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((a) => backoffDelay(SINGLE_FILE_BACKOFF, a))).toEqual([
+      50, 100, 200, 400, 800, 1600, 2000, 2000,
+    ]);
   });
 });
 

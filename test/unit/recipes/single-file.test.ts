@@ -36,7 +36,13 @@ describe('single-file election', () => {
     const token = lab.events('c1', 'leader')[0]!.fields.token;
     expect(token).toBe(lab.zk.stat(LEADER)!.czxid);
     expect(states('c1')).toEqual(['active']);
-    expect(lab.sequence('c1', ['joined', 'watching', 'leader', 'act', 'state'])).toEqual(['joined', 'watching', 'leader', 'act', 'state']);
+    expect(lab.sequence('c1', ['joined', 'watching', 'leader', 'act', 'state'])).toEqual([
+      'joined',
+      'watching',
+      'leader',
+      'act',
+      'state',
+    ]);
     expect(lab.events('c2', 'follower')[0]!.fields).toEqual({ watching: LEADER });
     expect(lab.events('c2', 'watching')[0]!.fields).toEqual({ path: LEADER, kind: 'exists' });
     expect(JSON.parse(lab.zk.data(LEADER)!)).toMatchObject({ id: 'c1' });
@@ -105,7 +111,11 @@ describe('single-file election', () => {
     await until(() => expect(lab.session('c1')).not.toBe(first));
     await until(() => expect(lab.events('c1', 'follower')).toHaveLength(1));
     expect(states('c1')).toEqual(['active', 'paused', 'inactive']);
-    expect(lab.sequence('c1', ['expired', 'connected', 'joined']).slice(-3)).toEqual(['expired', 'connected', 'joined']);
+    expect(lab.sequence('c1', ['expired', 'connected', 'joined']).slice(-3)).toEqual([
+      'expired',
+      'connected',
+      'joined',
+    ]);
     expect(lab.leaders()).toEqual(['c2']);
   });
 
