@@ -39,7 +39,7 @@ try {
     process.exitCode = 130;
   } else {
     const { text, exitCode } = formatError(err, verbose);
-    process.stderr.write(text + '\n');
+    process.stderr.write(`${text}\n`);
     process.exitCode = exitCode;
   }
 }

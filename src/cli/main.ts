@@ -8,6 +8,7 @@ import type { CommandContext, GlobalArgs } from './context.js';
 // and wraps a usage text of several lines to the width left beside its longest line.
 const yargs = createRequire(import.meta.url)('yargs') as typeof yargsFactory;
 
+// biome-ignore lint/suspicious/noExplicitAny: each command declares its own arguments; the list holds them all
 type Commands = CommandModule<GlobalArgs, any>[];
 
 /**

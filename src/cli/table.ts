@@ -1,6 +1,6 @@
 /** Plain column-aligned text table; cells may carry colour codes (width is measured without them). */
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
   const widths = headers.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i] ?? ''))));
   const line = (cells: readonly string[]) =>

@@ -50,7 +50,7 @@ const stdoutDone = new Promise<void>((resolve) =>
   createInterface({ input: child.stdout })
     .on('line', (line) => {
       const b = parseBeliefLine(line);
-      if (b.kind === 'text') return void process.stdout.write(line + '\n');
+      if (b.kind === 'text') return void process.stdout.write(`${line}\n`);
       if (b.kind === 'invalid')
         return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
       // The program's word on its session is not taken (see `write`); its znode is.
@@ -65,7 +65,7 @@ const stdoutDone = new Promise<void>((resolve) =>
 const stderrDone = new Promise<void>((resolve) =>
   createInterface({ input: child.stderr })
     .on('line', (line) => {
-      process.stderr.write(line + '\n');
+      process.stderr.write(`${line}\n`);
       stderrTail.push(line);
       if (stderrTail.length > STDERR_TAIL) stderrTail.shift();
     })

@@ -92,7 +92,7 @@ export function programExitError(
   events: readonly ContenderEvent[],
 ): UsageError | undefined {
   const exited = events.findLast((e) => e.event === 'exited');
-  if (!exited || exited.event !== 'exited') return undefined;
+  if (exited?.event !== 'exited') return undefined;
   const how =
     exited.code !== null ? `with code ${exited.code}` : exited.signal ? `on ${exited.signal}` : 'before it could start';
   const tail =

@@ -10,7 +10,8 @@ import type { ResourcePort } from '../recipes/types.js';
 export function resourceClient(paths: LabPaths, name: string, holder: string): ResourcePort {
   let conn: Promise<NetControl> | null = null;
   const call = async <T>(fn: (ctl: NetControl) => Promise<T>): Promise<T> => {
-    const pending = (conn ??= NetControl.connect(paths.controlSocket));
+    conn ??= NetControl.connect(paths.controlSocket);
+    const pending = conn;
     try {
       return await fn(await pending);
     } catch (e) {

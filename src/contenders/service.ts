@@ -287,7 +287,7 @@ async function configureResource(paths: LabPaths, state: LabState, path: string,
 }
 
 /** Points a lab without an ensemble of its own at one zklab did not start, before any contender is spawned. */
-export async function useOutsideEnsemble(paths: LabPaths, connect: string): Promise<void> {
+export async function pointAtOutsideEnsemble(paths: LabPaths, connect: string): Promise<void> {
   ensureDir(paths.root);
   await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();

@@ -42,7 +42,7 @@ export async function awaitFailover(
   let shown = 0;
   for (;;) {
     const events = labHistory(paths);
-    const kill = events.find((e): e is LabEvent => e.event === 'contender-killed' && e['contender'] === killed);
+    const kill = events.find((e): e is LabEvent => e.event === 'contender-killed' && e.contender === killed);
     const after = kill ? events.filter((e) => e.t >= kill.t && e.event !== 'act') : [];
     for (const e of after.slice(shown)) opts.onEvent?.(e);
     shown = after.length;

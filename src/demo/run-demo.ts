@@ -141,7 +141,10 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     } else {
       await plainFrame(o, 0);
       let origin: number | undefined; // the kill: the first event shown
-      failover = await killLeader(o.paths, o.signal, say, (e) => o.out(eventLine(e, (origin ??= e.t))));
+      failover = await killLeader(o.paths, o.signal, say, (e) => {
+        origin ??= e.t;
+        o.out(eventLine(e, origin));
+      });
       say(failoverSummary(failover));
       await plainFrame(o, 8);
     }

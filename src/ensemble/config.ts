@@ -128,7 +128,7 @@ export function validateObservers(n: unknown, voters: number | undefined): numbe
   if (shape === 'needs-voters') {
     throw new UsageError(
       `--observers ${observers} needs at least 2 voting servers, not ${voters}: a single server runs standalone and takes no observers`,
-      'try --servers 3 --observers ' + observers,
+      `try --servers 3 --observers ${observers}`,
     );
   }
   if (shape === 'too-many') {

@@ -87,7 +87,7 @@ export function findZooKeeper(zkHome?: string, env: NodeJS.ProcessEnv = process.
   if (!found) {
     throw new EnvironmentError(
       'ZooKeeper is not installed (no --zk-home, no ZOOKEEPER_HOME, no /usr/share/java/zookeeper.jar)',
-      SETUP_HINT + ', or set ZOOKEEPER_HOME to a ZooKeeper ≥ ' + MIN_ZOOKEEPER_VERSION + ' release',
+      `${SETUP_HINT}, or set ZOOKEEPER_HOME to a ZooKeeper ≥ ${MIN_ZOOKEEPER_VERSION} release`,
     );
   }
   if (found.version && compareVersions(found.version, MIN_ZOOKEEPER_VERSION) < 0) {
@@ -116,6 +116,6 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): JavaInstall {
   }
   throw new EnvironmentError(
     'Java was not found (no JAVA_HOME, no java on PATH)',
-    SETUP_HINT + ', or install a JRE 11+ and put java on PATH',
+    `${SETUP_HINT}, or install a JRE 11+ and put java on PATH`,
   );
 }

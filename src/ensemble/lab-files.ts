@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { labSuperUser } from '../lab/super-user.js';
 import { proxiedPeers, serverHostsFile } from '../net/lab-links.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
-import { type PeerAddress } from '../lab/ports.js';
+import type { PeerAddress } from '../lab/ports.js';
 import { loopbackPeers, renderZooCfg, labServerConfig } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 

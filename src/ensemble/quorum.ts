@@ -53,7 +53,7 @@ export async function waitForQuorum(
       const worst = stuck[0] ?? servers[0]!;
       throw new ProcessError(
         `the ensemble did not form a quorum within ${Math.round(opts.timeoutMs / 1000)} s: ${stuck.map((s) => `${s.name} is ${modes.get(s.name)}`).join(', ') || 'no single leader'}; the end of ${paths.serverLog(worst.name)}:\n${tailFile(paths.serverLog(worst.name))}`,
-        'see `zklab logs ' + worst.name + '`; everything this command started has been stopped',
+        `see \`zklab logs ${worst.name}\`; everything this command started has been stopped`,
       );
     }
     await sleep(opts.pollMs ?? 25, undefined, { signal: opts.signal });

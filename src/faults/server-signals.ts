@@ -12,7 +12,7 @@ function requireLive(paths: LabPaths, s: ServerRecord): number {
   if (!isOurs(s.pid, paths.markers)) {
     throw new UsageError(
       `${s.name} is not running`,
-      'start it again with `zklab ensemble restart ' + s.name + '` or `zklab ensemble up`',
+      `start it again with \`zklab ensemble restart ${s.name}\` or \`zklab ensemble up\``,
     );
   }
   return s.pid!;

@@ -25,7 +25,7 @@ export function truncateMiddle(s: string, max: number): string {
 }
 
 /** At most width characters, cut with an ellipsis. */
-export function fit(s: string, width: number): string {
+export function fitWidth(s: string, width: number): string {
   if (width <= 0) return '';
   return s.length > width ? `${s.slice(0, width - 1)}…` : s;
 }

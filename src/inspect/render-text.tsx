@@ -30,6 +30,7 @@ function SnapshotReport({
     <Box flexDirection="column" width={width}>
       <Header snapshot={snapshot} />
       {snapshot.problems.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} />

@@ -72,7 +72,7 @@ export function describeWatchGraph(nodes: readonly SnapshotNode[]): WatchGraphMo
       for (const w of ws) used.add(`${w}\n${cur}`);
       ws.sort(compareLabels);
       steps.unshift(ws);
-      ws.forEach((w) => seen.add(w));
+      for (const w of ws) seen.add(w);
       if (ws.length > 1) {
         queue.push(...ws.filter((w) => watchedBy.has(w)));
         break;

@@ -9,7 +9,10 @@ export function mergeDataWatches(servers: readonly ServerInput[]): Map<string, S
   const out = new Map<string, Set<string>>();
   const add = (path: string, session: string): void => {
     let set = out.get(path);
-    if (!set) out.set(path, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      out.set(path, set);
+    }
     set.add(normalizeSessionId(session));
   };
   for (const s of servers) {

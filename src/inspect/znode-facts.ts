@@ -37,7 +37,7 @@ export function sessionLabel(hex: string): string {
 
 /** Data shown in a row: printable, one line, at most max characters. */
 export function shortData(data: string, max = 24): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   const flat = data.replace(/[\u0000-\u001f\u007f]/g, '·');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

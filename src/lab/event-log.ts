@@ -31,7 +31,7 @@ export class EventLogWriter {
   ): void {
     appendFileSync(
       this.file,
-      JSON.stringify({ t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields }) + '\n',
+      `${JSON.stringify({ t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields })}\n`,
     );
   }
 }
@@ -40,7 +40,7 @@ export class EventLogWriter {
 export function recordLabEvent<E extends LabEventName>(paths: LabPaths, event: E, fields: LabEventFields[E]): void {
   try {
     ensureDir(dirname(paths.labEventsFile));
-    appendFileSync(paths.labEventsFile, JSON.stringify({ t: Date.now(), source: 'lab', event, ...fields }) + '\n');
+    appendFileSync(paths.labEventsFile, `${JSON.stringify({ t: Date.now(), source: 'lab', event, ...fields })}\n`);
   } catch {
     // The event log is an aid for observers; failing to write it must not fail the command.
   }

@@ -29,7 +29,7 @@ export function pidAlive(pid: number): boolean {
 export function isOurs(pid: number | undefined, markers: readonly string[]): boolean {
   if (!pid || pid <= 0) return false;
   const args = cmdlineOf(pid);
-  return args !== undefined && args.some((a) => markers.includes(a));
+  return args?.some((a) => markers.includes(a)) ?? false;
 }
 
 /** 'R', 'S', 'T' (stopped), 'Z'… from /proc/pid/stat, or undefined if gone. */

@@ -73,7 +73,7 @@ export function register(
       bootId: currentBootId(),
       ...entry,
     };
-    writeFileSync(`${file}.tmp${process.pid}`, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
+    writeFileSync(`${file}.tmp${process.pid}`, `${JSON.stringify(full, null, 2)}\n`, { mode: 0o600 });
     renameSync(`${file}.tmp${process.pid}`, file);
   } catch {
     // An unwritable registry leaves the lab working; `labs` just does not see it.

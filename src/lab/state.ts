@@ -130,7 +130,7 @@ export function readState(paths: LabPaths): LabState | undefined {
 export function writeState(paths: LabPaths, state: LabState): void {
   ensureDir(dirname(paths.stateFile));
   const tmp = `${paths.stateFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
+  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
   renameSync(tmp, paths.stateFile);
 }
 

@@ -63,8 +63,10 @@ class SessionRecorder {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     let writer = this.writers.get(contender);
-    if (!writer)
-      this.writers.set(contender, (writer = new EventLogWriter(this.paths.contenderEvents(contender), contender)));
+    if (!writer) {
+      writer = new EventLogWriter(this.paths.contenderEvents(contender), contender);
+      this.writers.set(contender, writer);
+    }
     try {
       writer.write('session', session, null, { server, timeoutMs });
     } catch (e) {

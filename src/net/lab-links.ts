@@ -52,7 +52,7 @@ export function serverHostsFile(id: number, machineName: string): string {
     `127.0.0.1 localhost ${serverName(id)}${machineName && machineName !== 'localhost' ? ` ${machineName}` : ''}`,
   ];
   for (let to = 1; to <= MAX_SERVERS; to++) if (to !== id) lines.push(`${peerLinkHost(id, to)} ${serverName(to)}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**

@@ -10,8 +10,7 @@ export function lineSplitter(
   let pending = '';
   return (chunk) => {
     pending += decoder.write(chunk);
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) !== -1) {
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
       if (line.trim().length > 0) onLine(line);

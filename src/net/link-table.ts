@@ -1,5 +1,5 @@
 import { LinkProxy } from './link-proxy.js';
-import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import type { MemberDelay, PartitionRule } from '../lab/net-plan.js';
 import { computeLinkFaults, validateNetRules } from './partition.js';
 import type { LinkInfo, LinkSpec, NetResponses } from './protocol.js';
 import { seededRandom } from './seeded-random.js';

@@ -2,7 +2,7 @@ import { z } from 'zod/v3';
 import { CUT_MODES } from '../lab/net-plan.js';
 import { LINK_KINDS, type LinkFault, type LinkKind } from './link-types.js';
 import type { LinkStats } from './link-proxy.js';
-import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import type { MemberDelay, PartitionRule } from '../lab/net-plan.js';
 import { MAX_DELAY_MS } from './partition.js';
 import { isResourceName, type ResourceState } from '../lab/fenced-resource.js';
 

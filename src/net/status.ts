@@ -3,9 +3,9 @@ import { isOurs } from '../lab/procs.js';
 import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
 import { daemonPid } from './lab-network.js';
 import { emptyNet, labMembers } from './lab-links.js';
-import { type CutMode } from '../lab/net-plan.js';
+import type { CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
-import { type MemberDelay, type PartitionRule } from '../lab/net-plan.js';
+import type { MemberDelay, PartitionRule } from '../lab/net-plan.js';
 import { computeLinkFaults, describeRule, ruleCuts } from './partition.js';
 
 /** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */

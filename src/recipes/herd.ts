@@ -1,4 +1,4 @@
-import { ElectionRecipe } from './base.js';
+import type { ElectionRecipe } from './base.js';
 import { PredecessorElection } from './predecessor.js';
 
 /**

@@ -99,7 +99,8 @@ export class LockLoop {
   }
 
   private resource(): ResourcePort {
-    return (this.port ??= this.io.resource());
+    this.port ??= this.io.resource();
+    return this.port;
   }
 
   private async hold(token: number, znode: string, session: string | null, since: number): Promise<void> {

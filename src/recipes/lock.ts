@@ -5,6 +5,7 @@ import { PredecessorElection } from './predecessor.js';
 import type { RecipeIO, RecipeOptions } from './types.js';
 
 // TypeScript asks a mixin's base for a rest list of any; the classes passed take (opts, io, memberData).
+// biome-ignore lint/suspicious/noExplicitAny: a mixin's base must take any[] (TypeScript's rule)
 type ElectionClass = new (...args: any[]) => PredecessorElection;
 
 /**
@@ -16,6 +17,7 @@ function lockRecipe<B extends ElectionClass>(Election: B) {
     readonly loop: LockLoop;
 
     // A mixin's constructor takes its arguments as a rest list (TypeScript's rule); they are the election's.
+    // biome-ignore lint/suspicious/noExplicitAny: as above
     constructor(...args: any[]) {
       const [opts, io, memberData] = args as [RecipeOptions, RecipeIO, string];
       super(opts, io, memberData);

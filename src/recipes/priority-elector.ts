@@ -237,7 +237,9 @@ export class Elector {
     const entries = new Map<string, MemberEntry | null>();
     const read = async (names: readonly string[]): Promise<void> => {
       const got = await Promise.all(names.map((name) => this.readMember(zk, name)));
-      names.forEach((name, i) => entries.set(name, got[i]!));
+      names.forEach((name, i) => {
+        entries.set(name, got[i]!);
+      });
     };
     const [names] = await Promise.all([
       this.ctx.watches.read('children', nodes, (w) => zk.getChildren(nodes, w)),
@@ -285,7 +287,9 @@ export class Elector {
     const reads = await Promise.all(
       unknown.map((name) => unlessGone(zk.getData(`${this.ctx.paths.election}/${name}`))),
     );
-    unknown.forEach((name, i) => reads[i] && this.electionIds.set(name, reads[i].data.toString()));
+    unknown.forEach((name, i) => {
+      if (reads[i]) this.electionIds.set(name, reads[i].data.toString());
+    });
     for (const name of this.electionIds.keys()) if (!children.includes(name)) this.electionIds.delete(name);
     const out = new Map<string, number>();
     for (const name of sorted) {

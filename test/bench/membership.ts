@@ -25,7 +25,10 @@ export async function run(): Promise<BenchRow[]> {
 
     const steps: Record<string, number[]> = {};
     const keep = (kind: string, s: Readonly<Record<string, number>>) => {
-      for (const [k, ms] of Object.entries(s)) (steps[`${kind}: ${k}`] ??= []).push(ms);
+      for (const [k, ms] of Object.entries(s)) {
+        steps[`${kind}: ${k}`] ??= [];
+        steps[`${kind}: ${k}`]!.push(ms);
+      }
     };
     for (let r = 0; r < ROUNDS; r++) {
       const a = await ensembleAdd(paths);
@@ -48,7 +51,8 @@ export async function run(): Promise<BenchRow[]> {
     for (let r = 0; r < 2; r++) {
       for (const s of readState(paths)!.servers) {
         const role = (await probeSrvr(s.clientPort, 500)).mode === 'leader' ? 'the quorum leader' : 'a follower';
-        (down[role] ??= []).push((await restartServers(paths, s.name)).unavailableMs);
+        down[role] ??= [];
+        down[role].push((await restartServers(paths, s.name)).unavailableMs);
       }
     }
     for (const [role, xs] of Object.entries(down))

@@ -49,6 +49,6 @@ console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(l
 const dir = join(here, '..', '..', 'bench-results');
 mkdirSync(dir, { recursive: true });
 const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
 console.log(`\nwritten ${file}`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -13,6 +13,7 @@ describe('zklab completion', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^###-begin-zklab-completions-###$/m);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…}, in the script zklab prints
     expect(r.stdout).toContain('zklab --get-yargs-completions "${args[@]}"');
     expect(r.stdout).toMatch(/^complete -o bashdefault -o default -F _zklab_yargs_completions zklab$/m);
   });
@@ -29,6 +30,7 @@ describe('zklab completion', () => {
     const dir = tempDir();
     symlinkSync(ZKLAB_BIN, join(dir, 'zklab'));
     const script =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…}
       'source <(zklab completion); COMP_WORDS=(zklab ens); COMP_CWORD=1; _zklab_yargs_completions; echo "${COMPREPLY[@]}"';
     const r = await execa('bash', ['-c', script], {
       env: { ...BASH, PATH: `${dir}:${process.env.PATH}` },

@@ -26,7 +26,7 @@ async function screen(): Promise<string[]> {
 }
 
 /** Tree rows only: the event pane names contenders too. */
-const treeRows = (lines: readonly string[]) => lines.filter((l) => /^[› ] +(?:[│ ]  )*[├└]─ /.test(l));
+const treeRows = (lines: readonly string[]) => lines.filter((l) => /^[› ] +(?:[│ ] {2})*[├└]─ /.test(l));
 
 async function untilScreen<T>(
   probe: (lines: string[]) => T | null | undefined | false,
@@ -35,7 +35,15 @@ async function untilScreen<T>(
 ): Promise<T> {
   let last: string[] = [];
   try {
-    return (await waitFor(async () => probe((last = await screen())), what, timeoutMs, 100)) as T;
+    return (await waitFor(
+      async () => {
+        last = await screen();
+        return probe(last);
+      },
+      what,
+      timeoutMs,
+      100,
+    )) as T;
   } catch (e) {
     throw new Error(`${(e as Error).message}\nscreen:\n${last.join('\n')}`);
   }

@@ -26,7 +26,7 @@ async function readyLeader(root: string): Promise<string | null> {
   const current = await zk()
     .getData(`${root}/leader/current`)
     .catch(() => null);
-  if (!current || current.data.toString() !== 'READY') return null;
+  if (current?.data.toString() !== 'READY') return null;
   for (const id of await zk().getChildren(`${root}/nodes`)) {
     const member = await zk().exists(`${root}/nodes/${id}`);
     if (member?.ephemeralOwner === current.stat.ephemeralOwner) return id;

@@ -169,14 +169,14 @@ function buildStep(
       } else {
         const groups = v.split ?? [];
         const seen = new Set<string>();
-        groups.forEach((group, g) =>
+        groups.forEach((group, g) => {
           group.forEach((name, n) => {
             target(name, FAULTABLE, [...at, 'split', g, n]);
             if (seen.has(name))
               problem(`${name} is in two groups (keep each name in one group)`, [...at, 'split', g, n]);
             seen.add(name);
-          }),
-        );
+          });
+        });
         step = { kind, line, partition: { mode: 'split', groups } };
       }
       break;

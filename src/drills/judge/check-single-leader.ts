@@ -1,7 +1,7 @@
 import { ACT_INTERVAL_MS } from '../../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
-import { type LeadershipInterval } from '../../lab/leadership-intervals.js';
+import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
 import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 

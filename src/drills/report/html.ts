@@ -91,5 +91,5 @@ export function renderHtmlReport(r: DrillResult): string {
     out.push('</ul>');
   }
   out.push('</body></html>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

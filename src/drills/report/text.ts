@@ -22,11 +22,11 @@ export function renderTextReport(r: DrillResult): string {
   for (const v of checkVerdicts(r)) {
     lines.push(`  ${v.label}  check ${v.check.name}: ${v.check.summary}`);
   }
-  return lines.map(printable).join('\n') + '\n';
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 /** Control characters from recorded text (an ANSI escape in an error message) must not drive the terminal. */
 function printable(line: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }

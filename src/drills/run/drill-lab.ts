@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../../lab/events.js';
 import { parseSpawnRequest, type SpawnRequest } from '../../contenders/options.js';
-import { spawnContenders, useOutsideEnsemble } from '../../contenders/service.js';
+import { spawnContenders, pointAtOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
@@ -83,7 +83,7 @@ export class DrillLab {
     opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string },
   ): Promise<void> {
     this.connect = opts.connect;
-    if (opts.connect !== undefined) return useOutsideEnsemble(this.paths, opts.connect);
+    if (opts.connect !== undefined) return pointAtOutsideEnsemble(this.paths, opts.connect);
     await ensembleUp(this.paths, {
       servers: spec.servers,
       observers: spec.observers,

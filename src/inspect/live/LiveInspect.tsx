@@ -18,12 +18,13 @@ function errorLine(verb: string, e: unknown): string {
   return `${verb} failed: ${message}${hint}`;
 }
 
+const terminalSize = (stdout: NodeJS.WriteStream) => ({ width: stdout.columns || 80, height: stdout.rows || 24 });
+
 function useTerminalSize(): { readonly width: number; readonly height: number } {
   const { stdout } = useStdout();
-  const read = () => ({ width: stdout.columns || 80, height: stdout.rows || 24 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => terminalSize(stdout));
   useEffect(() => {
-    const onResize = (): void => setSize(read());
+    const onResize = (): void => setSize(terminalSize(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

@@ -81,11 +81,10 @@ export class LabTail {
     let changed = this.readState();
     for (const r of this.records()) {
       let log = this.logs.get(r.id);
-      if (!log)
-        this.logs.set(
-          r.id,
-          (log = { tail: new FileTail(this.paths.contenderEvents(r.id)), events: [], summary: null }),
-        );
+      if (!log) {
+        log = { tail: new FileTail(this.paths.contenderEvents(r.id)), events: [], summary: null };
+        this.logs.set(r.id, log);
+      }
       const read = log.tail.read();
       if (read.reset) {
         log.events = [];

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { fit } from '../format.js';
+import { fitWidth } from '../format.js';
 
 export interface PaneLine {
   readonly text: string;
@@ -24,8 +24,9 @@ export function CappedLines({
   return (
     <Box flexDirection="column" width={width}>
       {shown.map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
         <Text key={i} color={l.color} wrap="truncate-end">
-          {fit(l.text, width)}
+          {fitWidth(l.text, width)}
         </Text>
       ))}
     </Box>

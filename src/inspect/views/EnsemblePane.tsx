@@ -23,8 +23,8 @@ const MODE_COLOR: Readonly<Partial<Record<SnapshotServerMode, string>>> = {
 
 function serverSegments(s: SnapshotServer): Segment[] {
   const out: Segment[] = [
-    { text: cell(s.name, 6) + ' ', bold: true },
-    { text: cell(s.mode, 12) + ' ', color: MODE_COLOR[s.mode], bold: s.mode === 'leader' },
+    { text: `${cell(s.name, 6)} `, bold: true },
+    { text: `${cell(s.mode, 12)} `, color: MODE_COLOR[s.mode], bold: s.mode === 'leader' },
     { text: `zxid ${cell(s.zxid ?? '-', 12)} `, dim: true },
     { text: `conns ${cell(String(s.connections ?? '-'), 4)} ` },
   ];

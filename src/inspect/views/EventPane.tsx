@@ -30,12 +30,13 @@ export function EventPane({ events, limit, width }: EventPaneProps) {
       {shown.length === 0 && <Text dimColor>no events yet</Text>}
       {shown.map((e, i) => (
         <SegmentLine
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
           key={i}
           width={width}
           segments={[
             { text: `${formatClock(e.t)} `, dim: true },
-            { text: cell(e.who, 4) + ' ', bold: true, color: e.who === 'lab' ? 'magenta' : undefined },
-            { text: cell(e.event, 18) + ' ', color: EVENT_COLOR[e.event] ?? (e.who === 'lab' ? 'magenta' : undefined) },
+            { text: `${cell(e.who, 4)} `, bold: true, color: e.who === 'lab' ? 'magenta' : undefined },
+            { text: `${cell(e.event, 18)} `, color: EVENT_COLOR[e.event] ?? (e.who === 'lab' ? 'magenta' : undefined) },
             { text: e.detail },
           ]}
         />

@@ -48,6 +48,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
     <Box flexDirection="column" width={width}>
       <Header snapshot={snapshot} />
       {snapshot.problems.slice(0, plan.problems).map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
       <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />

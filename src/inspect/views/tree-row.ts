@@ -89,16 +89,16 @@ export function treeRowSegments(n: SnapshotNode, prefix: string, cols: TreeColum
   const out: Segment[] = [
     { text: prefix, dim: true },
     {
-      text: cell(truncateMiddle(n.name, nameRoom), nameRoom) + ' ',
+      text: `${cell(truncateMiddle(n.name, nameRoom), nameRoom)} `,
       bold: n.leader,
       color: n.leader ? 'green' : undefined,
     },
-    { text: cell(n.sequence === null ? '' : `#${n.sequence}`, SEQ - 1) + ' ', dim: true },
+    { text: `${cell(n.sequence === null ? '' : `#${n.sequence}`, SEQ - 1)} `, dim: true },
   ];
-  if (cols.session) out.push({ ...owner, text: cell(owner.text, SESSION - 1) + ' ' });
-  out.push({ ...who, text: cell(who.text, (cols.pid ? 16 : 9) - 1) + ' ' });
-  out.push({ ...state, text: cell(state.text, STATE - 1) + ' ' });
-  out.push({ text: cell(formatDuration(n.ageMs, 1), AGE - 1) + ' ', dim: true });
+  if (cols.session) out.push({ ...owner, text: `${cell(owner.text, SESSION - 1)} ` });
+  out.push({ ...who, text: `${cell(who.text, (cols.pid ? 16 : 9) - 1)} ` });
+  out.push({ ...state, text: `${cell(state.text, STATE - 1)} ` });
+  out.push({ text: `${cell(formatDuration(n.ageMs, 1), AGE - 1)} `, dim: true });
   if (n.ttl) out.push({ text: `${formatTtl(n.ttl.remainingMs)} `, color: n.ttl.remainingMs <= 0 ? 'red' : 'cyan' });
   const note = n.scheduler ? schedulerNote(n.scheduler) : n.lock ? lockNote(n.lock) : null;
   const data = n.data && !(n.scheduler && noteReplacesData(n.scheduler)) && !n.lock;

@@ -62,7 +62,10 @@ describe('StatusSampler', () => {
       get(target, prop, receiver) {
         const v: unknown = Reflect.get(target, prop, receiver);
         return typeof v === 'function'
-          ? (...args: unknown[]) => (calls.push(String(prop)), (v as (...a: unknown[]) => unknown).apply(target, args))
+          ? (...args: unknown[]) => {
+              calls.push(String(prop));
+              return (v as (...a: unknown[]) => unknown).apply(target, args);
+            }
           : v;
       },
     });

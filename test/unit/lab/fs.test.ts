@@ -10,7 +10,7 @@ describe('tailFile', () => {
 
   it('gives the last lines of a log larger than the bytes it reads, skipping empty lines', () => {
     const file = join(dir, 'big.log');
-    writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n\n');
+    writeFileSync(file, `${Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n')}\n\n`);
     expect(tailFile(file, 3, 1024)).toBe('line 19997\nline 19998\nline 19999');
   });
 

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { NetControl, DAEMON_SCRIPT, pingDaemon, startDaemon } from '../../../src/net/control.js';
 import { isolate } from '../../../src/net/partition.js';
 import { UsageError } from '../../../src/errors.js';
-import { LabPaths } from '../../../src/lab/paths.js';
+import type { LabPaths } from '../../../src/lab/paths.js';
 import { isOurs, signal, waitForExit } from '../../../src/lab/procs.js';
 import { tempLab } from '../../helpers/paths.js';
 import { TargetServer, connectPeer, echoRoundTrip, eventually, waitFor } from './helpers.js';

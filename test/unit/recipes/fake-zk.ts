@@ -231,7 +231,10 @@ export class FakeSession implements ZkPort {
   }
 
   reconnect(): void {
-    if (!this.ensemble.knows(this)) return this.setState('expired');
+    if (!this.ensemble.knows(this)) {
+      this.setState('expired');
+      return;
+    }
     this.setState('connected');
     for (const run of this.held.splice(0)) run();
   }

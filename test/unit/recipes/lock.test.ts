@@ -71,12 +71,12 @@ const tokenOf = (e: Logged): number => e.fields.token as number;
 const acquisitions = (id?: string): Logged[] => lab.events(id, 'lock-acquired');
 const releases = (id?: string): Logged[] => lab.events(id, 'lock-released');
 const releasesOf = (id: string, token: number): Logged[] => releases(id).filter((e) => tokenOf(e) === token);
-const after = (e: Logged, id: string): Logged[] => lab.log.slice(idx(e) + 1).filter((x) => x.id === id);
+const eventsAfter = (e: Logged, id: string): Logged[] => lab.log.slice(idx(e) + 1).filter((x) => x.id === id);
 
 /** No contender logs `leader` with a token it has logged `lock-released` for. */
 function expectNoClaimAfterRelease(): void {
   for (const r of releases()) {
-    const again = after(r, r.id).filter((e) => e.event === 'leader' && tokenOf(e) === tokenOf(r));
+    const again = eventsAfter(r, r.id).filter((e) => e.event === 'leader' && tokenOf(e) === tokenOf(r));
     expect(again, `${r.id} claims token ${tokenOf(r)} again after releasing it`).toEqual([]);
   }
 }
@@ -444,8 +444,12 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     expect(timersBefore - liveTimers()).toBe(2);
     const acquired = acquisitions('c1')[0]!;
     await until(() => expect(releases('c2')).toHaveLength(1));
-    expect(after(acquired, 'c1').map((e) => e.event)).toEqual(['resigned', 'stopped']);
-    expect(after(acquired, 'c1')[0]!.fields).toEqual({ reason: 'stopped', token: tokenOf(acquired), wasLeader: true });
+    expect(eventsAfter(acquired, 'c1').map((e) => e.event)).toEqual(['resigned', 'stopped']);
+    expect(eventsAfter(acquired, 'c1')[0]!.fields).toEqual({
+      reason: 'stopped',
+      token: tokenOf(acquired),
+      wasLeader: true,
+    });
     expect(lab.decisions.filter((d) => d.holder === 'c1').map((d) => d.op)).toEqual(['read']);
     expect(lab.zk.children(LOCK)).toEqual([]);
   });
@@ -461,7 +465,7 @@ describe.each(VARIANTS)('the %s lock', (recipe, Lock) => {
     expect(timersBefore - liveTimers()).toBe(1);
     const released = releases('c1')[0]!;
     await until(() => expect(releases('c2')).toHaveLength(1));
-    expect(after(released, 'c1').map((e) => e.event)).toEqual(['stopped']);
+    expect(eventsAfter(released, 'c1').map((e) => e.event)).toEqual(['stopped']);
     expect(created.filter((c) => c.id === 'c1')).toHaveLength(1);
   });
 
