@@ -1,3 +1,5 @@
+import { isConnectString } from './connect-string.js';
+import { formatDuration, parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -24,4 +26,42 @@ export function oneOf<T extends string>(v: string | undefined, allowed: readonly
 /** A parsed JSON value that is an object (not null, not an array), its fields still unknown. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+const ZNODE_PATH = /^(\/[A-Za-z0-9._:-]+)+$/;
+
+/** An absolute znode path of the characters a lab uses: letters, digits, `. _ : -`. */
+export function isZnodePath(p: unknown): p is string {
+  return typeof p === 'string' && ZNODE_PATH.test(p);
+}
+
+/** A command-line znode path, or a UsageError naming the flag. */
+export function znodePathArg(p: string, flag = '--path'): string {
+  if (!isZnodePath(p)) {
+    throw new UsageError(
+      `${flag} "${p}" is not a ZooKeeper path`,
+      'use an absolute path such as /election (letters, digits, . _ : -)',
+    );
+  }
+  return p;
+}
+
+/** A command-line connect string, or a UsageError. */
+export function connectArg(c: string, flag = '--connect'): string {
+  if (!isConnectString(c))
+    throw new UsageError(`${flag} "${c}" is not a list of host:port`, 'e.g. --connect 10.0.0.1:2181,10.0.0.2:2181');
+  return c;
+}
+
+/** A command-line duration in [min, max] ms (`250ms`, `2s`, or a bare number of ms), or one UsageError. */
+export function durationArg(v: unknown, flag: string, range: { min: number; max: number }, example: string): number {
+  const d = parseDuration(v);
+  if ('error' in d) throw new UsageError(`${flag}: ${d.error}`, example);
+  if (d.ms < range.min || d.ms > range.max) {
+    throw new UsageError(
+      `${flag} ${String(v)} is out of range`,
+      `give a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)}, ${example}`,
+    );
+  }
+  return d.ms;
 }

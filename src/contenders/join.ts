@@ -15,7 +15,7 @@ import { unlessGone } from '../zk/errors.js';
 import { childPath } from '../zk/paths.js';
 import type { ZkPort } from '../zk/port.js';
 import { programExitError } from './program.js';
-import { runsProgram } from './options.js';
+import { runsProgram } from './spec.js';
 
 function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
   return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));

@@ -7,7 +7,7 @@ import { spawnDetached } from '../lab/procs.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
 import type { ContenderRecord } from '../lab/state.js';
-import type { SpawnRequest } from './options.js';
+import type { ContenderSpec } from './spec.js';
 import { prepareAdapter } from './adapters/adapters.js';
 
 /** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
@@ -111,7 +111,7 @@ export interface ProgramSpec {
   readonly shown: readonly string[];
 }
 
-export async function programFor(req: SpawnRequest): Promise<ProgramSpec | undefined> {
+export async function programFor(req: ContenderSpec): Promise<ProgramSpec | undefined> {
   if (req.recipe === 'exec') {
     const [command, ...args] = req.program!;
     return { command: resolveProgram(command!), args, marked: 'none', shown: req.program! };
@@ -130,7 +130,7 @@ export async function programFor(req: SpawnRequest): Promise<ProgramSpec | undef
 
 export function launchProgramContender(
   paths: LabPaths,
-  req: SpawnRequest,
+  req: ContenderSpec,
   rec: ContenderRecord,
   program: ProgramSpec,
   connect: string,

@@ -22,7 +22,7 @@ import {
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
-import { runsProgram, type SpawnRequest } from './options.js';
+import { type ContenderSpec, runsProgram } from './spec.js';
 import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
 import { undoSpawn, waitJoined, type SpawnUndo } from './join.js';
 import { readZkView, type ZkContenderView } from './zk-view.js';
@@ -87,7 +87,7 @@ export interface SpawnResult {
 }
 
 /** What the lab's own state rules out for this request (checked before the lab changes). */
-function refuseForLab(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+function refuseForLab(paths: LabPaths, state: LabState, req: ContenderSpec): void {
   checkLeaderRule(paths, state, req);
   checkPreempt(paths, state, req);
   if (req.via === 'observers' && !state.servers.some((s) => s.role === 'observer')) {
@@ -101,7 +101,7 @@ function refuseForLab(paths: LabPaths, state: LabState, req: SpawnRequest): void
 
 export async function spawnContenders(
   paths: LabPaths,
-  req: SpawnRequest,
+  req: ContenderSpec,
   opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {},
 ): Promise<SpawnResult> {
   const entry = runsProgram(req.recipe) ? EXEC_CHILD_ENTRY : CHILD_ENTRY;
@@ -193,7 +193,7 @@ export async function spawnContenders(
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
 
-function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: ContenderRecord, connect: string): number {
+function launchRecipeContender(paths: LabPaths, req: ContenderSpec, rec: ContenderRecord, connect: string): number {
   return launchContender(paths, {
     id: rec.id,
     recipe: req.recipe as RecipeName,
@@ -225,7 +225,7 @@ function launchRecipeContender(paths: LabPaths, req: SpawnRequest, rec: Contende
  * make "who leads" mean two things. (zklab's sequential recipes follow lowest-sequence, single-file single-node
  * leader, so those mix.)
  */
-function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+function checkLeaderRule(paths: LabPaths, state: LabState, req: ContenderSpec): void {
   const rule = effectiveRule(req.recipe, runsProgram(req.recipe) ? formatLeaderRule(req.leaderRule) : undefined);
   const other = state.contenders.find(
     (c) =>
@@ -242,7 +242,7 @@ function checkLeaderRule(paths: LabPaths, state: LabState, req: SpawnRequest): v
 }
 
 /** One pre-emption setting per priority election: whichever contender is the elector applies its own. */
-function checkPreempt(paths: LabPaths, state: LabState, req: SpawnRequest): void {
+function checkPreempt(paths: LabPaths, state: LabState, req: ContenderSpec): void {
   if (req.recipe !== 'priority') return;
   const other = state.contenders.find(
     (c) =>

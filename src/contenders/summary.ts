@@ -1,7 +1,7 @@
 import { normalizeSessionId } from '../zk/session-id.js';
 import type { ContenderEvent } from '../lab/events.js';
 import { leadershipEndOf } from '../lab/leadership-intervals.js';
-import { runsProgram } from './options.js';
+import { runsProgram } from './spec.js';
 
 /** running: a program that has not said what it believes (ZooKeeper's view still tells whether it leads). */
 export type ContenderState =

@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpawnRequest } from '../contenders/options.js';
+import { requireContenderSpec } from '../contenders/spec.js';
 import { spawnContenders } from '../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../ensemble/service.js';
 import { ProcessError, UsageError } from '../errors.js';
@@ -57,7 +57,7 @@ export class DemoLab {
     });
     const modes = status.servers.map((s) => `${s.name} ${s.mode}`).join(', ');
     opts.line(`ensemble up in ${formatDuration(Date.now() - upAt)}: ${modes}`);
-    const request = parseSpawnRequest({ count: 1, recipe: 'predecessor', sessionTimeout: DEMO_SESSION_TIMEOUT_MS });
+    const request = requireContenderSpec({ count: 1, recipe: 'predecessor', sessionTimeout: DEMO_SESSION_TIMEOUT_MS });
     const ids: string[] = [];
     for (let i = 0; i < DEMO_CONTENDERS; i++) {
       const { spawned } = await spawnContenders(this.paths, request, { signal: opts.signal });

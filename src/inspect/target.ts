@@ -1,5 +1,7 @@
 import { UsageError } from '../errors.js';
-import { DEFAULT_PATH, validateConnect, validateZnodePath } from '../contenders/options.js';
+import { DEFAULT_PATH } from '../contenders/spec.js';
+import { connectArg, znodePathArg } from '../validate.js';
+import { parseConnectString } from '../connect-string.js';
 import type { LabPaths } from '../lab/paths.js';
 import { loopbackConnectString, readState } from '../lab/state.js';
 import type { ServerTarget } from './source/server-poller.js';
@@ -22,11 +24,7 @@ export interface TargetArgs {
 
 /** Servers of a connect string, named by port when they share a host (what fits the ensemble pane), else host:port. */
 export function serversOf(connect: string): ServerTarget[] {
-  const parsed = connect.split(',').map((hp) => {
-    const t = hp.trim();
-    const colon = t.lastIndexOf(':');
-    return { host: t.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(t.slice(colon + 1)) };
-  });
+  const parsed = parseConnectString(connect);
   const oneHost = new Set(parsed.map((p) => p.host)).size === 1;
   return parsed.map((p) => ({ ...p, name: oneHost ? String(p.port) : `${p.host}:${p.port}` }));
 }
@@ -39,9 +37,9 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
   // Scheduler workers are best seen from their scheduler's root, which shows their election too; a lock contender's
   // path is its lock.
   const latest = state?.contenders.at(-1);
-  const path = validateZnodePath(args.path ?? latest?.scheduler?.root ?? latest?.path ?? DEFAULT_PATH);
+  const path = znodePathArg(args.path ?? latest?.scheduler?.root ?? latest?.path ?? DEFAULT_PATH);
   if (args.connect !== undefined) {
-    const connect = validateConnect(args.connect);
+    const connect = connectArg(args.connect);
     return { path, connect, servers: serversOf(connect), lab };
   }
   if (!state || !hasLab) {

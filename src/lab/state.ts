@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
 import type { MemberDelay, PartitionRule } from './net-plan.js';
+import { parseConnectString } from '../connect-string.js';
 import type { ServerRole } from './ports.js';
 
 export interface ServerRecord {
@@ -69,11 +70,7 @@ export function upstreams(
 
 /** `host:port,…` as external servers x1..xN (validated by the caller); IPv6 literals keep their brackets off. */
 export function externalServers(connect: string): ExternalServer[] {
-  return connect.split(',').map((hp, i) => {
-    const t = hp.trim();
-    const cut = t.lastIndexOf(':');
-    return { name: `x${i + 1}`, host: t.slice(0, cut).replace(/^\[(.*)\]$/, '$1'), port: Number(t.slice(cut + 1)) };
-  });
+  return parseConnectString(connect).map((s, i) => ({ name: `x${i + 1}`, ...s }));
 }
 
 export function emptyState(): LabState {

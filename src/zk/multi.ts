@@ -11,6 +11,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { normalizeSessionId } from './session-id.js';
 import { ZkError, zkErrorFromRc } from './errors.js';
 import { FrameSplitter, JuteReader, JuteWriter, OP, PING_XID, STAT_BYTES } from './wire.js';
+import { parseConnectString } from '../connect-string.js';
 
 export type MultiOp =
   /** Holds only if the znode exists (and has `version`, unless -1). */
@@ -54,13 +55,6 @@ interface Session {
   readonly ping: NodeJS.Timeout;
   /** When the server last sent anything: silence for 2/3 of the session timeout means the link is dead. */
   heardAt: number;
-}
-
-function hostsOf(connect: string): { host: string; port: number }[] {
-  return connect.split(',').map((hp) => {
-    const at = hp.lastIndexOf(':');
-    return { host: hp.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hp.slice(at + 1)) };
-  });
 }
 
 function encodeOps(xid: number, ops: readonly MultiOp[]): Buffer {
@@ -220,7 +214,7 @@ export class MultiClient {
 
   /** A new session on the first server that grants one, trying each in turn until the connect deadline. */
   private async open(): Promise<Session> {
-    const hosts = hostsOf(this.opts.connect);
+    const hosts = parseConnectString(this.opts.connect);
     const deadline = Date.now() + this.opts.connectTimeoutMs;
     let last: unknown;
     // Each server gets a share of the time, so one that is cut off or frozen does not use it all.

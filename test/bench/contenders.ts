@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
 import * as faults from '../../src/faults/service.js';
 import { resolveLeader } from '../../src/faults/leader.js';
-import { parseSpawnRequest } from '../../src/contenders/options.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { listContenders, spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
@@ -46,7 +46,7 @@ async function failovers(paths: LabPaths, recipe: RecipeName, sig: 'SIGKILL' | '
   const ids = (
     await spawnContenders(
       paths,
-      parseSpawnRequest({ count: KILLS + 1, recipe, path, sessionTimeout: SESSION, takeoverMs: 0 }),
+      requireContenderSpec({ count: KILLS + 1, recipe, path, sessionTimeout: SESSION, takeoverMs: 0 }),
     )
   ).spawned.map((c) => c.id);
   await until(() => listContenders(paths).some((c) => c.path === path && c.state === 'leader'));
@@ -80,7 +80,9 @@ async function failovers(paths: LabPaths, recipe: RecipeName, sig: 'SIGKILL' | '
 
 async function notificationsPerDeath(paths: LabPaths, recipe: RecipeName): Promise<number> {
   const path = `/bench-herd-${recipe}`;
-  const ids = (await spawnContenders(paths, parseSpawnRequest({ count: 10, recipe, path }))).spawned.map((c) => c.id);
+  const ids = (await spawnContenders(paths, requireContenderSpec({ count: 10, recipe, path }))).spawned.map(
+    (c) => c.id,
+  );
   await until(() => listContenders(paths).filter((c) => c.path === path && c.state === 'follower').length === 9);
   const t0 = Date.now();
   await faults.kill(paths, 'leader', 'SIGTERM');
@@ -140,7 +142,7 @@ export async function run(): Promise<BenchRow[]> {
     });
     for (const n of [5, 50]) {
       const t0 = performance.now();
-      const spawned = await spawnContenders(paths, parseSpawnRequest({ count: n, path: `/bench-join-${n}` }));
+      const spawned = await spawnContenders(paths, requireContenderSpec({ count: n, path: `/bench-join-${n}` }));
       const took = performance.now() - t0;
       rows.push({
         name: `${n} contenders spawned and joined`,

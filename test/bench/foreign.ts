@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpawnRequest, type RawSpawnArgs } from '../../src/contenders/options.js';
+import { type ContenderSpecInput, requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { locateCurator } from '../../src/contenders/adapters/curator-runtime.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -35,13 +35,13 @@ function groupRssMb(pgid: number): number {
   return kb / 1024;
 }
 
-const KINDS: readonly { label: string; raw: Omit<RawSpawnArgs, 'count'> }[] = [
+const KINDS: readonly { label: string; raw: Omit<ContenderSpecInput, 'count'> }[] = [
   { label: 'predecessor (zklab)', raw: { recipe: 'predecessor' } },
   { label: 'curator-latch', raw: { recipe: 'curator-latch' } },
   { label: 'kazoo-election', raw: { recipe: 'kazoo-election' } },
   {
     label: 'exec (python, kazoo client)',
-    raw: { exec: true, program: ['/usr/bin/python3', RAW, '{connect}', '{path}', '{session}'] },
+    raw: { exec: ['/usr/bin/python3', RAW, '{connect}', '{path}', '{session}'] },
   },
 ];
 
@@ -59,11 +59,11 @@ export async function run(): Promise<BenchRow[]> {
     let baseline: { perContender: number; rss: number } | undefined;
     for (const [k, kind] of KINDS.entries()) {
       // One spawn first, untimed: the Curator adapter compiles once per machine, and every JVM warms the page cache.
-      await spawnContenders(paths, parseSpawnRequest({ ...kind.raw, count: 1, path: `/bench-warm-${k}` }));
+      await spawnContenders(paths, requireContenderSpec({ ...kind.raw, count: 1, path: `/bench-warm-${k}` }));
       const t0 = performance.now();
       const { spawned } = await spawnContenders(
         paths,
-        parseSpawnRequest({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }),
+        requireContenderSpec({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }),
       );
       const perContender = (performance.now() - t0) / EACH;
       const rss = median(spawned.map((c) => groupRssMb(c.pid!)));
@@ -95,11 +95,10 @@ export async function run(): Promise<BenchRow[]> {
     const cp = curator.classpath.join(':');
     const { spawned } = await spawnContenders(
       paths,
-      parseSpawnRequest({
+      requireContenderSpec({
         count: 1,
         path: '/bench-getdata-c',
-        exec: true,
-        program: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)],
+        exec: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)],
       }),
     );
     const id = spawned[0]!.id;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
-import { parseSpawnRequest } from '../../src/contenders/options.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { buildSnapshot } from '../../src/inspect/build-snapshot.js';
@@ -213,7 +213,7 @@ export async function run(): Promise<BenchRow[]> {
   const paths = new LabPaths(`${mkdtempSync('/tmp/zklab-bench-inspect-')}/lab`);
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
-    await spawnContenders(paths, parseSpawnRequest({ count: 5 }));
+    await spawnContenders(paths, requireContenderSpec({ count: 5 }));
     rows.push(...(await latencyRows(paths)));
     rows.push(...(await idleCpuRows(paths)));
   } finally {

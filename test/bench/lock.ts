@@ -8,7 +8,7 @@
  */
 import { readEventFile } from '../../src/lab/event-log.js';
 import type { ContenderEvent } from '../../src/lab/events.js';
-import { parseSpawnRequest } from '../../src/contenders/options.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import type { LabPaths } from '../../src/lab/paths.js';
 import type { ZkClient } from '../../src/zk/client.js';
@@ -49,7 +49,7 @@ export async function run(): Promise<BenchRow[]> {
 
     const { spawned } = await spawnContenders(
       paths,
-      parseSpawnRequest({ count: 5, workload: 'lock', path: '/bench-lock', hold: '0', think: '0' }),
+      requireContenderSpec({ count: 5, workload: 'lock', path: '/bench-lock', hold: '0', think: '0' }),
     );
     const ids = spawned.map((c) => c.id);
     const acquired = () => eventsOf(paths, ids).filter((e) => e.event === 'lock-acquired').length;
@@ -88,7 +88,7 @@ export async function run(): Promise<BenchRow[]> {
     const [base] = (
       await spawnContenders(
         paths,
-        parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '1', takeoverMs: '0' }),
+        requireContenderSpec({ count: 1, recipe: 'priority', path: '/bench-prio', priorities: '1', takeoverMs: '0' }),
       )
     ).spawned;
     await until(
@@ -101,7 +101,7 @@ export async function run(): Promise<BenchRow[]> {
       const [better] = (
         await spawnContenders(
           paths,
-          parseSpawnRequest({ count: 1, recipe: 'priority', path: '/bench-prio', priority: '9', takeoverMs: '0' }),
+          requireContenderSpec({ count: 1, recipe: 'priority', path: '/bench-prio', priorities: '9', takeoverMs: '0' }),
         )
       ).spawned;
       const own = () => readEventFile(paths.contenderEvents(better!.id));

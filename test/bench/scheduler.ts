@@ -5,7 +5,7 @@
  * Memory per worker: RSS after the 1,000-job run.
  */
 import { readFileSync } from 'node:fs';
-import { parseSpawnRequest } from '../../src/contenders/options.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { submitJobs } from '../../src/contenders/jobs.js';
 import type { ZkClient } from '../../src/zk/client.js';
@@ -56,7 +56,7 @@ export async function run(): Promise<BenchRow[]> {
       const root = `/bench-${workers}`;
       const { spawned } = await spawnContenders(
         paths,
-        parseSpawnRequest({ count: workers, workload: 'scheduler', path: root, statusTtl: '10m' }),
+        requireContenderSpec({ count: workers, workload: 'scheduler', path: root, statusTtl: '10m' }),
       );
       await until(
         async () => (await observer.getChildren(`${root}/workers`).catch(() => [])).length === workers,

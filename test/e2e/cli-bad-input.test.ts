@@ -30,8 +30,6 @@ describe('bad input, no lab', () => {
     'config generate --out OUT -n',
     'config generate --out OUT --tick',
     'config generate --out OUT --base-port',
-    'contenders spawn 3 --session-timeout',
-    'contenders spawn 3 --takeover-ms',
     'drill run join-and-elect --repeat',
     'drill run join-and-elect --seed',
     'logs zk1 --lines',
@@ -81,15 +79,23 @@ describe('bad input, no lab', () => {
 
   it('contender spawn: bad counts, recipes, policies and lists; no ensemble', async () => {
     for (const n of ['0', '-3', 'abc', '201'])
-      await expectUsage(['contenders', 'spawn', n], /the contender count must be a whole number from 1 to 200/);
-    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'paxos'], /unknown recipe "paxos"/);
+      await expectUsage(['contenders', 'spawn', n], /<count>: must be a whole number from 1 to 200/);
+    await expectUsage(['contenders', 'spawn', '3', '--recipe', 'paxos'], /--recipe: "paxos" is unknown/);
     await expectUsage(
       ['contenders', 'spawn', '3', '--recipe', 'priority', '--policy', 'loudest'],
-      /unknown policy "loudest"/,
+      /--policy: "loudest" is unknown/,
     );
     await expectUsage(
       ['contenders', 'spawn', '3', '--recipe', 'priority', '--priority', '5,3'],
-      /--priority lists 2 values for 3 contenders/,
+      /--priority: lists 2 values for 3 contenders/,
+    );
+    await expectUsage(
+      ['contenders', 'spawn', '3', '--session-timeout', 'abc'],
+      /^zklab: --session-timeout: "abc" is not a duration\n/,
+    );
+    await expectUsage(
+      ['contenders', 'spawn', '3', '--recipe', 'priority', '--takeover-ms', 'abc'],
+      /^zklab: --takeover-ms: "abc" is not a duration\n/,
     );
     await expectUsage(['contenders', 'spawn', '3'], /there is no ensemble in .* to contend on/);
   });

@@ -50,7 +50,7 @@ describe('the CLI on a running lab', () => {
     [['kill', 'leader'], /no contender is running/],
     [['kill', 'contender', 'c9'], /there is no contender "c9"/],
     [['contenders', 'spawn', '0'], /whole number from 1 to 200/],
-    [['contenders', 'spawn', '2', '--recipe', 'paxos'], /unknown recipe/],
+    [['contenders', 'spawn', '2', '--recipe', 'paxos'], /--recipe: "paxos" is unknown/],
     [['resume', 'server', 'zk1'], /zk1 is not paused/],
   ])('%j: one line, exit 2, the lab unchanged', async (args, message) => {
     const before = snapshotDir(lab);

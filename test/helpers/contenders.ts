@@ -1,4 +1,4 @@
-import { parseSpawnRequest, type RawSpawnArgs } from '../../src/contenders/options.js';
+import { type ContenderSpecInput, requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, type ContenderInfo } from '../../src/contenders/service.js';
 import { readEventFile } from '../../src/lab/event-log.js';
 import type { ContenderEvent } from '../../src/lab/events.js';
@@ -9,9 +9,9 @@ import { ZkClient } from '../../src/zk/client.js';
 
 export async function spawn(
   paths: LabPaths,
-  raw: Omit<RawSpawnArgs, 'count'> & { count: number },
+  raw: Omit<ContenderSpecInput, 'count'> & { count: number },
 ): Promise<readonly ContenderInfo[]> {
-  return (await spawnContenders(paths, parseSpawnRequest(raw))).spawned;
+  return (await spawnContenders(paths, requireContenderSpec(raw))).spawned;
 }
 
 export function events(paths: LabPaths, id: string): ContenderEvent[] {

@@ -72,7 +72,7 @@ describe('priority recipe (elector)', () => {
   it('with --no-preempt a leader stays until it goes; then the elector elects the next by priority, PROGRESS → READY', async () => {
     // The first contender leads alone; better ones join later and do not pre-empt it (see src/recipes/priority-decisions.ts).
     const [first] = (
-      await spawn(paths, { count: 1, recipe: 'priority', path, priority: '1', takeoverMs: 300, preempt: false })
+      await spawn(paths, { count: 1, recipe: 'priority', path, priorities: '1', takeoverMs: 300, preempt: false })
     ).map((c) => c.id);
     await waitFor(
       async () => (await read(`${path}/leader/current`))?.data === 'READY',
@@ -80,7 +80,7 @@ describe('priority recipe (elector)', () => {
       20_000,
     );
     const [top, second] = (
-      await spawn(paths, { count: 3, recipe: 'priority', path, priority: '5,3,2', takeoverMs: 300, preempt: false })
+      await spawn(paths, { count: 3, recipe: 'priority', path, priorities: '5,3,2', takeoverMs: 300, preempt: false })
     ).map((c) => c.id) as [string, string, string];
     expect(await zkLeaderContender(paths, path)).toBe(first);
     expect((await read(`${path}/leader/elected`))!.data).toBe(first);

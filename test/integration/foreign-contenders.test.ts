@@ -290,7 +290,7 @@ describe('bad input: one line, exit 2, the lab unchanged', () => {
       'an unknown leader rule',
       ['contenders', 'spawn', '2', '--leader-rule', 'loudest', '--exec', '--', sh],
       {},
-      /unknown --leader-rule "loudest"/,
+      /--leader-rule: "loudest" is not a leader rule/,
     ],
     [
       'Curator without its jars',

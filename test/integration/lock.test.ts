@@ -162,14 +162,14 @@ describe('the lock workload', () => {
   it.each([
     [['--workload', 'lock', '--hold', 'abc'], /--hold: "abc" is not a duration/],
     [['--workload', 'lock', '--think=-1s'], /--think: "-1s" is not a duration/],
-    [['--workload', 'lock', '--priority', '1,2'], /--priority applies to election recipes, not to --workload lock/],
+    [['--workload', 'lock', '--priority', '1,2'], /--priority: only applies to --recipe priority/],
     [
       ['--workload', 'lock', '--recipe', 'priority'],
-      /--workload lock runs the predecessor or herd recipe, not priority/,
+      /--recipe: --workload lock runs on predecessor or herd, not priority/,
     ],
-    [['--workload', 'lock', '--strategy', 'random'], /--strategy applies to --workload scheduler only/],
-    [['--hold', '1s'], /--hold applies to --workload lock only/],
-    [['--workload', 'lock', '--fencing', 'maybe'], /unknown --fencing mode "maybe"/],
+    [['--workload', 'lock', '--strategy', 'random'], /--strategy: only applies to --workload scheduler/],
+    [['--hold', '1s'], /--hold: only applies to --workload lock/],
+    [['--workload', 'lock', '--fencing', 'maybe'], /--fencing: "maybe" is unknown/],
   ])(
     'refuses spawn %j with one line, exit 2, and no change to the lab',
     async (extra, message) => {

@@ -197,7 +197,7 @@ describe('priority pre-emption', () => {
       [['priority', 'set', other!, '3'], new RegExp(`${other} runs the predecessor recipe, not the priority recipe`)],
       [['priority', 'set', 'c99', '3'], /no contender c99 in this lab/],
       [['priority', 'prefer-site', 'mars', '--path', '/pb'], /no site "mars" in the election at \/pb/],
-      [['contenders', 'spawn', '1', '--no-preempt'], /--no-preempt applies to the priority recipe only/],
+      [['contenders', 'spawn', '1', '--no-preempt'], /--no-preempt: only applies to --recipe priority/],
       [
         ['contenders', 'spawn', '1', '--recipe', 'priority', '--path', '/pb', '--no-preempt'],
         /\/pb already has priority contenders with pre-emption on/,

@@ -316,11 +316,11 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
       ['contenders', 'spawn', '2', '--workload', 'scheduler', '--strategy', 'fastest'],
       /unknown strategy "fastest"/,
     ],
-    ['an unknown workload', ['contenders', 'spawn', '2', '--workload', 'lottery'], /unknown workload "lottery"/],
+    ['an unknown workload', ['contenders', 'spawn', '2', '--workload', 'lottery'], /--workload: "lottery" is unknown/],
     [
       'a zero status TTL',
       ['contenders', 'spawn', '2', '--workload', 'scheduler', '--status-ttl', '0'],
-      /--status-ttl 0 is out of range/,
+      /--status-ttl: "0" is not above 0/,
     ],
     [
       'a TTL that is not a duration',
@@ -330,12 +330,12 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
     [
       '--strategy without the workload',
       ['contenders', 'spawn', '2', '--strategy', 'random'],
-      /--strategy applies to --workload scheduler only/,
+      /--strategy: only applies to --workload scheduler/,
     ],
     [
       'an election option with the workload',
       ['contenders', 'spawn', '2', '--workload', 'scheduler', '--priority', '1,2'],
-      /--priority applies to election recipes/,
+      /--priority: only applies to --recipe priority/,
     ],
     ['an unknown job kind', ['jobs', 'submit', '3', '--kind', 'shell'], /unknown job kind "shell"/],
     ['a zero job count', ['jobs', 'submit', '0'], /the job count must be a whole number from 1/],

@@ -2,7 +2,7 @@ import { formatDuration } from '../../duration.js';
 import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { parseSpawnRequest } from '../../contenders/options.js';
+import { type SpawnFlags, spawnSpec } from '../spawn-spec.js';
 import type { ContenderInfo, ContendersNetwork } from '../../contenders/service.js';
 import type { ZkContenderView } from '../../contenders/zk-view.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -10,30 +10,7 @@ import { labPaths } from '../context.js';
 import { table } from '../table.js';
 import { networkJson, networkLines } from './net-view.js';
 
-interface SpawnArgs extends GlobalArgs {
-  count: unknown;
-  recipe?: string;
-  'session-timeout'?: string;
-  path?: string;
-  priority?: string;
-  site?: string;
-  policy?: string;
-  'takeover-ms'?: string;
-  'watchdog-ms'?: string;
-  preempt?: boolean;
-  'on-disconnect'?: string;
-  connect?: string;
-  via?: string;
-  exec?: boolean;
-  'leader-rule'?: string[];
-  'curator-error-policy'?: string;
-  workload?: string;
-  strategy?: string;
-  'status-ttl'?: string;
-  hold?: string;
-  think?: string;
-  fencing?: string;
-  '--'?: (string | number)[];
+interface SpawnArgs extends GlobalArgs, SpawnFlags {
   json?: boolean;
 }
 
@@ -128,7 +105,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
                 type: 'string',
                 describe: 'curator-latch: standard (default: leadership ends on SUSPENDED) or session (on LOST)',
               })
-              .option('session-timeout', { type: 'string', describe: 'ms (default 2000)' })
+              .option('session-timeout', { type: 'string', describe: 'a duration such as 2s or 500ms (default 2s)' })
               .option('path', { type: 'string', describe: 'election path (default /election)' })
               .option('priority', { type: 'string', describe: 'priority recipe: one number per contender, e.g. 5,3,1' })
               .option('site', { type: 'string', describe: 'priority recipe: one site per contender, e.g. a,a,b' })
@@ -138,12 +115,13 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               })
               .option('takeover-ms', {
                 type: 'string',
-                describe: 'priority recipe: PROGRESS → READY work in ms (default 500)',
+                describe: 'priority recipe: how long the PROGRESS → READY work takes (default 500ms)',
               })
               .option('watchdog-ms', {
                 type: 'string',
                 describe:
-                  'priority recipe: how long a named contender has to reach READY before the elector passes it over (default 3 × takeover + 1000)',
+                  'priority recipe: how long a named contender has to reach READY before the elector passes it over ' +
+                  '(default 3 × takeover + 1s)',
               })
               .option('preempt', {
                 type: 'boolean',
@@ -181,31 +159,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
-            const req = parseSpawnRequest({
-              count: a.count,
-              recipe: a.recipe,
-              sessionTimeout: a['session-timeout'],
-              path: a.path,
-              priority: a.priority,
-              site: a.site,
-              policy: a.policy,
-              takeoverMs: a['takeover-ms'],
-              watchdogMs: a['watchdog-ms'],
-              preempt: a.preempt,
-              onDisconnect: a['on-disconnect'],
-              connect: a.connect,
-              via: a.via,
-              exec: a.exec,
-              program: a['--']?.map(String),
-              leaderRule: a['leader-rule'],
-              curatorErrorPolicy: a['curator-error-policy'],
-              workload: a.workload,
-              strategy: a.strategy,
-              statusTtl: a['status-ttl'],
-              hold: a.hold,
-              think: a.think,
-              fencing: a.fencing,
-            });
+            const req = spawnSpec(a);
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
             if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
             else if (req.scheduler)

@@ -15,7 +15,7 @@ import { MAX_REPEAT } from '../../drills/run/limits.js';
 import { wholeNumber } from '../../validate.js';
 import { expandVariants } from '../../drills/format/variants.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
-import { validateConnect } from '../../contenders/options.js';
+import { connectArg } from '../../validate.js';
 import { renderVariantComparison } from '../../drills/report/variants.js';
 
 export interface RunArgs extends GlobalArgs {
@@ -105,7 +105,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
     a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
-  const connect = a.connect === undefined ? undefined : validateConnect(a.connect);
+  const connect = a.connect === undefined ? undefined : connectArg(a.connect);
   const onServer = connect === undefined ? undefined : serverStep(drill);
   if (onServer !== undefined) {
     throw new UsageError(

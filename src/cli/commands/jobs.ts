@@ -7,7 +7,7 @@ import { table } from '../table.js';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
 import { oneOf, wholeNumber } from '../../validate.js';
-import { durationArg, validateZnodePath } from '../../contenders/options.js';
+import { durationArg, znodePathArg } from '../../validate.js';
 import { JOB_KINDS, type JobSpec } from '../../recipes/scheduler-layout.js';
 import type { JobsStatus } from '../../contenders/jobs.js';
 
@@ -127,7 +127,7 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
           handler: async (a) => {
             const count = wholeNumber(a.count, 'the job count', 1, 100_000, SUBMIT_EXAMPLE);
             const spec = jobSpecFromArgs(a);
-            const path = a.path === undefined ? undefined : validateZnodePath(a.path);
+            const path = a.path === undefined ? undefined : znodePathArg(a.path);
             const { submitJobs } = await import('../../contenders/jobs.js');
             const r = await submitJobs(labPaths(a), { count, spec, ...(path ? { path } : {}) });
             if (a.json) {
@@ -158,7 +158,7 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
               })
               .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
           handler: async (a) => {
-            const path = a.path === undefined ? undefined : validateZnodePath(a.path);
+            const path = a.path === undefined ? undefined : znodePathArg(a.path);
             const { jobsStatus } = await import('../../contenders/jobs.js');
             const show = async () => {
               const s = await jobsStatus(labPaths(a), path);

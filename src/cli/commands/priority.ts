@@ -4,7 +4,7 @@ import { labPaths } from '../context.js';
 import { table } from '../table.js';
 import type { AdminPolicy } from '../../recipes/priority-policy.js';
 import type { PriorityView } from '../../contenders/priority-admin.js';
-import { validateZnodePath } from '../../contenders/options.js';
+import { znodePathArg } from '../../validate.js';
 
 interface PriorityArgs extends GlobalArgs {
   id?: string;
@@ -42,7 +42,7 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
       type: 'string',
       describe: "the priority election (default: the one the lab's priority contenders use)",
     });
-  const path = (a: PriorityArgs) => (a.path === undefined ? {} : { path: validateZnodePath(a.path) });
+  const path = (a: PriorityArgs) => (a.path === undefined ? {} : { path: znodePathArg(a.path) });
   return {
     command: 'priority <command>',
     describe:

@@ -89,31 +89,26 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import {
-  DEFAULT_SESSION_TIMEOUT_MS,
-  MAX_STATUS_TTL_MS,
-  validateZnodePath,
-  WORKLOADS,
-} from '../../contenders/options.js';
+  type ContenderSpec,
+  type ContenderSpecInput,
+  checkContenderSpec,
+  runsProgram,
+  SPEC_FIELDS,
+  type SpecField,
+  wordRefs,
+} from '../../contenders/spec.js';
 import { failpointsOf } from '../../recipes/failpoint-names.js';
-import { DEFAULT_TAKEOVER_MS } from '../../recipes/priority-layout.js';
-import { STRATEGIES } from '../../recipes/scheduler-layout.js';
-import { labMaxSessionTimeoutMs, observerShape } from '../../ensemble/config.js';
+import { observerShape } from '../../ensemble/config.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
 import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
-import { parseLeaderRule } from '../../recipes/leadership.js';
-import { CURATOR_ERROR_POLICIES } from '../../contenders/adapters/adapters.js';
 import {
   CHECK_NAMES,
   DEFAULT_CHECKS,
   JOB_CHECKS,
   LOCK_CHECKS,
-  ON_DISCONNECT,
-  PRIORITY_POLICIES,
-  RECIPES,
   type CheckConfig,
   type CheckName,
-  type ContenderSpec,
   type Drill,
   type DrillVariant,
 } from './types.js';
@@ -208,30 +203,15 @@ const sections = {
     .optional(),
 };
 
+/** The contender spec's fields, each checked by the one validator (src/contenders/spec.ts); `connect` comes from --connect. */
 function contendersSchema() {
-  return strict({
-    count: z.number().int().min(1).max(50),
-    recipe: z.enum(RECIPES).optional(),
-    exec: z.array(z.string().min(1)).min(1).optional(),
-    leaderRule: z.string().optional(),
-    curatorErrorPolicy: z.enum(CURATOR_ERROR_POLICIES).optional(),
-    sessionTimeout: duration().optional(),
-    onDisconnect: z.enum(ON_DISCONNECT).default('pause'),
-    policy: z.enum(PRIORITY_POLICIES).optional(),
-    priorities: z.array(z.number().int()).optional(),
-    sites: z.array(z.string().min(1)).optional(),
-    takeoverMs: duration().optional(),
-    watchdogMs: duration().optional(),
-    preempt: z.boolean().optional(),
-    workload: z.enum(WORKLOADS).optional(),
-    strategy: z.enum(STRATEGIES).optional(),
-    statusTtl: duration().optional(),
-    hold: duration().optional(),
-    think: duration().optional(),
-    fencing: z.enum(['on', 'off']).optional(),
-    path: z.string().optional(),
-    via: z.enum(['all', 'observers']).optional(),
-  });
+  const fields = SPEC_FIELDS.filter((f) => f !== 'connect');
+  return strict(
+    Object.fromEntries(fields.map((f) => [f, z.unknown().optional()])) as Record<
+      SpecField,
+      z.ZodOptional<z.ZodUnknown>
+    >,
+  );
 }
 
 type Section = keyof typeof sections;
@@ -317,13 +297,7 @@ function validate(
       message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}`,
     });
   }
-  if (ensemble && contendersRaw?.via === 'observers' && ensemble.observers === 0) {
-    issues.push({
-      path: ['contenders', 'via'],
-      message: 'the ensemble has no observers to connect to (add observers: N to ensemble)',
-    });
-  }
-  const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble.tick, issues) : undefined;
+  const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble, issues) : undefined;
   const scope =
     contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;
@@ -339,7 +313,7 @@ function validate(
   }
   (checkEntries ?? []).forEach((entry, i) => {
     for (const name of Object.keys(entry)) {
-      if (contenders && contenders.workload !== 'lock' && (LOCK_CHECKS as readonly string[]).includes(name)) {
+      if (contenders && !contenders.lock && (LOCK_CHECKS as readonly string[]).includes(name)) {
         issues.push({
           path: ['checks', i, name],
           message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)',
@@ -379,13 +353,15 @@ function validate(
           message: `${check} is not among the checks (add it to checks)`,
         });
     });
-    const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble.tick, issues) : undefined;
+    const own = new Set(Object.keys(v.contenders ?? {}));
+    const at = (field: string) => (own.has(field) ? ['variants', i, 'contenders', field] : ['contenders', field]);
+    const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble, issues, at) : undefined;
     if (spec && contenders && spec.count !== contenders.count)
       issues.push({
         path: ['variants', i, 'contenders', 'count'],
         message: 'differs from contenders.count (the steps name the contenders; keep the count)',
       });
-    if (spec && contenders && spec.workload !== contenders.workload)
+    if (spec && contenders && workloadOf(spec) !== workloadOf(contenders))
       issues.push({
         path: ['variants', i, 'contenders', 'workload'],
         message: 'differs from contenders.workload (the steps and checks depend on it; keep it)',
@@ -409,132 +385,40 @@ function validate(
   return description === undefined ? drill : { ...drill, description };
 }
 
-function checkContenders(c: SectionValue<'contenders'>, tick: number, issues: RawIssue[]): ContenderSpec {
-  const at = (field: string) => ['contenders', field];
-  const [min, max] = [2 * tick, labMaxSessionTimeoutMs(tick)];
-  const sessionTimeout = c.sessionTimeout ?? Math.min(Math.max(DEFAULT_SESSION_TIMEOUT_MS, min), max);
-  if (sessionTimeout < min || sessionTimeout > max) {
-    issues.push({
-      path: at('sessionTimeout'),
-      message:
-        `${sessionTimeout}ms is outside what the lab's servers grant with tick ${tick}ms ` +
-        `(use ${min}ms..${max}ms, or change ensemble.tick)`,
-    });
-  }
-  if (c.workload === undefined && (c.recipe === undefined) === (c.exec === undefined)) {
-    issues.push({
-      path: at(c.recipe === undefined ? 'recipe' : 'exec'),
-      message:
-        c.recipe === undefined
-          ? 'is required (name a recipe, or a program with exec: [program, args…])'
-          : 'names a program as well as a recipe (keep one of recipe and exec)',
-    });
-  }
-  checkWorkload(c, issues);
-  const program = c.exec !== undefined || c.recipe === 'curator-latch' || c.recipe === 'kazoo-election';
-  if (c.leaderRule !== undefined && !program)
-    issues.push({ path: at('leaderRule'), message: 'only applies to programs (exec, curator-latch, kazoo-election)' });
-  if (c.leaderRule !== undefined && parseLeaderRule(c.leaderRule) === undefined)
-    issues.push({
-      path: at('leaderRule'),
-      message: 'is not a leader rule (use lowest-sequence or "single-node NAME")',
-    });
-  if (c.curatorErrorPolicy !== undefined && c.recipe !== 'curator-latch')
-    issues.push({ path: at('curatorErrorPolicy'), message: 'only applies to recipe: curator-latch' });
-  for (const field of ['policy', 'priorities', 'sites', 'takeoverMs', 'watchdogMs', 'preempt'] as const) {
-    if (c[field] !== undefined && c.recipe !== 'priority') {
-      issues.push({
-        path: at(field),
-        message: `only applies to the priority recipe (remove it or use recipe: priority)`,
-      });
-    }
-  }
-  if (c.watchdogMs !== undefined && c.watchdogMs <= (c.takeoverMs ?? DEFAULT_TAKEOVER_MS)) {
-    issues.push({
-      path: at('watchdogMs'),
-      message: `must outlast the takeover (${c.takeoverMs ?? DEFAULT_TAKEOVER_MS} ms), or every takeover is cut short`,
-    });
-  }
-  for (const field of ['priorities', 'sites'] as const) {
-    const list = c[field];
-    if (list && list.length < c.count) {
-      issues.push({
-        path: at(field),
-        message: `has ${list.length} entries for ${c.count} contenders (give one per contender)`,
-      });
-    }
-  }
-  const { sessionTimeout: _, ...rest } = c;
-  // The scheduler's workers run the predecessor recipe, said or not.
-  const recipe =
-    c.workload !== undefined && c.recipe === undefined && c.exec === undefined
-      ? { recipe: 'predecessor' as const }
-      : {};
-  const spec: ContenderSpec = { ...stripUndefined(rest), ...recipe, sessionTimeout };
-  return spec;
+const workloadOf = (c: ContenderSpec) => (c.scheduler ? 'scheduler' : c.lock ? 'lock' : undefined);
+
+/** A field of the spec as a drill file names it: `recipe`, or `recipe: priority` with a value. */
+function yamlWords(field: string, value?: string): string {
+  if (value === undefined) return field;
+  return field === 'exec' ? `exec: [${value.split(' ').join(', ')}]` : `${field}: ${value}`;
 }
 
-const WORKLOAD_FIELDS = { scheduler: ['strategy', 'statusTtl'], lock: ['hold', 'think', 'fencing'] } as const;
-
-/** The checks `contenders spawn --workload` makes at run time, made here so they point at the file's line. */
-function checkWorkload(c: SectionValue<'contenders'>, issues: RawIssue[]): void {
-  const at = (field: string) => ['contenders', field];
-  for (const [workload, fields] of Object.entries(WORKLOAD_FIELDS)) {
-    for (const field of fields) {
-      if (c[field] !== undefined && c.workload !== workload)
-        issues.push({
-          path: at(field),
-          message: `only applies to workload: ${workload} (remove it or add workload: ${workload})`,
-        });
-    }
+/** The contenders section, checked by the contender spec's validator with what the drill says of its ensemble. */
+function checkContenders(
+  c: SectionValue<'contenders'>,
+  ensemble: SectionValue<'ensemble'>,
+  issues: RawIssue[],
+  at: (field: string) => (string | number)[] = (field) => ['contenders', field],
+): ContenderSpec | undefined {
+  const r = checkContenderSpec(c as ContenderSpecInput, {
+    tickMs: ensemble.tick,
+    observers: ensemble.observers,
+    extraPerContender: true,
+  });
+  for (const i of r.issues ?? []) {
+    issues.push({ path: at(i.field), message: `${wordRefs(i.message, yamlWords)} (${wordRefs(i.hint, yamlWords)})` });
   }
-  if (c.workload === undefined) {
-    if (c.path !== undefined)
-      issues.push({ path: at('path'), message: 'only applies to a workload (remove it: elections use /election)' });
-    return;
-  }
-  if (c.exec !== undefined)
-    issues.push({
-      path: at('exec'),
-      message: `workload: ${c.workload} runs its own workers, not a program (remove exec)`,
-    });
-  const recipes: readonly string[] = c.workload === 'lock' ? ['predecessor', 'herd'] : ['predecessor'];
-  if (c.recipe !== undefined && !recipes.includes(c.recipe)) {
-    issues.push({
-      path: at('recipe'),
-      message: `workload: ${c.workload} runs on ${recipes.join(' or ')}, not ${c.recipe} (remove recipe or use recipe: ${recipes.join(' | ')})`,
-    });
-  }
-  if (c.statusTtl !== undefined && (c.statusTtl <= 0 || c.statusTtl > MAX_STATUS_TTL_MS)) {
-    issues.push({
-      path: at('statusTtl'),
-      message: `${c.statusTtl}ms is out of range (use a duration above 0 and at most ${MAX_STATUS_TTL_MS / 3_600_000}h, e.g. 30s)`,
-    });
-  }
-  if (c.path !== undefined) {
-    try {
-      validateZnodePath(c.path);
-    } catch {
-      issues.push({
-        path: at('path'),
-        message: `${JSON.stringify(c.path)} is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)`,
-      });
-    }
-  }
+  return r.spec;
 }
 
 /** What the steps may ask of these contenders. */
 function traitsOf(c: ContenderSpec): ContenderTraits {
   return {
-    scheduler: c.workload === 'scheduler',
-    lock: c.workload === 'lock',
+    scheduler: c.scheduler !== undefined,
+    lock: c.lock !== undefined,
     priority: c.recipe === 'priority',
-    failpoints: c.exec === undefined && c.recipe !== undefined ? failpointsOf(c.recipe, c.workload) : [],
+    failpoints: runsProgram(c.recipe) ? [] : failpointsOf(c.recipe, workloadOf(c)),
   };
-}
-
-function stripUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {

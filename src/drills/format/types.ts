@@ -3,27 +3,9 @@
  * the report can point back at the file. See schema.ts for the YAML format.
  */
 
-import type { OnDisconnect, RecipeName } from '../../recipes/types.js';
-import type { AdapterName, CuratorErrorPolicy } from '../../contenders/adapters/adapters.js';
 import type { FailpointAction } from '../../recipes/failpoint-names.js';
-import type { JobSpec, Strategy } from '../../recipes/scheduler-layout.js';
-
-/** What a drill's contenders may run by name, in the order its error messages list them (programs: `exec`). */
-export const RECIPES = [
-  'herd',
-  'predecessor',
-  'single-file',
-  'priority',
-  'curator-latch',
-  'kazoo-election',
-] as const satisfies readonly (RecipeName | AdapterName)[];
-
-/** What a contender does when its connection drops: stop acting (safe), or keep acting (unsafe, for split-brain). */
-export const ON_DISCONNECT = ['pause', 'ignore'] as const satisfies readonly OnDisconnect[];
-
-/** How the priority recipe's elector picks a candidate. */
-export const PRIORITY_POLICIES = ['priority', 'site', 'first'] as const;
-export type PriorityPolicy = (typeof PRIORITY_POLICIES)[number];
+import type { JobSpec } from '../../recipes/scheduler-layout.js';
+import type { ContenderSpec } from '../../contenders/spec.js';
 
 export const CHECK_NAMES = [
   'singleLeader',
@@ -73,47 +55,6 @@ export interface EnsembleSpec {
   /** Non-voting servers beside them (zk<servers+1>…). */
   readonly observers: number;
   readonly tick: number;
-}
-
-export interface ContenderSpec {
-  readonly count: number;
-  /** A recipe or adapter by name; absent when `exec` names a program. */
-  readonly recipe?: (typeof RECIPES)[number];
-  /** A program and its arguments (placeholders {connect} {id} {path} {session}), run like `contenders spawn --exec`. */
-  readonly exec?: readonly string[];
-  /** Programs and adapters: `lowest-sequence` (default) or `single-node NAME`. */
-  readonly leaderRule?: string;
-  readonly curatorErrorPolicy?: CuratorErrorPolicy;
-  readonly sessionTimeout: number;
-  readonly onDisconnect: OnDisconnect;
-  /** priority recipe only. */
-  readonly policy?: PriorityPolicy;
-  /** priority recipe only: one per contender, c1 first; extra entries are for contenders added by `spawn`, and a
-   * spawned contender beyond the list gets priority 0. */
-  readonly priorities?: readonly number[];
-  /** priority recipe only: one site name per contender, c1 first; extra entries as for priorities. */
-  readonly sites?: readonly string[];
-  /** priority recipe only: how long the PROGRESS -> READY takeover takes (the recipe's watchdog allows 3x + 1s). */
-  readonly takeoverMs?: number;
-  /** priority recipe only: the elector's watchdog bound, more than takeoverMs (default 3 × takeoverMs + 1 s). */
-  readonly watchdogMs?: number;
-  /** priority recipe only: false keeps a live leader whatever the policy says (`--no-preempt`). */
-  readonly preempt?: boolean;
-  /** The contenders are the task scheduler's workers, or lock holders (recipe predecessor, filled in when not given). */
-  readonly workload?: 'scheduler' | 'lock';
-  /** scheduler only: how the leader picks a worker for a job. */
-  readonly strategy?: Strategy;
-  /** scheduler only: the TTL of the status znode a worker writes for a finished job, ms. */
-  readonly statusTtl?: number;
-  /** lock only: how long a holder keeps the lock, and the pause before its next try, ms. */
-  readonly hold?: number;
-  readonly think?: number;
-  /** lock only: whether the protected resource refuses stale tokens (default on). */
-  readonly fencing?: 'on' | 'off';
-  /** A workload's path: the scheduler's root (its election is <path>/election; default /scheduler), or the lock (default /lock). */
-  readonly path?: string;
-  /** Which servers the contenders connect to: all (default) or the observers only. */
-  readonly via?: 'all' | 'observers';
 }
 
 export interface CheckConfig {

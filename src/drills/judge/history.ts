@@ -1,7 +1,7 @@
 import { contenderOf, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import { covers, leadershipIntervals, type LeadershipInterval } from '../../lab/leadership-intervals.js';
 import { compareIds } from '../../recipes/elector-policy.js';
-import { runsProgram } from '../../contenders/options.js';
+import { runsProgram } from '../../contenders/spec.js';
 import { SAYS_WHERE_IT_STANDS } from '../../lab/events.js';
 import { faultEnd, faultWindows, type FaultWindow } from './fault-windows.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../../lab/events.js';
-import { parseSpawnRequest, type SpawnRequest } from '../../contenders/options.js';
+import { type ContenderSpec, specOfContender } from '../../contenders/spec.js';
 import { spawnContenders, pointAtOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
@@ -12,35 +12,7 @@ import { clearLab } from '../../lab/clear.js';
 import { findMarked } from '../../lab/procs.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
-import type { ContenderSpec, EnsembleSpec } from '../format/types.js';
-
-/** The spawn of the drill's contender number k (0-based: priorities and sites are per contender), as the CLI's would be. */
-export function spawnRequestFor(spec: ContenderSpec, k: number, connect?: string): SpawnRequest {
-  return parseSpawnRequest({
-    count: 1,
-    recipe: spec.recipe,
-    ...(connect === undefined ? {} : { connect }),
-    ...(spec.exec ? { exec: true, program: spec.exec } : {}),
-    ...(spec.leaderRule === undefined ? {} : { leaderRule: spec.leaderRule }),
-    ...(spec.curatorErrorPolicy === undefined ? {} : { curatorErrorPolicy: spec.curatorErrorPolicy }),
-    sessionTimeout: spec.sessionTimeout,
-    onDisconnect: spec.onDisconnect,
-    policy: spec.policy,
-    takeoverMs: spec.takeoverMs,
-    ...(spec.watchdogMs === undefined ? {} : { watchdogMs: spec.watchdogMs }),
-    ...(spec.preempt === undefined ? {} : { preempt: spec.preempt }),
-    priority: spec.priorities === undefined ? undefined : String(spec.priorities[k] ?? 0),
-    site: spec.sites?.[k],
-    ...(spec.workload === undefined ? {} : { workload: spec.workload }),
-    ...(spec.strategy === undefined ? {} : { strategy: spec.strategy }),
-    ...(spec.statusTtl === undefined ? {} : { statusTtl: spec.statusTtl }),
-    ...(spec.hold === undefined ? {} : { hold: spec.hold }),
-    ...(spec.think === undefined ? {} : { think: spec.think }),
-    ...(spec.fencing === undefined ? {} : { fencing: spec.fencing }),
-    ...(spec.path === undefined ? {} : { path: spec.path }),
-    ...(spec.via === undefined ? {} : { via: spec.via }),
-  });
-}
+import type { EnsembleSpec } from '../format/types.js';
 
 /**
  * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.
@@ -101,7 +73,8 @@ export class DrillLab {
   async spawn(spec: ContenderSpec, count: number, signal?: AbortSignal): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const request = spawnRequestFor(spec, this.contenders.length, this.connect);
+      const one = specOfContender(spec, this.contenders.length);
+      const request = this.connect === undefined ? one : { ...one, connect: this.connect };
       const { spawned } = await spawnContenders(this.paths, request, { signal });
       for (const c of spawned) {
         this.contenders.push(c.id);

@@ -1,5 +1,5 @@
 import * as faults from '../../faults/service.js';
-import { parseSpawnRequest } from '../../contenders/options.js';
+import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
 import { UsageError } from '../../errors.js';
 import type { LabPaths } from '../../lab/paths.js';
@@ -50,26 +50,33 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
           'spawn the first ones with `zklab contenders spawn`',
         );
       const connect = state.servers.length === 0 ? state.externalConnect : undefined;
-      const { scheduler } = model;
-      const req = scheduler
-        ? parseSpawnRequest({
-            count: 1,
+      const { scheduler, lock } = model;
+      const workload = scheduler
+        ? {
             workload: 'scheduler',
             path: scheduler.root,
             strategy: scheduler.strategy,
             statusTtl: scheduler.statusTtlMs,
-            sessionTimeout: model.sessionTimeoutMs,
-            connect,
-          })
-        : parseSpawnRequest({
-            count: 1,
-            recipe: model.recipe,
-            path: model.path,
-            sessionTimeout: model.sessionTimeoutMs,
-            priority: model.priority === undefined ? undefined : String(model.priority),
-            site: model.site,
-            connect,
-          });
+          }
+        : lock
+          ? { workload: 'lock', recipe: model.recipe, path: model.path, hold: lock.holdMs, think: lock.thinkMs }
+          : undefined;
+      // A lock holder joins the holders' fencing, whatever it is (the resource has one mode per lock).
+      const fencing = lock ? { fencing: lock.fencing ? 'on' : 'off' } : {};
+      const req = requireContenderSpec({
+        count: 1,
+        ...(workload ?? {
+          recipe: model.recipe,
+          path: model.path,
+          ...(model.priority === undefined ? {} : { priorities: [model.priority] }),
+          ...(model.site === undefined ? {} : { sites: [model.site] }),
+          ...(model.policy === undefined ? {} : { policy: model.policy }),
+          ...(model.preempt === false ? { preempt: false } : {}),
+        }),
+        ...fencing,
+        sessionTimeout: model.sessionTimeoutMs,
+        connect,
+      });
       const r = await spawnContenders(paths, req);
       const what = scheduler ? `a scheduler worker at ${scheduler.root}` : `${model.recipe} on ${model.path}`;
       return `spawned ${r.spawned.map((c) => `${c.id} (pid ${c.pid})`).join(', ')} running ${what}`;

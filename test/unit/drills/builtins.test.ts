@@ -61,7 +61,11 @@ describe('built-in drills', () => {
   it.each(SCHEDULER)('%s runs scheduler workers on a 3-server lab with 2s sessions and judges jobs', (name) => {
     const drill = resolveDrill(name);
     expect(drill.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
-    expect(drill.contenders).toMatchObject({ workload: 'scheduler', recipe: 'predecessor', sessionTimeout: 2000 });
+    expect(drill.contenders).toMatchObject({
+      recipe: 'predecessor',
+      sessionTimeoutMs: 2000,
+      scheduler: { root: '/scheduler' },
+    });
     expect(kinds(drill.steps)).toContain('expect');
     expect(kinds(drill.steps).some((k) => k === 'jobs')).toBe(true);
     expect(Object.keys(drill.checks).some((c) => ['noLostJobs', 'executionsPerJob', 'statusTtl'].includes(c))).toBe(

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import type { ContenderSpec } from '../../../src/drills/format/types.js';
-import { spawnRequestFor } from '../../../src/drills/run/drill-lab.js';
 import { drillErrors } from './drill-errors.js';
 
 const drill = (contenders: string, rest = '') => `name: t\ncontenders: ${contenders}\nsteps:\n  - sleep: 1s\n${rest}`;
@@ -9,69 +7,61 @@ const contendersOf = (contenders: string) => parseDrill(drill(contenders), 'd.ya
 
 describe('drill contenders with workload: lock', () => {
   it('reads hold, think, fencing and path, on the predecessor recipe when none is named', () => {
-    expect(contendersOf('{ count: 3, workload: lock, hold: 1s, think: 50ms, fencing: off, path: /locks/a }')).toEqual({
+    expect(
+      contendersOf('{ count: 3, workload: lock, hold: 1s, think: 50ms, fencing: off, path: /locks/a }'),
+    ).toMatchObject({
       count: 3,
       recipe: 'predecessor',
-      workload: 'lock',
-      hold: 1000,
-      think: 50,
-      fencing: 'off',
+      lock: { holdMs: 1000, thinkMs: 50, fencing: false },
       path: '/locks/a',
       onDisconnect: 'pause',
-      sessionTimeout: 2000,
+      sessionTimeoutMs: 2000,
     });
-    // The defaults are the spawn's: nothing is filled in here.
-    expect(contendersOf('{ count: 2, workload: lock }')).toEqual({
-      count: 2,
-      recipe: 'predecessor',
-      workload: 'lock',
-      onDisconnect: 'pause',
-      sessionTimeout: 2000,
+    expect(contendersOf('{ count: 2, workload: lock }')).toMatchObject({
+      path: '/lock',
+      lock: { holdMs: 200, thinkMs: 100, fencing: true },
     });
-    expect(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }')).toMatchObject({ hold: 0, think: 0 });
+    expect(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }').lock).toMatchObject({
+      holdMs: 0,
+      thinkMs: 0,
+    });
   });
 
   it('accepts the herd and predecessor recipes with the lock', () => {
-    expect(contendersOf('{ count: 3, workload: lock, recipe: herd }')).toMatchObject({
-      recipe: 'herd',
-      workload: 'lock',
-    });
-    expect(contendersOf('{ count: 3, workload: lock, recipe: predecessor }')).toMatchObject({
-      recipe: 'predecessor',
-      workload: 'lock',
-    });
+    expect(contendersOf('{ count: 3, workload: lock, recipe: herd }')).toMatchObject({ recipe: 'herd', lock: {} });
+    expect(contendersOf('{ count: 3, workload: lock, recipe: predecessor }')).toMatchObject({ recipe: 'predecessor' });
   });
 
   it('refuses hold, think and fencing without workload: lock', () => {
     expect(drillErrors(drill('{ count: 2, recipe: predecessor, hold: 1s, think: 1s, fencing: on }'))).toEqual([
-      'd.yaml:2: contenders.hold: only applies to workload: lock (remove it or add workload: lock)',
-      'd.yaml:2: contenders.think: only applies to workload: lock (remove it or add workload: lock)',
-      'd.yaml:2: contenders.fencing: only applies to workload: lock (remove it or add workload: lock)',
+      'd.yaml:2: contenders.hold: only applies to workload: lock (remove it, or add workload: lock)',
+      'd.yaml:2: contenders.think: only applies to workload: lock (remove it, or add workload: lock)',
+      'd.yaml:2: contenders.fencing: only applies to workload: lock (remove it, or add workload: lock)',
     ]);
   });
 
   it("refuses them with the scheduler, and the scheduler's options with the lock", () => {
     expect(drillErrors(drill('{ count: 2, workload: scheduler, hold: 1s }'))).toEqual([
-      'd.yaml:2: contenders.hold: only applies to workload: lock (remove it or add workload: lock)',
+      'd.yaml:2: contenders.hold: only applies to workload: lock (remove it, or add workload: lock)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, strategy: random, statusTtl: 3s }'))).toEqual([
-      'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it or add workload: scheduler)',
-      'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it or add workload: scheduler)',
+      'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it, or add workload: scheduler)',
+      'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it, or add workload: scheduler)',
     ]);
   });
 
   it('refuses recipe: herd with workload: scheduler', () => {
     expect(drillErrors(drill('{ count: 2, workload: scheduler, recipe: herd }'))).toEqual([
-      'd.yaml:2: contenders.recipe: workload: scheduler runs on predecessor, not herd (remove recipe or use recipe: predecessor)',
+      'd.yaml:2: contenders.recipe: workload: scheduler runs on predecessor, not herd (use recipe: predecessor, or leave recipe out)',
     ]);
   });
 
   it('refuses single-file and the other recipes with the lock', () => {
     expect(drillErrors(drill('{ count: 2, workload: lock, recipe: single-file }'))).toEqual([
-      'd.yaml:2: contenders.recipe: workload: lock runs on predecessor or herd, not single-file (remove recipe or use recipe: predecessor | herd)',
+      'd.yaml:2: contenders.recipe: workload: lock runs on predecessor or herd, not single-file (use recipe: predecessor, or leave recipe out)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, recipe: priority }'))).toEqual([
-      'd.yaml:2: contenders.recipe: workload: lock runs on predecessor or herd, not priority (remove recipe or use recipe: predecessor | herd)',
+      'd.yaml:2: contenders.recipe: workload: lock runs on predecessor or herd, not priority (use recipe: predecessor, or leave recipe out)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, exec: [python3, x.py] }'))).toEqual([
       'd.yaml:2: contenders.exec: workload: lock runs its own workers, not a program (remove exec)',
@@ -80,16 +70,16 @@ describe('drill contenders with workload: lock', () => {
 
   it('refuses bad values of its options', () => {
     expect(drillErrors(drill('{ count: 2, workload: lock, fencing: maybe }'))).toEqual([
-      'd.yaml:2: contenders.fencing: "maybe" is not allowed (use one of: on, off)',
+      'd.yaml:2: contenders.fencing: "maybe" is unknown (choose one of on, off)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, hold: long }'))).toEqual([
-      'd.yaml:2: contenders.hold: "long" is not a duration (write a duration such as 500ms, 3s or a number of milliseconds)',
+      'd.yaml:2: contenders.hold: "long" is not a duration (write a duration from 0ms to 1h00m, e.g. 250ms or 2s)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: lock, path: lock }'))).toEqual([
-      'd.yaml:2: contenders.path: "lock" is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)',
+      'd.yaml:2: contenders.path: "lock" is not a ZooKeeper path (use an absolute path such as /election: letters, digits, . _ : -)',
     ]);
     expect(drillErrors(drill('{ count: 2, workload: mutex }'))).toEqual([
-      'd.yaml:2: contenders.workload: "mutex" is not allowed (use one of: scheduler, lock)',
+      'd.yaml:2: contenders.workload: "mutex" is unknown (choose one of scheduler, lock)',
     ]);
   });
 
@@ -120,9 +110,9 @@ describe('drill contenders with workload: lock', () => {
       ),
       'd.yaml',
     );
-    expect(d.variants?.map((v) => [v.name, v.contenders.recipe, v.contenders.fencing])).toEqual([
-      ['fenced', 'predecessor', 'on'],
-      ['herd', 'herd', 'off'],
+    expect(d.variants?.map((v) => [v.name, v.contenders.recipe, v.contenders.lock?.fencing])).toEqual([
+      ['fenced', 'predecessor', true],
+      ['herd', 'herd', false],
     ]);
     expect(
       drillErrors(
@@ -131,49 +121,5 @@ describe('drill contenders with workload: lock', () => {
     ).toEqual([
       'd.yaml:6: variants[0].contenders.workload: differs from contenders.workload (the steps and checks depend on it; keep it)',
     ]);
-  });
-});
-
-describe('spawnRequestFor: lock holders', () => {
-  it('turns the spec into a spawn of lock holders with its hold, think and fencing', () => {
-    const spec = contendersOf(
-      '{ count: 3, workload: lock, recipe: herd, hold: 1s, think: 250ms, fencing: on, path: /locks/a }',
-    );
-    const request = spawnRequestFor(spec, 2);
-    expect(request).toMatchObject({
-      count: 1,
-      recipe: 'herd',
-      path: '/locks/a',
-      sessionTimeoutMs: 2000,
-      onDisconnect: 'pause',
-    });
-    expect(request.lock).toEqual({ holdMs: 1000, thinkMs: 250, fencing: true });
-    expect(request.scheduler).toBeUndefined();
-  });
-
-  it('defaults the path to /lock, hold to 200ms, think to 100ms and fencing to on', () => {
-    const request = spawnRequestFor(contendersOf('{ count: 2, workload: lock }'), 0);
-    expect(request).toMatchObject({ recipe: 'predecessor', path: '/lock' });
-    expect(request.lock).toEqual({ holdMs: 200, thinkMs: 100, fencing: true });
-  });
-
-  it('fencing: off gives fencing false', () => {
-    const request = spawnRequestFor(contendersOf('{ count: 2, workload: lock, fencing: off }'), 1);
-    expect(request.lock).toEqual({ holdMs: 200, thinkMs: 100, fencing: false });
-  });
-
-  it('passes a hold of 0 through', () => {
-    expect(spawnRequestFor(contendersOf('{ count: 2, workload: lock, hold: 0, think: 0 }'), 0).lock).toEqual({
-      holdMs: 0,
-      thinkMs: 0,
-      fencing: true,
-    });
-  });
-
-  it('gives an election contender no lock options', () => {
-    const spec: ContenderSpec = { count: 2, recipe: 'predecessor', sessionTimeout: 2000, onDisconnect: 'pause' };
-    const request = spawnRequestFor(spec, 0);
-    expect(request.lock).toBeUndefined();
-    expect(request.path).toBe('/election');
   });
 });

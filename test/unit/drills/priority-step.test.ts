@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeStep } from '../../../src/drills/format/describe.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import { spawnRequestFor } from '../../../src/drills/run/drill-lab.js';
+import { specOfContender } from '../../../src/contenders/spec.js';
 import { drillErrors } from './drill-errors.js';
 
 const PRIORITY = `name: t
@@ -117,23 +117,15 @@ describe('preempt and the preemption check', () => {
       `name: t\ncontenders: { count: 2, recipe: priority, preempt: false, priorities: [1, 9] }\nsteps:\n  - sleep: 1s\n`,
       'd.yaml',
     );
-    expect(d.contenders).toEqual({
-      count: 2,
-      recipe: 'priority',
-      preempt: false,
-      priorities: [1, 9],
-      onDisconnect: 'pause',
-      sessionTimeout: 2000,
-    });
-    expect(spawnRequestFor(d.contenders, 1)).toMatchObject({ recipe: 'priority', preempt: false, priorities: [9] });
+    expect(d.contenders).toMatchObject({ count: 2, recipe: 'priority', preempt: false, priorities: [1, 9] });
+    expect(specOfContender(d.contenders, 1)).toMatchObject({ recipe: 'priority', preempt: false, priorities: [9] });
     // Not said: the elector pre-empts.
     const dflt = parseDrill(`name: t\ncontenders: { count: 2, recipe: priority }\nsteps:\n  - sleep: 1s\n`, 'd.yaml');
-    expect(dflt.contenders.preempt).toBeUndefined();
-    expect(spawnRequestFor(dflt.contenders, 0).preempt).toBe(true);
+    expect(dflt.contenders.preempt).toBe(true);
   });
 
   it('refuses preempt on any other contenders', () => {
-    const message = 'only applies to the priority recipe (remove it or use recipe: priority)';
+    const message = 'only applies to recipe: priority (remove it, or use recipe: priority)';
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: predecessor, preempt: false }\nsteps:\n  - sleep: 1s\n`),
     ).toEqual([`d.yaml:2: contenders.preempt: ${message}`]);
@@ -142,7 +134,7 @@ describe('preempt and the preemption check', () => {
     ).toEqual([`d.yaml:5: contenders.preempt: ${message}`]);
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: priority, preempt: no }\nsteps:\n  - sleep: 1s\n`),
-    ).toEqual(['d.yaml:2: contenders.preempt: expected true or false, got "no" (write true or false here)']);
+    ).toEqual(['d.yaml:2: contenders.preempt: expected true or false, got "no" (write true or false)']);
   });
 
   it('takes a watchdog bound that outlasts the takeover, for the priority recipe only', () => {
@@ -150,14 +142,16 @@ describe('preempt and the preemption check', () => {
       `name: t\ncontenders: { count: 2, recipe: priority, takeoverMs: 100ms, watchdogMs: 5s }\nsteps:\n  - sleep: 1s\n`,
       'd.yaml',
     );
-    expect(spawnRequestFor(d.contenders, 0)).toMatchObject({ takeoverMs: 100, watchdogMs: 5000 });
+    expect(d.contenders).toMatchObject({ takeoverMs: 100, watchdogMs: 5000 });
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: priority, watchdogMs: 400ms }\nsteps:\n  - sleep: 1s\n`),
-    ).toEqual(['d.yaml:2: contenders.watchdogMs: must outlast the takeover (500 ms), or every takeover is cut short']);
+    ).toEqual([
+      'd.yaml:2: contenders.watchdogMs: "400ms" does not outlast the takeover (500 ms): every takeover would be cut short (give more than 500 ms, or leave it out: the default is 3 × takeover + 1 s)',
+    ]);
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: herd, watchdogMs: 5s }\nsteps:\n  - sleep: 1s\n`),
     ).toEqual([
-      'd.yaml:2: contenders.watchdogMs: only applies to the priority recipe (remove it or use recipe: priority)',
+      'd.yaml:2: contenders.watchdogMs: only applies to recipe: priority (remove it, or use recipe: priority)',
     ]);
   });
 

@@ -16,15 +16,13 @@ describe('drill files for the scheduler', () => {
       `name: t\ncontenders: { count: 3, workload: scheduler, strategy: random, statusTtl: 3s, path: /jobs-a }\nsteps:\n  - sleep: 1s\n`,
       'd.yaml',
     );
-    expect(d.contenders).toEqual({
+    expect(d.contenders).toMatchObject({
       count: 3,
       recipe: 'predecessor',
-      workload: 'scheduler',
-      strategy: 'random',
-      statusTtl: 3000,
-      path: '/jobs-a',
+      scheduler: { root: '/jobs-a', strategy: 'random', statusTtlMs: 3000 },
+      path: '/jobs-a/election',
       onDisconnect: 'pause',
-      sessionTimeout: 2000,
+      sessionTimeoutMs: 2000,
     });
     // A drill that names no checks is judged by the election's four, scheduler or not.
     expect(Object.keys(d.checks)).toEqual(['singleLeader', 'failoverTime', 'herdSize', 'liveness']);
@@ -91,14 +89,13 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
         `name: t\ncontenders: { count: 2, recipe: predecessor, strategy: random, statusTtl: 3s, path: /s }\nsteps:\n  - sleep: 1s\n`,
       ),
     ).toEqual([
-      'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it or add workload: scheduler)',
-      'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it or add workload: scheduler)',
-      'd.yaml:2: contenders.path: only applies to a workload (remove it: elections use /election)',
+      'd.yaml:2: contenders.strategy: only applies to workload: scheduler (remove it, or add workload: scheduler)',
+      'd.yaml:2: contenders.statusTtl: only applies to workload: scheduler (remove it, or add workload: scheduler)',
     ]);
     expect(
       errors(`name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  recipe: herd\nsteps:\n  - sleep: 1s\n`),
     ).toEqual([
-      'd.yaml:5: contenders.recipe: workload: scheduler runs on predecessor, not herd (remove recipe or use recipe: predecessor)',
+      'd.yaml:5: contenders.recipe: workload: scheduler runs on predecessor, not herd (use recipe: predecessor, or leave recipe out)',
     ]);
     expect(
       errors(
@@ -109,20 +106,24 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
 
   it('refuses a bad workload, strategy, TTL or path', () => {
     expect(errors(`name: t\ncontenders:\n  count: 2\n  workload: batch\nsteps:\n  - sleep: 1s\n`)).toEqual([
-      'd.yaml:4: contenders.workload: "batch" is not allowed (use one of: scheduler, lock)',
+      'd.yaml:4: contenders.workload: "batch" is unknown (choose one of scheduler, lock)',
     ]);
     expect(
       errors(
         `name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  strategy: fair\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`,
       ),
-    ).toEqual(['d.yaml:5: contenders.strategy: "fair" is not allowed (use one of: round-robin, random)']);
+    ).toEqual([
+      'd.yaml:5: contenders.strategy: "fair" is unknown (choose one of round-robin, random)',
+      'd.yaml:6: contenders.statusTtl: "0s" is not above 0 (write a duration from 1ms to 24h00m, e.g. 250ms or 2s)',
+      'd.yaml:7: contenders.path: "scheduler" is not a ZooKeeper path (use an absolute path such as /election: letters, digits, . _ : -)',
+    ]);
     expect(
       errors(
         `name: t\ncontenders:\n  count: 2\n  workload: scheduler\n  statusTtl: 0s\n  path: scheduler\nsteps:\n  - sleep: 1s\n`,
       ),
     ).toEqual([
-      'd.yaml:5: contenders.statusTtl: 0ms is out of range (use a duration above 0 and at most 24h, e.g. 30s)',
-      'd.yaml:6: contenders.path: "scheduler" is not a ZooKeeper path (use an absolute path such as /scheduler: letters, digits, . _ : -)',
+      'd.yaml:5: contenders.statusTtl: "0s" is not above 0 (write a duration from 1ms to 24h00m, e.g. 250ms or 2s)',
+      'd.yaml:6: contenders.path: "scheduler" is not a ZooKeeper path (use an absolute path such as /election: letters, digits, . _ : -)',
     ]);
   });
 
@@ -187,6 +188,6 @@ checks: [noLostJobs, { executionsPerJob: { max: 2 } }, { statusTtl: { slack: 3s 
       `${HEAD}  - jobs: 3\nvariants:\n  - { name: a, contenders: { strategy: random } }\n`,
       'd.yaml',
     );
-    expect(random.variants?.[0]?.contenders).toMatchObject({ workload: 'scheduler', strategy: 'random' });
+    expect(random.variants?.[0]?.contenders).toMatchObject({ scheduler: { strategy: 'random' } });
   });
 });

@@ -78,7 +78,7 @@ describe('parseDrill errors name the file, line and field', () => {
     const text = `name: Bad Name\ncontenders: { count: 2, recipe: bully }\nsteps:\n  - sleep: 1s\nchecks: [speed]\n`;
     expect(errors(text)).toEqual([
       'd.yaml:1: name: is not a drill name (use lowercase letters, digits and dashes)',
-      'd.yaml:2: contenders.recipe: "bully" is not allowed (use one of: herd, predecessor, single-file, priority, curator-latch, kazoo-election)',
+      'd.yaml:2: contenders.recipe: "bully" is unknown (choose one of predecessor, herd, single-file, priority, curator-latch, kazoo-election)',
       'd.yaml:5: checks[0].speed: unknown field (use one of: singleLeader, failoverTime, herdSize, liveness, noLostJobs, executionsPerJob, statusTtl, mutualExclusion, fencedWrites, lockProgress, notificationsPerRelease, preemption)',
     ]);
   });
@@ -86,8 +86,8 @@ describe('parseDrill errors name the file, line and field', () => {
   it("rejects a session timeout the lab's servers would not grant, and priority options on another recipe", () => {
     const text = `name: t\ncontenders:\n  count: 2\n  recipe: predecessor\n  sessionTimeout: 90s\n  priorities: [1, 2]\nsteps:\n  - sleep: 1s\n`;
     expect(errors(text)).toEqual([
-      "d.yaml:5: contenders.sessionTimeout: 90000ms is outside what the lab's servers grant with tick 200ms (use 400ms..60000ms, or change ensemble.tick)",
-      'd.yaml:6: contenders.priorities: only applies to the priority recipe (remove it or use recipe: priority)',
+      'd.yaml:5: contenders.sessionTimeout: "90s" is not what servers with tick 200ms grant (400ms to 1m00s) (give one in that range, or change the ensemble\'s tick)',
+      'd.yaml:6: contenders.priorities: only applies to recipe: priority (remove it, or use recipe: priority)',
     ]);
   });
 
@@ -96,7 +96,7 @@ describe('parseDrill errors name the file, line and field', () => {
       `name: t\ncontenders: { count: 2, recipe: predecessor, sessionTimeout: 10s }\nsteps:\n  - sleep: 1s\n`,
       'd.yaml',
     );
-    expect(drill.contenders.sessionTimeout).toBe(10_000);
+    expect(drill.contenders.sessionTimeoutMs).toBe(10_000);
   });
 
   it('rejects expectFailure naming a check the drill does not run', () => {

@@ -12,7 +12,18 @@ describe('parseDrill on valid drills', () => {
   it('fills in the defaults', () => {
     const d = parseDrill(`${HEAD}  - wait: { leader: true, timeout: 10s }\n`, 'd.yaml');
     expect(d.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
-    expect(d.contenders).toEqual({ count: 3, recipe: 'predecessor', onDisconnect: 'pause', sessionTimeout: 2000 });
+    expect(d.contenders).toEqual({
+      count: 3,
+      recipe: 'predecessor',
+      leaderRule: { kind: 'auto' },
+      onDisconnect: 'pause',
+      sessionTimeoutMs: 2000,
+      policy: 'priority',
+      takeoverMs: 500,
+      preempt: true,
+      path: '/election',
+      via: 'all',
+    });
     expect(Object.keys(d.checks)).toEqual(['singleLeader', 'failoverTime', 'herdSize', 'liveness']);
     expect(d.expectFailure).toEqual([]);
     expect(d.steps).toEqual([{ kind: 'wait', line: 4, until: { leader: true }, timeout: 10_000 }]);
@@ -119,7 +130,7 @@ steps:
       'd.yaml:2: ensemble.observers: 5 servers and 5 observers make 10; a lab runs at most 9',
     ]);
     expect(drillErrors(drill('{ servers: 3 }', 'observers'))).toEqual([
-      'd.yaml:3: contenders.via: the ensemble has no observers to connect to (add observers: N to ensemble)',
+      'd.yaml:3: contenders.via: the ensemble has no observers to connect to (give the ensemble observers, or leave via out)',
     ]);
     expect(parseDrill(drill('{ servers: 3, observers: 1 }', 'observers'), 'd.yaml').contenders.via).toBe('observers');
   });
@@ -157,8 +168,9 @@ describe('parseDrill: programs, adapters and variants', () => {
     );
     expect(d.contenders).toMatchObject({
       count: 2,
-      exec: ['python3', 'x.py', '{connect}'],
-      leaderRule: 'single-node leader',
+      recipe: 'exec',
+      program: ['python3', 'x.py', '{connect}'],
+      leaderRule: { kind: 'single-node', name: 'leader' },
     });
     const c = parseDrill(
       `name: t\ncontenders: { count: 3, recipe: curator-latch, curatorErrorPolicy: session }\n${STEPS}`,
@@ -168,17 +180,16 @@ describe('parseDrill: programs, adapters and variants', () => {
   });
 
   it('wants one of recipe and exec, and the program-only fields only for programs', () => {
-    expect(errors(`name: t\ncontenders: { count: 2 }\n${STEPS}`)).toMatch(
-      /contenders\.recipe: is required \(name a recipe, or a program/,
-    );
+    // Neither: the predecessor recipe, as `contenders spawn` runs it.
+    expect(parseDrill(`name: t\ncontenders: { count: 2 }\n${STEPS}`, 'd.yaml').contenders.recipe).toBe('predecessor');
     expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, exec: [x] }\n${STEPS}`)).toMatch(
-      /contenders\.exec: names a program as well as a recipe/,
+      /contenders\.exec: names a program as well as recipe/,
     );
     expect(errors(`name: t\ncontenders: { count: 2, recipe: herd, leaderRule: lowest-sequence }\n${STEPS}`)).toMatch(
       /contenders\.leaderRule: only applies to programs/,
     );
     expect(errors(`name: t\ncontenders: { count: 2, exec: [x], leaderRule: loudest }\n${STEPS}`)).toMatch(
-      /contenders\.leaderRule: is not a leader rule/,
+      /contenders\.leaderRule: "loudest" is not a leader rule/,
     );
     expect(
       errors(`name: t\ncontenders: { count: 2, recipe: kazoo-election, curatorErrorPolicy: session }\n${STEPS}`),
