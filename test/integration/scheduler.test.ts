@@ -314,7 +314,7 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
     [
       'an unknown strategy',
       ['contenders', 'spawn', '2', '--workload', 'scheduler', '--strategy', 'fastest'],
-      /unknown strategy "fastest"/,
+      /--strategy: "fastest" is unknown/,
     ],
     ['an unknown workload', ['contenders', 'spawn', '2', '--workload', 'lottery'], /--workload: "lottery" is unknown/],
     [
