@@ -43,7 +43,6 @@ export function serverJvmArgs(l: JvmLaunch): string[] {
     '-XX:CompileThresholdScaling=5',
     '-XX:-UsePerfData',
     ...l.markers,
-    '-Dzookeeper.extendedTypesEnabled=true',
     `-Dznode.container.checkIntervalMs=${TTL_REAPER_INTERVAL_MS}`,
     '-Dzookeeper.admin.enableServer=false',
     // Election: give up on an unreachable peer after 1 s (default 5 s) and never back off past 2 s (default 60 s),
