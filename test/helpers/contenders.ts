@@ -6,6 +6,7 @@ import type { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
 import { directConnectString } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { bySequence, sessionKey } from './zk-raw.js';
 
 export async function spawn(
   paths: LabPaths,
@@ -23,18 +24,6 @@ export function allEvents(paths: LabPaths): ContenderEvent[] {
     .contenders.flatMap((c) => events(paths, c.id))
     .sort((a, b) => a.t - b.t);
 }
-
-/** Session ids in one spelling for comparing: lower-case hex, no 0x, no leading zeros ("0": no owner). */
-function sessionKey(id: string): string {
-  return id
-    .trim()
-    .toLowerCase()
-    .replace(/^0x/, '')
-    .replace(/^0+(?=.)/, '');
-}
-
-/** ZooKeeper's sequential suffix: the 10 digits it appends to the requested name. */
-const SEQUENCE_SUFFIX = /\d{10}$/;
 
 /** A znode's data and owner session, read in one request; null when it is gone (it may vanish after a listing). */
 async function readZnode(zk: ZkClient, znode: string): Promise<{ data: string; owner: string } | null> {
@@ -95,9 +84,7 @@ export async function zkLeaderContender(paths: LabPaths, path = '/election'): Pr
       throw new Error(`${path}/leader/current belongs to session 0x${current.owner}, which owns no ${path}/nodes/<id>`);
     }
 
-    const sequential = children
-      .filter((name) => SEQUENCE_SUFFIX.test(name))
-      .sort((a, b) => Number(SEQUENCE_SUFFIX.exec(a)![0]) - Number(SEQUENCE_SUFFIX.exec(b)![0]));
+    const sequential = bySequence(children);
     if (sequential.length > 0) {
       for (const name of sequential) {
         const node = await readZnode(zk, `${path}/${name}`);

@@ -1,5 +1,5 @@
-import { fourLetterWord, parseMntr, parseWchp } from '../../src/ensemble/fourlw.js';
 import type { LabState } from '../../src/lab/state.js';
+import { fourLetter, mntrNumber, wchpByPath } from './zk-raw.js';
 
 /** What the servers themselves say about watches: data watches by path (wchp, merged), and child watches. */
 export async function watchFacts(
@@ -9,11 +9,12 @@ export async function watchFacts(
   let childWatches = 0;
   let dataWatches = 0;
   for (const s of state.servers) {
-    const wchp = parseWchp(await fourLetterWord(s.clientPort, 'wchp'));
-    for (const [path, sessions] of wchp) byPath.set(path, [...(byPath.get(path) ?? []), ...sessions]);
-    const total = Number(/Total watches:\s*(\d+)/.exec(await fourLetterWord(s.clientPort, 'wchs'))?.[1] ?? 0);
-    const mntr = parseMntr(await fourLetterWord(s.clientPort, 'mntr'));
-    const all = Number(mntr.get('zk_watch_count') ?? 0);
+    for (const [path, sessions] of wchpByPath(await fourLetter(s.clientPort, 'wchp'))) {
+      byPath.set(path, [...(byPath.get(path) ?? []), ...sessions]);
+    }
+    const total = Number(/Total watches:\s*(\d+)/.exec(await fourLetter(s.clientPort, 'wchs'))?.[1] ?? 0);
+    // mntr's zk_watch_count counts data and child watches; wchs only data watches.
+    const all = mntrNumber(await fourLetter(s.clientPort, 'mntr'), 'zk_watch_count');
     dataWatches += total;
     childWatches += all - total;
   }

@@ -6,9 +6,9 @@ import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contender
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { cmdlineOf, findMarked } from '../../src/lab/procs.js';
 import { readState } from '../../src/lab/state.js';
-import { sortBySequence } from '../../src/recipes/sequence.js';
-import { allEvents, events, spawn, zkLeaderContender } from '../helpers/contenders.js';
-import { leadershipIntervals } from '../../src/lab/leadership-intervals.js';
+import { allEvents, events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
+import { leadershipSpans } from '../helpers/beliefs.js';
+import { bySequence } from '../helpers/zk-raw.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { watchFacts } from '../helpers/zk-facts.js';
@@ -24,14 +24,13 @@ afterAll(async () => {
   await ensembleDown(paths, { purge: true });
 });
 
-/** Contenders of one election path, in the order of their znodes' sequence numbers. */
-function chain(path: string): { id: string; znode: string; session: string }[] {
-  const live = listContenders(paths).filter((c) => c.path === path && c.alive && c.znode);
-  const names = sortBySequence(live.map((c) => c.znode!.slice(path.length + 1)));
-  return names.map((n) => {
-    const c = live.find((x) => x.znode === `${path}/${n}`)!;
-    return { id: c.id, znode: c.znode!, session: c.session! };
-  });
+/** Contenders of one election path in the order of their znodes' sequence numbers, by ZooKeeper's own listing. */
+async function chain(path: string): Promise<{ id: string; znode: string; session: string }[]> {
+  const byName = new Map<string, { id: string; znode: string; session: string }>();
+  for (const [id, m] of await zkMembers(paths, path)) {
+    byName.set(m.znode.slice(path.length + 1), { id, znode: m.znode, session: m.owner });
+  }
+  return bySequence([...byName.keys()]).map((name) => byName.get(name)!);
 }
 
 function claimsAfter(id: string, t: number) {
@@ -43,8 +42,8 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
 
   it('elects exactly one leader, the lowest sequence, and chains the watches (no herd)', async () => {
     await spawn(paths, { count: 5, path });
-    const c = await waitFor(() => {
-      const ch = chain(path);
+    const c = await waitFor(async () => {
+      const ch = await chain(path);
       return ch.length === 5 &&
         ch.every(
           (x, i) => listContenders(paths).find((l) => l.id === x.id)!.state === (i === 0 ? 'leader' : 'follower'),
@@ -63,7 +62,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   });
 
   it('KILL the leader: the next in sequence leads within session timeout + 2 ticks + 500 ms', async () => {
-    const [old, next] = chain(path);
+    const [old, next] = await chain(path);
     const killedAt = Date.now();
     await faults.kill(paths, 'leader', 'SIGKILL');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 15_000);
@@ -73,7 +72,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   });
 
   it('TERM the leader: the next leads within 500 ms', async () => {
-    const [, next] = chain(path);
+    const [, next] = await chain(path);
     const killedAt = Date.now();
     await faults.kill(paths, 'leader', 'SIGTERM');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 5000);
@@ -83,7 +82,10 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
 
   it('killing a mid-chain contender changes no leadership; its successor watches the new predecessor', async () => {
     await spawn(paths, { count: 2, path });
-    const before = await waitFor(() => (chain(path).length === 5 ? chain(path) : null), 'a chain of five');
+    const before = await waitFor(async () => {
+      const ch = await chain(path);
+      return ch.length === 5 ? ch : null;
+    }, 'a chain of five');
     const [leader, , mid, succ] = before;
     const t0 = Date.now();
     await faults.kill(paths, mid!.id, 'SIGKILL');
@@ -99,7 +101,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   });
 
   it('a leader paused past its session timeout loses leadership and never claims it again under the old session', async () => {
-    const [old, next] = chain(path);
+    const [old, next] = await chain(path);
     const oldSession = old!.session;
     const pausedAt = Date.now();
     await faults.freeze(paths, 'leader', true);
@@ -129,16 +131,15 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
       const last = mine.at(-1);
       return last !== undefined && (last.event === 'contender-killed' || last.event === 'contender-paused');
     };
-    const intervals = leadershipIntervals(allEvents(paths), lab, Date.now());
-    expect(intervals.length).toBeGreaterThanOrEqual(4);
-    for (let i = 0; i < intervals.length; i++) {
-      for (let j = i + 1; j < intervals.length; j++) {
-        const a = intervals[i]!;
-        const b = intervals[j]!;
-        if (a.contender === b.contender || a.end <= b.start) continue;
-        expect(frozenOrDead(a.contender, b.start), `${a.contender} and ${b.contender} overlap at ${b.start}`).toBe(
-          true,
-        );
+    const spans = leadershipSpans(
+      paths,
+      readState(paths)!.contenders.map((c) => c.id),
+    );
+    expect(spans.length).toBeGreaterThanOrEqual(4);
+    for (const a of spans) {
+      for (const b of spans) {
+        if (a.id === b.id || a.start > b.start || a.end <= b.start) continue;
+        expect(frozenOrDead(a.id, b.start), `${a.id} and ${b.id} overlap at ${b.start}`).toBe(true);
       }
     }
   });

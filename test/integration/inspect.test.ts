@@ -4,18 +4,17 @@ import { listContenders, type ContenderInfo } from '../../src/contenders/service
 import { normalizeSessionId } from '../../src/zk/session-id.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { killServer } from '../../src/faults/server-signals.js';
-import { zkLeader } from '../../src/faults/leader.js';
 import { InspectSource } from '../../src/inspect/source/inspect-source.js';
 import { leaderNode, type Snapshot } from '../../src/inspect/snapshot.js';
 import { resolveInspectTarget } from '../../src/inspect/target.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
-import { sortBySequence } from '../../src/recipes/sequence.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { zklab } from '../helpers/cli.js';
 import { spawn } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { watchFacts } from '../helpers/zk-facts.js';
+import { bySequence, quorumLeader } from '../helpers/zk-raw.js';
 import { nextSnapshot } from '../helpers/snapshots.js';
 
 const paths = tempLab();
@@ -53,7 +52,7 @@ async function settledChain(): Promise<ContenderInfo[]> {
       if (!live.every((c) => c.state === 'leader' || c.state === 'follower')) return null;
       const facts = await watchFacts(readState(paths)!);
       if (facts.dataWatches !== live.length - 1) return null;
-      const order = sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1)));
+      const order = bySequence(live.map((c) => c.znode!.slice(PATH.length + 1)));
       return order.map((name) => live.find((c) => c.znode === `${PATH}/${name}`)!);
     },
     'a settled election: one leader, every follower watching its predecessor',
@@ -79,7 +78,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     expect(snapshot).toMatchObject({ path: PATH, exists: true, layout: 'sequential' });
     const members = snapshot.nodes.filter((n) => n.depth === 1);
     expect(members.map((n) => n.name).sort()).toEqual([...children].sort());
-    expect(members.map((n) => n.name)).toEqual(sortBySequence(children));
+    expect(members.map((n) => n.name)).toEqual(bySequence(children));
     for (const n of members) {
       const stat = (await zk.exists(n.path))!;
       const c = owner(stat.ephemeralOwner)!;
@@ -161,7 +160,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
   it('keeps working across a server leader change', async () => {
     const source = startSource();
     await source.ready();
-    const old = await zkLeader(paths);
+    const old = (await quorumLeader(readState(paths)!.servers))!;
     await killServer(paths, old.name, 'SIGKILL');
     await nextSnapshot(
       source,
@@ -188,7 +187,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     const { heal, isolate } = await import('../../src/net/service.js');
     const source = startSource();
     await source.ready();
-    const old = (await zkLeader(paths)).name;
+    const old = (await quorumLeader(readState(paths)!.servers))!.name;
     await isolate(paths, old);
     try {
       const cut = await nextSnapshot(

@@ -1,7 +1,6 @@
 import { createConnection } from 'node:net';
 import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveLeader } from '../../src/faults/leader.js';
 import { withObserver } from '../../src/zk/observer.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { fourLetterWord } from '../../src/ensemble/fourlw.js';
@@ -9,9 +8,8 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { clearDelay, delay, heal, isolate } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { events, allEvents, spawn, zkLeaderContender } from '../helpers/contenders.js';
-import { leadershipIntervals } from '../../src/lab/leadership-intervals.js';
-import { readLabEvents } from '../../src/lab/event-log.js';
+import { events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
+import { leadershipSpans } from '../helpers/beliefs.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectedPorts } from '../helpers/sockets.js';
@@ -92,8 +90,9 @@ describe('contender links on a real ensemble', () => {
   });
 
   it('isolating the leading contender: paused, expired on the servers, the next leads, and the old one rejoins as a follower', async () => {
-    const lead = await resolveLeader(paths);
-    const old = lead.contender.id;
+    // Who leads by ZooKeeper's own znodes, read by the test: isolate('leader') must hit that one.
+    const old = (await zkLeaderContender(paths, PATH))!;
+    const lead = (await zkMembers(paths, PATH)).get(old)!;
     const oldSession = lead.owner;
     expect(await serverSessions()).toContain(`sid=0x${oldSession}`);
     const t0 = Date.now();
@@ -147,9 +146,9 @@ describe('contender links on a real ensemble', () => {
 
     // Never a claim under the expired session; the old leadership ended before the new one began.
     expect(events(paths, old).filter((e) => e.event === 'leader' && e.t > t0)).toEqual([]);
-    const intervals = leadershipIntervals(allEvents(paths), readLabEvents(paths.labEventsFile), Date.now());
-    const oldEnd = intervals.find((i) => i.contender === old && i.session === oldSession)!.end;
-    const newStart = intervals.find((i) => i.contender === next && i.start > t0)!.start;
+    const spans = leadershipSpans(paths, [old, next]);
+    const oldEnd = spans.find((s) => s.id === old && s.start < t0 && s.end > t0)!.end;
+    const newStart = spans.find((s) => s.id === next && s.start > t0)!.start;
     expect(oldEnd).toBeLessThan(newStart);
     expect(await zkLeaderContender(paths, PATH)).toBe(next);
   }, 120_000);

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
-import { zkLeader } from '../../src/faults/leader.js';
 import { ProcessError } from '../../src/errors.js';
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
@@ -15,6 +14,7 @@ import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
 import { connectedAddresses, listeningAddresses, listeningPeerLinks } from '../helpers/sockets.js';
 import { waitFor } from '../helpers/wait.js';
+import { quorumLeader } from '../helpers/zk-raw.js';
 
 const paths = tempLab();
 let state: LabState;
@@ -130,7 +130,8 @@ describe('server links on a real 3-server ensemble', () => {
 
   it('isolate zk-leader: the others elect a leader within 10 s, the isolated one stops serving, heal brings every znode everywhere', async () => {
     await withClient(['zk1', 'zk2', 'zk3'], (zk) => zk.create('/net-before', 'b', 'persistent'));
-    const old = (await zkLeader(paths)).name;
+    // The quorum leader by the servers' own srvr, read by the test: isolate('zk-leader') must hit that one.
+    const old = (await quorumLeader(state.servers))!.name;
     const others = state.servers.map((s) => s.name).filter((n) => n !== old);
     const t0 = Date.now();
     const r = await isolate(paths, 'zk-leader');
