@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessError } from '../errors.js';
@@ -80,7 +81,7 @@ export async function waitJoined(
           ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})`
           : '';
         throw new ProcessError(
-          `contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${Math.round(timeoutMs / 1000)} s ${what}`.trim(),
+          `contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${formatDuration(timeoutMs)} ${what}`.trim(),
           'the spawn was taken back; check `zklab ensemble status`, or run the program by hand with the same ZKLAB_* environment',
         );
       }

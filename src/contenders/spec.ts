@@ -222,8 +222,8 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   if (watchdogMs !== undefined && watchdogMs <= takeoverMs) {
     problem(
       'watchdogMs',
-      `${shown(input.watchdogMs)} does not outlast the takeover (${takeoverMs} ms): every takeover would be cut short`,
-      `give more than ${takeoverMs} ms, or leave it out: the default is 3 × takeover + 1 s`,
+      `${shown(input.watchdogMs)} does not outlast the takeover (${formatDuration(takeoverMs)}): every takeover would be cut short`,
+      `give more than ${formatDuration(takeoverMs)}, or leave it out: the default is 3 × takeover + 1s`,
     );
   }
   const preempt = priority && given('preempt') ? take('preempt', flag(input.preempt), true) : true;

@@ -9,6 +9,7 @@ import { ensureDir } from '../lab/fs.js';
 import type { LabPaths } from '../lab/paths.js';
 import { clearLab } from '../lab/clear.js';
 import { findMarked } from '../lab/procs.js';
+import { holdsLab } from '../lab/in-use.js';
 import { ownLab, type OwnedLab } from '../lab/owner.js';
 
 export const DEMO_LAB_DIR = '.zklab-demo';
@@ -28,7 +29,7 @@ export class DemoLab {
 
   static async claim(paths: LabPaths): Promise<DemoLab> {
     const marker = join(paths.root, MARKER);
-    const inUse = existsSync(paths.stateFile) || findMarked(paths.markers).length > 0;
+    const inUse = holdsLab(paths);
     if (inUse && !existsSync(marker)) {
       throw new UsageError(
         `${paths.root} holds a lab that is not a demo's`,
@@ -64,7 +65,7 @@ export class DemoLab {
       ids.push(...spawned.map((c) => c.id));
     }
     opts.line(
-      `spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), session timeout ${DEMO_SESSION_TIMEOUT_MS} ms`,
+      `spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), session timeout ${formatDuration(DEMO_SESSION_TIMEOUT_MS)}`,
     );
   }
 

@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLabLogs } from '../lab/event-log.js';
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
@@ -65,7 +66,7 @@ export async function awaitFailover(
     }
     if (Date.now() > deadline) {
       throw new ProcessError(
-        `no contender took over within ${Math.round(opts.timeoutMs / 1000)} s of killing ${killed}`,
+        `no contender took over within ${formatDuration(opts.timeoutMs)} of killing ${killed}`,
         'the demo cleans its lab up; to look closer, do it by hand: `zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`',
       );
     }

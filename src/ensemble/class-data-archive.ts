@@ -10,61 +10,15 @@ import {
   readdirSync,
   renameSync,
   rmSync,
-  statSync,
-  unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { archivePlan, type ClassDataTarget } from './class-data.js';
-import { probeSrvr } from './fourlw.js';
+import { leadsQuorum, probeSrvr } from './fourlw.js';
 import { TEMPLATES_DIR } from '../templates.js';
-import { pidAlive } from '../lab/procs.js';
-
-/** Takes `<archive>.building` (the pid of the builder); false when a live builder holds it. */
-function takeBuildLock(lock: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx');
-      writeFileSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return true;
-    } catch {
-      let holder = NaN;
-      try {
-        holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-      } catch {
-        /* vanished */
-      }
-      let age = 0;
-      try {
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        /* vanished */
-      }
-      // A lock without a pid yet is one being taken this instant.
-      if (Number.isNaN(holder) ? age < 10_000 : pidAlive(holder) && age < 5 * 60_000) return false;
-      try {
-        unlinkSync(lock);
-      } catch {
-        /* another builder took it over */
-      }
-    }
-  }
-  return false;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-  });
-}
+import { tryPidLock } from '../lab/pid-lock.js';
+import { ephemeralPort } from '../lab/ports.js';
 
 function waitExit(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<boolean> {
   return new Promise((res) => {
@@ -94,7 +48,8 @@ export async function buildArchive(
   if (plan.exists) return plan.path;
   mkdirSync(dirname(plan.path), { recursive: true });
   const lock = `${plan.path}.building`;
-  if (!takeBuildLock(lock)) {
+  // A build that ran for 5 minutes is stuck: another may take over.
+  if (!tryPidLock(lock, { maxAgeMs: 5 * 60_000 })) {
     // Another builder is at it: wait for its archive (or give up without one).
     const deadline = Date.now() + (opts.waitForOtherMs ?? 0);
     while (Date.now() < deadline && !existsSync(plan.path) && existsSync(lock))
@@ -110,7 +65,7 @@ export async function buildArchive(
   const dir = mkdtempSync(join(tmpdir(), 'zklab-cds-'));
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    const [client, quorum, election] = [await freePort(), await freePort(), await freePort()];
+    const [client, quorum, election] = [await ephemeralPort(), await ephemeralPort(), await ephemeralPort()];
     mkdirSync(join(dir, 'data'));
     writeFileSync(join(dir, 'data', 'myid'), '1\n');
     writeFileSync(join(dir, 'log4j.properties'), readFileSync(join(TEMPLATES_DIR, 'log4j.properties')));
@@ -143,7 +98,7 @@ export async function buildArchive(
     let serving = false;
     while (!serving && Date.now() < deadline && child.exitCode === null) {
       await new Promise((r) => setTimeout(r, 100));
-      serving = ['leader', 'standalone'].includes((await probeSrvr(client, 500)).mode);
+      serving = leadsQuorum((await probeSrvr(client, 500)).mode);
     }
     child.kill('SIGTERM');
     if (!(await waitExit(child, 60_000))) {

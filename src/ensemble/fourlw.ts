@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { connect } from 'node:net';
 
@@ -8,7 +9,7 @@ export function fourLetterWord(port: number, word: string, timeoutMs = 1000, hos
     const sock = connect({ port, host });
     const timer = setTimeout(() => {
       sock.destroy();
-      reject(new Error(`${word} to ${host}:${port} timed out after ${timeoutMs} ms`));
+      reject(new Error(`${word} to ${host}:${port} timed out after ${formatDuration(timeoutMs)}`));
     }, timeoutMs);
     sock.on('connect', () => sock.end(word));
     sock.on('data', (c: Buffer) => chunks.push(c));
@@ -24,6 +25,11 @@ export function fourLetterWord(port: number, word: string, timeoutMs = 1000, hos
 }
 
 export type ServerMode = 'leader' | 'follower' | 'observer' | 'standalone' | 'not-serving' | 'down';
+
+/** The server whose word is the ensemble's: the quorum's leader, or a server that runs alone. */
+export function leadsQuorum(mode: string): boolean {
+  return mode === 'leader' || mode === 'standalone';
+}
 
 export interface Srvr {
   readonly mode: ServerMode;

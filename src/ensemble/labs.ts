@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { clearLab } from '../lab/clear.js';
 import { LabPaths } from '../lab/paths.js';
 import { findMarked, isOurs } from '../lab/procs.js';
+import { holdsLab } from '../lab/in-use.js';
 import {
   currentBootId,
   readEntry,
@@ -117,7 +118,6 @@ export async function labsDown(target: string): Promise<string[]> {
 
 function resolveLab(dir: string): string {
   const root = new LabPaths(dir).root;
-  if (readEntry(root) || existsSync(new LabPaths(root).stateFile) || findMarked(new LabPaths(root).markers).length > 0)
-    return root;
+  if (readEntry(root) || holdsLab(new LabPaths(root))) return root;
   throw new UsageError(`${root} is not a lab`, 'name a directory `zklab labs` lists, or `all`');
 }

@@ -120,7 +120,7 @@ async function waitForAgreement(
         .filter((v) => v.config?.version !== version)
         .map((v) => `${v.server} has ${v.config?.version ?? v.error}`);
       throw new ProcessError(
-        `the servers did not all reach configuration version ${version} within ${AGREE_TIMEOUT_MS / 1000} s: ${behind.join(', ')}`,
+        `the servers did not all reach configuration version ${version} within ${formatDuration(AGREE_TIMEOUT_MS)}: ${behind.join(', ')}`,
         'see `zklab ensemble config` and `zklab logs zkN`',
       );
     }

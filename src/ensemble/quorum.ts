@@ -1,9 +1,10 @@
+import { formatDuration } from '../duration.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
 import type { ServerRecord } from '../lab/state.js';
-import { probeSrvr, type ServerMode } from './fourlw.js';
+import { leadsQuorum, probeSrvr, type ServerMode } from './fourlw.js';
 import { tailFile } from '../lab/fs.js';
 
 const SERVING: readonly ServerMode[] = ['leader', 'follower', 'observer', 'standalone'];
@@ -46,13 +47,13 @@ export async function waitForQuorum(
       if (modes.get(name) !== p.mode) opts.onMode?.(name, p.mode);
       modes.set(name, p.mode);
     });
-    const leaders = probes.filter((p) => p.mode === 'leader' || p.mode === 'standalone').length;
+    const leaders = probes.filter((p) => leadsQuorum(p.mode)).length;
     if (probes.every((p) => isServing(p.mode)) && leaders === 1) return modes;
     if (Date.now() > deadline) {
       const stuck = servers.filter((s) => !isServing(modes.get(s.name) ?? 'down'));
       const worst = stuck[0] ?? servers[0]!;
       throw new ProcessError(
-        `the ensemble did not form a quorum within ${Math.round(opts.timeoutMs / 1000)} s: ${stuck.map((s) => `${s.name} is ${modes.get(s.name)}`).join(', ') || 'no single leader'}; the end of ${paths.serverLog(worst.name)}:\n${tailFile(paths.serverLog(worst.name))}`,
+        `the ensemble did not form a quorum within ${formatDuration(opts.timeoutMs)}: ${stuck.map((s) => `${s.name} is ${modes.get(s.name)}`).join(', ') || 'no single leader'}; the end of ${paths.serverLog(worst.name)}:\n${tailFile(paths.serverLog(worst.name))}`,
         `see \`zklab logs ${worst.name}\`; everything this command started has been stopped`,
       );
     }

@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { rmSync, existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -15,7 +16,7 @@ import {
   validateTick,
 } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
-import { probeSrvr, type ServerMode } from './fourlw.js';
+import { leadsQuorum, probeSrvr, type ServerMode } from './fourlw.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
 import { isServing, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
@@ -114,7 +115,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       (opts.basePort !== undefined && opts.basePort !== existing.basePort);
     if (live.length > 0 && differs) {
       throw new UsageError(
-        `the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${existing.tickMs} ms, base port ${existing.basePort})`,
+        `the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort})`,
         'run `zklab ensemble down` first to change its shape',
       );
     }
@@ -290,7 +291,7 @@ export function serverStatuses(paths: LabPaths, state: LabState): Promise<Server
 
 /** The server that says it leads (or runs standalone). */
 export function leadingServer(servers: readonly ServerStatus[]): ServerStatus | undefined {
-  return servers.find((s) => s.mode === 'leader' || s.mode === 'standalone');
+  return servers.find((s) => leadsQuorum(s.mode));
 }
 
 export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {

@@ -1,9 +1,10 @@
+import { formatDuration } from '../duration.js';
 import type { SnapshotPartition } from './snapshot.js';
 
 function faultText(p: SnapshotPartition): string {
   switch (p.fault) {
     case 'delay':
-      return `delay ${p.delayMs ?? 0}ms`;
+      return `delay ${formatDuration(p.delayMs ?? 0)}`;
     case 'loss':
       return `loss ${p.lossPercent ?? 0}%`;
     default:

@@ -1,3 +1,4 @@
+import { leadsQuorum } from '../ensemble/fourlw.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { parentPath } from '../zk/paths.js';
 import type { ElectionLayout } from '../recipes/leadership.js';
@@ -24,7 +25,7 @@ export function findProblems(f: ProblemFacts): string[] {
   const out: string[] = [];
   if (!f.exists) out.push(`${f.path} does not exist`);
 
-  if (f.servers.length > 0 && !f.servers.some((s) => s.mode === 'leader' || s.mode === 'standalone')) {
+  if (f.servers.length > 0 && !f.servers.some((s) => leadsQuorum(s.mode))) {
     out.push('no server reports Mode leader or standalone: the ensemble has no quorum');
   }
 

@@ -73,6 +73,18 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/** A port the kernel picks as free on loopback now (for a short-lived process of its own, not a lab's block). */
+export function ephemeralPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 export async function takenPorts(ports: readonly number[]): Promise<number[]> {
   const results = await Promise.all(ports.map(async (p) => ((await isPortFree(p)) ? undefined : p)));
   return results.filter((p): p is number => p !== undefined);

@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
@@ -65,7 +66,7 @@ export class NetControl {
         socket.destroy();
         reject(
           new ProcessError(
-            `the link daemon on ${socketPath} did not accept a connection within ${timeoutMs} ms`,
+            `the link daemon on ${socketPath} did not accept a connection within ${formatDuration(timeoutMs)}`,
             NOT_RUNNING_HINT,
           ),
         );
@@ -95,7 +96,7 @@ export class NetControl {
       const timer = setTimeout(() => {
         this.fail(
           new ProcessError(
-            `the link daemon did not answer '${req.op}' within ${timeoutMs} ms`,
+            `the link daemon did not answer '${req.op}' within ${formatDuration(timeoutMs)}`,
             `see its log in the lab's logs/net.log`,
           ),
         );
@@ -191,7 +192,7 @@ export async function startDaemon(
     if (pong) return { pid: pong.pid, alreadyRunning: false };
     if (exited !== undefined || pid === undefined || Date.now() > deadline) {
       if (pid !== undefined && exited === undefined) signal(pid, 'SIGKILL');
-      const why = exited ?? `did not answer within ${timeoutMs} ms`;
+      const why = exited ?? `did not answer within ${formatDuration(timeoutMs)}`;
       throw new ProcessError(`the lab network daemon ${why}`, `its log ends with:\n${tailFile(logFile, 10)}`);
     }
     await new Promise((r) => setTimeout(r, 25));

@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { EventLogWriter } from '../lab/event-log.js';
@@ -138,7 +139,9 @@ async function main(): Promise<void> {
         const faults = table.setRules(req.rules, req.delays, req.members, req.seed);
         const rules = req.rules.map(describeRule).join('; ') || 'none';
         const delays =
-          req.delays.map((d) => `${d.member} ${d.delayMs} ms + up to ${d.jitterMs} ms`).join('; ') || 'none';
+          req.delays
+            .map((d) => `${d.member} ${formatDuration(d.delayMs)} + up to ${formatDuration(d.jitterMs)}`)
+            .join('; ') || 'none';
         log(`rules: ${rules}; delays: ${delays}${req.seed === undefined ? '' : `; jitter seed ${req.seed}`}`);
         return { ok: true, faults: Object.fromEntries(faults) };
       }

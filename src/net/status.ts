@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
 import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
@@ -33,7 +34,7 @@ export interface MemberNetwork {
 }
 
 export function describeDelay(d: MemberDelay): string {
-  return `delay ${d.member} ${d.delayMs} ms${d.jitterMs > 0 ? ` + up to ${d.jitterMs} ms jitter` : ''}`;
+  return `delay ${d.member} ${formatDuration(d.delayMs)}${d.jitterMs > 0 ? ` + up to ${formatDuration(d.jitterMs)} jitter` : ''}`;
 }
 
 export function describeNet(net: LabNetState): string[] {

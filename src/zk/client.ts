@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.js';
 import { EventEmitter } from 'node:events';
 import { normalizeSessionId } from './session-id.js';
 import { toZkError, ZkError, isCode, unlessGone } from './errors.js';
@@ -59,7 +60,7 @@ export class ZkClient implements ZkPort {
           -4,
           'connect',
           undefined,
-          `no session with ${opts.connect} within ${opts.connectTimeoutMs} ms`,
+          `no session with ${opts.connect} within ${formatDuration(opts.connectTimeoutMs ?? 0)}`,
         );
       }
       await new Promise((r) => setTimeout(r, Math.min(1000, 50 * attempt)));

@@ -7,6 +7,7 @@
  * Why not node-zookeeper-client, which has transaction(): it worked, but loading it cost a leader 9 MB of RSS (its
  * whole protocol table), a sixth of a worker's budget, for one request type whose wire format is small and fixed.
  */
+import { formatDuration } from '../duration.js';
 import { connect as netConnect, type Socket } from 'node:net';
 import { normalizeSessionId } from './session-id.js';
 import { ZkError, zkErrorFromRc } from './errors.js';
@@ -186,7 +187,12 @@ export class MultiClient {
       const timer = setTimeout(() => {
         this.drop(
           s,
-          zkErrorFromRc(RC_CONNECTIONLOSS, op, undefined, `no reply within ${this.opts.connectTimeoutMs} ms`),
+          zkErrorFromRc(
+            RC_CONNECTIONLOSS,
+            op,
+            undefined,
+            `no reply within ${formatDuration(this.opts.connectTimeoutMs)}`,
+          ),
         );
       }, this.opts.connectTimeoutMs);
       s.pending.set(xid, {
@@ -239,7 +245,7 @@ export class MultiClient {
       RC_CONNECTIONLOSS,
       'multi',
       undefined,
-      `no session with ${this.opts.connect} within ${this.opts.connectTimeoutMs} ms (${(last as Error)?.message ?? 'no server tried'})`,
+      `no session with ${this.opts.connect} within ${formatDuration(this.opts.connectTimeoutMs)} (${(last as Error)?.message ?? 'no server tried'})`,
     );
   }
 

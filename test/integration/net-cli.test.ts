@@ -86,9 +86,9 @@ describe('network commands on a lab, through the built CLI', () => {
 
     const status = await json(['ensemble', 'status']);
     expect(status.network.daemon.running).toBe(true);
-    expect(status.network.faults).toEqual(['isolate c2 (blackhole)', 'delay c1 100 ms + up to 10 ms jitter']);
+    expect(status.network.faults).toEqual(['isolate c2 (blackhole)', 'delay c1 100ms + up to 10ms jitter']);
     expect((await run(['ensemble', 'status'])).stdout).toMatch(
-      /network faults: isolate c2 \(blackhole\); delay c1 100 ms/,
+      /network faults: isolate c2 \(blackhole\); delay c1 100ms/,
     );
 
     const contenders = await json(['contenders', 'list']);
@@ -101,7 +101,7 @@ describe('network commands on a lab, through the built CLI', () => {
 
     expect((await run(['heal', 'c2'])).stdout).toMatch(/healed: isolate c2 \(blackhole\)/);
     expect((await run(['heal'])).stdout).toMatch(/nothing to heal/);
-    expect((await run(['net', 'clear'])).stdout).toMatch(/cleared: delay c1 100 ms/);
+    expect((await run(['net', 'clear'])).stdout).toMatch(/cleared: delay c1 100ms/);
     const after = await json(['partition', 'list']);
     expect(after).toMatchObject({ rules: [], delays: [], faultyLinks: [] });
     const labEvents = readFileSync(paths.labEventsFile, 'utf8')

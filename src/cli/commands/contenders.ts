@@ -1,77 +1,13 @@
-import { formatDuration } from '../../duration.js';
-import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { type SpawnFlags, spawnSpec } from '../spawn-spec.js';
-import type { ContenderInfo, ContendersNetwork } from '../../contenders/service.js';
-import type { ZkContenderView } from '../../contenders/zk-view.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { table } from '../table.js';
-import { networkJson, networkLines } from './net-view.js';
+import { contendersJson, renderContenders, renderSpawned } from '../views/contenders.js';
+import { networkLines } from '../views/net.js';
 
 interface SpawnArgs extends GlobalArgs, SpawnFlags {
   json?: boolean;
-}
-
-function colourState(s: ContenderInfo['state']): string {
-  if (s === 'leader') return chalk.green.bold('leader');
-  if (s === 'follower') return chalk.cyan(s);
-  if (s === 'paused') return chalk.yellow(s);
-  if (s === 'dead' || s === 'expired') return chalk.red(s);
-  return s;
-}
-
-type ZkViews = ReadonlyMap<string, ZkContenderView> | null;
-
-export function contendersJson(
-  list: readonly ContenderInfo[],
-  net: ContendersNetwork | null = null,
-  zookeeper: ZkViews = null,
-): unknown {
-  return {
-    ...(net ? { network: networkJson(net.status) } : {}),
-    contenders: list.map((c) => ({
-      id: c.id,
-      pid: c.pid,
-      alive: c.alive,
-      recipe: c.recipe,
-      workload: c.workload,
-      state: c.state,
-      znode: c.znode,
-      sessionId: c.session ? `0x${c.session}` : null,
-      sessions: c.sessions.map((x) => `0x${x}`),
-      watching: c.watching,
-      token: c.token,
-      priority: c.priority,
-      site: c.site,
-      ...(net ? { network: net.members.get(c.id) } : {}),
-      ...(zookeeper ? { zookeeper: zookeeper.get(c.id) ?? null } : {}),
-    })),
-  };
-}
-
-/** `state` is what a contender says of itself; `zookeeper` what ZooKeeper says (LEADS: it owns the leading znode). */
-export function renderContenders(list: readonly ContenderInfo[], zookeeper: ZkViews = null): string {
-  if (list.length === 0) return 'no contenders yet: `zklab contenders spawn 5`';
-  const zkCell = (c: ContenderInfo): string => {
-    const v = zookeeper?.get(c.id);
-    return !v ? '-' : v.leads ? chalk.green.bold('LEADS') : v.znodes.length > 0 ? 'in line' : 'no znode';
-  };
-  return table(
-    ['id', 'pid', 'alive', 'recipe', 'state', ...(zookeeper ? ['zookeeper'] : []), 'znode', 'session', 'watching'],
-    list.map((c) => [
-      c.id,
-      c.pid === null ? '-' : String(c.pid),
-      c.alive ? 'yes' : chalk.red('no'),
-      c.workload === 'scheduler' ? 'scheduler worker' : c.workload === 'lock' ? `lock holder (${c.recipe})` : c.recipe,
-      colourState(c.state),
-      ...(zookeeper ? [zkCell(c)] : []),
-      c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-',
-      c.session ? `0x${c.session}` : '-',
-      c.watching ?? '-',
-    ]),
-  );
 }
 
 export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
@@ -161,19 +97,7 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
             const { spawnContenders } = await import('../../contenders/service.js');
             const req = spawnSpec(a);
             const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
-            if (a.json) ctx.out(JSON.stringify(contendersJson(r.spawned), null, 2));
-            else if (req.scheduler)
-              ctx.out(
-                `spawned ${r.spawned.map((c) => c.id).join(', ')} (scheduler workers at ${req.scheduler.root}, ${req.scheduler.strategy}, status TTL ${formatDuration(req.scheduler.statusTtlMs)}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`,
-              );
-            else if (req.lock)
-              ctx.out(
-                `spawned ${r.spawned.map((c) => c.id).join(', ')} (lock holders on ${req.path}, ${req.recipe === 'herd' ? 'herd: every waiter watches the lock' : 'a queue: each waits on the one before'}, hold ${formatDuration(req.lock.holdMs)}, think ${formatDuration(req.lock.thinkMs)}, fencing ${req.lock.fencing ? 'on' : 'off'}, session timeout ${req.sessionTimeoutMs} ms)\nnext: \`zklab inspect --path ${req.path}\`, \`zklab pause leader\`\n${renderContenders(r.all)}`,
-              );
-            else
-              ctx.out(
-                `spawned ${r.spawned.map((c) => c.id).join(', ')} (${req.recipe}, session timeout ${req.sessionTimeoutMs} ms)\n${renderContenders(r.all)}`,
-              );
+            ctx.out(a.json ? JSON.stringify(contendersJson(r.spawned), null, 2) : renderSpawned(req, r));
           },
         })
         .command<GlobalArgs & { json?: boolean }>({

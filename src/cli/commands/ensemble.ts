@@ -1,12 +1,18 @@
-import { formatDuration } from '../../duration.js';
 import type { Argv, CommandModule } from 'yargs';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
-import type { DynamicConfig } from '../../ensemble/dynamic-config.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { connectString, renderStatus, statusJson } from '../ensemble-view.js';
+import {
+  renderConfigReport,
+  renderDown,
+  renderMembership,
+  renderRestart,
+  renderStatus,
+  renderUp,
+  statusJson,
+} from '../views/ensemble.js';
 
 interface UpArgs extends GlobalArgs {
   servers?: string;
@@ -14,12 +20,6 @@ interface UpArgs extends GlobalArgs {
   tick?: string;
   'base-port'?: string;
   json?: boolean;
-}
-
-function renderConfig(c: DynamicConfig): string {
-  return c.members
-    .map((m) => `server.${m.id}=${m.host}:${m.quorumPort}:${m.electionPort}:${m.role}${m.client ? `;${m.client}` : ''}`)
-    .join('\n');
 }
 
 function progressPrinter(ctx: CommandContext) {
@@ -72,15 +72,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               ctx.out(JSON.stringify({ outcome: result.outcome, ...(statusJson(result.status) as object) }, null, 2));
               return;
             }
-            const took = formatDuration(Date.now() - started);
-            const headline = {
-              started: `ensemble up in ${took} (lab ${paths.root})`,
-              repaired: `ensemble repaired in ${took}`,
-              'already-up': 'the ensemble is already up',
-            }[result.outcome];
-            ctx.out(
-              `${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\nnext: \`zklab contenders spawn 5\`, \`zklab ensemble status\`, \`zklab kill zk-leader\`, \`zklab ensemble down\``,
-            );
+            ctx.out(renderUp(result, paths.root, Date.now() - started));
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -102,11 +94,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
             const { ensembleDown } = await import('../../ensemble/service.js');
             const paths = labPaths(a);
             const r = await ensembleDown(paths, { purge: a.purge });
-            ctx.out(
-              r.stopped === 0
-                ? `nothing was running in ${paths.root}${r.purged ? '; purged' : ''}`
-                : `stopped ${r.stopped} process${r.stopped === 1 ? '' : 'es'}${r.purged ? ' and purged the lab' : ''}`,
-            );
+            ctx.out(renderDown(r, paths.root));
           },
         })
         .command<GlobalArgs & { target: string }>({
@@ -120,9 +108,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               onProgress: progressPrinter(ctx),
               zkHome: a['zk-home'],
             });
-            ctx.out(
-              `${renderStatus(status)}\n${a.target} was unavailable for ${formatDuration(status.unavailableMs)} (SIGKILL until serving again)`,
-            );
+            ctx.out(renderRestart(status, a.target));
           },
         })
         .command<GlobalArgs & { observer?: boolean; id?: string; json?: boolean }>({
@@ -141,11 +127,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               signal: ctx.signal,
               onStep: a.json ? undefined : (s) => ctx.err(s),
             });
-            ctx.out(
-              a.json
-                ? JSON.stringify(r, null, 2)
-                : `${r.server} joined as ${r.role}: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`,
-            );
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : renderMembership(r, 'added', describeStepTimes(r.steps)));
           },
         })
         .command<GlobalArgs & { server: string; json?: boolean }>({
@@ -161,11 +143,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               signal: ctx.signal,
               onStep: a.json ? undefined : (s) => ctx.err(s),
             });
-            ctx.out(
-              a.json
-                ? JSON.stringify(r, null, 2)
-                : `${r.server} left and stopped: configuration version ${r.config.version}\n${renderConfig(r.config)}\n${describeStepTimes(r.steps)}`,
-            );
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : renderMembership(r, 'removed', describeStepTimes(r.steps)));
           },
         })
         .command<GlobalArgs & { json?: boolean }>({
@@ -175,18 +153,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           handler: async (a) => {
             const { ensembleConfig } = await import('../../ensemble/membership.js');
             const r = await ensembleConfig(labPaths(a));
-            if (a.json) {
-              ctx.out(JSON.stringify(r, null, 2));
-              return;
-            }
-            const lines = r.servers.map(
-              (s) =>
-                `  ${s.server}: ${s.config ? `version ${s.config.version}, ${s.config.members.length} members` : `no answer (${s.error})`}`,
-            );
-            const head = r.config
-              ? `configuration version ${r.config.version} (every answering server agrees)\n${renderConfig(r.config)}`
-              : 'the servers disagree, or none answered:';
-            ctx.out(`${head}\n${lines.join('\n')}`);
+            ctx.out(a.json ? JSON.stringify(r, null, 2) : renderConfigReport(r));
           },
         })
         .demandCommand(1, 'name an ensemble command: up, status, down, restart, add, remove or config'),

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { table } from '../table.js';
+import { table } from '../views/table.js';
 import { UsageError } from '../../errors.js';
 import { FAILPOINT_ACTIONS, SCHEDULER_FAILPOINTS } from '../../recipes/failpoint-names.js';
 import { oneOf } from '../../validate.js';

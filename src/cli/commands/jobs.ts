@@ -3,7 +3,7 @@ import chalk from 'chalk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { table } from '../table.js';
+import { table } from '../views/table.js';
 import { UsageError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
 import { oneOf, wholeNumber } from '../../validate.js';

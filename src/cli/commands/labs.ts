@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { formatDuration } from '../../duration.js';
 import type { LabListing } from '../../ensemble/labs.js';
-import { table } from '../table.js';
+import { table } from '../views/table.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 function owner(l: LabListing): string {

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { listingJson, renderListing } from './net-view.js';
+import { listingJson, renderListing } from '../views/net.js';
 
 const TARGETS = 'zkN, cN, leader (the leading contender) or zk-leader (the leading server)';
 

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { table } from '../table.js';
+import { table } from '../views/table.js';
 import type { AdminPolicy } from '../../recipes/priority-policy.js';
 import type { PriorityView } from '../../contenders/priority-admin.js';
 import { znodePathArg } from '../../validate.js';

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../duration.js';
 import { Box, Text } from 'ink';
 import { cell } from '../format.js';
 import { describeFaults } from '../link-state.js';
@@ -30,7 +31,7 @@ function serverSegments(s: SnapshotServer): Segment[] {
   ];
   if (s.childWatches !== null) out.push({ text: `child watches ${s.childWatches} ` });
   if (s.partitioned) out.push({ text: 'PARTITIONED ', color: 'red', bold: true });
-  if (s.delayMs > 0) out.push({ text: `delay +${s.delayMs}ms `, color: 'yellow' });
+  if (s.delayMs > 0) out.push({ text: `delay +${formatDuration(s.delayMs)} `, color: 'yellow' });
   return out;
 }
 

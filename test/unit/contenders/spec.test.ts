@@ -118,8 +118,8 @@ describe('the contender spec', () => {
     expect(checkContenderSpec({ ...priority, takeoverMs: '500', watchdogMs: '500' }).issues).toEqual([
       {
         field: 'watchdogMs',
-        message: '"500" does not outlast the takeover (500 ms): every takeover would be cut short',
-        hint: 'give more than 500 ms, or leave it out: the default is 3 × takeover + 1 s',
+        message: '"500" does not outlast the takeover (500ms): every takeover would be cut short',
+        hint: 'give more than 500ms, or leave it out: the default is 3 × takeover + 1s',
       },
     ]);
   });

@@ -146,7 +146,7 @@ describe('preempt and the preemption check', () => {
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: priority, watchdogMs: 400ms }\nsteps:\n  - sleep: 1s\n`),
     ).toEqual([
-      'd.yaml:2: contenders.watchdogMs: "400ms" does not outlast the takeover (500 ms): every takeover would be cut short (give more than 500 ms, or leave it out: the default is 3 × takeover + 1 s)',
+      'd.yaml:2: contenders.watchdogMs: "400ms" does not outlast the takeover (500ms): every takeover would be cut short (give more than 500ms, or leave it out: the default is 3 × takeover + 1s)',
     ]);
     expect(
       drillErrors(`name: t\ncontenders: { count: 2, recipe: herd, watchdogMs: 5s }\nsteps:\n  - sleep: 1s\n`),

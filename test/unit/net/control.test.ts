@@ -77,7 +77,7 @@ describe('NetControl', () => {
     cleanups.push(() => new Promise<void>((r) => silent.close(() => r())));
 
     const timed = await NetControl.connect(path, 1000);
-    await expect(timed.request({ op: 'ping' }, 100)).rejects.toThrow(/did not answer 'ping' within 100 ms/);
+    await expect(timed.request({ op: 'ping' }, 100)).rejects.toThrow(/did not answer 'ping' within 100ms/);
 
     const dropped = await NetControl.connect(path, 1000);
     const pending = dropped.request({ op: 'ping' }, 5000);

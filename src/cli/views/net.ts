@@ -1,7 +1,8 @@
+import { formatDuration } from '../../duration.js';
 import chalk from 'chalk';
 import type { NetListing } from '../../net/service.js';
 import type { NetworkStatus } from '../../net/status.js';
-import { table } from '../table.js';
+import { table } from './table.js';
 
 /** Lines to add under a status table: the active faults, and a dead link daemon. Empty when all is well. */
 export function networkLines(net: NetworkStatus): string[] {
@@ -40,7 +41,9 @@ export function renderListing(l: NetListing): string {
           k.id,
           String(k.port),
           k.fault.mode,
-          k.fault.delayMs > 0 || k.fault.jitterMs > 0 ? `${k.fault.delayMs}+${k.fault.jitterMs} ms` : '-',
+          k.fault.delayMs > 0 || k.fault.jitterMs > 0
+            ? `${formatDuration(k.fault.delayMs)}+${formatDuration(k.fault.jitterMs)}`
+            : '-',
           String(k.stats.open),
           bytes(k.stats.heldBytes),
         ]),
