@@ -157,7 +157,8 @@ export async function setPriority(
     );
   if (rec.recipe !== 'priority')
     throw new UsageError(
-      `${id} runs ${rec.lock ? 'the lock workload' : rec.scheduler ? 'the scheduler workload' : `the ${rec.recipe} recipe`}, not the priority recipe`,
+      `${id} runs ${rec.lock ? 'the lock workload' : rec.scheduler ? 'the scheduler workload' : `the ${rec.recipe} recipe`}` +
+        ', not the priority recipe',
       'priorities apply to contenders spawned with --recipe priority',
     );
   if (!alive(paths, rec))

@@ -236,7 +236,8 @@ function checkLeaderRule(paths: LabPaths, state: LabState, req: ContenderSpec): 
   );
   if (!other) return;
   throw new UsageError(
-    `${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); these would lead by ${rule}`,
+    `${req.path} already has contenders that lead by ${effectiveRule(other.recipe, other.leaderRule)} (${other.id}); ` +
+      `these would lead by ${rule}`,
     'give them a --path of their own, or stop the others first',
   );
 }

@@ -65,7 +65,8 @@ export class DemoLab {
       ids.push(...spawned.map((c) => c.id));
     }
     opts.line(
-      `spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), session timeout ${formatDuration(DEMO_SESSION_TIMEOUT_MS)}`,
+      `spawned ${ids.join(', ')}: predecessor recipe (each watches the one before it), ` +
+        `session timeout ${formatDuration(DEMO_SESSION_TIMEOUT_MS)}`,
     );
   }
 

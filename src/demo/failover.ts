@@ -67,7 +67,8 @@ export async function awaitFailover(
     if (Date.now() > deadline) {
       throw new ProcessError(
         `no contender took over within ${formatDuration(opts.timeoutMs)} of killing ${killed}`,
-        'the demo cleans its lab up; to look closer, do it by hand: `zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`',
+        'the demo cleans its lab up; to look closer, do it by hand: ' +
+          '`zklab ensemble up`, `zklab contenders spawn 5`, `zklab kill leader`, `zklab inspect`',
       );
     }
     await sleep(50, undefined, { signal: opts.signal });

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const target = { java: findJava().bin, zk: findZooKeeper() };
   if (!archivePlan(target)) {
     console.log(
-      `class-data sharing: not used (${classDataDisabled() ? 'ZKLAB_CDS is off' : `needs Java ${MIN_DYNAMIC_ARCHIVE_JAVA} or newer`}); servers start without it`,
+      `class-data sharing: not used (${classDataDisabled() ? 'ZKLAB_CDS is off' : `needs Java ${MIN_DYNAMIC_ARCHIVE_JAVA} or newer`}); ` +
+        'servers start without it',
     );
     return;
   }

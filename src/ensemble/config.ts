@@ -114,7 +114,10 @@ export function observerShape(voters: number, observers: number): 'ok' | 'needs-
   return voters + observers > MAX_SERVERS ? 'too-many' : 'ok';
 }
 
-/** `--observers` beside `voters` voting servers; `voters` undefined: the count alone (a stopped lab keeps its voters; `up` checks the shape it ends with). */
+/**
+ * `--observers` beside `voters` voting servers; `voters` undefined: the count alone (a stopped lab keeps its voters;
+ * `up` checks the shape it ends with).
+ */
 export function validateObservers(n: unknown, voters: number | undefined): number {
   const observers = wholeNumber(
     n,

@@ -66,12 +66,16 @@ export function removalRefusal(
 ): string | null {
   // An observer's removal leaves the voters as they are; they still need a live majority to commit it.
   const after = servers.filter((s) => s.role !== 'observer' && s.name !== target.name);
-  if (target.role !== 'observer' && after.length < 2)
-    return `removing ${target.name} would leave ${after.length} voting server${after.length === 1 ? '' : 's'}; a replicated ensemble keeps at least 2`;
+  if (target.role !== 'observer' && after.length < 2) {
+    const voters = `${after.length} voting server${after.length === 1 ? '' : 's'}`;
+    return `removing ${target.name} would leave ${voters}; a replicated ensemble keeps at least 2`;
+  }
   const alive = after.filter((s) => live.has(s.name));
   if (alive.length * 2 <= after.length) {
     const dead = after.filter((s) => !live.has(s.name)).map((s) => s.name);
-    return `removing ${target.name} would leave the voters ${after.map((s) => s.name).join(', ')} without a live majority (${dead.join(', ')} ${dead.length === 1 ? 'is' : 'are'} down)`;
+    const down = `${dead.join(', ')} ${dead.length === 1 ? 'is' : 'are'} down`;
+    const voters = after.map((s) => s.name).join(', ');
+    return `removing ${target.name} would leave the voters ${voters} without a live majority (${down})`;
   }
   return null;
 }

@@ -369,7 +369,8 @@ export async function ensembleAdd(
         recordLabEvent(paths, 'server-added', { server: server.name, role: server.role ?? 'participant', version });
         if (opts.signal?.aborted) throw e;
         throw new ProcessError(
-          `${server.name} ${member ? 'joined the ensemble' : 'may have joined the ensemble'}, but the add did not finish: ${(e as Error).message}`,
+          `${server.name} ${member ? 'joined the ensemble' : 'may have joined the ensemble'}, ` +
+            `but the add did not finish: ${(e as Error).message}`,
           `the lab keeps it; see \`zklab ensemble config\`, and \`zklab ensemble remove ${server.name}\` to take it out again`,
           { cause: e },
         );

@@ -53,7 +53,9 @@ export async function waitForQuorum(
       const stuck = servers.filter((s) => !isServing(modes.get(s.name) ?? 'down'));
       const worst = stuck[0] ?? servers[0]!;
       throw new ProcessError(
-        `the ensemble did not form a quorum within ${formatDuration(opts.timeoutMs)}: ${stuck.map((s) => `${s.name} is ${modes.get(s.name)}`).join(', ') || 'no single leader'}; the end of ${paths.serverLog(worst.name)}:\n${tailFile(paths.serverLog(worst.name))}`,
+        `the ensemble did not form a quorum within ${formatDuration(opts.timeoutMs)}: ` +
+          `${stuck.map((s) => `${s.name} is ${modes.get(s.name)}`).join(', ') || 'no single leader'}; ` +
+          `the end of ${paths.serverLog(worst.name)}:\n${tailFile(paths.serverLog(worst.name))}`,
         `see \`zklab logs ${worst.name}\`; everything this command started has been stopped`,
       );
     }

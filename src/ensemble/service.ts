@@ -115,7 +115,8 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       (opts.basePort !== undefined && opts.basePort !== existing.basePort);
     if (live.length > 0 && differs) {
       throw new UsageError(
-        `the lab at ${paths.root} is already up with ${existing.servers.length} servers (tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort})`,
+        `the lab at ${paths.root} is already up with ${existing.servers.length} servers ` +
+          `(tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort})`,
         'run `zklab ensemble down` first to change its shape',
       );
     }

@@ -5,9 +5,9 @@ import { labMembers } from '../net/lab-links.js';
 import { resolveLeader, zkLeader } from './leader.js';
 
 /**
- * What a fault can point at, from the CLI, a drill step or inspect's keys. `leader` is the contender that leads when the step runs, `zk-leader` the
- * ZooKeeper server that leads the quorum then; the runner resolves both at that moment. Concrete names are
- * zk1..zkN (servers, 1-based, matching the ensemble's sids) and c1..cM (contenders, in spawn order).
+ * What a fault can point at, from the CLI, a drill step or inspect's keys. `leader` is the contender that leads when
+ * the step runs, `zk-leader` the ZooKeeper server that leads the quorum then; the runner resolves both at that moment.
+ * Concrete names are zk1..zkN (servers, 1-based, matching the ensemble's sids) and c1..cM (contenders, in spawn order).
  */
 export type TargetKind = 'leader' | 'zk-leader' | 'all' | 'contender' | 'server';
 
@@ -81,7 +81,8 @@ export interface Resolved {
 export function targetsHint(state: LabState): string {
   const ids = state.contenders.map((c) => c.id);
   const contenders = ids.length === 0 ? [] : ids.length <= 3 ? ids : [`${ids[0]}..${ids.at(-1)}`];
-  return `targets: ${[...state.servers.map((s) => s.name), ...contenders, 'leader (the leading contender)', 'zk-leader (the leading server)'].join(', ')}`;
+  const aliases = ['leader (the leading contender)', 'zk-leader (the leading server)'];
+  return `targets: ${[...state.servers.map((s) => s.name), ...contenders, ...aliases].join(', ')}`;
 }
 
 /** True when the name is a member of the lab (server zkN or contender cN, dead ones included). */

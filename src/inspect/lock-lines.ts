@@ -101,7 +101,9 @@ export function resourceLine(path: string, r: LockResource): LockLine {
   // Without fencing the last accepted write may be a stale one: the highest token is then someone else's.
   const highest = r.lastAccepted.token < r.state.token ? ` (highest ${formatToken(r.state.token)})` : '';
   return {
-    text: `${head} · last accepted token ${formatToken(r.lastAccepted.token)} from ${r.lastAccepted.holder}${highest} · value ${r.state.value}`,
+    text:
+      `${head} · last accepted token ${formatToken(r.lastAccepted.token)} from ${r.lastAccepted.holder}${highest}` +
+      ` · value ${r.state.value}`,
   };
 }
 

@@ -33,7 +33,8 @@ export function findProblems(f: ProblemFacts): string[] {
   const leaderOwner = leader?.contender ? f.contenders.find((c) => c.id === leader.contender) : undefined;
   if (leader && leaderOwner && !leaderOwner.alive) {
     out.push(
-      `${leaderOwner.id} owns the leader znode ${leader.name} but its process is gone: nobody leads until session ${leader.sessionId} expires`,
+      `${leaderOwner.id} owns the leader znode ${leader.name} but its process is gone: ` +
+        `nobody leads until session ${leader.sessionId} expires`,
     );
   }
 

@@ -170,7 +170,8 @@ export async function startDaemon(
   const paths = new LabPaths(labRoot);
   if (Buffer.byteLength(paths.controlSocket) > MAX_UNIX_SOCKET_PATH) {
     throw new EnvironmentError(
-      `the lab's control socket path is too long for a unix socket (${Buffer.byteLength(paths.controlSocket)} > ${MAX_UNIX_SOCKET_PATH} bytes): ${paths.controlSocket}`,
+      `the lab's control socket path is too long for a unix socket ` +
+        `(${Buffer.byteLength(paths.controlSocket)} > ${MAX_UNIX_SOCKET_PATH} bytes): ${paths.controlSocket}`,
       'use a lab directory with a shorter path (--lab DIR or ZKLAB_LAB)',
     );
   }

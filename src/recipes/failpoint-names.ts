@@ -14,7 +14,10 @@ export const SCHEDULER_FAILPOINTS = [
 ] as const;
 export type FailpointName = (typeof SCHEDULER_FAILPOINTS)[number];
 
-/** crash: SIGKILL itself. pause: SIGSTOP itself (`zklab resume` wakes it). hang: that flow never goes on; the process and its session live. */
+/**
+ * crash: SIGKILL itself. pause: SIGSTOP itself (`zklab resume` wakes it). hang: that flow never goes on; the process
+ * and its session live.
+ */
 export const FAILPOINT_ACTIONS = ['crash', 'pause', 'hang'] as const;
 export type FailpointAction = (typeof FAILPOINT_ACTIONS)[number];
 

@@ -47,7 +47,10 @@ export class Elector {
   private reportedNone = false;
   /** `<candidate>@<elected version>` the doorbell was last rung for: once per naming is enough. */
   private rung: string | null = null;
-  /** The administrator's policy znode as read last, and its mzxid then (-1: none; mzxid, not version: a znode deleted and created again starts at version 0 once more). */
+  /**
+   * The administrator's policy znode as read last, and its mzxid then (-1: none; mzxid, not version: a znode deleted
+   * and created again starts at version 0 once more).
+   */
   private admin: AdminPolicy = EMPTY_POLICY;
   private adminVersion: number | null = null;
 

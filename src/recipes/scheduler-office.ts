@@ -325,7 +325,10 @@ export class SchedulerOffice {
   }
 }
 
-/** `fn` over `items`, at most `width` at a time; results in order. After a failure no new item starts; all in flight end before it is thrown. */
+/**
+ * `fn` over `items`, at most `width` at a time; results in order. After a failure no new item starts; all in flight
+ * end before it is thrown.
+ */
 async function inBatches<T, R>(
   items: readonly T[],
   width: number,

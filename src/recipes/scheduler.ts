@@ -90,7 +90,9 @@ export class SchedulerWorker extends PredecessorElection {
     } catch (e) {
       if (e instanceof ZkError && (e.retryable || isCode(e, 'NODEEXISTS', 'SESSIONEXPIRED', 'CLOSED'))) throw e;
       this.io.log('error', {
-        message: `this ensemble refuses TTL znodes (${(e as Error).message}); the scheduler's status nodes need ZooKeeper >= 3.5.4 with zookeeper.extendedTypesEnabled=true`,
+        message:
+          `this ensemble refuses TTL znodes (${(e as Error).message}); ` +
+          "the scheduler's status nodes need ZooKeeper >= 3.5.4 with extendedTypesEnabled=true in zoo.cfg",
       });
       process.exitCode = 2;
       await this.stop();

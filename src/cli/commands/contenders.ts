@@ -30,7 +30,8 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('exec', {
                 type: 'boolean',
                 describe:
-                  'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments',
+                  'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ' +
+                  'ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments',
               })
               .option('leader-rule', {
                 type: 'array',
@@ -76,7 +77,8 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
               .option('workload', {
                 type: 'string',
                 describe:
-                  "scheduler: the task scheduler's workers (seed 001), --path is its root (default /scheduler); lock: acquire → hold → release → think on the lock at --path (default /lock)",
+                  "scheduler: the task scheduler's workers (seed 001), --path is its root (default /scheduler); " +
+                  'lock: acquire → hold → release → think on the lock at --path (default /lock)',
               })
               .option('strategy', { type: 'string', describe: 'scheduler: round-robin (default) or random' })
               .option('status-ttl', {

@@ -29,7 +29,8 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
               .option('action', {
                 type: 'string',
                 describe:
-                  'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), hang (that step never goes on; the session lives)',
+                  'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), ' +
+                  'hang (that step never goes on; the session lives)',
               }) as Argv<FailpointArgs>,
           handler: async (a) => {
             const action = oneOf(a.action, FAILPOINT_ACTIONS, 'failpoint action', 'crash');

@@ -75,9 +75,9 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         );
         return;
       }
-      ctx.out(
-        `killed ${hit.name}${a.target === 'leader' ? ", the leader by ZooKeeper's own state," : ''} (pid ${pid}) with ${sig}${sig === 'SIGKILL' ? '; its session lingers until it expires' : '; its session is closed'}`,
-      );
+      const who = a.target === 'leader' ? ", the leader by ZooKeeper's own state," : '';
+      const session = sig === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
+      ctx.out(`killed ${hit.name} (pid ${pid})${who} with ${sig}; ${session}`);
     },
   };
 }

@@ -45,11 +45,17 @@ export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobS
   return { kind: 'fail' };
 }
 
+/** `3 jobs`, `1 job`. */
+function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
 function renderStatus(s: JobsStatus): string {
   const out: string[] = [];
   const runs = (job: string) => s.executions[job] ?? 0;
+  const workers = `${plural(s.workers.length, 'worker')} (${s.workers.map((w) => `${w.worker}: ${w.assigned}`).join(', ') || 'none'})`;
   out.push(
-    `${chalk.bold(s.root)}: ${s.pending.length} pending, ${s.assigned.length} assigned, ${s.done.length} done; ${s.workers.length} worker${s.workers.length === 1 ? '' : 's'} (${s.workers.map((w) => `${w.worker}: ${w.assigned}`).join(', ') || 'none'})`,
+    `${chalk.bold(s.root)}: ${s.pending.length} pending, ${s.assigned.length} assigned, ${s.done.length} done; ${workers}`,
   );
   if (s.pending.length > 0) {
     out.push('', chalk.bold('pending'));
@@ -137,8 +143,10 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
             ctx.out(r.jobs.join('\n'));
             ctx.err(
               r.workers === 0
-                ? `${r.jobs.length} job${r.jobs.length === 1 ? '' : 's'} queued at ${r.root}/jobs; no worker is running, so they wait until one is (\`zklab contenders spawn 3 --workload scheduler\`)`
-                : `${r.jobs.length} job${r.jobs.length === 1 ? '' : 's'} queued at ${r.root}/jobs for ${r.workers} worker${r.workers === 1 ? '' : 's'}; \`zklab jobs status --watch\` follows them`,
+                ? `${plural(r.jobs.length, 'job')} queued at ${r.root}/jobs; no worker is running, so they wait until one is ` +
+                    '(`zklab contenders spawn 3 --workload scheduler`)'
+                : `${plural(r.jobs.length, 'job')} queued at ${r.root}/jobs for ${plural(r.workers, 'worker')}; ` +
+                    '`zklab jobs status --watch` follows them',
             );
           },
         })

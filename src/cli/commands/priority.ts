@@ -17,14 +17,22 @@ interface PriorityArgs extends GlobalArgs {
 function describePolicy(p: AdminPolicy): string {
   const sites = p.sites.length > 0 ? `sites ${p.sites.join(' > ')}` : 'no site order';
   const overrides = Object.entries(p.priorities);
-  return `${sites}; ${overrides.length > 0 ? `priorities ${overrides.map(([id, n]) => `${id}=${n}`).join(', ')}` : 'no priority overrides'}`;
+  const priorities = overrides.map(([id, n]) => `${id}=${n}`).join(', ');
+  return `${sites}; ${overrides.length > 0 ? `priorities ${priorities}` : 'no priority overrides'}`;
 }
 
 function renderView(v: PriorityView): string {
+  const policy =
+    v.version === null
+      ? "none written (the elector uses each contender's own priority)"
+      : `version ${v.version}: ${describePolicy(v.policy)}`;
+  const current = v.current ? `${v.current.holder ?? 'a session of no member'} (${v.current.state})` : 'free';
+  const preempt =
+    v.preempt === null ? 'no contender running' : v.preempt ? 'pre-emption on' : 'pre-emption off (--no-preempt)';
   const lines = [
-    `${v.path}/policy: ${v.version === null ? "none written (the elector uses each contender's own priority)" : `version ${v.version}: ${describePolicy(v.policy)}`}`,
+    `${v.path}/policy: ${policy}`,
     ...v.problems.map((p) => `  ignored by the elector: ${p}`),
-    `elected ${v.elected ?? 'nobody'}; leader/current ${v.current ? `${v.current.holder ?? 'a session of no member'} (${v.current.state})` : 'free'}; ${v.preempt === null ? 'no contender running' : v.preempt ? 'pre-emption on' : 'pre-emption off (--no-preempt)'}`,
+    `elected ${v.elected ?? 'nobody'}; leader/current ${current}; ${preempt}`,
   ];
   if (v.members.length === 0) return [...lines, 'no members'].join('\n');
   const rows = v.members.map((m) => [

@@ -22,7 +22,8 @@ export const CURATOR_SOURCE = join(PACKAGE_ROOT, 'src', 'contenders', 'adapters'
 export const CURATOR_MAIN_CLASS = 'CuratorLatch';
 const DEBIAN_JAVA_DIR = '/usr/share/java';
 const CURATOR_PACKAGE_HINT =
-  "install the Debian package `libcurator-recipes-java` (bin/setup installs it), or set CURATOR_CLASSPATH to Curator's jars and their dependencies";
+  'install the Debian package `libcurator-recipes-java` (bin/setup installs it), ' +
+  "or set CURATOR_CLASSPATH to Curator's jars and their dependencies";
 
 /** What the program needs at run time from Debian's /usr/share/java, in class path order. */
 export const DEBIAN_CURATOR_JARS: readonly string[] = [

@@ -63,7 +63,8 @@ function realPath(path: string): string | undefined {
 }
 
 const KAZOO_HINT =
-  'install the Debian package `python3-kazoo` (bin/setup installs it; it is importable by /usr/bin/python3), or set ZKLAB_PYTHON to a python that has kazoo';
+  'install the Debian package `python3-kazoo` (bin/setup installs it; it is importable by /usr/bin/python3), ' +
+  'or set ZKLAB_PYTHON to a python that has kazoo';
 
 /** The first interpreter that imports kazoo. Throws UsageError naming what was tried. */
 export async function locateKazoo(env: NodeJS.ProcessEnv = process.env): Promise<KazooRuntime> {
@@ -85,12 +86,14 @@ export async function locateKazoo(env: NodeJS.ProcessEnv = process.env): Promise
   if (env.ZKLAB_PYTHON)
     throw new UsageError(
       `ZKLAB_PYTHON=${env.ZKLAB_PYTHON} cannot run the kazoo contender: ${tried.join('; ')}`,
-      "point ZKLAB_PYTHON at a python that can `import kazoo`, or unset it to use Debian's `python3-kazoo` with /usr/bin/python3 (bin/setup installs it)",
+      'point ZKLAB_PYTHON at a python that can `import kazoo`, ' +
+        "or unset it to use Debian's `python3-kazoo` with /usr/bin/python3 (bin/setup installs it)",
     );
   const what = tried.length > 0 ? tried.join('; ') : 'no python3 on PATH and no /usr/bin/python3';
   throw new UsageError(`kazoo is not installed for any Python found (${what})`, KAZOO_HINT);
 }
 
 export function describeKazoo(rt: KazooRuntime): string {
-  return `kazoo ${rt.kazooVersion} on ${rt.python} (Python ${rt.pythonVersion}${rt.source === 'ZKLAB_PYTHON' ? ', from ZKLAB_PYTHON' : ''})`;
+  const from = rt.source === 'ZKLAB_PYTHON' ? ', from ZKLAB_PYTHON' : '';
+  return `kazoo ${rt.kazooVersion} on ${rt.python} (Python ${rt.pythonVersion}${from})`;
 }

@@ -19,7 +19,8 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
   return {
     async kill(id, signal) {
       const r = await faults.kill(paths, { name: id, kind: 'contender' }, signal);
-      return `killed ${id} (pid ${r.pid}) with ${signal}${signal === 'SIGKILL' ? ': its session lingers until it expires' : ': its session is closed'}`;
+      const session = signal === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
+      return `killed ${id} (pid ${r.pid}) with ${signal}: ${session}`;
     },
 
     async togglePause(id) {

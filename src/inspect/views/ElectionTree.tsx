@@ -51,7 +51,8 @@ export function ElectionTree({ nodes, width, height, selected = null }: Election
       })}
       {overflow && (
         <Text dimColor wrap="truncate-end">
-          {`  rows ${start + 1}–${end} of ${nodes.length}${start > 0 ? ` · ↑${start}` : ''}${end < nodes.length ? ` · ↓${nodes.length - end}` : ''}`}
+          {`  rows ${start + 1}–${end} of ${nodes.length}${start > 0 ? ` · ↑${start}` : ''}` +
+            `${end < nodes.length ? ` · ↓${nodes.length - end}` : ''}`}
         </Text>
       )}
     </Box>
