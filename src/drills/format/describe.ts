@@ -1,17 +1,8 @@
 import { formatDuration } from '../../duration.js';
 import type { JobSpec } from '../../recipes/scheduler-layout.js';
-import type { Expectation, Step, WaitCondition } from './types.js';
-
-function describeWait(c: WaitCondition): string {
-  const parts: string[] = [];
-  if (c.leader !== undefined) parts.push(c.leader ? 'a leader' : 'no leader');
-  if (c.leaderIs !== undefined) parts.push(`${c.leaderIs} leads`);
-  if (c.joined !== undefined) parts.push(`${c.joined} joined`);
-  if (c.serving !== undefined) parts.push(`${c.serving} serving`);
-  if (c.notServing !== undefined) parts.push(`${c.notServing} not serving`);
-  if (c.jobsDone !== undefined) parts.push(c.jobsDone === true ? 'every job done' : `${c.jobsDone} job(s) done`);
-  return parts.join(', ');
-}
+import { describeExpectation } from './expectation.js';
+import type { Step } from './step.js';
+import { describeWait } from './wait-condition.js';
 
 /** "sleep jobs (3s each)", "sum jobs of [1, 2]", "fail jobs". */
 export function describeJobs(count: number, spec: JobSpec): string {
@@ -64,26 +55,5 @@ export function describeStep(step: Step): string {
     case 'stop':
     case 'restart':
       return `${step.kind} ${step.target}`;
-  }
-}
-
-export function describeExpectation(e: Expectation): string {
-  switch (e.kind) {
-    case 'newLeaderWithin':
-      return `a new leader within ${formatDuration(e.ms)}`;
-    case 'noLeaderChange':
-      return `no leader change for ${formatDuration(e.ms)}`;
-    case 'leaderIs':
-      return `${e.contender} leads`;
-    case 'leaderIsNot':
-      return `${e.contender} does not lead`;
-    case 'notificationsPerDeath':
-      return `at most ${e.max} notified per leader death`;
-    case 'state':
-      return `${e.contender} is ${e.state}`;
-    case 'allJobsDoneWithin':
-      return `every job done within ${formatDuration(e.ms)}`;
-    case 'everyoneAcquiresWithin':
-      return `every live contender holds the lock within ${formatDuration(e.ms)}`;
   }
 }

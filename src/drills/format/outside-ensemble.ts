@@ -1,5 +1,6 @@
 import { targetKind } from '../../faults/targets.js';
-import type { Drill, Step } from './types.js';
+import type { Drill } from './drill.js';
+import type { Step } from './step.js';
 
 const isServer = (target: string): boolean => ['server', 'zk-leader'].includes(targetKind(target) ?? '');
 

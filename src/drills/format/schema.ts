@@ -92,26 +92,17 @@ import {
   type ContenderSpec,
   type ContenderSpecInput,
   checkContenderSpec,
-  runsProgram,
   SPEC_FIELDS,
   type SpecField,
   wordRefs,
 } from '../../contenders/spec.js';
-import { failpointsOf } from '../../recipes/failpoint-names.js';
 import { observerShape } from '../../ensemble/config.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
-import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
-import {
-  CHECK_NAMES,
-  DEFAULT_CHECKS,
-  JOB_CHECKS,
-  LOCK_CHECKS,
-  type CheckConfig,
-  type CheckName,
-  type Drill,
-  type DrillVariant,
-} from './types.js';
+import { NEEDS_LOCK, NEEDS_SCHEDULER, traitsOf, workloadOf } from './contender-traits.js';
+import { parseSteps } from './steps.js';
+import { CHECK_NAMES, DEFAULT_CHECKS, JOB_CHECKS, LOCK_CHECKS, type CheckConfig, type CheckName } from './types.js';
+import type { Drill, DrillVariant } from './drill.js';
 import { formatPath, lineOf, locate } from './yaml-lines.js';
 import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
 
@@ -316,7 +307,7 @@ function validate(
       if (contenders && !contenders.lock && (LOCK_CHECKS as readonly string[]).includes(name)) {
         issues.push({
           path: ['checks', i, name],
-          message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)',
+          message: `judges the lock workload: it ${NEEDS_LOCK}`,
         });
       }
       if (contenders && contenders.recipe !== 'priority' && name === 'preemption') {
@@ -385,8 +376,6 @@ function validate(
   return description === undefined ? drill : { ...drill, description };
 }
 
-const workloadOf = (c: ContenderSpec) => (c.scheduler ? 'scheduler' : c.lock ? 'lock' : undefined);
-
 /** A field of the spec as a drill file names it: `recipe`, or `recipe: priority` with a value. */
 function yamlWords(field: string, value?: string): string {
   if (value === undefined) return field;
@@ -409,16 +398,6 @@ function checkContenders(
     issues.push({ path: at(i.field), message: `${wordRefs(i.message, yamlWords)} (${wordRefs(i.hint, yamlWords)})` });
   }
   return r.spec;
-}
-
-/** What the steps may ask of these contenders. */
-function traitsOf(c: ContenderSpec): ContenderTraits {
-  return {
-    scheduler: c.scheduler !== undefined,
-    lock: c.lock !== undefined,
-    priority: c.recipe === 'priority',
-    failpoints: runsProgram(c.recipe) ? [] : failpointsOf(c.recipe, workloadOf(c)),
-  };
 }
 
 function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {

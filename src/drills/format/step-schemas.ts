@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FAILPOINT_ACTIONS } from '../../recipes/failpoint-names.js';
 import { JOB_KINDS } from '../../recipes/scheduler-layout.js';
-import { CONTENDER_STATES, SIGNALS, type KillSignal } from './types.js';
+import { CONTENDER_STATES } from './types.js';
+import { SIGNALS, type KillSignal } from './step.js';
 import { duration, strict } from './zod-helpers.js';
 
 /** How many jobs one jobs step may queue: a drill is a lesson, not a load test. */

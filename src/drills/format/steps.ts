@@ -1,20 +1,13 @@
 import { STEP_FIELDS, STEP_KINDS, STEP_SCHEMAS, type StepSchemaKind, type StepValue } from './step-schemas.js';
 import { checkTarget, type TargetKind, type TargetScope } from '../../faults/targets.js';
 import { parseJobSpec } from '../../recipes/scheduler-layout.js';
-import type { Expectation, Step, WaitCondition } from './types.js';
+import { NEEDS_LOCK, NEEDS_SCHEDULER, type ContenderTraits } from './contender-traits.js';
+import type { Expectation } from './expectation.js';
+import type { Step } from './step.js';
+import type { WaitCondition } from './wait-condition.js';
 import { errorMap, fromZod, type RawIssue } from './zod-helpers.js';
 
 type Path = readonly (string | number)[];
-
-/** What the drill's contenders run, as far as steps care: the scheduler's workers, and the failpoints they have. */
-export interface ContenderTraits {
-  readonly scheduler: boolean;
-  /** The priority recipe: the priority step applies. */
-  readonly priority: boolean;
-  /** Lock holders: everyoneAcquiresWithin applies. */
-  readonly lock: boolean;
-  readonly failpoints: readonly string[];
-}
 
 export interface StepContext {
   /** The line a path points at, for the step's own `line`. */
@@ -24,9 +17,6 @@ export interface StepContext {
   /** Null when the contenders section is itself invalid: steps that depend on it are only checked for shape. */
   readonly contenders?: ContenderTraits | null;
 }
-
-/** What a job step or condition says when the drill's contenders are no scheduler. */
-export const NEEDS_SCHEDULER = "needs the scheduler's workers (add workload: scheduler to contenders)";
 
 /** A jobs step's job when none is described: sleep jobs of 200ms. */
 const DEFAULT_JOB_MS = 200;
@@ -199,7 +189,7 @@ function buildStep(
       const v = data as StepValue<'expect'>;
       if (v.allJobsDoneWithin !== undefined) needsScheduler([...at, 'allJobsDoneWithin']);
       if (v.everyoneAcquiresWithin !== undefined && ctx.contenders && !ctx.contenders.lock) {
-        problem('needs lock holders (add workload: lock to contenders)', [...at, 'everyoneAcquiresWithin']);
+        problem(NEEDS_LOCK, [...at, 'everyoneAcquiresWithin']);
       }
       const expectations = buildExpectations(v, at, target, problem);
       step = { kind, line, expectations };

@@ -1,7 +1,8 @@
 import type { ContenderEvent, LabEvent } from '../../lab/events.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { buildHistory, type History } from './history.js';
-import type { CheckName, StepKind } from '../format/types.js';
+import type { CheckName } from '../format/types.js';
+import type { StepKind } from '../format/step.js';
 
 export type StepOutcome = 'ok' | 'failed' | 'timeout' | 'skipped';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { probeSrvr } from '../../ensemble/fourlw.js';
 import { isServing } from '../../ensemble/quorum.js';
 import { readState } from '../../lab/state.js';
-import { describeExpectation } from '../format/describe.js';
+import { describeExpectation, type Expectation } from '../format/expectation.js';
 import { formatDuration } from '../../duration.js';
 import { evaluateExpectation } from '../judge/expectations.js';
 import type { History } from '../judge/history.js';
@@ -11,7 +11,8 @@ import { doneBy, jobFacts } from '../judge/jobs.js';
 import { joinedCount, leaderAt, waitConditionsHold } from '../judge/queries.js';
 import { streaming } from './scheduler-steps.js';
 import type { RunState } from './state.js';
-import type { Expectation, Step, WaitCondition } from '../format/types.js';
+import type { Step } from '../format/step.js';
+import type { WaitCondition } from '../format/wait-condition.js';
 
 /** How often a wait or expect step looks at the event logs and the servers again. */
 export const POLL_MS = 50;

@@ -8,7 +8,7 @@ import { describeStepTimes, ensembleAdd, ensembleRemove } from '../../ensemble/m
 import { formatDuration } from '../../duration.js';
 import type { Alias, RunState } from './state.js';
 import { recalled, shown } from './aliases.js';
-import type { KillSignal, Step } from '../format/types.js';
+import type { KillSignal, Step } from '../format/step.js';
 
 /** What a fault step did, for its StepResult. */
 export interface FaultOutcome {

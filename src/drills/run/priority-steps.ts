@@ -1,6 +1,6 @@
 import { preferSiteOf, setPriority } from '../../contenders/priority-admin.js';
 import { describeStep } from '../format/describe.js';
-import type { Step } from '../format/types.js';
+import type { Step } from '../format/step.js';
 import type { RunState } from './state.js';
 
 /** Writes the policy znode the way `zklab priority set` and `prefer-site` do; the elector does the rest. */

@@ -2,7 +2,7 @@ import { submitJobs } from '../../contenders/jobs.js';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { describeStep } from '../format/describe.js';
-import type { Step } from '../format/types.js';
+import type { Step } from '../format/step.js';
 import { shown } from './aliases.js';
 import { JobStream } from './job-stream.js';
 import type { RunState } from './state.js';

@@ -1,7 +1,7 @@
 import type { DrillProgress } from './progress.js';
 import type { ExpectationResult, StepResult } from '../judge/result.js';
 import type { DrillLab } from './drill-lab.js';
-import type { Drill } from '../format/types.js';
+import type { Drill } from '../format/drill.js';
 import type { JobStream } from './job-stream.js';
 
 /** A jobs step streaming in the background, and where it came from (for messages). */

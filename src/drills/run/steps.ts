@@ -8,7 +8,7 @@ import { isFaultStep, runFault } from './fault-steps.js';
 import { runPriority } from './priority-steps.js';
 import { runFailpoint, runJobs } from './scheduler-steps.js';
 import type { RunState } from './state.js';
-import type { Step } from '../format/types.js';
+import type { Step } from '../format/step.js';
 
 interface Done {
   readonly outcome: StepOutcome;
