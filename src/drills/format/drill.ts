@@ -4,7 +4,8 @@
  */
 
 import type { ContenderSpec } from '../../contenders/spec.js';
-import type { CheckConfig, CheckName, EnsembleSpec } from './types.js';
+import type { CheckConfig, CheckName } from '../judge/checkers.js';
+import type { EnsembleSpec } from './types.js';
 import type { Step } from './step.js';
 
 export interface Drill {

@@ -3,6 +3,8 @@ import type { LabEventOf } from '../../lab/events.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken } from './lock-holds.js';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 type Write = LabEventOf<'resource-write'>;
 
@@ -77,3 +79,12 @@ export function checkFencedWrites(h: History): CheckResult {
     measurements,
   };
 }
+
+const options = strict({});
+
+export const fencedWritesChecker: Checker<'fencedWrites', typeof options> = {
+  name: 'fencedWrites',
+  options,
+  needs: needsLock,
+  run: (h) => checkFencedWrites(h),
+};

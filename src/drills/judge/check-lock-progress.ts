@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { deathOf, type History } from './history.js';
 import { unfrozenMs } from './lock-holds.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 export const DEFAULT_LOCK_WAIT_MS = 10_000;
 
@@ -102,3 +104,12 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
     measurements,
   };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const lockProgressChecker: Checker<'lockProgress', typeof options> = {
+  name: 'lockProgress',
+  options,
+  needs: needsLock,
+  run: (h, opts) => checkLockProgress(h, opts),
+};

@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken, lockHolds, type LockHold } from './lock-holds.js';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 interface Overlap {
   readonly a: LockHold;
@@ -71,3 +73,12 @@ export function checkMutualExclusion(h: History): CheckResult {
     measurements,
   };
 }
+
+const options = strict({});
+
+export const mutualExclusionChecker: Checker<'mutualExclusion', typeof options> = {
+  name: 'mutualExclusion',
+  options,
+  needs: needsLock,
+  run: (h) => checkMutualExclusion(h),
+};

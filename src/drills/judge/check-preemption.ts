@@ -2,6 +2,8 @@ import type { ContenderEvent, ContenderEventOf } from '../../lab/events.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import type { History } from './history.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 export const DEFAULT_PREEMPTION_WITHIN_MS = 5000;
 
@@ -136,3 +138,12 @@ export function checkPreemption(h: History, options: { readonly within?: number 
     measurements,
   };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const preemptionChecker: Checker<'preemption', typeof options> = {
+  name: 'preemption',
+  options,
+  needs: (c) => (c.priority ? undefined : "judges the priority recipe's hand-overs: it needs recipe: priority"),
+  run: (h, opts) => checkPreemption(h, opts),
+};

@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { TTL_REAPER_INTERVAL_MS as REAPER_INTERVAL_MS } from '../../ensemble/jvm.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_TTL_SLACK_MS = 2000;
 
@@ -115,3 +117,12 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
     measurements,
   };
 }
+
+const options = strict({ slack: duration().optional() });
+
+export const statusTtlChecker: Checker<'statusTtl', typeof options> = {
+  name: 'statusTtl',
+  options,
+  needs: needsScheduler,
+  run: (h, opts) => checkStatusTtl(h, opts),
+};
