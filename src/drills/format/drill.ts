@@ -6,7 +6,7 @@
 import type { ContenderSpec } from '../../contenders/spec.js';
 import type { CheckConfig, CheckName } from '../judge/checkers.js';
 import type { EnsembleSpec } from './types.js';
-import type { Step } from './step.js';
+import type { Step } from '../steps/registry.js';
 
 export interface Drill {
   /** The file it came from, as given to parseDrill (for messages). */

@@ -9,7 +9,10 @@ export interface WaitCondition {
   readonly joined?: number;
   readonly serving?: Target;
   readonly notServing?: Target;
-  /** true: every job submitted so far (at least one, no stream still submitting) has its status; N: at least N jobs have theirs. */
+  /**
+   * true: every job submitted so far (at least one, no stream still submitting) has its status; N: at least N jobs
+   * have theirs.
+   */
   readonly jobsDone?: true | number;
 }
 

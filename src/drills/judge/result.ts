@@ -2,7 +2,6 @@ import type { ContenderEvent, LabEvent } from '../../lab/events.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { buildHistory, type History } from './history.js';
 import type { CheckName } from './checkers.js';
-import type { StepKind } from '../format/step.js';
 
 export type StepOutcome = 'ok' | 'failed' | 'timeout' | 'skipped';
 
@@ -11,7 +10,7 @@ export interface StepResult {
   /** Position for people: "3", or "5.2 (2/3)" for the second body step of repeat 5 in its second iteration. */
   readonly index: string;
   readonly line: number;
-  readonly kind: StepKind;
+  readonly kind: string;
   /** describeStep(), plus what the runner resolved (e.g. "kill leader → c1"). */
   readonly description: string;
   /** Wall-clock ms. */

@@ -7,7 +7,7 @@ import { rememberHistory, type DrillResult } from '../judge/result.js';
 import { DrillLab } from './drill-lab.js';
 import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
-import { settleStreams } from './scheduler-steps.js';
+import { settleStreams } from './streams.js';
 import { runOne, runSteps } from './steps.js';
 import type { Drill } from '../format/drill.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeStep } from '../../../src/drills/format/describe.js';
+import { describeStep } from '../../../src/drills/steps/registry.js';
 import { describeExpectation } from '../../../src/drills/format/expectation.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
 import type { Expectation } from '../../../src/drills/format/expectation.js';
