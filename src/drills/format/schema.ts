@@ -45,6 +45,7 @@
  *   - add: participant                        # or observer: start a server and join it by reconfig (it takes the
  *                                             # lowest free id); remove: zk4 | zk-leader leaves by reconfig, stops
  *   - sleep: 2s
+ *   - log: "the leader is about to die"       # a line of the drill's own in the report; does nothing to the lab
  *   - jobs: { submit: 9, kind: sleep, ms: 3s }  # scheduler: queue jobs (sleep { ms } | sum { args: [1, 2] } | fail);
  *                                             # `jobs: 9` is 9 sleep jobs of 200ms; with over: 4s they are streamed
  *                                             # evenly over 4s in the background (the next step starts at once; the

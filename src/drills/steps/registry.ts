@@ -5,6 +5,7 @@ import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
 import { jobs } from './jobs.js';
 import { kill } from './kill.js';
+import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
 import { pause } from './pause.js';
@@ -36,6 +37,7 @@ export const STEP_KINDS = [
   failpoint,
   priority,
   expect,
+  log,
 ] as const;
 
 type StepOf<K> = K extends { describe(step: infer T): string } ? T : never;

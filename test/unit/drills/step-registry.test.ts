@@ -31,6 +31,7 @@ const EXAMPLES: Readonly<Record<string, readonly [string, string]>> = {
   ],
   priority: ['priority: { set: { c2: 50 } }', 'policy: priority c2 = 50'],
   expect: ['expect: { newLeaderWithin: 3s }', 'expect a new leader within 3s'],
+  log: ['log: "c1 leads; now kill it"', 'c1 leads; now kill it'],
 };
 
 /** Contenders every example may run against: the scheduler's workers have failpoints and jobs. */
