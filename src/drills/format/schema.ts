@@ -251,9 +251,10 @@ function validate(
     });
   }
   if (ensemble && ensembleShape === 'too-many') {
+    const total = ensemble.servers + ensemble.observers;
     issues.push({
       path: ['ensemble', 'observers'],
-      message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}`,
+      message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${total}; a lab runs at most ${MAX_SERVERS}`,
     });
   }
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble, issues) : undefined;

@@ -29,7 +29,9 @@ export function checkFencedWrites(h: History): CheckResult {
       details.push({
         level: 'violation',
         t: w.t,
-        message: `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), after token ${formatToken(w.lastToken)}`,
+        message:
+          `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), ` +
+          `after token ${formatToken(w.lastToken)}`,
       });
     }
     if (isLostUpdate(w)) {
@@ -43,7 +45,9 @@ export function checkFencedWrites(h: History): CheckResult {
       details.push({
         level: 'info',
         t: w.t,
-        message: `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, highest seen ${formatToken(w.lastToken)}`,
+        message:
+          `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, ` +
+          `highest seen ${formatToken(w.lastToken)}`,
       });
     }
   }

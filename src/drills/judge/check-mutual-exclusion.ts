@@ -67,7 +67,8 @@ export function checkMutualExclusion(h: History): CheckResult {
     passed: bad.length === 0,
     summary: !first
       ? `${holds.length} hold(s), no overlap`
-      : `${bad.length} overlap(s) of ${holds.length} hold(s): ${describeHold(first.a)} and ${describeHold(first.b)} both held the lock for ${formatDuration(first.end - first.start)} at ${formatOffset(first.start, h.start)}` +
+      : `${bad.length} overlap(s) of ${holds.length} hold(s): ${describeHold(first.a)} and ${describeHold(first.b)} ` +
+        `both held the lock for ${formatDuration(first.end - first.start)} at ${formatOffset(first.start, h.start)}` +
         (bad.length > 1 ? ', and more (see details)' : ''),
     details,
     measurements,

@@ -84,11 +84,12 @@ export function checkNotificationsPerRelease(
   }));
   const worst = wakes.find((w) => w.woken.length === most);
   if (worst) {
+    const woken = worst.woken.length > 0 ? ` (${worst.woken.join(', ')})` : '';
     details.push({
       level: 'info',
       t: worst.t,
       message:
-        `most woken by one release: ${worst.woken.length} contender(s)${worst.woken.length > 0 ? ` (${worst.woken.join(', ')})` : ''}, ${worst.notified} notification(s), ` +
+        `most woken by one release: ${worst.woken.length} contender(s)${woken}, ${worst.notified} notification(s), ` +
         `after ${worst.holder} released token ${formatToken(worst.token)} at ${formatOffset(worst.t, h.start)}`,
     });
   }

@@ -105,7 +105,8 @@ export function checkPreemption(h: History, options: { readonly within?: number 
       level: late || overlap || unresigned ? 'violation' : 'info',
       t: o.trigger.t,
       message:
-        `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
+        `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: ` +
+        `elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
         `${o.from ?? 'the old leader'} stopped at ${at(o.resigned)}, PROGRESS at ${at(o.progress)}, READY at ${at(o.ready)}` +
         (total === null
           ? ' (never READY)'
@@ -132,7 +133,8 @@ export function checkPreemption(h: History, options: { readonly within?: number 
     passed: bad === 0,
     summary:
       bad === 0
-        ? `${all.length} pre-emption(s), each READY within ${formatDuration(within)} (slowest ${formatDuration(worst)}), the old leader stopped first`
+        ? `${all.length} pre-emption(s), each READY within ${formatDuration(within)} ` +
+          `(slowest ${formatDuration(worst)}), the old leader stopped first`
         : `${bad} of ${all.length} pre-emption(s) late, unfinished or overlapping (see details)`,
     details,
     measurements,

@@ -162,7 +162,9 @@ export function checkSingleLeader(h: History): CheckResult {
     ...behind.map((b) => ({
       level: isRisky(b.ms) ? ('warning' as const) : ('info' as const),
       t: b.start,
-      message: `${b.contender} still believed it led for ${formatDuration(b.ms)} after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
+      message:
+        `${b.contender} still believed it led for ${formatDuration(b.ms)} ` +
+        `after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
     })),
     ...stale.map((s) => ({
       level: 'violation' as const,
