@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { TEMPLATES_DIR } from '../../templates.js';
 import { parseDrill } from './schema.js';
-import type { Drill } from './types.js';
+import type { Drill } from './drill.js';
 
 export const BUILTIN_DRILLS_DIR = join(TEMPLATES_DIR, 'drills');
 

@@ -45,6 +45,7 @@
  *   - add: participant                        # or observer: start a server and join it by reconfig (it takes the
  *                                             # lowest free id); remove: zk4 | zk-leader leaves by reconfig, stops
  *   - sleep: 2s
+ *   - log: "the leader is about to die"       # a line of the drill's own in the report; does nothing to the lab
  *   - jobs: { submit: 9, kind: sleep, ms: 3s }  # scheduler: queue jobs (sleep { ms } | sum { args: [1, 2] } | fail);
  *                                             # `jobs: 9` is 9 sleep jobs of 200ms; with over: 4s they are streamed
  *                                             # evenly over 4s in the background (the next step starts at once; the
@@ -92,26 +93,18 @@ import {
   type ContenderSpec,
   type ContenderSpecInput,
   checkContenderSpec,
-  runsProgram,
   SPEC_FIELDS,
   type SpecField,
   wordRefs,
 } from '../../contenders/spec.js';
-import { failpointsOf } from '../../recipes/failpoint-names.js';
 import { observerShape } from '../../ensemble/config.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
-import { NEEDS_SCHEDULER, parseSteps, type ContenderTraits } from './steps.js';
-import {
-  CHECK_NAMES,
-  DEFAULT_CHECKS,
-  JOB_CHECKS,
-  LOCK_CHECKS,
-  type CheckConfig,
-  type CheckName,
-  type Drill,
-  type DrillVariant,
-} from './types.js';
+import { traitsOf, workloadOf } from './contender-traits.js';
+import { parseSteps } from './steps.js';
+import { CHECK_NAMES } from '../judge/checkers.js';
+import { checkEntry, readChecks } from './checks.js';
+import type { Drill, DrillVariant } from './drill.js';
 import { formatPath, lineOf, locate } from './yaml-lines.js';
 import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
 
@@ -136,40 +129,6 @@ export class DrillFileError extends UsageError {
     super(issues.map((i) => formatDrillIssue(file, i)).join('\n'), 'fix the drill file and run it again');
   }
 }
-
-const checkOptions = {
-  singleLeader: strict({}),
-  failoverTime: strict({ max: duration().optional() }),
-  herdSize: strict({ max: z.number().int().min(0).optional(), window: duration().optional() }),
-  liveness: strict({ within: duration().optional() }),
-  noLostJobs: strict({ within: duration().optional() }),
-  executionsPerJob: strict({ max: z.number().int().min(1).optional() }),
-  statusTtl: strict({ slack: duration().optional() }),
-  mutualExclusion: strict({}),
-  fencedWrites: strict({}),
-  lockProgress: strict({ within: duration().optional() }),
-  notificationsPerRelease: strict({ max: z.number().min(0).optional(), min: z.number().min(0).optional() }),
-  preemption: strict({ within: duration().optional() }),
-};
-
-/** `herdSize` is short for `{ herdSize: {} }`. */
-const checkEntry = z.preprocess(
-  (v) => (typeof v === 'string' ? { [v]: {} } : v),
-  strict({
-    singleLeader: checkOptions.singleLeader.optional(),
-    failoverTime: checkOptions.failoverTime.optional(),
-    herdSize: checkOptions.herdSize.optional(),
-    liveness: checkOptions.liveness.optional(),
-    noLostJobs: checkOptions.noLostJobs.optional(),
-    executionsPerJob: checkOptions.executionsPerJob.optional(),
-    statusTtl: checkOptions.statusTtl.optional(),
-    mutualExclusion: checkOptions.mutualExclusion.optional(),
-    fencedWrites: checkOptions.fencedWrites.optional(),
-    lockProgress: checkOptions.lockProgress.optional(),
-    notificationsPerRelease: checkOptions.notificationsPerRelease.optional(),
-    preemption: checkOptions.preemption.optional(),
-  }),
-);
 
 const sections = {
   name: z
@@ -292,9 +251,10 @@ function validate(
     });
   }
   if (ensemble && ensembleShape === 'too-many') {
+    const total = ensemble.servers + ensemble.observers;
     issues.push({
       path: ['ensemble', 'observers'],
-      message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${ensemble.servers + ensemble.observers}; a lab runs at most ${MAX_SERVERS}`,
+      message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${total}; a lab runs at most ${MAX_SERVERS}`,
     });
   }
   const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble, issues) : undefined;
@@ -302,39 +262,7 @@ function validate(
     contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;
   const { steps } = parseSteps(stepValues ?? [], ['steps'], scope, { lineOf: lineFor, issues, contenders: traits });
-  const { checks, names } = normalizeChecks(checkEntries);
-  if (traits && !traits.scheduler) {
-    (checkEntries ?? []).forEach((entry, i) => {
-      for (const name of Object.keys(entry)) {
-        if ((JOB_CHECKS as readonly string[]).includes(name))
-          issues.push({ path: ['checks', i, name], message: `judges jobs: it ${NEEDS_SCHEDULER}` });
-      }
-    });
-  }
-  (checkEntries ?? []).forEach((entry, i) => {
-    for (const name of Object.keys(entry)) {
-      if (contenders && !contenders.lock && (LOCK_CHECKS as readonly string[]).includes(name)) {
-        issues.push({
-          path: ['checks', i, name],
-          message: 'judges the lock workload: it needs lock holders (add workload: lock to contenders)',
-        });
-      }
-      if (contenders && contenders.recipe !== 'priority' && name === 'preemption') {
-        issues.push({
-          path: ['checks', i, name],
-          message: "judges the priority recipe's hand-overs: it needs recipe: priority",
-        });
-      }
-    }
-  });
-  const wake = checks.notificationsPerRelease;
-  if (wake?.min !== undefined && wake.max !== undefined && wake.min > wake.max) {
-    const i = (checkEntries ?? []).findIndex((e) => e.notificationsPerRelease !== undefined);
-    issues.push({
-      path: ['checks', i, 'notificationsPerRelease', 'min'],
-      message: `${wake.min} is above max ${wake.max} (no mean can pass; lower min or raise max)`,
-    });
-  }
+  const { checks, names } = readChecks(checkEntries, traits, issues);
   expectFailure.forEach((check, i) => {
     if (!names.includes(check)) {
       issues.push({ path: ['expectFailure', i], message: `${check} is not among the checks (add it to checks)` });
@@ -385,8 +313,6 @@ function validate(
   return description === undefined ? drill : { ...drill, description };
 }
 
-const workloadOf = (c: ContenderSpec) => (c.scheduler ? 'scheduler' : c.lock ? 'lock' : undefined);
-
 /** A field of the spec as a drill file names it: `recipe`, or `recipe: priority` with a value. */
 function yamlWords(field: string, value?: string): string {
   if (value === undefined) return field;
@@ -409,28 +335,4 @@ function checkContenders(
     issues.push({ path: at(i.field), message: `${wordRefs(i.message, yamlWords)} (${wordRefs(i.hint, yamlWords)})` });
   }
   return r.spec;
-}
-
-/** What the steps may ask of these contenders. */
-function traitsOf(c: ContenderSpec): ContenderTraits {
-  return {
-    scheduler: c.scheduler !== undefined,
-    lock: c.lock !== undefined,
-    priority: c.recipe === 'priority',
-    failpoints: runsProgram(c.recipe) ? [] : failpointsOf(c.recipe, workloadOf(c)),
-  };
-}
-
-function normalizeChecks(entries: SectionValue<'checks'>): { checks: CheckConfig; names: CheckName[] } {
-  if (entries === undefined) {
-    return {
-      checks: Object.fromEntries(DEFAULT_CHECKS.map((n) => [n, {}])) as CheckConfig,
-      names: [...DEFAULT_CHECKS],
-    };
-  }
-  const checks: Record<string, object> = {};
-  for (const entry of entries) {
-    for (const [name, options] of Object.entries(entry)) if (options !== undefined) checks[name] = options;
-  }
-  return { checks: checks as CheckConfig, names: Object.keys(checks) as CheckName[] };
 }

@@ -1,4 +1,4 @@
-import type { Drill } from './types.js';
+import type { Drill } from './drill.js';
 
 /**
  * The runs a drill asks for: itself, or one drill per variant (its contenders and expected failures swapped in),

@@ -2,6 +2,9 @@ import { formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { jobFacts } from './jobs.js';
+import { z } from 'zod';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_MAX_EXECUTIONS = 1;
 
@@ -50,3 +53,12 @@ export function checkExecutionsPerJob(h: History, options: { readonly max?: numb
     ],
   };
 }
+
+const options = strict({ max: z.number().int().min(1).optional() });
+
+export const executionsPerJobChecker: Checker<'executionsPerJob', typeof options> = {
+  name: 'executionsPerJob',
+  options,
+  needs: needsScheduler,
+  run: (h, opts) => checkExecutionsPerJob(h, opts),
+};

@@ -2,6 +2,8 @@ import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 /** Time from each fault that took the leader down to the next claim by another contender. */
 export function checkFailoverTime(
@@ -53,3 +55,12 @@ export function checkFailoverTime(
     measurements,
   };
 }
+
+const options = strict({ max: duration().optional() });
+
+export const failoverTimeChecker: Checker<'failoverTime', typeof options> = {
+  name: 'failoverTime',
+  options,
+  byDefault: true,
+  run: (h, opts, ctx) => checkFailoverTime(h, opts, ctx.faults),
+};

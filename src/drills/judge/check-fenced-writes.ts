@@ -3,6 +3,8 @@ import type { LabEventOf } from '../../lab/events.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken } from './lock-holds.js';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 type Write = LabEventOf<'resource-write'>;
 
@@ -27,7 +29,9 @@ export function checkFencedWrites(h: History): CheckResult {
       details.push({
         level: 'violation',
         t: w.t,
-        message: `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), after token ${formatToken(w.lastToken)}`,
+        message:
+          `${on} accepted stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)} (value ${w.value}), ` +
+          `after token ${formatToken(w.lastToken)}`,
       });
     }
     if (isLostUpdate(w)) {
@@ -41,7 +45,9 @@ export function checkFencedWrites(h: History): CheckResult {
       details.push({
         level: 'info',
         t: w.t,
-        message: `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, highest seen ${formatToken(w.lastToken)}`,
+        message:
+          `${w.resource} refused stale token ${formatToken(w.token)} from ${w.holder} at ${at(w.t)}, ` +
+          `highest seen ${formatToken(w.lastToken)}`,
       });
     }
   }
@@ -77,3 +83,12 @@ export function checkFencedWrites(h: History): CheckResult {
     measurements,
   };
 }
+
+const options = strict({});
+
+export const fencedWritesChecker: Checker<'fencedWrites', typeof options> = {
+  name: 'fencedWrites',
+  options,
+  needs: needsLock,
+  run: (h) => checkFencedWrites(h),
+};

@@ -2,6 +2,9 @@ import type { CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
+import { z } from 'zod';
+import { duration, strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 export const DEFAULT_HERD_WINDOW_MS = 500;
 
@@ -70,3 +73,12 @@ export function checkHerdSize(
     ],
   };
 }
+
+const options = strict({ max: z.number().int().min(0).optional(), window: duration().optional() });
+
+export const herdSizeChecker: Checker<'herdSize', typeof options> = {
+  name: 'herdSize',
+  options,
+  byDefault: true,
+  run: (h, opts, ctx) => checkHerdSize(h, opts, ctx.faults),
+};

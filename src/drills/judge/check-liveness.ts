@@ -4,6 +4,8 @@ import { covers, type LeadershipInterval } from '../../lab/leadership-intervals.
 import { isFrozen, type History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
 import { isDead } from './queries.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 export const DEFAULT_LIVENESS_MS = 30_000;
 
@@ -67,3 +69,12 @@ export function checkLiveness(
     measurements,
   };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const livenessChecker: Checker<'liveness', typeof options> = {
+  name: 'liveness',
+  options,
+  byDefault: true,
+  run: (h, opts, ctx) => checkLiveness(h, opts, ctx.faults),
+};

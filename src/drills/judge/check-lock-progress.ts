@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { deathOf, type History } from './history.js';
 import { unfrozenMs } from './lock-holds.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 export const DEFAULT_LOCK_WAIT_MS = 10_000;
 
@@ -43,6 +45,10 @@ function lockWaits(h: History): LockWait[] {
   return out;
 }
 
+/** What ended a wait without the lock: "it was killed", or the session's end as recorded. */
+const endedBy = (why: string | undefined): string =>
+  why === 'killed' || why === 'stopped' || why === 'exited' ? `it was ${why}` : `${why}`;
+
 /**
  * Every contender that joins the lock's queue gets the lock within `within` (its own frozen time left out). A wait
  * that ended without the lock (the contender died, its session expired) is judged only if it had already lasted
@@ -58,10 +64,13 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
     t: w.start,
     message:
       w.outcome === 'acquired'
-        ? `${w.contender} waited ${formatDuration(w.ms)} for the lock from ${at(w.start)} to ${at(w.end)}, over ${formatDuration(within)}`
+        ? `${w.contender} waited ${formatDuration(w.ms)} for the lock from ${at(w.start)} to ${at(w.end)}, ` +
+          `over ${formatDuration(within)}`
         : w.outcome === 'gone'
-          ? `${w.contender} waited ${formatDuration(w.ms)} from ${at(w.start)} without the lock, over ${formatDuration(within)}, until ${w.why === 'killed' || w.why === 'stopped' || w.why === 'exited' ? `it was ${w.why}` : w.why} at ${at(w.end)}`
-          : `${w.contender} joined at ${at(w.start)} and never got the lock (${formatDuration(w.ms)} to the end, over ${formatDuration(within)})`,
+          ? `${w.contender} waited ${formatDuration(w.ms)} from ${at(w.start)} without the lock, ` +
+            `over ${formatDuration(within)}, until ${endedBy(w.why)} at ${at(w.end)}`
+          : `${w.contender} joined at ${at(w.start)} and never got the lock ` +
+            `(${formatDuration(w.ms)} to the end, over ${formatDuration(within)})`,
   }));
   const acquisitions = h.events.filter((e) => e.event === 'lock-acquired');
   const longest = waits.length === 0 ? null : Math.max(...waits.map((w) => w.ms));
@@ -102,3 +111,12 @@ export function checkLockProgress(h: History, options: { readonly within?: numbe
     measurements,
   };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const lockProgressChecker: Checker<'lockProgress', typeof options> = {
+  name: 'lockProgress',
+  options,
+  needs: needsLock,
+  run: (h, opts) => checkLockProgress(h, opts),
+};

@@ -3,6 +3,8 @@ import type { LabEventName } from '../../lab/events.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import type { History } from './history.js';
 import { describeWhereabouts, jobFacts } from './jobs.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_LOST_JOB_MS = 30_000;
 
@@ -103,3 +105,12 @@ export function checkNoLostJobs(h: History, options: { readonly within?: number 
         .join(', ');
   return { name: 'noLostJobs', passed, summary, details, measurements };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const noLostJobsChecker: Checker<'noLostJobs', typeof options> = {
+  name: 'noLostJobs',
+  options,
+  needs: needsScheduler,
+  run: (h, opts) => checkNoLostJobs(h, opts),
+};

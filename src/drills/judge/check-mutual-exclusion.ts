@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken, lockHolds, type LockHold } from './lock-holds.js';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 interface Overlap {
   readonly a: LockHold;
@@ -65,9 +67,19 @@ export function checkMutualExclusion(h: History): CheckResult {
     passed: bad.length === 0,
     summary: !first
       ? `${holds.length} hold(s), no overlap`
-      : `${bad.length} overlap(s) of ${holds.length} hold(s): ${describeHold(first.a)} and ${describeHold(first.b)} both held the lock for ${formatDuration(first.end - first.start)} at ${formatOffset(first.start, h.start)}` +
+      : `${bad.length} overlap(s) of ${holds.length} hold(s): ${describeHold(first.a)} and ${describeHold(first.b)} ` +
+        `both held the lock for ${formatDuration(first.end - first.start)} at ${formatOffset(first.start, h.start)}` +
         (bad.length > 1 ? ', and more (see details)' : ''),
     details,
     measurements,
   };
 }
+
+const options = strict({});
+
+export const mutualExclusionChecker: Checker<'mutualExclusion', typeof options> = {
+  name: 'mutualExclusion',
+  options,
+  needs: needsLock,
+  run: (h) => checkMutualExclusion(h),
+};

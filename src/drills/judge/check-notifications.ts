@@ -2,6 +2,9 @@ import { formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken, normalReleases } from './lock-holds.js';
+import { z } from 'zod';
+import { strict } from '../format/zod-helpers.js';
+import { type Checker, needsLock } from './checker.js';
 
 interface ReleaseWake {
   readonly holder: string;
@@ -81,11 +84,12 @@ export function checkNotificationsPerRelease(
   }));
   const worst = wakes.find((w) => w.woken.length === most);
   if (worst) {
+    const woken = worst.woken.length > 0 ? ` (${worst.woken.join(', ')})` : '';
     details.push({
       level: 'info',
       t: worst.t,
       message:
-        `most woken by one release: ${worst.woken.length} contender(s)${worst.woken.length > 0 ? ` (${worst.woken.join(', ')})` : ''}, ${worst.notified} notification(s), ` +
+        `most woken by one release: ${worst.woken.length} contender(s)${woken}, ${worst.notified} notification(s), ` +
         `after ${worst.holder} released token ${formatToken(worst.token)} at ${formatOffset(worst.t, h.start)}`,
     });
   }
@@ -97,3 +101,16 @@ export function checkNotificationsPerRelease(
     measurements,
   };
 }
+
+const options = strict({ max: z.number().min(0).optional(), min: z.number().min(0).optional() });
+
+export const notificationsPerReleaseChecker: Checker<'notificationsPerRelease', typeof options> = {
+  name: 'notificationsPerRelease',
+  options,
+  needs: needsLock,
+  refuse: ({ min, max }) =>
+    min !== undefined && max !== undefined && min > max
+      ? { field: 'min', message: `${min} is above max ${max} (no mean can pass; lower min or raise max)` }
+      : undefined,
+  run: (h, opts) => checkNotificationsPerRelease(h, opts),
+};

@@ -2,6 +2,8 @@ import type { ContenderEvent, ContenderEventOf } from '../../lab/events.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import type { History } from './history.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 export const DEFAULT_PREEMPTION_WITHIN_MS = 5000;
 
@@ -103,7 +105,8 @@ export function checkPreemption(h: History, options: { readonly within?: number 
       level: late || overlap || unresigned ? 'violation' : 'info',
       t: o.trigger.t,
       message:
-        `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
+        `${o.from ?? 'nobody'} → ${o.to} after ${o.trigger.what} at ${at(o.trigger.t)}: ` +
+        `elected at ${at(o.elected)} (+${step(o.trigger.t, o.elected)}), ` +
         `${o.from ?? 'the old leader'} stopped at ${at(o.resigned)}, PROGRESS at ${at(o.progress)}, READY at ${at(o.ready)}` +
         (total === null
           ? ' (never READY)'
@@ -130,9 +133,19 @@ export function checkPreemption(h: History, options: { readonly within?: number 
     passed: bad === 0,
     summary:
       bad === 0
-        ? `${all.length} pre-emption(s), each READY within ${formatDuration(within)} (slowest ${formatDuration(worst)}), the old leader stopped first`
+        ? `${all.length} pre-emption(s), each READY within ${formatDuration(within)} ` +
+          `(slowest ${formatDuration(worst)}), the old leader stopped first`
         : `${bad} of ${all.length} pre-emption(s) late, unfinished or overlapping (see details)`,
     details,
     measurements,
   };
 }
+
+const options = strict({ within: duration().optional() });
+
+export const preemptionChecker: Checker<'preemption', typeof options> = {
+  name: 'preemption',
+  options,
+  needs: (c) => (c.priority ? undefined : "judges the priority recipe's hand-overs: it needs recipe: priority"),
+  run: (h, opts) => checkPreemption(h, opts),
+};

@@ -4,6 +4,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
 import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
+import { strict } from '../format/zod-helpers.js';
+import type { Checker } from './checker.js';
 
 interface StaleActs {
   readonly contender: string;
@@ -160,7 +162,9 @@ export function checkSingleLeader(h: History): CheckResult {
     ...behind.map((b) => ({
       level: isRisky(b.ms) ? ('warning' as const) : ('info' as const),
       t: b.start,
-      message: `${b.contender} still believed it led for ${formatDuration(b.ms)} after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
+      message:
+        `${b.contender} still believed it led for ${formatDuration(b.ms)} ` +
+        `after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
     })),
     ...stale.map((s) => ({
       level: 'violation' as const,
@@ -220,3 +224,12 @@ export function checkSingleLeader(h: History): CheckResult {
     ],
   };
 }
+
+const options = strict({});
+
+export const singleLeaderChecker: Checker<'singleLeader', typeof options> = {
+  name: 'singleLeader',
+  options,
+  byDefault: true,
+  run: (h) => checkSingleLeader(h),
+};

@@ -2,6 +2,8 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { TTL_REAPER_INTERVAL_MS as REAPER_INTERVAL_MS } from '../../ensemble/jvm.js';
+import { duration, strict } from '../format/zod-helpers.js';
+import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_TTL_SLACK_MS = 2000;
 
@@ -74,7 +76,9 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
         details.push({
           level: 'warning',
           t: n.goneAt,
-          message: `${name} went ${formatDuration(lifetime)} after its creation, before its TTL ${formatDuration(n.ttlMs)} was up (deleted rather than reaped?)`,
+          message:
+            `${name} went ${formatDuration(lifetime)} after its creation, ` +
+            `before its TTL ${formatDuration(n.ttlMs)} was up (deleted rather than reaped?)`,
         });
       }
     } else if (deadline <= h.end) {
@@ -82,7 +86,9 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
       details.push({
         level: 'violation',
         t: deadline,
-        message: `${name} was still there at the end, ${formatDuration(h.end - n.ctime)} after its creation at ${at(n.ctime)}, later than ${bound(n.ttlMs)}`,
+        message:
+          `${name} was still there at the end, ${formatDuration(h.end - n.ctime)} after its creation ` +
+          `at ${at(n.ctime)}, later than ${bound(n.ttlMs)}`,
       });
     }
   }
@@ -94,7 +100,8 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
     const message =
       nodes.length === 0
         ? 'no status node was seen: nothing to judge (submit jobs and let them finish)'
-        : `none of the ${nodes.length} status node(s) seen outlived its TTL during the drill: the drill must outlast the TTL (+ ${formatDuration(REAPER_INTERVAL_MS + slack)}) after the last job is done (add a sleep)`;
+        : `none of the ${nodes.length} status node(s) seen outlived its TTL during the drill: the drill must ` +
+          `outlast the TTL (+ ${formatDuration(REAPER_INTERVAL_MS + slack)}) after the last job is done (add a sleep)`;
     return {
       name: 'statusTtl',
       passed: false,
@@ -115,3 +122,12 @@ export function checkStatusTtl(h: History, options: { readonly slack?: number } 
     measurements,
   };
 }
+
+const options = strict({ slack: duration().optional() });
+
+export const statusTtlChecker: Checker<'statusTtl', typeof options> = {
+  name: 'statusTtl',
+  options,
+  needs: needsScheduler,
+  run: (h, opts) => checkStatusTtl(h, opts),
+};

@@ -1,5 +1,3 @@
-import type { CheckName } from '../format/types.js';
-
 export interface Measurement {
   /** e.g. "failover after kill c1 (SIGKILL)". */
   readonly name: string;
@@ -17,7 +15,8 @@ export interface CheckDetail {
 }
 
 export interface CheckResult {
-  readonly name: CheckName;
+  /** The checker's name (checkers.ts). */
+  readonly name: string;
   readonly passed: boolean;
   /** One line, for the terminal. */
   readonly summary: string;

@@ -1,54 +1,59 @@
-import { checkExecutionsPerJob } from './check-executions.js';
-import { checkFailoverTime } from './check-failover.js';
-import { checkFencedWrites } from './check-fenced-writes.js';
-import { checkHerdSize } from './check-herd.js';
-import { checkLiveness } from './check-liveness.js';
-import { checkPreemption } from './check-preemption.js';
-import { checkLockProgress } from './check-lock-progress.js';
-import { checkNoLostJobs } from './check-lost-jobs.js';
-import { checkMutualExclusion } from './check-mutual-exclusion.js';
-import { checkNotificationsPerRelease } from './check-notifications.js';
-import { checkSingleLeader } from './check-single-leader.js';
-import { checkStatusTtl } from './check-status-ttl.js';
+import type { z } from 'zod';
+import { executionsPerJobChecker } from './check-executions.js';
+import { failoverTimeChecker } from './check-failover.js';
+import { fencedWritesChecker } from './check-fenced-writes.js';
+import { herdSizeChecker } from './check-herd.js';
+import { livenessChecker } from './check-liveness.js';
+import { lockProgressChecker } from './check-lock-progress.js';
+import { noLostJobsChecker } from './check-lost-jobs.js';
+import { mutualExclusionChecker } from './check-mutual-exclusion.js';
+import { notificationsPerReleaseChecker } from './check-notifications.js';
+import { preemptionChecker } from './check-preemption.js';
+import { singleLeaderChecker } from './check-single-leader.js';
+import { statusTtlChecker } from './check-status-ttl.js';
 import type { CheckResult } from './check-types.js';
+import type { Checker } from './checker.js';
 import type { History } from './history.js';
 import { leaderFaults } from './leader-hits.js';
-import { CHECK_NAMES, type CheckConfig } from '../format/types.js';
 
-export type { CheckDetail, CheckResult, Measurement } from './check-types.js';
-export {
-  checkExecutionsPerJob,
-  checkFailoverTime,
-  checkFencedWrites,
-  checkHerdSize,
-  checkLiveness,
-  checkLockProgress,
-  checkPreemption,
-  checkMutualExclusion,
-  checkNoLostJobs,
-  checkNotificationsPerRelease,
-  checkSingleLeader,
-  checkStatusTtl,
-};
+/** Every check a drill may name, in the order their results are reported. */
+export const CHECKERS = [
+  singleLeaderChecker,
+  failoverTimeChecker,
+  herdSizeChecker,
+  livenessChecker,
+  noLostJobsChecker,
+  executionsPerJobChecker,
+  statusTtlChecker,
+  mutualExclusionChecker,
+  fencedWritesChecker,
+  lockProgressChecker,
+  notificationsPerReleaseChecker,
+  preemptionChecker,
+] as const;
+
+type Registered = (typeof CHECKERS)[number];
+export type CheckName = Registered['name'];
+/** The checks a drill names, each with its options. */
+export type CheckConfig = { readonly [C in Registered as C['name']]?: z.output<C['options']> };
+
+export const CHECK_NAMES = CHECKERS.map((c) => c.name) as [CheckName, ...CheckName[]];
+/** What a drill that names no checks is judged by: the election's four. */
+export const DEFAULT_CHECKS: readonly CheckName[] = CHECKERS.filter((c) => c.byDefault).map((c) => c.name);
+
+const BY_NAME: ReadonlyMap<string, Checker> = new Map(CHECKERS.map((c) => [c.name, c]));
+
+export function checkerNamed(name: string): Checker | undefined {
+  return BY_NAME.get(name);
+}
 
 /** Runs the checks `config` names (parseDrill fills in the election's four when a drill names none), in a fixed order. */
 export function runChecks(h: History, config: CheckConfig): CheckResult[] {
-  const faults = leaderFaults(h);
+  const ctx = { faults: leaderFaults(h) };
+  const options: Readonly<Record<string, unknown>> = config;
   const out: CheckResult[] = [];
-  for (const name of CHECK_NAMES) {
-    if (config[name] === undefined) continue;
-    if (name === 'singleLeader') out.push(checkSingleLeader(h));
-    if (name === 'failoverTime') out.push(checkFailoverTime(h, config.failoverTime, faults));
-    if (name === 'herdSize') out.push(checkHerdSize(h, config.herdSize, faults));
-    if (name === 'liveness') out.push(checkLiveness(h, config.liveness, faults));
-    if (name === 'noLostJobs') out.push(checkNoLostJobs(h, config.noLostJobs));
-    if (name === 'executionsPerJob') out.push(checkExecutionsPerJob(h, config.executionsPerJob));
-    if (name === 'statusTtl') out.push(checkStatusTtl(h, config.statusTtl));
-    if (name === 'mutualExclusion') out.push(checkMutualExclusion(h));
-    if (name === 'fencedWrites') out.push(checkFencedWrites(h));
-    if (name === 'lockProgress') out.push(checkLockProgress(h, config.lockProgress));
-    if (name === 'notificationsPerRelease') out.push(checkNotificationsPerRelease(h, config.notificationsPerRelease));
-    if (name === 'preemption') out.push(checkPreemption(h, config.preemption));
+  for (const checker of CHECKERS as readonly Checker[]) {
+    if (options[checker.name] !== undefined) out.push(checker.run(h, options[checker.name], ctx));
   }
   return out;
 }

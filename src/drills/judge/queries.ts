@@ -1,4 +1,5 @@
-import type { ContenderState, WaitCondition } from '../format/types.js';
+import type { ContenderState } from '../format/types.js';
+import type { WaitCondition } from '../format/wait-condition.js';
 import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
 import { doneBy, jobFacts } from './jobs.js';
 

@@ -6,8 +6,9 @@ import { checkVerdicts, drillPassed, type DrillResult } from '../judge/result.js
  * per check. No colour: the CLI adds it.
  */
 export function renderTextReport(r: DrillResult): string {
+  const seed = r.seed === undefined ? '' : `, seed ${r.seed}`;
   const lines = [
-    `drill ${r.drill.name}: ${drillPassed(r) ? 'PASSED' : 'FAILED'} (${formatDuration(r.endedAt - r.startedAt)}${r.seed === undefined ? '' : `, seed ${r.seed}`})`,
+    `drill ${r.drill.name}: ${drillPassed(r) ? 'PASSED' : 'FAILED'} (${formatDuration(r.endedAt - r.startedAt)}${seed})`,
   ];
   if (r.error !== undefined) lines.push(`  error: ${r.error}`);
   for (const s of r.steps.filter((x) => x.outcome === 'failed' || x.outcome === 'timeout')) {

@@ -1,6 +1,13 @@
 import { ProcessError } from '../../errors.js';
 import { targetKind, type Resolved } from '../../faults/targets.js';
-import type { Alias } from './state.js';
+
+/** A fault's aim as the step named it (`leader`, `zk-leader`) and what that resolved to. */
+export type Alias = 'leader' | 'zk-leader';
+
+/** After a pause or partition: what its `leader` / `zk-leader` hit, for the matching resume or heal. */
+export function remember(memory: Map<Alias, string>, target: string, r: Resolved): void {
+  if (target === 'leader' || target === 'zk-leader') memory.set(target, r.name);
+}
 
 /** For resume / heal: `leader` and `zk-leader` mean whatever the matching pause / partition hit. */
 export function recalled(memory: ReadonlyMap<Alias, string>, target: string, verb: string): Resolved {

@@ -68,7 +68,8 @@ export class DrillLab {
 
   /**
    * Spawns `count` contenders one at a time, each once the previous one has joined (a scheduler worker: once it is
-   * registered as a worker, see waitJoined), so that spawn order is sequence order (c1 holds the lowest sequence number). Returns their ids.
+   * registered as a worker, see waitJoined), so that spawn order is sequence order (c1 holds the lowest sequence
+   * number). Returns their ids.
    */
   async spawn(spec: ContenderSpec, count: number, signal?: AbortSignal): Promise<string[]> {
     const ids: string[] = [];

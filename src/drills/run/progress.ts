@@ -22,7 +22,9 @@ export function formatProgress(p: DrillProgress): string {
     case 'step': {
       const s = p.step;
       const took = s.outcome === 'skipped' ? '' : ` (${formatDuration(s.end - s.start)})`;
-      return `  ${formatOffset(s.start, p.startedAt).padStart(7)}  ${s.index.padEnd(3)} ${s.description}: ${OUTCOME[s.outcome]}${took}${s.detail ? ` - ${s.detail}` : ''}`;
+      const detail = s.detail ? ` - ${s.detail}` : '';
+      const at = formatOffset(s.start, p.startedAt).padStart(7);
+      return `  ${at}  ${s.index.padEnd(3)} ${s.description}: ${OUTCOME[s.outcome]}${took}${detail}`;
     }
   }
 }

@@ -7,9 +7,9 @@ import { rememberHistory, type DrillResult } from '../judge/result.js';
 import { DrillLab } from './drill-lab.js';
 import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
-import { settleStreams } from './scheduler-steps.js';
+import { settleStreams } from './streams.js';
 import { runOne, runSteps } from './steps.js';
-import type { Drill } from '../format/types.js';
+import type { Drill } from '../format/drill.js';
 
 export interface RunOptions {
   /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */

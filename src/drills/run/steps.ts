@@ -1,14 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ZklabError } from '../../errors.js';
-import { describeStep } from '../format/describe.js';
 import { leaderAt } from '../judge/queries.js';
 import type { StepOutcome, StepResult } from '../judge/result.js';
-import { runExpect, runWait } from './conditions.js';
-import { isFaultStep, runFault } from './fault-steps.js';
-import { runPriority } from './priority-steps.js';
-import { runFailpoint, runJobs } from './scheduler-steps.js';
 import type { RunState } from './state.js';
-import type { Step } from '../format/types.js';
+import { describeStep, type Step, stepKindOf } from '../steps/registry.js';
 
 interface Done {
   readonly outcome: StepOutcome;
@@ -38,38 +32,20 @@ function record(state: RunState, step: Step, index: string, start: number, done:
 }
 
 async function carryOut(state: RunState, step: Step, index: string): Promise<Done> {
-  const description = describeStep(step);
-  switch (step.kind) {
-    case 'wait':
-      return { description, ...(await runWait(state, step)) };
-    case 'expect':
-      return { description, ...(await runExpect(state, step, index)) };
-    case 'sleep':
-      await sleep(step.ms, undefined, { signal: state.signal });
-      return { description, outcome: 'ok' };
-    case 'jobs':
-      return { outcome: 'ok', ...(await runJobs(state, step, index)) };
-    case 'failpoint':
-      return { outcome: 'ok', ...(await runFailpoint(state, step)) };
-    case 'repeat':
-      throw new Error('a repeat step is run by runSteps');
-    case 'priority': {
-      // A policy change is meant to move leadership: newLeaderWithin measures from it, as from a fault.
-      const t = Date.now();
-      const leaderBefore = leaderAt(state.lab.history(state.startedAt, t), t)?.contender ?? null;
-      const done = await runPriority(state, step);
-      state.lastFault = { t, leaderBefore };
-      return { outcome: 'ok', ...done };
-    }
-    default: {
-      if (!isFaultStep(step)) throw new Error(`no runner for step kind ${(step as Step).kind}`);
-      const clock = { at: Date.now() };
-      const leaderBefore = leaderAt(state.lab.history(state.startedAt, clock.at), clock.at)?.contender ?? null;
-      const done = await runFault(state, step, clock);
-      state.lastFault = { t: clock.at, leaderBefore };
-      return { outcome: 'ok', ...done };
-    }
-  }
+  if (step.kind === 'repeat') throw new Error('a repeat step is run by runSteps');
+  const kind = stepKindOf(step);
+  const start = Date.now();
+  const leaderBefore = kind.fault
+    ? (leaderAt(state.lab.history(state.startedAt, start), start)?.contender ?? null)
+    : null;
+  const done = await kind.run(state, step, index);
+  // newLeaderWithin measures from the latest fault: when it landed, and who led just before.
+  if (kind.fault) state.lastFault = { t: done.appliedAt ?? start, leaderBefore };
+  return {
+    outcome: done.outcome ?? 'ok',
+    description: done.description ?? kind.describe(step),
+    ...(done.detail === undefined ? {} : { detail: done.detail }),
+  };
 }
 
 /**

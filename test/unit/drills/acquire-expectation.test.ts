@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeExpectation, describeStep } from '../../../src/drills/format/describe.js';
+import { describeStep } from '../../../src/drills/steps/registry.js';
+import { describeExpectation } from '../../../src/drills/format/expectation.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import type { Expectation } from '../../../src/drills/format/types.js';
+import type { Expectation } from '../../../src/drills/format/expectation.js';
 import { evaluateExpectation } from '../../../src/drills/judge/expectations.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import type { ContenderEvent, LabEvent } from '../../../src/lab/events.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { listBuiltinDrills, resolveDrill } from '../../../src/drills/format/builtins.js';
-import type { Step } from '../../../src/drills/format/types.js';
+import type { Step } from '../../../src/drills/steps/registry.js';
 import { BUILTIN_DRILLS } from '../../helpers/builtin-drills.js';
 
 const LESSONS = BUILTIN_DRILLS;

@@ -59,7 +59,7 @@ describe('JobStream', () => {
 
 describe('settleStreams', () => {
   it('waits for a stream to finish before the run is judged, and breaks the run when a stream failed', async () => {
-    const { settleStreams } = await import('../../../src/drills/run/scheduler-steps.js');
+    const { settleStreams } = await import('../../../src/drills/run/streams.js');
     type State = Parameters<typeof settleStreams>[0];
     failAfter = Infinity;
     const said: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeStep } from '../../../src/drills/format/describe.js';
+import { describeStep } from '../../../src/drills/steps/registry.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
 import { specOfContender } from '../../../src/contenders/spec.js';
 import { drillErrors } from './drill-errors.js';

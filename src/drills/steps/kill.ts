@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import * as faults from '../../faults/service.js';
+import { resolveTarget } from '../../faults/targets.js';
+import { strict } from '../format/zod-helpers.js';
+import { shown } from '../run/aliases.js';
+import type { StepBase, StepKind } from './kind.js';
+import { FAULTABLE, serverTarget, target } from './targets.js';
+
+const SIGNALS = ['SIGKILL', 'SIGTERM', 'SIGINT'] as const;
+type KillSignal = (typeof SIGNALS)[number];
+
+export interface KillStep extends StepBase {
+  readonly kind: 'kill';
+  readonly target: string;
+  readonly signal: KillSignal;
+}
+
+const signal = z.unknown().transform((value, ctx): KillSignal => {
+  const name = typeof value === 'string' ? value.toUpperCase().replace(/^(SIG)?/, 'SIG') : '';
+  if ((SIGNALS as readonly string[]).includes(name)) return name as KillSignal;
+  ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a signal (use KILL, TERM or INT)` });
+  return z.NEVER;
+});
+
+const fields = { target, signal: signal.optional() };
+/** `kill: c1` is short for `kill: { target: c1 }`. */
+const schema = z.preprocess((v) => (typeof v === 'string' ? { target: v } : v), strict(fields));
+
+const describe = (step: KillStep) => `kill ${step.target}${step.signal === 'SIGKILL' ? '' : ` (${step.signal})`}`;
+
+export const kill: StepKind<KillStep, typeof schema> = {
+  kind: 'kill',
+  schema,
+  fields: Object.keys(fields),
+  fault: true,
+  build: (v, ctx) => ({
+    kind: 'kill',
+    target: ctx.target(v.target, FAULTABLE, ['target']),
+    signal: v.signal ?? 'SIGKILL',
+  }),
+  describe,
+  server: (step) => serverTarget(step.target),
+  async run(ctx, step) {
+    const r = await resolveTarget(ctx.lab.paths, step.target);
+    ctx.frozen.delete(r.name);
+    // The services take KILL and TERM; SIGINT makes a contender close its session as TERM does.
+    const sig = step.signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM';
+    const appliedAt = Date.now();
+    const { pid } = await faults.kill(ctx.lab.paths, r, sig);
+    return {
+      description: describe(step).replace(step.target, shown(step.target, r)),
+      detail: `pid ${pid}${step.signal === sig ? '' : ` (${sig} for ${step.signal})`}`,
+      appliedAt,
+    };
+  },
+};

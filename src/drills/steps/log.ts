@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { StepBase, StepKind } from './kind.js';
+
+/** A line of the drill's own in its report, between the steps; it does nothing to the lab. */
+export interface LogStep extends StepBase {
+  readonly kind: 'log';
+  readonly text: string;
+}
+
+const schema = z.string().min(1);
+
+export const log: StepKind<LogStep, typeof schema> = {
+  kind: 'log',
+  schema,
+  build: (text) => ({ kind: 'log', text }),
+  describe: (step) => step.text,
+  run: async () => ({}),
+};

@@ -1,0 +1,78 @@
+import { add } from './add.js';
+import { delay } from './delay.js';
+import { expect } from './expect.js';
+import { failpoint } from './failpoint.js';
+import { heal } from './heal.js';
+import { jobs } from './jobs.js';
+import { kill } from './kill.js';
+import { log } from './log.js';
+import type { StepBase, StepKind } from './kind.js';
+import { partition } from './partition.js';
+import { pause } from './pause.js';
+import { priority } from './priority.js';
+import { remove } from './remove.js';
+import { restart } from './restart.js';
+import { resume } from './resume.js';
+import { sleep } from './sleep.js';
+import { spawn } from './spawn.js';
+import { stop } from './stop.js';
+import { wait } from './wait.js';
+
+/** Every step kind a drill may use, in the order its error messages list them. */
+export const STEP_KINDS = [
+  wait,
+  kill,
+  pause,
+  resume,
+  partition,
+  heal,
+  delay,
+  spawn,
+  stop,
+  restart,
+  add,
+  remove,
+  sleep,
+  jobs,
+  failpoint,
+  priority,
+  expect,
+  log,
+] as const;
+
+type StepOf<K> = K extends { describe(step: infer T): string } ? T : never;
+/** A step of a registered kind. */
+export type RegisteredStep = StepOf<(typeof STEP_KINDS)[number]>;
+
+/** Runs its body `times` times: the step list's own control flow, not a registered kind. */
+export interface RepeatStep extends StepBase {
+  readonly kind: 'repeat';
+  readonly times: number;
+  readonly steps: readonly Step[];
+}
+
+export type Step = RegisteredStep | RepeatStep;
+
+const BY_KIND: ReadonlyMap<string, StepKind> = new Map(STEP_KINDS.map((k): [string, StepKind] => [k.kind, k]));
+
+export function stepKindNamed(kind: string): StepKind | undefined {
+  return BY_KIND.get(kind);
+}
+
+export function stepKindOf(step: RegisteredStep): StepKind {
+  const kind = BY_KIND.get(step.kind);
+  if (kind === undefined) throw new Error(`no step kind ${step.kind}`);
+  return kind;
+}
+
+/** One line for a step, as the drill file says it (the runner appends what `leader` resolved to). */
+export function describeStep(step: Step): string {
+  if (step.kind === 'repeat') return `repeat ${step.times}× (${step.steps.length} step(s))`;
+  return stepKindOf(step).describe(step);
+}
+
+/** The server a step acts on or waits for, if any (a drill run with --connect cannot touch servers). */
+export function serverOf(step: Step): string | undefined {
+  if (step.kind === 'repeat') return step.steps.map(serverOf).find((s) => s !== undefined);
+  return stepKindOf(step).server?.(step);
+}

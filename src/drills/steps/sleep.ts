@@ -1,0 +1,22 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { formatDuration } from '../../duration.js';
+import { duration } from '../format/zod-helpers.js';
+import type { StepBase, StepKind } from './kind.js';
+
+export interface SleepStep extends StepBase {
+  readonly kind: 'sleep';
+  readonly ms: number;
+}
+
+const schema = duration();
+
+export const sleep: StepKind<SleepStep, typeof schema> = {
+  kind: 'sleep',
+  schema,
+  build: (ms) => ({ kind: 'sleep', ms }),
+  describe: (step) => `sleep ${formatDuration(step.ms)}`,
+  async run(ctx, step) {
+    await sleepFor(step.ms, undefined, { signal: ctx.signal });
+    return {};
+  },
+};
