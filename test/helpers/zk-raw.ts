@@ -66,7 +66,9 @@ export function bySequence(names: readonly string[]): string[] {
 }
 
 /** The server whose srvr says `Mode: leader` (or `standalone`), asked on each server's client port. */
-export async function quorumLeader<S extends { readonly clientPort: number }>(servers: readonly S[]): Promise<S | null> {
+export async function quorumLeader<S extends { readonly clientPort: number }>(
+  servers: readonly S[],
+): Promise<S | null> {
   const modes = await Promise.all(servers.map(async (s) => srvrMode(await fourLetter(s.clientPort, 'srvr'))));
   return servers.find((_, i) => modes[i] === 'leader' || modes[i] === 'standalone') ?? null;
 }

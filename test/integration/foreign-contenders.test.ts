@@ -267,7 +267,12 @@ describe('bad input: one line, exit 2, the lab unchanged', () => {
   const sh = '/bin/sh';
 
   it.each([
-    ['--exec without a program', ['contenders', 'spawn', '2', '--exec'], {}, /--exec: needs a program and its arguments/],
+    [
+      '--exec without a program',
+      ['contenders', 'spawn', '2', '--exec'],
+      {},
+      /--exec: needs a program and its arguments/,
+    ],
     [
       'a program that does not exist',
       ['contenders', 'spawn', '2', '--exec', '--', '/no/such/program'],
