@@ -175,6 +175,11 @@ describe('JuteReader', () => {
     r.int();
     expect(() => r.int()).toThrow(RangeError);
   });
+
+  it('refuses a buffer length below -1 (a corrupt frame, as jute’s checkLength says), not read as null', () => {
+    expect(() => new JuteReader(bytes('fffffffe')).buffer()).toThrow(RangeError);
+    expect(() => new JuteReader(bytes('80000000')).string()).toThrow(RangeError);
+  });
 });
 
 describe('FrameSplitter', () => {
