@@ -129,9 +129,12 @@ export class MultiClient {
 
   constructor(private readonly opts: MultiOptions) {}
 
-  /** The session this client's multis run in, as normalized hex; null while it has none. */
+  /**
+   * The session this client's multis run in, as normalized hex; null while it has none. Unsigned, as ZooKeeper prints
+   * it: the server id is the top byte, so a server id of 128 or more makes the long negative.
+   */
   get sessionId(): string | null {
-    return this.live ? normalizeSessionId(this.live.id.toString(16)) : null;
+    return this.live ? normalizeSessionId(BigInt.asUintN(64, this.live.id).toString(16)) : null;
   }
 
   async commit(ops: readonly MultiOp[]): Promise<void> {

@@ -317,6 +317,16 @@ describe('MultiClient: the session', () => {
     expect(zk.accepted).toBe(1);
   });
 
+  it('gives a session id with the top bit set (a server id of 128 or more) as unsigned hex', async () => {
+    const { zk, client } = await start();
+    const synced = client.sync('/');
+    const conn = await handshake(zk, TIMEOUT_30S, 'c800000012340000'); // sid 200
+    expect(await conn.read()).toBe(SYNC_ROOT);
+    conn.write(SYNC_ROOT_REPLY);
+    await synced;
+    expect(client.sessionId).toBe('c800000012340000');
+  });
+
   it('fails with CONNECTIONLOSS when the server refuses every session until the connect deadline', async () => {
     const { zk, client } = await start(500);
     const failed = rejection(client.commit(THREE_OPS));
