@@ -20,13 +20,19 @@ export type MultiOp =
   | { readonly op: 'delete'; readonly path: string; readonly version?: number }
   | { readonly op: 'set'; readonly path: string; readonly data: string; readonly version?: number };
 
+/** A ZkError's message without the `op path: ` head its constructor puts in front (a path may hold a colon). */
+function detail(e: ZkError): string {
+  const head = `${e.op}${e.path ? ` ${e.path}` : ''}: `;
+  return e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+}
+
 /** A multi that did not apply: `index` is the op that failed (its code is the error's). */
 export class MultiError extends ZkError {
   constructor(
     base: ZkError,
     readonly index: number | null,
   ) {
-    super(base.code, base.rc, base.op, base.path, base.message.replace(/^[^:]*: /, ''));
+    super(base.code, base.rc, base.op, base.path, detail(base));
     this.name = 'MultiError';
   }
 }

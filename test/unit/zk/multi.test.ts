@@ -476,6 +476,31 @@ describe('MultiClient.commit', () => {
     });
   });
 
+  it('words a failure on a path with a colon in it once too', async () => {
+    const { zk, client } = await start();
+    const failed = rejection(client.commit([{ op: 'check', path: '/a:b' }]));
+    const conn = await handshake(zk);
+    expect(await conn.read()).toBe(
+      frame(
+        '00000026', // length: 38
+        '00000001 0000000e', // RequestHeader{xid 1, multi}
+        '0000000d 00 ffffffff', // MultiHeader{13 check}
+        '00000004 2f613a62', //   path "/a:b"
+        'ffffffff', //   version -1
+        MULTI_END,
+      ),
+    );
+    conn.write(
+      frame(
+        '00000026', // length: 38
+        reply('00000001'),
+        `ffffffff 00 ${NONODE} ${NONODE}`, // ErrorResult NONODE
+        MULTI_END,
+      ),
+    );
+    expect(await failed).toMatchObject({ path: '/a:b', message: 'multi /a:b: op 1 of 1 (check) failed (-101)' });
+  });
+
   it('fails with the reply header’s error and no op index when the server refuses the whole multi', async () => {
     const { zk, client } = await start();
     const failed = rejection(client.commit(THREE_OPS));
