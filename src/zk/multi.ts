@@ -239,7 +239,7 @@ export class MultiClient {
         return s;
       } catch (e) {
         last = e;
-        if (this.closed) throw e;
+        if (this.closed) break; // close() cut this handshake: CLOSED, below
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -701,4 +701,17 @@ describe('MultiClient.close', () => {
     expect(await rejection(client.getData('/a'))).toMatchObject({ code: 'CLOSED' });
     expect(zk.accepted).toBe(0);
   });
+
+  it('cuts a handshake under way, and the request that waited on it fails as CLOSED', async () => {
+    const { zk, client } = await start();
+    const failed = rejection(client.commit(THREE_OPS));
+    const conn = await zk.accept();
+    expect(await conn.read()).toBe(CONNECT_REQUEST);
+    client.close();
+    await conn.closed;
+    const e = await failed;
+    expect(e).toBeInstanceOf(ZkError);
+    expect(e).toMatchObject({ code: 'CLOSED', rc: -116 });
+    expect(zk.accepted).toBe(1);
+  });
 });
