@@ -208,10 +208,14 @@ class Conn {
     return this.frames.take('frame from the client');
   }
 
-  /** Resolves once `n` pings have been answered (answerPings on). */
+  /** Resolves once `n` pings have been answered (answerPings on); fails if the client hangs up first. */
   pinged(n: number): Promise<void> {
     if (this.pingsAnswered >= n) return Promise.resolve();
-    return new Promise((resolve) => this.pingWaiters.push({ n, resolve }));
+    const reached = new Promise<void>((resolve) => this.pingWaiters.push({ n, resolve }));
+    const hungUp = this.closed.then(() => {
+      throw new Error(`the client hung up after ${this.pingsAnswered} answered pings`);
+    });
+    return within(Promise.race([reached, hungUp]), `${n} answered pings`);
   }
 
   /** Frames received and not read. */
@@ -298,13 +302,25 @@ async function openSession(c: MultiClient, server: FakeZk, timeout = TIMEOUT_30S
   return conn;
 }
 
-/** What a promise rejected with (fails the test when it resolves). */
+/** `p`, or a failure naming `what` when it takes more than 3 s (rather than the test's whole timeout). */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within 3 s`)), 3000);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** What a promise rejected with (fails the test when it resolves, or does neither within 3 s). */
 async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
+  return within(
+    p.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (e: unknown) => e,
+    ),
+    'rejection',
   );
 }
 
@@ -526,8 +542,9 @@ describe('MultiClient.commit', () => {
     expect(await first.read()).toBe(frame('00000024', '00000001 0000000e', CHECK_A, MULTI_END)); // length: 36
     first.write(frame('00000026', reply('00000001'), `ffffffff 00 ${SESSIONEXPIRED} ${SESSIONEXPIRED}`, MULTI_END));
     expect(await failed).toMatchObject({ index: 0, code: 'SESSIONEXPIRED', rc: -112 });
-    await first.closed;
+    // Given up at once, not when the pings would have found the link silent.
     expect(client.sessionId).toBeNull();
+    await within(first.closed, 'hang-up');
 
     const again = client.commit([{ op: 'check', path: '/a' }]);
     const second = await handshake(zk);
@@ -665,7 +682,7 @@ describe('MultiClient pings', () => {
     const e = await synced;
     expect(e).toMatchObject({ code: 'CONNECTIONLOSS', rc: -4 });
     expect((e as Error).message).toMatch(/went silent/);
-    await conn.closed;
+    await within(conn.closed, 'hang-up');
     expect(client.sessionId).toBeNull();
   });
 });
@@ -684,7 +701,7 @@ describe('MultiClient.close', () => {
         'fffffff5', //   type -11: closeSession
       ),
     );
-    await conn.ended;
+    await within(conn.ended, 'end of the client’s side');
     expect(await read).toMatchObject({ code: 'CLOSED', rc: -116 });
     expect(client.sessionId).toBeNull();
     // Closed for good: nothing more is sent, nothing new is opened.
@@ -708,7 +725,7 @@ describe('MultiClient.close', () => {
     const conn = await zk.accept();
     expect(await conn.read()).toBe(CONNECT_REQUEST);
     client.close();
-    await conn.closed;
+    await within(conn.closed, 'hang-up');
     const e = await failed;
     expect(e).toBeInstanceOf(ZkError);
     expect(e).toMatchObject({ code: 'CLOSED', rc: -116 });
