@@ -100,8 +100,8 @@ function encodeOps(xid: number, ops: readonly MultiOp[]): Buffer {
   return w.int(-1).bool(true).int(-1).frame();
 }
 
-/** Each op's result code (0: applied), from a MultiResponse. */
-function decodeResults(r: JuteReader): number[] {
+/** Each op's result code (0: applied), from a MultiResponse (read up to its end marker). */
+export function decodeResults(r: JuteReader): number[] {
   const codes: number[] = [];
   for (;;) {
     const type = r.int();

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZkError } from '../../../src/zk/errors.js';
-import { MultiClient, MultiError, type MultiOp } from '../../../src/zk/multi.js';
+import { decodeResults, MultiClient, MultiError, type MultiOp } from '../../../src/zk/multi.js';
+import { JuteReader } from '../../../src/zk/wire.js';
 
 /**
  * MultiClient against a fake ZooKeeper on 127.0.0.1 that checks every byte the client sends and answers with bytes
@@ -360,6 +361,39 @@ describe('MultiClient: the session', () => {
     expect((e as Error).message).toMatch(/refused the session/);
     expect(zk.accepted).toBeGreaterThanOrEqual(1);
     expect(client.sessionId).toBeNull();
+  });
+});
+
+describe('decodeResults', () => {
+  const results = (...fields: string[]) => new JuteReader(Buffer.from(fields.join('').replace(/\s+/g, ''), 'hex'));
+
+  it('gives one code per result, reading each result’s record to the end marker and no further', () => {
+    const r = results(
+      '0000000d 00 00000000', // check: no body
+      '00000001 00 00000000', // create:
+      '00000004 2f612f62', //   CreateResponse: path "/a/b"
+      '00000005 00 00000000', // setData:
+      STAT, //   SetDataResponse: stat
+      '00000002 00 00000000', // delete: no body
+      '0000000f 00 00000000', // create2:
+      '00000004 2f612f63', //   Create2Response: path "/a/c",
+      STAT, //   stat
+      '0000000d 00 00000000', // check
+      MULTI_END,
+    );
+    expect(decodeResults(r)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(r.remaining).toBe(0);
+  });
+
+  it('gives an ErrorResult’s code from its ErrorResponse', () => {
+    const r = results(
+      `ffffffff 00 ${OK} ${OK}`, // MultiHeader{-1 error, false, 0}, ErrorResponse{0}
+      `ffffffff 00 ${NODEEXISTS} ${NODEEXISTS}`,
+      `ffffffff 00 ${RUNTIMEINCONSISTENCY} ${RUNTIMEINCONSISTENCY}`,
+      MULTI_END,
+    );
+    expect(decodeResults(r)).toEqual([0, -110, -2]);
+    expect(r.remaining).toBe(0);
   });
 });
 
