@@ -168,6 +168,13 @@ describe('targetsHint', () => {
     expect(targetsHint(one)).toBe('targets: zk1, c1, leader (the leading contender), zk-leader (the leading server)');
   });
 
+  it('lists three contenders one by one', () => {
+    const three = { ...LAB, contenders: ['c1', 'c2', 'c3'].map((id) => contender(id)) };
+    expect(targetsHint(three)).toBe(
+      'targets: zk1, zk2, zk3, c1, c2, c3, leader (the leading contender), zk-leader (the leading server)',
+    );
+  });
+
   it('gives more than three contenders as a range from the first to the last', () => {
     const five = { ...LAB, contenders: ['c1', 'c2', 'c4', 'c5', 'c7'].map((id) => contender(id)) };
     expect(targetsHint(five)).toBe(
