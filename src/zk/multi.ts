@@ -2,8 +2,8 @@
  * ZooKeeper's multi (one transaction of checks, creates, deletes and sets: all happen or none) for the few steps
  * that need it, such as the scheduler's assignment (create the assignment, delete the job). The native `zookeeper`
  * package has no multi, so this client speaks the protocol's multi itself (src/zk/wire.ts), on a session of its
- * own: connect, multi, getData and sync (for the reads that prepare a multi), ping, close, and nothing else.
- * Everything else stays on the native client.
+ * own: connect, multi, getData (for the reads that prepare a multi), ping, close, and nothing else. Everything else
+ * stays on the native client.
  *
  * Why not node-zookeeper-client, which has transaction(): it worked, but loading it cost a leader 9 MB of RSS (its
  * whole protocol table), a sixth of a worker's budget, for one request type whose wire format is small and fixed.
