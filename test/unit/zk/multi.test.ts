@@ -690,12 +690,12 @@ describe('MultiClient pings', () => {
   it('keeps a session whose pings are answered well past the silence that would end it', async () => {
     const { zk, client } = await start();
     const opened = client.sync('/');
-    const conn = await handshake(zk, '0000012c'); // 300 ms: a ping every 100 ms, given up after 200 ms of silence
+    const conn = await handshake(zk, '00000258'); // 600 ms: a ping every 200 ms, given up after 400 ms of silence
     conn.answerPings = true;
     expect(await conn.read()).toBe(SYNC_ROOT);
     conn.write(SYNC_ROOT_REPLY);
     await opened;
-    // 400 ms: twice the silence after which an unanswered link is given up.
+    // 4 pings, 800 ms: twice the silence after which an unanswered link is given up.
     await conn.pinged(4);
     // An unsolicited ping reply (xid -2) answers no request: the sync waits for its own.
     const synced = client.sync('/');
@@ -709,7 +709,7 @@ describe('MultiClient pings', () => {
 
   it('sends pings as RequestHeader{-2, 11}, and gives the connection up when they go unanswered', async () => {
     const { zk, client } = await start();
-    const conn = await openSession(client, zk, '0000012c');
+    const conn = await openSession(client, zk, '00000258'); // 600 ms
     const synced = rejection(client.sync('/'));
     expect(await conn.read()).toBe(frame('0000000d', '00000002 00000009', '00000001 2f'));
     expect(await conn.read()).toBe(PING);
