@@ -22,13 +22,19 @@ export type MultiOp =
   | { readonly op: 'delete'; readonly path: string; readonly version?: number }
   | { readonly op: 'set'; readonly path: string; readonly data: string; readonly version?: number };
 
+/** A ZkError's message without the `op path: ` head its constructor puts in front (a path may hold a colon). */
+function detail(e: ZkError): string {
+  const head = `${e.op}${e.path ? ` ${e.path}` : ''}: `;
+  return e.message.startsWith(head) ? e.message.slice(head.length) : e.message;
+}
+
 /** A multi that did not apply: `index` is the op that failed (its code is the error's). */
 export class MultiError extends ZkError {
   constructor(
     base: ZkError,
     readonly index: number | null,
   ) {
-    super(base.code, base.rc, base.op, base.path, base.message.replace(/^[^:]*: /, ''));
+    super(base.code, base.rc, base.op, base.path, detail(base));
     this.name = 'MultiError';
   }
 }
@@ -96,8 +102,8 @@ function encodeOps(xid: number, ops: readonly MultiOp[]): Buffer {
   return w.int(-1).bool(true).int(-1).frame();
 }
 
-/** Each op's result code (0: applied), from a MultiResponse. */
-function decodeResults(r: JuteReader): number[] {
+/** Each op's result code (0: applied), from a MultiResponse (read up to its end marker). */
+export function decodeResults(r: JuteReader): number[] {
   const codes: number[] = [];
   for (;;) {
     const type = r.int();
@@ -131,9 +137,12 @@ export class MultiClient {
 
   constructor(private readonly opts: MultiOptions) {}
 
-  /** The session this client's multis run in, as normalized hex; null while it has none. */
+  /**
+   * The session this client's multis run in, as normalized hex; null while it has none. Unsigned, as ZooKeeper prints
+   * it: the server id is the top byte, so a server id of 128 or more makes the long negative.
+   */
   get sessionId(): string | null {
-    return this.live ? normalizeSessionId(this.live.id.toString(16)) : null;
+    return this.live ? normalizeSessionId(BigInt.asUintN(64, this.live.id).toString(16)) : null;
   }
 
   async commit(ops: readonly MultiOp[]): Promise<void> {
@@ -237,7 +246,7 @@ export class MultiClient {
         return s;
       } catch (e) {
         last = e;
-        if (this.closed) throw e;
+        if (this.closed) break; // close() cut this handshake: CLOSED, below
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -87,10 +87,11 @@ export class JuteReader {
     return v;
   }
 
+  /** A jute buffer: -1 is null; any other negative length is a corrupt frame (jute's own reader refuses it too). */
   buffer(): Buffer | null {
     const n = this.int();
-    if (n < 0) return null;
-    if (n > this.remaining) throw new RangeError(`a jute buffer of ${n} bytes in ${this.remaining}`);
+    if (n === -1) return null;
+    if (n < 0 || n > this.remaining) throw new RangeError(`a jute buffer of ${n} bytes in ${this.remaining}`);
     const v = this.b.subarray(this.at, this.at + n);
     this.at += n;
     return v;
