@@ -1,8 +1,8 @@
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
-import type { ContenderVia, LabState, ServerRecord } from '../lab/state.js';
+import type { ContenderVia, LabNetState, LabState, ServerRecord } from '../lab/state.js';
 import { linkId } from './link-types.js';
-import { pingDaemon, startDaemon, withDaemon } from './control.js';
+import { type NetControl, pingDaemon, startDaemon, withDaemon } from './control.js';
 import { forgetGoneContenders, goneContenders } from './gone-contenders.js';
 import type { ResponseFor } from './protocol.js';
 import {
@@ -26,6 +26,17 @@ async function pingLabDaemon(paths: LabPaths): Promise<ResponseFor<{ op: 'ping' 
   return pong && pong.labRoot === paths.root ? pong : undefined;
 }
 
+/** The lab's partition rules and delays, as the daemon applies them to every link. */
+async function sendRules(ctl: NetControl, state: LabState, net: LabNetState): Promise<void> {
+  await ctl.request({
+    op: 'set-rules',
+    rules: net.rules,
+    delays: perDirectionDelays(net.delays),
+    members: labMembers(state),
+    ...(net.seed === undefined ? {} : { seed: net.seed }),
+  });
+}
+
 /**
  * Makes the lab network match the state: a running daemon, the recorded rules and delays, every server link and
  * the links of every live contender. Idempotent: links that exist already are left alone. `warn` hears of
@@ -41,13 +52,7 @@ export async function ensureNetwork(
   await withDaemon(paths, async (ctl) => {
     // Rules before links: a link starts with the fault the current rules give it, so a restarted daemon never lets
     // a partitioned link pass in between.
-    await ctl.request({
-      op: 'set-rules',
-      rules: net.rules,
-      delays: perDirectionDelays(net.delays),
-      members: labMembers(state),
-      ...(net.seed === undefined ? {} : { seed: net.seed }),
-    });
+    await sendRules(ctl, state, net);
     await ctl.request({ op: 'add-links', links: serverLinkSpecs(state) });
     const gone = new Set(goneContenders(paths, state));
     for (const c of state.contenders) {
@@ -123,13 +128,7 @@ export async function addServerLinks(paths: LabPaths, state: LabState, server: S
   state.net ??= emptyNet();
   const net = state.net;
   await withDaemon(paths, async (ctl) => {
-    await ctl.request({
-      op: 'set-rules',
-      rules: net.rules,
-      delays: perDirectionDelays(net.delays),
-      members: labMembers(state),
-      ...(net.seed === undefined ? {} : { seed: net.seed }),
-    });
+    await sendRules(ctl, state, net);
     await ctl.request({
       op: 'add-links',
       links: serverLinkSpecs(state).filter((l) => l.from === server.name || l.to === server.name),

@@ -1,3 +1,4 @@
+import { targetKind } from '../../faults/targets.js';
 import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../../lab/events.js';
 
 /** The lab events that open a fault window (src/lab/events.ts lists every lab event and its fields). */
@@ -35,8 +36,8 @@ export interface FaultWindow {
   readonly servers: readonly string[];
 }
 
-const isContender = (n: string) => /^c\d+$/.test(n);
-const isServer = (n: string) => /^zk\d+$/.test(n);
+const isContender = (n: string) => targetKind(n) === 'contender';
+const isServer = (n: string) => targetKind(n) === 'server';
 
 /** The names a partition or delay cuts off; for a split, the members of groups without a server majority. */
 export function partitionTargets(ev: NetFaultEvent): string[] {

@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
 import { clearLab } from '../../lab/clear.js';
 import { findMarked } from '../../lab/procs.js';
+import { holdsLab } from '../../lab/in-use.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { EnsembleSpec } from '../format/types.js';
@@ -39,7 +40,7 @@ export class DrillLab {
     }
     const root = resolve(dir);
     const paths = new LabPaths(root);
-    if (existsSync(paths.stateFile) || findMarked(paths.markers).length > 0) {
+    if (holdsLab(paths)) {
       throw new UsageError(
         `${root} already holds a lab; a drill runs on a fresh one of its own`,
         `leave out --lab to use a temporary directory, or clear it first: \`zklab ensemble down --purge --lab ${dir}\``,
