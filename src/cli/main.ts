@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../templates.js';
 import type { Argv, CommandModule } from 'yargs';
 import type yargsFactory from 'yargs';
 import { UsageError } from '../errors.js';
@@ -46,8 +49,54 @@ export const COMMANDS: readonly {
   { names: ['logs'], load: async (ctx) => [(await import('./commands/logs.js')).logsCommand(ctx)] },
   { names: ['config'], load: async (ctx) => [(await import('./commands/config.js')).configCommand(ctx)] },
   { names: ['doctor'], load: async (ctx) => [(await import('./commands/doctor.js')).doctorCommand(ctx)] },
-  { names: ['completion'], load: async () => [(await import('./commands/completion.js')).completionCommand()] },
+  { names: ['completion'], load: async (ctx) => [(await import('./commands/completion.js')).completionCommand(ctx)] },
 ];
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Edits (insert, delete, replace) between two words. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The option a mistyped one most likely meant: one it begins, or one a couple of letters away. */
+export function closestOption(word: string, options: readonly string[]): string | undefined {
+  const scored = options
+    .map((o) => ({ o, d: o.startsWith(word) || word.startsWith(o) ? 0.5 : editDistance(word, o) }))
+    .filter((x) => x.d <= 2)
+    .sort((a, b) => a.d - b.d);
+  return scored[0]?.o;
+}
+
+/** yargs' own refusals, worded as zklab's: what was wrong, and where the help for it is. */
+function usageFailure(msg: string | undefined, argv: readonly string[], options: readonly string[]): UsageError {
+  const text = msg ?? 'invalid command line';
+  const words = argv.filter((w) => !w.startsWith('-'));
+  const group = COMMANDS.some((c) => c.names.includes(words[0] ?? '')) ? words[0] : undefined;
+  const helpOf = (cmd: string) => `\`zklab ${cmd} --help\``;
+  const unknown = /^Unknown arguments?: ([^,]+)/.exec(text)?.[1];
+  if (unknown !== undefined) {
+    const meant = closestOption(unknown, options);
+    const where = group
+      ? `${helpOf(words.slice(0, 2).join(' '))} lists its options`
+      : '`zklab --help` lists the commands';
+    return new UsageError(text, meant ? `did you mean --${meant}? ${where}` : where);
+  }
+  if (/^Not enough non-option arguments/.test(text) && group) {
+    return new UsageError(`\`zklab ${group}\` is missing an argument`, `${helpOf(group)} shows what it takes`);
+  }
+  return new UsageError(text, group ? `${helpOf(group)} describes each` : '`zklab --help` lists the commands');
+}
 
 export async function buildParser(argv: readonly string[], ctx: CommandContext): Promise<Argv<GlobalArgs>> {
   let parser = yargs([...argv])
@@ -74,11 +123,13 @@ export async function buildParser(argv: readonly string[], ctx: CommandContext):
     .demandCommand(1, 'name a command; `zklab --help` lists them')
     .help()
     .alias('help', 'h')
-    .version(false)
+    .version('version', 'print the version', packageVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((msg, err) => {
+    .fail((msg, err, y) => {
       if (err) throw err;
-      throw new UsageError(msg ?? 'invalid command line', 'see `zklab --help`');
+      // yargs hands its usage instance over: the options the command line's command describes.
+      const described = (y as unknown as { getDescriptions?: () => Record<string, string> }).getDescriptions?.() ?? {};
+      throw usageFailure(msg, argv, Object.keys(described));
     })
     .exitProcess(false) as Argv<GlobalArgs>;
   const named = COMMANDS.find((c) => c.names.includes(argv[0] ?? ''));

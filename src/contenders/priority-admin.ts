@@ -147,6 +147,7 @@ export async function setPriority(
   paths: LabPaths,
   id: string,
   value: string,
+  opts: { path?: string } = {},
 ): Promise<{ path: string; policy: AdminPolicy }> {
   const { state, connect } = labConnect(paths);
   const rec = state.contenders.find((c) => c.id === id);
@@ -165,6 +166,11 @@ export async function setPriority(
     throw new UsageError(
       `${id} is not running`,
       'set the priority of a running priority contender (`zklab contenders list`)',
+    );
+  if (opts.path !== undefined && opts.path !== rec.path)
+    throw new UsageError(
+      `${id} contends at ${rec.path}, not at ${opts.path}`,
+      `leave out --path (a contender's election is its own), or name a contender of ${opts.path}`,
     );
   const priority = Number(value.trim());
   if (value.trim() === '' || !Number.isInteger(priority))

@@ -1,5 +1,6 @@
 import { formatDuration } from '../duration.js';
-import { rmSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
@@ -91,6 +92,23 @@ function validateUp(opts: UpOptions) {
   return { servers, observers, tickMs, java, zk };
 }
 
+/** True when a server of the lab has written ZooKeeper data (its snapshots and transaction logs). */
+function holdsData(paths: LabPaths): boolean {
+  if (!existsSync(paths.dataDir)) return false;
+  return readdirSync(paths.dataDir).some((server) => {
+    const dir = join(paths.dataDir, server, 'version-2');
+    return existsSync(dir) && readdirSync(dir).length > 0;
+  });
+}
+
+/** "3-server ensemble (tick 200ms, base port 12400)", with its observers. */
+function describeShape(state: LabState): string {
+  const observers = state.servers.filter((s) => s.role === 'observer').length;
+  const voters = state.servers.length - observers;
+  const extra = observers > 0 ? ` and ${observers} observer${observers === 1 ? '' : 's'}` : '';
+  return `${voters}-server ensemble${extra} (tick ${formatDuration(state.tickMs)}, base port ${state.basePort})`;
+}
+
 /** A stopped lab's observers, when `up` gives it a new voter count and says nothing of them. */
 function keptObservers(existing: LabState | undefined, voters: number): number {
   const kept = existing?.servers.filter((s) => s.role === 'observer').length ?? 0;
@@ -118,6 +136,14 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
         `the lab at ${paths.root} is already up with ${existing.servers.length} servers ` +
           `(tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort})`,
         'run `zklab ensemble down` first to change its shape',
+      );
+    }
+    if (differs && live.length === 0 && holdsData(paths)) {
+      throw new UsageError(
+        `the stopped lab at ${paths.root} holds the data of a ${describeShape(existing)}: ` +
+          'another shape would start afresh without it',
+        'run `zklab ensemble down --purge` first for a fresh ensemble, or `zklab ensemble up` as it was and then ' +
+          '`zklab ensemble add` / `remove` to change its members and keep the data',
       );
     }
     if (!differs || live.length > 0) {

@@ -6,7 +6,7 @@ import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs, isStopped } from '../lab/procs.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.js';
@@ -36,6 +36,16 @@ export async function kill(paths: LabPaths, t: Target, sig: 'SIGKILL' | 'SIGTERM
   return { target, pid };
 }
 
+/** The lab's members that are paused now (their process stopped), servers first. */
+export function pausedMembers(paths: LabPaths): Resolved[] {
+  const state = requireState(paths);
+  const stopped = (pid: number | undefined) => isOurs(pid, paths.markers) && isStopped(pid!);
+  return [
+    ...state.servers.filter((s) => stopped(s.pid)).map((s): Resolved => ({ name: s.name, kind: 'server' })),
+    ...state.contenders.filter((c) => stopped(c.pid)).map((c): Resolved => ({ name: c.id, kind: 'contender' })),
+  ];
+}
+
 /** SIGSTOP (`pause`) or SIGCONT; a pause returns once the process is stopped. */
 export async function freeze(
   paths: LabPaths,
@@ -44,11 +54,26 @@ export async function freeze(
   opts: { signal?: AbortSignal } = {},
 ): Promise<Hit> {
   const target = await resolve(paths, t);
+  if (!pause && t === 'leader') refuseResumeOfNewLeader(paths, target);
   const { pid } =
     target.kind === 'contender'
       ? await contenderSignals.pause(paths, target.name, pause, opts)
       : await pauseServer(paths, target.name, pause, opts);
   return { target, pid };
+}
+
+/**
+ * `resume leader` after `pause leader`: the frozen leader lost its session, so `leader` now names the next one.
+ * Say which contenders are paused and how to resume them.
+ */
+function refuseResumeOfNewLeader(paths: LabPaths, leader: Resolved): void {
+  const paused = pausedMembers(paths).filter((m) => m.kind === 'contender');
+  if (paused.some((m) => m.name === leader.name) || paused.length === 0) return;
+  const names = paused.map((m) => m.name).join(', ');
+  throw new UsageError(
+    `${leader.name} leads now and is not paused; paused: ${names} (the one \`pause leader\` froze lost its lead)`,
+    `resume it by name, \`zklab resume contender ${paused[0]!.name}\`, or all of them: \`zklab resume paused\``,
+  );
 }
 
 /** Cuts every link of the target; replaces an earlier isolation of it. */

@@ -1,4 +1,5 @@
-import { leadsQuorum } from '../ensemble/fourlw.js';
+import type { ServerMode } from '../ensemble/fourlw.js';
+import { isServing } from '../ensemble/quorum.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { parentPath } from '../zk/paths.js';
 import type { ElectionLayout } from '../recipes/leadership.js';
@@ -16,6 +17,8 @@ export interface ProblemFacts {
   readonly servers: readonly SnapshotServer[];
 }
 
+const isServingMode = (mode: string): boolean => mode !== 'paused' && isServing(mode as ServerMode);
+
 function ownerLabel(n: SnapshotNode): string {
   return n.contender ?? n.sessionId ?? 'no session';
 }
@@ -25,8 +28,11 @@ export function findProblems(f: ProblemFacts): string[] {
   const out: string[] = [];
   if (!f.exists) out.push(`${f.path} does not exist`);
 
-  if (f.servers.length > 0 && !f.servers.some((s) => leadsQuorum(s.mode))) {
-    out.push('no server reports Mode leader or standalone: the ensemble has no quorum');
+  // A follower or observer serves only inside a quorum: one serving server in view says the quorum is there, even
+  // when the leader is not among the servers in view (inspect --connect to one of them).
+  if (f.servers.length > 0 && !f.servers.some((s) => isServingMode(s.mode))) {
+    const modes = f.servers.map((s) => `${s.name} ${s.mode}`).join(', ');
+    out.push(`no server in view is serving (${modes}): without a quorum nobody can lead`);
   }
 
   const leader = f.nodes.find((n) => n.leader);

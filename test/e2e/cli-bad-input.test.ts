@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/templates.js';
 import { zklab } from '../helpers/cli.js';
 import { tempDir } from '../helpers/paths.js';
 
@@ -105,6 +107,29 @@ describe('bad input, no lab', () => {
     await expectUsage(['ensemble', 'up', '--serverz', '3'], /Unknown argument/);
     await expectUsage(['kill', 'everything'], /unknown kill target "everything"/);
     await expectUsage(['kill', 'server', 'zk1', '--signal', 'HUP'], /--signal must be KILL or TERM/);
+  });
+
+  it('a mistyped option names the one meant; a group without its command lists its commands; --version', async () => {
+    await expectUsage(
+      ['ensemble', 'up', '--server', '3'],
+      /^zklab: Unknown argument: server\n {2}did you mean --servers\?/,
+    );
+    await expectUsage(['contenders', 'spawn', '3', '--session', '5s'], /did you mean --session-timeout\?/);
+    for (const [group, commands] of [
+      ['contenders', 'spawn, list or stop'],
+      ['ensemble', 'up, status, down, restart, add, remove or config'],
+      ['jobs', 'submit or status'],
+      ['partition', 'isolate, split or list'],
+    ] as const) {
+      await expectUsage(
+        [group],
+        new RegExp(`^zklab: name an? ${group} command: ${commands}\\n  \`zklab ${group} --help\``),
+      );
+    }
+    await expectUsage(['kill'], /^zklab: `zklab kill` is missing an argument\n/);
+    const v = await zklab(['--version']);
+    expect(v.exitCode, v.stderr).toBe(0);
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version);
   });
 
   it('config generate: bad counts and hosts write nothing', async () => {

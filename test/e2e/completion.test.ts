@@ -41,6 +41,17 @@ describe('zklab completion', () => {
     expect(r.stdout.trim()).toBe('ensemble');
   });
 
+  it('prints a fish script with SHELL=fish, not the bash one, which asks zklab the same way', async () => {
+    const r = await zklab(['completion'], { env: { SHELL: '/usr/bin/fish' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/COMP_WORDS|compgen/);
+    expect(r.stdout).toMatch(/^complete -c zklab -f -a '\(__zklab_yargs_completions\)'$/m);
+    expect(r.stdout).toContain('zklab --get-yargs-completions (commandline -opc) (commandline -ct)');
+    // What fish's `commandline -opc` gives for "zklab ensemble <tab>": the words so far, the command first.
+    const sub = await zklab(['--get-yargs-completions', 'zklab', 'ensemble', ''], { env: { SHELL: '/usr/bin/fish' } });
+    expect(sub.stdout.split('\n')).toEqual(expect.arrayContaining(['up', 'status', 'down', 'restart']));
+  });
+
   it('rejects extra arguments before printing anything', async () => {
     const r = await zklab(['completion', 'extra'], { env: BASH });
     expect(r.exitCode).toBe(2);

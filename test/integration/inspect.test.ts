@@ -210,6 +210,19 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     );
   });
 
+  it('--connect to one follower of a healthy ensemble: the server seen, and no claim that the quorum is lost', async () => {
+    const servers = readState(paths)!.servers;
+    const leader = (await quorumLeader(servers))!;
+    const follower = servers.find((s) => s.name !== leader.name)!;
+    const r = await zklab(['inspect', '--json', '--connect', `127.0.0.1:${follower.clientPort}`], {
+      lab: `${paths.root}-none`,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const snapshot = JSON.parse(r.stdout) as Snapshot;
+    expect(snapshot.servers.map((s) => s.mode)).toEqual(['follower']);
+    expect(snapshot.problems).toEqual([]);
+  });
+
   it('an unreachable ensemble: --json names the servers and fails; no lab and no --connect is a usage error', async () => {
     const r = await zklab(['inspect', '--json', '--connect', '127.0.0.1:1,127.0.0.1:2'], { lab: `${paths.root}-none` });
     expect(r.exitCode).toBe(1);

@@ -9,6 +9,7 @@ import { tempLab } from '../helpers/paths.js';
 import { sharedEnsemble } from '../helpers/shared-ensemble.js';
 import { waitFor } from '../helpers/wait.js';
 import { leadershipSpans } from '../helpers/beliefs.js';
+import { snapshotDir } from '../helpers/lab-snapshot.js';
 
 /**
  * Dynamic reconfiguration and observers on one shared 3-server lab. What each server's configuration is comes from
@@ -240,26 +241,43 @@ describe('ensemble up --observers', () => {
     expect(readState(other)).toBeUndefined();
   });
 
-  it('gives a stopped lab the shape asked for, keeping its observers when none are asked for', async () => {
+  it('refuses to give a stopped lab that holds data another shape, changing nothing; down --purge makes room', async () => {
     const other = tempLab();
     const run = (args: string[]) => cli(args, other.root);
-    const modes = async (): Promise<string[]> => {
-      const ports = readState(other)!.servers.map((s) => s.clientPort);
-      return Promise.all(
-        ports.map(async (port) => /^Mode: (\w+)/m.exec(await fourLetterWord(port, 'srvr'))?.[1] ?? 'none'),
+    const srvrModes = async (): Promise<string[]> =>
+      Promise.all(
+        readState(other)!.servers.map(
+          async (s) => /^Mode: (\w+)/m.exec(await fourLetterWord(s.clientPort, 'srvr'))?.[1] ?? 'none',
+        ),
       );
-    };
     try {
       await run(['ensemble', 'up', '--servers', '2', '--observers', '1']);
+      await withServer(readState(other)!.servers[0]!.clientPort, (zk) => zk.create('/kept', 'x', 'persistent'));
+      await run(['contenders', 'spawn', '1']);
       await run(['ensemble', 'down']);
+      const before = snapshotDir(other.root);
+      for (const args of [
+        ['--servers', '3'],
+        ['--observers', '0'],
+        ['--tick', '300'],
+      ]) {
+        const refused = await zklab(['ensemble', 'up', ...args], { lab: other.root });
+        expect(refused.exitCode, args.join(' ')).toBe(2);
+        expect(refused.stderr).toMatch(/holds the data of a 2-server ensemble and 1 observer/);
+        expect(refused.stderr).toMatch(/ensemble down --purge.*ensemble add/s);
+        expect(snapshotDir(other.root)).toEqual(before);
+      }
+      // As it was, the data is there.
+      await run(['ensemble', 'up']);
+      expect((await srvrModes()).sort()).toEqual(['follower', 'leader', 'observer']);
+      const kept = await withServer(readState(other)!.servers[0]!.clientPort, (zk) => zk.exists('/kept'));
+      expect(kept).not.toBeNull();
+      // Purged, another shape starts afresh, without the old contenders' records.
+      await run(['ensemble', 'down', '--purge']);
       await run(['ensemble', 'up', '--servers', '3']);
-      expect((await modes()).sort()).toEqual(['follower', 'follower', 'leader', 'observer']);
-      await run(['ensemble', 'down']);
-      const before = readState(other);
-      const refused = await zklab(['ensemble', 'up', '--servers', '1'], { lab: other.root });
-      expect(readState(other)).toEqual(before);
-      expect(refused.exitCode).toBe(2);
-      expect(refused.stderr).toMatch(/the lab's 1 observer cannot go with 1 voting server/);
+      expect((await srvrModes()).sort()).toEqual(['follower', 'follower', 'leader']);
+      expect(readState(other)!.contenders).toEqual([]);
+      expect(await withServer(readState(other)!.servers[0]!.clientPort, (zk) => zk.exists('/kept'))).toBeNull();
     } finally {
       await zklab(['ensemble', 'down', '--purge'], { lab: other.root });
     }

@@ -133,7 +133,7 @@ describe('priority pre-emption', () => {
       priorities: {},
     });
     await waitFor(async () => (await readyLeader('/ps')) === b1, `${b1} READY on site b`, 10_000);
-    await cli(['priority', 'set', b2!, '20']);
+    await cli(['priority', 'set', b2!, '20', '--path', '/ps']);
     await waitFor(async () => (await readyLeader('/ps')) === b2, `${b2} READY with priority 20`, 10_000);
     // Any client may write the policy: the elector watches the znode, not zklab.
     const { stat } = await zk().getData('/ps/policy');
@@ -196,6 +196,7 @@ describe('priority pre-emption', () => {
       [['priority', 'set', p1!, '2.5'], /priority "2.5" is not a whole number/],
       [['priority', 'set', other!, '3'], new RegExp(`${other} runs the predecessor recipe, not the priority recipe`)],
       [['priority', 'set', 'c99', '3'], /no contender c99 in this lab/],
+      [['priority', 'set', p1!, '3', '--path', '/pother'], new RegExp(`${p1} contends at /pb, not at /pother`)],
       [['priority', 'prefer-site', 'mars', '--path', '/pb'], /no site "mars" in the election at \/pb/],
       [['contenders', 'spawn', '1', '--no-preempt'], /--no-preempt: only applies to --recipe priority/],
       [

@@ -11,7 +11,7 @@ interface GenerateArgs extends GlobalArgs {
 
 export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'config <command>',
+    command: 'config',
     describe: 'Generate ZooKeeper configuration files',
     builder: (y: Argv<GlobalArgs>) =>
       y

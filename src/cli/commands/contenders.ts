@@ -12,7 +12,7 @@ interface SpawnArgs extends GlobalArgs, SpawnFlags {
 
 export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'contenders <command>',
+    command: 'contenders',
     describe: 'Spawn, list and stop election contender processes',
     builder: (y: Argv<GlobalArgs>) =>
       y

@@ -5,7 +5,7 @@ import { MAX_REPEAT } from '../../drills/run/limits.js';
 
 export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'drill <command>',
+    command: 'drill',
     describe: 'Scripted failure drills: faults, expectations and checkers on a fresh lab, with a report',
     builder: (y: Argv<GlobalArgs>) =>
       y

@@ -32,7 +32,7 @@ function progressPrinter(ctx: CommandContext) {
 
 export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'ensemble <command>',
+    command: 'ensemble',
     describe: "Start, inspect, restart and stop the lab's ZooKeeper ensemble",
     builder: (y: Argv<GlobalArgs>) =>
       y

@@ -15,7 +15,7 @@ interface FailpointArgs extends GlobalArgs {
 
 export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs, FailpointArgs> {
   return {
-    command: 'failpoint <command>',
+    command: 'failpoint',
     describe: 'Make a contender crash, freeze or hang at a named point of its recipe (once)',
     builder: (y: Argv<GlobalArgs>) =>
       y
@@ -79,7 +79,7 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             ctx.out(ids.length === 0 ? 'no failpoint was armed' : `disarmed: ${ids.join(', ')}`);
           },
         })
-        .demandCommand(1, 'say what to do: set, list or clear'),
+        .demandCommand(1, 'name a failpoint command: set, list or clear'),
     handler: () => undefined,
   };
 }

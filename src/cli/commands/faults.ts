@@ -42,6 +42,9 @@ function targetOf(a: TargetArgs, verb: string): Target {
     case 'leader':
     case 'zk-leader':
       return a.target;
+    case 'paused':
+      if (verb === 'resume') return a.target;
+      throw new UsageError('`paused` is a target of resume only', `targets: ${TARGETS}`);
     default:
       throw new UsageError(`unknown ${verb} target "${a.target}"`, `targets: ${TARGETS}`);
   }
@@ -88,7 +91,7 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
     command: `${verb} <target> [name]`,
     describe: pause
       ? 'Freeze a process with SIGSTOP (server zkN, zk-leader, leader, contender cN)'
-      : 'Thaw a frozen process with SIGCONT',
+      : 'Thaw a frozen process with SIGCONT (server zkN, contender cN, leader, or paused: every paused one)',
     builder: (y: Argv<GlobalArgs>) =>
       y
         .positional('target', { type: 'string', demandOption: true })
@@ -98,6 +101,15 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
       const paths = labPaths(a);
       const target = targetOf(a, verb);
       requireState(paths);
+      if (target === 'paused') {
+        const paused = faults.pausedMembers(paths);
+        if (paused.length === 0) throw new UsageError('nothing in this lab is paused', 'see `zklab contenders list`');
+        for (const m of paused) {
+          const { pid } = await faults.freeze(paths, m, false);
+          ctx.out(`resumed ${m.name} (pid ${pid})`);
+        }
+        return;
+      }
       const { target: hit, pid } = await faults.freeze(paths, target, pause);
       ctx.out(`${pause ? 'paused' : 'resumed'} ${hit.name} (pid ${pid})`);
     },

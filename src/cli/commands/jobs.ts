@@ -112,7 +112,7 @@ function renderStatus(s: JobsStatus): string {
 
 export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, JobsArgs> {
   return {
-    command: 'jobs <command>',
+    command: 'jobs',
     describe: 'Submit jobs to the task scheduler workload and see where each one is',
     builder: (y: Argv<GlobalArgs>) =>
       y
@@ -185,7 +185,7 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
             }
           },
         })
-        .demandCommand(1, 'say what to do: submit or status'),
+        .demandCommand(1, 'name a jobs command: submit or status'),
     handler: () => undefined,
   };
 }

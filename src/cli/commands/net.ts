@@ -24,7 +24,7 @@ function msArg(what: string, text: string | undefined, fallback: number): number
 
 export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'net <command>',
+    command: 'net',
     describe: 'Slow down the links of a lab member (latency and jitter)',
     builder: (y: Argv<GlobalArgs>) =>
       y

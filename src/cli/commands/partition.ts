@@ -12,7 +12,7 @@ const modeOption = {
 
 export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
-    command: 'partition <command>',
+    command: 'partition',
     describe: 'Cut links between lab members (servers and contenders): isolate one, split into groups, list',
     builder: (y: Argv<GlobalArgs>) =>
       y

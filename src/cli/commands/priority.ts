@@ -52,7 +52,7 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
     });
   const path = (a: PriorityArgs) => (a.path === undefined ? {} : { path: znodePathArg(a.path) });
   return {
-    command: 'priority <command>',
+    command: 'priority',
     describe:
       "The priority election's policy: who should lead, by priority and site (the elector pre-empts to follow it)",
     builder: (y: Argv<GlobalArgs>) =>
@@ -71,12 +71,14 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'set <id> <priority>',
           describe: 'Give a running priority contender a priority in the policy (overrides the one it registered)',
           builder: (b) =>
-            b
-              .positional('id', { type: 'string', demandOption: true })
-              .positional('priority', { type: 'string', demandOption: true }) as Argv<PriorityArgs>,
+            pathOption(
+              b
+                .positional('id', { type: 'string', demandOption: true })
+                .positional('priority', { type: 'string', demandOption: true }) as Argv<PriorityArgs>,
+            ),
           handler: async (a) => {
             const { setPriority } = await import('../../contenders/priority-admin.js');
-            const r = await setPriority(labPaths(a), a.id!, String(a.priority));
+            const r = await setPriority(labPaths(a), a.id!, String(a.priority), path(a));
             ctx.out(
               `${r.path}/policy: ${describePolicy(r.policy)}\nthe elector elects again; \`zklab priority show\` follows it`,
             );
@@ -96,7 +98,7 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
             );
           },
         })
-        .demandCommand(1, 'say what to do: show, set or prefer-site'),
+        .demandCommand(1, 'name a priority command: show, set or prefer-site'),
     handler: () => undefined,
   };
 }

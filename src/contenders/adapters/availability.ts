@@ -1,7 +1,7 @@
 import type { Check } from '../../ensemble/doctor.js';
 import { ZklabError } from '../../errors.js';
 import { describeCurator, locateCurator } from './curator-runtime.js';
-import { describeKazoo, locateKazoo } from './kazoo-runtime.js';
+import { describeKazoo, importsKazoo, locateKazoo, pathPython } from './kazoo-runtime.js';
 
 async function check(name: string, describe: () => Promise<string>, fix: string): Promise<Check> {
   try {
@@ -12,9 +12,30 @@ async function check(name: string, describe: () => Promise<string>, fix: string)
   }
 }
 
+/**
+ * Whether `python3` on PATH, the one `--exec -- python3 my_service.py` runs, can import kazoo: a pyenv or venv
+ * python3 first on PATH often cannot, while Debian's python3-kazoo is importable by /usr/bin/python3 only.
+ */
+async function pathPythonCheck(): Promise<Check> {
+  const name = 'python3 on PATH';
+  const python = pathPython();
+  if (python === undefined) return { name, ok: false, detail: 'there is none', fix: 'install python3' };
+  if (await importsKazoo(python)) return { name, ok: true, detail: `${python} imports kazoo` };
+  const kazoo = await locateKazoo().catch(() => undefined);
+  return {
+    name,
+    ok: false,
+    detail: `${python} cannot import kazoo${kazoo ? `; ${kazoo.python} can` : ''}`,
+    fix: kazoo
+      ? `run your kazoo programs with it: \`zklab contenders spawn 3 --exec -- ${kazoo.python} my_service.py {connect}\``
+      : 'install kazoo for it, or `python3-kazoo` for /usr/bin/python3 (bin/setup does)',
+  };
+}
+
 /** One `doctor` check per adapter: is its runtime there, and which one. Never throws, never compiles. */
 export async function adapterChecks(): Promise<Check[]> {
   return Promise.all([
+    pathPythonCheck(),
     check(
       'curator-latch',
       async () => describeCurator(await locateCurator()),

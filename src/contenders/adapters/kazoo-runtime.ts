@@ -97,3 +97,19 @@ export function describeKazoo(rt: KazooRuntime): string {
   const from = rt.source === 'ZKLAB_PYTHON' ? ', from ZKLAB_PYTHON' : '';
   return `kazoo ${rt.kazooVersion} on ${rt.python} (Python ${rt.pythonVersion}${from})`;
 }
+
+/** The first `python3` on PATH (what `--exec -- python3 …` runs), or undefined. */
+export function pathPython(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d.length > 0)
+    .map((d) => join(d, 'python3'))
+    .find((p) => realPath(p) !== undefined);
+}
+
+/** True when `python` can import kazoo. */
+export async function importsKazoo(python: string): Promise<boolean> {
+  const { execa } = await import('execa');
+  const r = await execa(python, ['-c', 'import kazoo'], { reject: false, timeout: 20_000 });
+  return r.exitCode === 0;
+}

@@ -344,8 +344,15 @@ describe('buildSnapshot: states and faults', () => {
     expect(s).toMatchObject({ exists: false, layout: 'empty', nodes: [] });
     expect(s.problems).toEqual([
       '/election does not exist',
-      'no server reports Mode leader or standalone: the ensemble has no quorum',
+      'no server in view is serving (zk1 not-serving): without a quorum nobody can lead',
     ]);
+  });
+
+  it('claims nothing about a quorum when a server in view serves without leading (inspect --connect to a follower)', () => {
+    const s = buildSnapshot(input({ servers: [server('23000', { srvr: { mode: 'follower' } })] }));
+    expect(s.problems).toEqual([]);
+    const observer = buildSnapshot(input({ servers: [server('zk4', { srvr: { mode: 'observer' } })] }));
+    expect(observer.problems).toEqual([]);
   });
 
   it('ignores znodes outside the election path and ages from ctime', () => {
