@@ -32,6 +32,7 @@ export const SPAWN_FLAGS: Readonly<Record<SpecField, string>> = {
   path: '--path',
   via: '--via',
   connect: '--connect',
+  joinTimeout: '--join-timeout',
 };
 
 /** The arguments of `contenders spawn` as yargs hands them over. */
@@ -58,6 +59,7 @@ export interface SpawnFlags {
   readonly hold?: string;
   readonly think?: string;
   readonly fencing?: string;
+  readonly 'join-timeout'?: string;
   readonly '--'?: readonly (string | number)[];
 }
 
@@ -107,6 +109,7 @@ export function specInput(a: SpawnFlags): ContenderSpecInput {
     path: a.path,
     via: a.via,
     connect: a.connect,
+    joinTimeout: a['join-timeout'],
   };
 }
 

@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.js';
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProcessError } from '../errors.js';
+import { ProcessError, UsageError } from '../errors.js';
 import { readEventFile } from '../lab/event-log.js';
 import { SAYS_WHERE_IT_STANDS, type ContenderEvent } from '../lab/events.js';
 import { tailFile } from '../lab/fs.js';
@@ -17,6 +17,16 @@ import { childPath } from '../zk/paths.js';
 import type { ZkPort } from '../zk/port.js';
 import { programExitError } from './program.js';
 import { runsProgram } from './spec.js';
+
+/** How often a spawn that waits says so when nothing changed. */
+const PROGRESS_EVERY_MS = 5000;
+
+/** Where a spawn's join stands: who joined, who is awaited, how long it waits still. */
+export interface JoinProgress {
+  readonly joined: readonly string[];
+  readonly waiting: readonly string[];
+  readonly leftMs: number;
+}
 
 function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
   return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));
@@ -41,10 +51,19 @@ export async function waitJoined(
   paths: LabPaths,
   records: readonly ContenderRecord[],
   timeoutMs: number,
-  signal?: AbortSignal,
+  opts: { readonly signal?: AbortSignal; readonly onProgress?: (p: JoinProgress) => void } = {},
 ): Promise<void> {
+  const { signal, onProgress } = opts;
   const deadline = Date.now() + timeoutMs;
   let waiting = [...records];
+  let told = { waiting: -1, at: 0 };
+  const tell = () => {
+    const now = Date.now();
+    if (waiting.length === told.waiting && now - told.at < PROGRESS_EVERY_MS) return;
+    told = { waiting: waiting.length, at: now };
+    const joined = records.filter((r) => !waiting.includes(r)).map((r) => r.id);
+    onProgress?.({ joined, waiting: waiting.map((r) => r.id), leftMs: Math.max(0, deadline - now) });
+  };
   let observer: ZkPort | undefined;
   const look = async (r: ContenderRecord, events: readonly ContenderEvent[]): Promise<boolean> => {
     if (r.scheduler) return events.some((e) => e.event === 'worker-registered');
@@ -75,14 +94,18 @@ export async function waitJoined(
       }
       waiting = still;
       if (waiting.length === 0) return;
+      tell();
       if (Date.now() > deadline) {
         const first = waiting[0]!;
         const what = runsProgram(first.recipe)
-          ? `(a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})`
+          ? ` (a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})`
           : '';
-        throw new ProcessError(
-          `contenders ${waiting.map((r) => r.id).join(', ')} did not join within ${formatDuration(timeoutMs)} ${what}`.trim(),
-          'the spawn was taken back; check `zklab ensemble status`, or run the program by hand with the same ZKLAB_* environment',
+        throw new UsageError(
+          `contender${waiting.length === 1 ? '' : 's'} ${waiting.map((r) => r.id).join(', ')} did not join within ` +
+            `${formatDuration(timeoutMs)}${what}; the spawn was taken back`,
+          runsProgram(first.recipe)
+            ? 'give it longer (--join-timeout 2m), or run the program by hand with the same ZKLAB_* environment'
+            : 'check `zklab ensemble status`, or give it longer (--join-timeout 1m)',
         );
       }
       await sleep(25);

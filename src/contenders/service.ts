@@ -24,7 +24,7 @@ import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
 import { type ContenderSpec, runsProgram } from './spec.js';
 import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
-import { undoSpawn, waitJoined, type SpawnUndo } from './join.js';
+import { type JoinProgress, type SpawnUndo, undoSpawn, waitJoined } from './join.js';
 import { readZkView, type ZkContenderView } from './zk-view.js';
 import { effectiveRule } from './leader-rule.js';
 import { withObserver } from '../zk/observer.js';
@@ -102,7 +102,7 @@ function refuseForLab(paths: LabPaths, state: LabState, req: ContenderSpec): voi
 export async function spawnContenders(
   paths: LabPaths,
   req: ContenderSpec,
-  opts: { signal?: AbortSignal; connectFor?: ConnectStringFor } = {},
+  opts: { signal?: AbortSignal; connectFor?: ConnectStringFor; onJoin?: (p: JoinProgress) => void } = {},
 ): Promise<SpawnResult> {
   const entry = runsProgram(req.recipe) ? EXEC_CHILD_ENTRY : CHILD_ENTRY;
   if (!existsSync(entry))
@@ -180,7 +180,9 @@ export async function spawnContenders(
     return created;
   });
   try {
-    await waitJoined(paths, records, Math.max(program ? 30_000 : 20_000, req.count * 300), opts.signal);
+    // Each contender of a large spawn takes its turn at the servers: the bound grows with the count.
+    const timeoutMs = Math.max(req.joinTimeoutMs, req.count * 300);
+    await waitJoined(paths, records, timeoutMs, { signal: opts.signal, onProgress: opts.onJoin });
   } catch (e) {
     await undoSpawn(paths, records, before!);
     throw e;

@@ -53,6 +53,7 @@ export const SPEC_FIELDS = [
   'path',
   'via',
   'connect',
+  'joinTimeout',
 ] as const;
 export type SpecField = (typeof SPEC_FIELDS)[number];
 
@@ -78,6 +79,7 @@ export const DEFAULT_PATH = '/election';
 export const DEFAULT_LOCK_PATH = '/lock';
 export const DEFAULT_HOLD_MS = 200;
 export const DEFAULT_THINK_MS = 100;
+export const DEFAULT_JOIN_TIMEOUT_MS = 30_000;
 
 /** The bounds of every duration a spec takes. */
 export const SPEC_LIMITS = {
@@ -87,6 +89,7 @@ export const SPEC_LIMITS = {
   statusTtl: { min: 1, max: 24 * 3600_000 },
   hold: { min: 0, max: 3600_000 },
   think: { min: 0, max: 3600_000 },
+  joinTimeout: { min: 100, max: 3600_000 },
 } as const;
 
 /** A checked spec: every default filled in, durations in ms. One spawn of `count` contenders. */
@@ -116,6 +119,9 @@ export interface ContenderSpec {
   readonly connect?: string;
   readonly scheduler?: SchedulerOptions;
   readonly lock?: LockOptions;
+  /** How long a spawn waits for its contenders to join before it takes them back (a system that copies data first
+   * needs longer). */
+  readonly joinTimeoutMs: number;
 }
 
 /** What is known, where the spec is read, about the ensemble it will run on. */
@@ -238,6 +244,9 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   if (via === 'observers' && connect !== undefined) {
     problem('via', "applies to the lab's own ensemble, not to «connect»", 'drop one of them');
   }
+  const joinTimeoutMs = given('joinTimeout')
+    ? take('joinTimeout', durationIn(input.joinTimeout, SPEC_LIMITS.joinTimeout), DEFAULT_JOIN_TIMEOUT_MS)
+    : DEFAULT_JOIN_TIMEOUT_MS;
   if (via === 'observers' && ctx.observers === 0) {
     problem('via', 'the ensemble has no observers to connect to', 'give the ensemble observers, or leave «via» out');
   }
@@ -270,6 +279,7 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
     ...(connect === undefined ? {} : { connect }),
     ...(scheduler ? { scheduler: { ...scheduler, root: path } } : {}),
     ...(lock ? { lock } : {}),
+    joinTimeoutMs,
   };
   return { spec };
 }

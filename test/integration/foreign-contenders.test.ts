@@ -326,6 +326,32 @@ describe('bad input: one line, exit 2, the lab unchanged', () => {
   );
 });
 
+describe('a program that never joins', () => {
+  it('is waited for with progress on stderr, then taken back at --join-timeout: exit 2, nothing of it running', async () => {
+    const marker = `never-joins-${process.pid}-${Date.now()}`;
+    const running = () =>
+      readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+          } catch {
+            return false;
+          }
+        });
+    const before = readFileSync(paths.stateFile, 'utf8');
+    const r = await zklab(
+      ['contenders', 'spawn', '2', '--join-timeout', '2s', '--exec', '--', '/bin/sh', '-c', `sleep 60; : ${marker}`],
+      { env: { ZKLAB_LAB: lab } },
+    );
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^waiting for c\d+, c\d+ to join \(\d+s left\)$/m);
+    expect(r.stderr).toMatch(/^zklab: contenders c\d+, c\d+ did not join within 2s .*the spawn was taken back$/m);
+    expect(running()).toEqual([]);
+    expect(JSON.parse(readFileSync(paths.stateFile, 'utf8'))).toEqual(JSON.parse(before));
+  }, 30_000);
+});
+
 describe('one rule per election path', () => {
   it('refuses programs judged by another leader rule beside live contenders, exit 2, the lab unchanged', async () => {
     await cli(['contenders', 'spawn', '1', '--recipe', 'predecessor', '--path', '/rules']);

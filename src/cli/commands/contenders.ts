@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { type SpawnFlags, spawnSpec } from '../spawn-spec.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { contendersJson, renderContenders, renderSpawned } from '../views/contenders.js';
+import { contendersJson, renderContenders, renderJoinProgress, renderSpawned } from '../views/contenders.js';
 import { networkLines } from '../views/net.js';
 
 interface SpawnArgs extends GlobalArgs, SpawnFlags {
@@ -94,11 +94,18 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
                 type: 'string',
                 describe: 'lock: on (default: the resource refuses a token lower than one it accepted) or off',
               })
+              .option('join-timeout', {
+                type: 'string',
+                describe: 'how long to wait for them to join before taking the spawn back (default 30s)',
+              })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');
             const req = spawnSpec(a);
-            const r = await spawnContenders(labPaths(a), req, { signal: ctx.signal });
+            const r = await spawnContenders(labPaths(a), req, {
+              signal: ctx.signal,
+              onJoin: (p) => ctx.err(renderJoinProgress(p)),
+            });
             ctx.out(a.json ? JSON.stringify(contendersJson(r.spawned), null, 2) : renderSpawned(req, r));
           },
         })

@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import type { ContenderInfo, ContendersNetwork, SpawnResult } from '../../contenders/service.js';
+import type { JoinProgress } from '../../contenders/join.js';
 import type { ContenderSpec } from '../../contenders/spec.js';
 import type { ZkContenderView } from '../../contenders/zk-view.js';
 import { formatDuration } from '../../duration.js';
@@ -84,4 +85,10 @@ export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
     return `spawned ${ids} (lock holders on ${req.path}, ${queue}, ${phases}, ${session})\n${next}\n${renderContenders(r.all)}`;
   }
   return `spawned ${ids} (${req.recipe}, ${session})\n${renderContenders(r.all)}`;
+}
+
+/** A spawn still waiting: "waiting for c2, c3 to join (c1 joined; 25s left)". */
+export function renderJoinProgress(p: JoinProgress): string {
+  const joined = p.joined.length > 0 ? `${p.joined.join(', ')} joined; ` : '';
+  return `waiting for ${p.waiting.join(', ')} to join (${joined}${formatDuration(p.leftMs, 0)} left)`;
 }

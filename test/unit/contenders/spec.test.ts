@@ -30,6 +30,7 @@ describe('the contender spec', () => {
       preempt: true,
       path: '/election',
       via: 'all',
+      joinTimeoutMs: 30_000,
     });
   });
 

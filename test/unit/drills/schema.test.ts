@@ -23,6 +23,7 @@ describe('parseDrill on valid drills', () => {
       preempt: true,
       path: '/election',
       via: 'all',
+      joinTimeoutMs: 30_000,
     });
     expect(Object.keys(d.checks)).toEqual(['singleLeader', 'failoverTime', 'herdSize', 'liveness']);
     expect(d.expectFailure).toEqual([]);
