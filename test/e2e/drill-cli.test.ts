@@ -97,6 +97,10 @@ describe('zklab drill run with bad arguments: one line, exit 2, nothing started'
       ['drill', 'run', 'join-and-elect', '--report', '/nonexistent/r.html'],
       /cannot write the report to \/nonexistent\/r\.html/,
     ],
+    [
+      ['drill', 'run', 'join-and-elect', '--report', '/tmp/out.txt'],
+      /--report \/tmp\/out\.txt: the report is an HTML page/,
+    ],
   ])('%j', async (args, message) => {
     const lab = `${tempDir()}/lab`;
     const r = await zklab([...args, '--lab', lab]);

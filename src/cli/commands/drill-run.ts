@@ -1,7 +1,7 @@
 /** The drill commands' work, loaded only when a drill command runs (the drill modules pull in yaml and zod). */
 import chalk from 'chalk';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { listBuiltinDrills, resolveDrill } from '../../drills/format/builtins.js';
 import { formatProgress } from '../../drills/run/progress.js';
 import { renderHtmlReport } from '../../drills/report/html.js';
@@ -39,6 +39,12 @@ function reportFiles(report: string | undefined, runs: number, variants: readonl
     throw new UsageError(
       `cannot write the report to ${report}: ${dir} is not a directory`,
       'give --report a path in an existing directory, e.g. --report drill.html',
+    );
+  }
+  if (!/\.html?$/i.test(file)) {
+    throw new UsageError(
+      `--report ${report}: the report is an HTML page, and this name says otherwise`,
+      `name it .html, e.g. --report ${basename(file).replace(/\.[^.]*$/, '')}.html`,
     );
   }
   const base = file.replace(/\.html?$/i, '');
