@@ -56,7 +56,13 @@ export function connectArg(c: string, flag = '--connect'): string {
 /** A command-line duration in [min, max] ms (`250ms`, `2s`, or a bare number of ms), or one UsageError. */
 export function durationArg(v: unknown, flag: string, range: { min: number; max: number }, example: string): number {
   const d = parseDuration(v);
-  if ('error' in d) throw new UsageError(`${flag}: ${d.error}`, example);
+  if ('error' in d) {
+    const what = d.error.replace(/ \(write a duration[^)]*\)$/, '');
+    throw new UsageError(
+      `${flag}: ${what}`,
+      `write a duration such as 500ms, 3s or a number of milliseconds; ${example}`,
+    );
+  }
   if (d.ms < range.min || d.ms > range.max) {
     throw new UsageError(
       `${flag} ${String(v)} is out of range`,

@@ -1,7 +1,7 @@
 import { fillTemplate } from '../templates.js';
 import { UsageError } from '../errors.js';
 import { MAX_SERVERS, type PeerAddress } from '../lab/ports.js';
-import { wholeNumber } from '../validate.js';
+import { durationArg, wholeNumber } from '../validate.js';
 
 export const DEFAULT_TICK_MS = 200;
 export const DEFAULT_SERVERS = 3;
@@ -144,12 +144,11 @@ export function validateObservers(n: unknown, voters: number | undefined): numbe
 }
 
 export function validateTick(t: unknown): number {
-  return wholeNumber(
+  return durationArg(
     t,
     '--tick',
-    20,
-    10_000,
-    `milliseconds; the lab default is ${DEFAULT_TICK_MS}, ZooKeeper's own is ${PRODUCTION_TICK_MS}`,
+    { min: 20, max: 10_000 },
+    `e.g. --tick 200ms (the lab's default; ZooKeeper's own is ${PRODUCTION_TICK_MS}ms)`,
   );
 }
 

@@ -83,6 +83,7 @@ export async function isolate(
   mode: CutMode = 'blackhole',
 ): Promise<net.IsolateResult & { target: Resolved }> {
   const target = await resolve(paths, t);
+  refuseDeadContender(paths, target, 'a partition');
   const r = await net.isolate(paths, target.name, mode, typeof t === 'string' && t !== target.name ? t : undefined);
   return { ...r, target };
 }
@@ -116,7 +117,20 @@ export async function delay(
   net.checkMs('the delay', ms);
   net.checkMs('the jitter', jitterMs);
   const target = await resolve(paths, t);
+  if (ms > 0) refuseDeadContender(paths, target, 'a delay');
   return { ...(await net.delay(paths, target.name, ms, jitterMs)), target };
+}
+
+/** A fault on the links of a contender that no longer runs would slow or cut nothing: say so instead. */
+function refuseDeadContender(paths: LabPaths, target: Resolved, what: string): void {
+  if (target.kind !== 'contender') return;
+  const c = requireState(paths).contenders.find((x) => x.id === target.name);
+  if (c && !isOurs(c.pid, paths.markers)) {
+    throw new UsageError(
+      `contender ${c.id} is not running: ${what} on its links would act on nothing`,
+      'name a running one (`zklab contenders list`)',
+    );
+  }
 }
 
 /** Removes the target's delay, or every delay. */

@@ -1,3 +1,4 @@
+import { isOurs } from '../lab/procs.js';
 import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
@@ -121,7 +122,11 @@ export async function split(
   if (problems.length > 0)
     throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
   await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
-  const all = rules.splitGroups(rule, labMembers(state));
+  // The group of those not named holds the living: a dead contender is cut off from nothing.
+  const living = labMembers(state).filter(
+    (m) => !state.contenders.some((c) => c.id === m && !isOurs(c.pid, paths.markers)),
+  );
+  const all = rules.splitGroups(rule, living).filter((g) => g.length > 0);
   const description = rules.describeRule(rules.split(all, mode));
   recordLabEvent(paths, 'partition', { description, groups: all, mode });
   return { groups: all, description };

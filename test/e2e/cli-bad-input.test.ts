@@ -27,10 +27,8 @@ describe('bad input, no lab', () => {
   it.each([
     'ensemble up -n',
     'ensemble up --servers',
-    'ensemble up --tick',
     'ensemble up --base-port',
     'config generate --out OUT -n',
-    'config generate --out OUT --tick',
     'config generate --out OUT --base-port',
     'drill run join-and-elect --repeat',
     'drill run join-and-elect --seed',
@@ -107,6 +105,22 @@ describe('bad input, no lab', () => {
     await expectUsage(['ensemble', 'up', '--serverz', '3'], /Unknown argument/);
     await expectUsage(['kill', 'everything'], /unknown kill target "everything"/);
     await expectUsage(['kill', 'server', 'zk1', '--signal', 'HUP'], /--signal must be KILL or TERM/);
+  });
+
+  it('takes every duration one way (250ms, 2s, or a bare number of ms) and words a bad one alike', async () => {
+    for (const args of [
+      ['ensemble', 'up', '--tick'],
+      ['config', 'generate', '--out', `${tempDir()}/out`, '--tick'],
+      ['contenders', 'spawn', '3', '--session-timeout'],
+      ['net', 'delay', 'c1'],
+    ]) {
+      const option = args.at(-1)!.startsWith('--') ? args.at(-1)! : '<ms>';
+      await expectUsage([...args, 'soon'], new RegExp(`^zklab: ${option}: "soon" is not a duration\\n`));
+    }
+    await expectUsage(
+      ['ensemble', 'up', '--tick', '5ms'],
+      /^zklab: --tick 5ms is out of range\n {2}give a duration from 20ms to 10s/,
+    );
   });
 
   it('a mistyped option names the one meant; a group without its command lists its commands; --version', async () => {

@@ -25,8 +25,9 @@ describe('network commands with no lab', () => {
     [['heal'], /there is no lab at/],
     [['heal', 'zk1'], /there is no lab at/],
     [['net', 'delay', 'c1', '300'], /there is no lab at/],
-    [['net', 'delay', 'c1', '-1'], /the delay must be a number of milliseconds from 0 to 60000, got -1/],
-    [['net', 'delay', 'c1', '60001'], /the delay must be a number of milliseconds from 0 to 60000, got 60001/],
+    [['net', 'delay', 'c1', '-1'], /<ms>: "-1" is not a duration/],
+    [['net', 'delay', 'c1', '60001'], /<ms> 60001 is out of range/],
+    [['net', 'delay', 'c1', '61s'], /<ms> 61s is out of range/],
     [['net', 'clear'], /there is no lab at/],
     [['partition', 'isolate', 'zk1', '--mode', 'drop'], /unknown mode "drop"/],
   ])('zklab %j', async (args, message) => {
@@ -71,7 +72,7 @@ describe('network commands on a lab, through the built CLI', () => {
     let r = await run(['partition', 'isolate', 'c2']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/isolate c2 \(blackhole\)/);
-    r = await run(['net', 'delay', 'c1', '100', '--jitter', '10']);
+    r = await run(['net', 'delay', 'c1', '100ms', '--jitter', '10']);
     expect(r.exitCode, r.stderr).toBe(0);
 
     const list = await json(['partition', 'list']);
@@ -119,8 +120,12 @@ describe('network commands on a lab, through the built CLI', () => {
   }, 120_000);
 
   it('refuses bad input with one clear line and exit 2, leaving the network as it was', async () => {
+    expect((await run(['contenders', 'spawn', '1'])).exitCode).toBe(0);
+    expect((await run(['kill', 'contender', 'c3'])).exitCode).toBe(0);
     expect((await run(['partition', 'isolate', 'zk3'])).exitCode).toBe(0);
-    expect((await run(['net', 'delay', 'c1', '40'])).exitCode).toBe(0);
+    // Durations are written one way everywhere: 40ms, 0.04s and 40 are the same delay.
+    expect((await run(['net', 'delay', 'c1', '0.04s'])).exitCode).toBe(0);
+    expect((await json(['partition', 'list'])).delays).toEqual([{ member: 'c1', delayMs: 40, jitterMs: 0 }]);
     const before = await network();
     const cases: [string[], RegExp][] = [
       [['partition', 'isolate', 'zk9'], /unknown target "zk9"/],
@@ -130,16 +135,21 @@ describe('network commands on a lab, through the built CLI', () => {
       [['partition', 'split', 'zk1,zk2,zk3,c1,c2'], /a split needs at least two groups, got 1/],
       [['partition', 'split', 'zk1,,zk2', 'zk3'], /has an empty name/],
       [['partition', 'split', 'zk1', 'nobody'], /unknown target "nobody"/],
-      [['net', 'delay', 'c1', '-1'], /from 0 to 60000, got -1/],
-      [['net', 'delay', 'c1', '60001'], /from 0 to 60000, got 60001/],
-      [['net', 'delay', 'c1', 'soon'], /got "soon"/],
-      [['net', 'delay', 'zk1', '100', '--jitter', '70000'], /the jitter must be .* got 70000/],
+      [['net', 'delay', 'c1', '-1'], /<ms>: "-1" is not a duration/],
+      [['net', 'delay', 'c1', '60001'], /<ms> 60001 is out of range/],
+      [['net', 'delay', 'c1', 'soon'], /<ms>: "soon" is not a duration/],
+      [['net', 'delay', 'zk1', '100', '--jitter', '70s'], /--jitter 70s is out of range/],
+      [['net', 'delay', 'c3', '100'], /contender c3 is not running: a delay on its links would act on nothing/],
+      [['partition', 'isolate', 'c3'], /contender c3 is not running: a partition on its links would act on nothing/],
       [['net', 'delay', 'c9', '100'], /unknown target "c9"/],
       [['heal', 'zk9'], /unknown target "zk9"/],
       [['net', 'clear', 'c9'], /unknown target "c9"/],
     ];
     for (const [args, message] of cases) expectUsage(await run(args), message);
     expect(await network()).toEqual(before);
+    // Those not named form one more group: the living only (c3 was killed above).
+    const split = await run(['partition', 'split', 'zk1', 'zk2,zk3']);
+    expect(split.stdout).toMatch(/split zk1 \| zk2,zk3 \| c1,c2 \(blackhole\)/);
     expect((await run(['heal'])).exitCode).toBe(0);
     expect((await run(['net', 'clear'])).exitCode).toBe(0);
   }, 180_000);

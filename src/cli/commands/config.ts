@@ -26,7 +26,10 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
                 describe: 'number of servers (default 3, or the number of --hosts)',
               })
               .option('out', { type: 'string', demandOption: true, describe: 'directory to write into' })
-              .option('tick', { type: 'string', describe: 'tickTime in ms (default 200 locally, 2000 with --hosts)' })
+              .option('tick', {
+                type: 'string',
+                describe: 'tickTime, a duration (default 200ms locally, 2s with --hosts)',
+              })
               .option('hosts', {
                 type: 'string',
                 describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)',

@@ -43,7 +43,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
             b
               .option('servers', { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' })
               .option('observers', { type: 'string', describe: 'non-voting servers beside the voters (default 0)' })
-              .option('tick', { type: 'string', describe: 'tickTime in ms (default 200)' })
+              .option('tick', { type: 'string', describe: 'tickTime, a duration (default 200ms)' })
               .option('base-port', {
                 type: 'string',
                 describe: "first port of the lab's block (default: a free block chosen per lab)",

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../../errors.js';
+import { durationArg } from '../../validate.js';
 import { MAX_DELAY_MS } from '../../net/partition.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
@@ -10,16 +10,12 @@ interface DelayArgs extends GlobalArgs {
   jitter?: string;
 }
 
-/** Milliseconds as typed; the service checks the range. */
+const DELAY_EXAMPLE = 'e.g. `zklab net delay c1 300ms --jitter 50ms`';
+
+/** A delay or jitter as typed: `150ms`, `1s`, or a bare number of milliseconds. */
 function msArg(what: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^-?\d+(\.\d+)?$/.test(String(text).trim())) {
-    throw new UsageError(
-      `${what} must be a number of milliseconds from 0 to ${MAX_DELAY_MS}, got "${text}"`,
-      'e.g. `zklab net delay c1 300 --jitter 50`',
-    );
-  }
-  return Number(text);
+  return durationArg(text, what, { min: 0, max: MAX_DELAY_MS }, DELAY_EXAMPLE);
 }
 
 export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
@@ -35,18 +31,22 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
           builder: (b) =>
             b
               .positional('target', { type: 'string', demandOption: true })
-              .positional('ms', { type: 'string', demandOption: true, describe: 'milliseconds, 0 to 60000' })
+              .positional('ms', {
+                type: 'string',
+                demandOption: true,
+                describe: 'a duration, 0 to 60s: 300ms, 1s or 300',
+              })
               .option('jitter', {
                 type: 'string',
-                describe: 'up to this many ms more, at random (default 0)',
+                describe: 'up to this much more, at random (default 0)',
               }) as Argv<DelayArgs>,
           handler: async (a) => {
             const { delay } = await import('../../faults/service.js');
             const r = await delay(
               labPaths(a),
               a.target,
-              msArg('the delay', a.ms, Number.NaN),
-              msArg('the jitter', a.jitter, 0),
+              msArg('<ms>', a.ms, Number.NaN),
+              msArg('--jitter', a.jitter, 0),
             );
             ctx.out(`${r.description}; \`zklab net clear ${r.member}\` removes it`);
           },

@@ -163,10 +163,12 @@ describe('validation', () => {
     expect(() => validateTick(100000)).toThrow(UsageError);
     expect(validateTick(50)).toBe(50);
     expect(validateTick('50')).toBe(50);
+    expect(validateTick('50ms')).toBe(50);
+    expect(validateTick('0.5s')).toBe(500);
   });
   it('quotes a value as it was typed', () => {
     expect(() => validateServerCount('abc')).toThrow(/--servers must be a whole number from 1 to 9, got "abc"$/);
-    expect(() => validateTick('abc')).toThrow(/--tick must be a whole number from 20 to 10000, got "abc"$/);
+    expect(() => validateTick('abc')).toThrow(/^--tick: "abc" is not a duration$/);
   });
   it('warns about even ensembles only', () => {
     expect(evenCountWarning(4)).toMatch(/quorum needs 3/);
