@@ -20,6 +20,8 @@ import { runsProgram } from './spec.js';
 
 /** How often a spawn that waits says so when nothing changed. */
 const PROGRESS_EVERY_MS = 5000;
+/** A spawn that joins within this says nothing of its wait. */
+const QUIET_MS = 2000;
 
 /** Where a spawn's join stands: who joined, who is awaited, how long it waits still. */
 export interface JoinProgress {
@@ -56,9 +58,12 @@ export async function waitJoined(
   const { signal, onProgress } = opts;
   const deadline = Date.now() + timeoutMs;
   let waiting = [...records];
+  const started = Date.now();
   let told = { waiting: -1, at: 0 };
   const tell = () => {
     const now = Date.now();
+    // A spawn that joins in a moment says nothing; one that waits says so, when who joined changes and every 5 s.
+    if (now - started < QUIET_MS) return;
     if (waiting.length === told.waiting && now - told.at < PROGRESS_EVERY_MS) return;
     told = { waiting: waiting.length, at: now };
     const joined = records.filter((r) => !waiting.includes(r)).map((r) => r.id);

@@ -27,6 +27,8 @@ export interface ContenderSummary {
   readonly token: number | null;
   readonly recipe: string | null;
   readonly lastEventAt: number | null;
+  /** The session timeout the server granted (it clamps the one asked for to [2, 20] ticks); null until known. */
+  readonly grantedTimeoutMs: number | null;
 }
 
 /** The single-file recipe's own words for its states. */
@@ -47,6 +49,7 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
   const childWatches = new Set<string>();
   let token: number | null = null;
   let recipe: string | null = null;
+  let granted: { ms: number; own: boolean } | null = null;
   const pause = () => {
     if (state !== 'paused') beforePause = state;
     state = 'paused';
@@ -77,6 +80,11 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
         break;
       case 'connected':
         state = 'joining';
+        granted = { ms: e.timeoutMs, own: true };
+        break;
+      case 'session':
+        // What the link daemon saw the server grant; a recipe's own word on its session comes first.
+        if (!granted?.own) granted = { ms: e.timeoutMs, own: false };
         break;
       case 'joined':
         znode = e.znode ?? null;
@@ -140,6 +148,7 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
     token,
     recipe,
     lastEventAt: events.at(-1)?.t ?? null,
+    grantedTimeoutMs: granted?.ms ?? null,
   };
 }
 

@@ -341,12 +341,12 @@ describe('a program that never joins', () => {
         });
     const before = readFileSync(paths.stateFile, 'utf8');
     const r = await zklab(
-      ['contenders', 'spawn', '2', '--join-timeout', '2s', '--exec', '--', '/bin/sh', '-c', `sleep 60; : ${marker}`],
+      ['contenders', 'spawn', '2', '--join-timeout', '4s', '--exec', '--', '/bin/sh', '-c', `sleep 60; : ${marker}`],
       { env: { ZKLAB_LAB: lab } },
     );
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^waiting for c\d+, c\d+ to join \(\d+s left\)$/m);
-    expect(r.stderr).toMatch(/^zklab: contenders c\d+, c\d+ did not join within 2s .*the spawn was taken back$/m);
+    expect(r.stderr).toMatch(/^zklab: contenders c\d+, c\d+ did not join within 4s .*the spawn was taken back$/m);
     expect(running()).toEqual([]);
     expect(JSON.parse(readFileSync(paths.stateFile, 'utf8'))).toEqual(JSON.parse(before));
   }, 30_000);

@@ -33,6 +33,7 @@ export function contendersJson(
       state: c.state,
       znode: c.znode,
       sessionId: c.session ? `0x${c.session}` : null,
+      sessionTimeoutMs: c.grantedTimeoutMs,
       sessions: c.sessions.map((x) => `0x${x}`),
       watching: c.watching,
       token: c.token,
@@ -67,10 +68,20 @@ export function renderContenders(list: readonly ContenderInfo[], zookeeper: ZkVi
   );
 }
 
+/** The session timeout as the servers granted it, and what was asked when they granted another. */
+function sessionWords(askedMs: number, spawned: readonly ContenderInfo[]): string {
+  const granted = [...new Set(spawned.flatMap((c) => (c.grantedTimeoutMs === null ? [] : [c.grantedTimeoutMs])))];
+  if (granted.length === 0 || (granted.length === 1 && granted[0] === askedMs)) {
+    return `session timeout ${formatDuration(askedMs)}`;
+  }
+  const got = granted.map((ms) => formatDuration(ms)).join(' or ');
+  return `session timeout ${got} as the servers granted it, ${formatDuration(askedMs)} asked: they grant 2 to 20 ticks`;
+}
+
 /** What `contenders spawn` prints: what was started, how, what to try next, and the table. */
 export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
   const ids = r.spawned.map((c) => c.id).join(', ');
-  const session = `session timeout ${formatDuration(req.sessionTimeoutMs)}`;
+  const session = sessionWords(req.sessionTimeoutMs, r.spawned);
   if (req.scheduler) {
     const s = req.scheduler;
     const how = `scheduler workers at ${s.root}, ${s.strategy}, status TTL ${formatDuration(s.statusTtlMs)}, ${session}`;
