@@ -6,7 +6,14 @@ import { compareSiblings, sequenceOf } from '../recipes/sequence.js';
 import { isLockPath, lockNodeFacts, summarizeLock } from './lock-facts.js';
 import { findProblems } from './problems.js';
 import { isSchedulerRoot, schedulerNodeFacts, summarizeScheduler } from './scheduler-facts.js';
-import type { NodeState, Snapshot, SnapshotNode, SnapshotPartition, SnapshotServer } from './snapshot.js';
+import type {
+  AbsentContender,
+  NodeState,
+  Snapshot,
+  SnapshotNode,
+  SnapshotPartition,
+  SnapshotServer,
+} from './snapshot.js';
 import { DEFAULT_MAX_EVENTS, latestEvents } from './snapshot-events.js';
 import type { ContenderInput, ServerInput, SnapshotInput } from './snapshot-input.js';
 import { childWatchCount, claimedChildWatches, compareLabels, mergeDataWatches } from './watches.js';
@@ -101,8 +108,31 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     servers,
     events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),
     partitions,
+    absent: absentContenders(input.contenders, nodes, partitions),
     problems: findProblems({ path: root, electionPath, exists, layout, nodes, contenders: input.contenders, servers }),
   };
+}
+
+/** The running contenders that own no znode shown, and why, as far as the lab knows. */
+function absentContenders(
+  contenders: readonly ContenderInput[],
+  nodes: readonly SnapshotNode[],
+  partitions: readonly SnapshotPartition[],
+): AbsentContender[] {
+  const owners = new Set(nodes.flatMap((n) => (n.contender ? [n.contender] : [])));
+  return contenders
+    .filter((c) => c.alive && !owners.has(c.id))
+    .map((c) => ({
+      id: c.id,
+      pid: c.pid,
+      why: c.paused
+        ? 'paused'
+        : partitions.some((p) => p.from === c.id && (p.fault === 'partition' || p.fault === 'reject'))
+          ? 'cut off'
+          : c.state === 'expired'
+            ? 'session expired'
+            : 'no znode yet',
+    }));
 }
 
 /** Session → contender, over past sessions too; a current session wins over someone's past one. */

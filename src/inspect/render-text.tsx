@@ -33,7 +33,7 @@ function SnapshotReport({
         // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
-      <ElectionTree nodes={snapshot.nodes} width={width} />
+      <ElectionTree nodes={snapshot.nodes} absent={snapshot.absent} width={width} />
       {snapshot.scheduler && <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />}
       {snapshot.scheduler && <SchedulerPane summary={snapshot.scheduler} width={width} />}
       {snapshot.lock && <PaneTitle title={`lock ${snapshot.lock.path}`} width={width} />}
@@ -69,7 +69,9 @@ export function renderInspectFrame(
   height: number,
   selected: number | null = null,
 ): string {
-  return renderToString(<InspectApp snapshot={snapshot} width={width} height={height} selected={selected} />, {
+  const node = selected === null ? undefined : snapshot.nodes[selected];
+  const row = node ? { kind: 'node' as const, index: selected!, path: node.path, contender: node.contender } : null;
+  return renderToString(<InspectApp snapshot={snapshot} width={width} height={height} selected={row} />, {
     columns: Math.max(1, width),
   });
 }

@@ -254,8 +254,20 @@ export interface Snapshot {
   /** Oldest first. */
   readonly events: readonly SnapshotEvent[];
   readonly partitions: readonly SnapshotPartition[];
+  /**
+   * Running contenders of this election that own no znode of it now: their session expired while they were paused
+   * or cut off, or they are between sessions. Shown below the tree, so that a key can still act on them.
+   */
+  readonly absent: readonly AbsentContender[];
   /** Inconsistencies worth a human's attention, e.g. a contender that believes it leads but owns no leader znode. */
   readonly problems: readonly string[];
+}
+
+export interface AbsentContender {
+  readonly id: string;
+  readonly pid: number | null;
+  /** paused: the lab stopped it; cut off: a partition isolates it; expired / joining: by its own log. */
+  readonly why: 'paused' | 'cut off' | 'session expired' | 'no znode yet';
 }
 
 export function leaderNode(snapshot: Pick<Snapshot, 'nodes'>): SnapshotNode | undefined {

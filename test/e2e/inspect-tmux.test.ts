@@ -1,15 +1,21 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { sortBySequence } from '../../src/recipes/sequence.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { spawn } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
+import { bySequence } from '../helpers/zk-raw.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** A process's state letter as the kernel has it (T: stopped), read by the test from /proc. */
+function processState(pid: number): string {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]!;
+}
 if (!hasTmux) console.warn('inspect-tmux: skipped, tmux is not installed (bin/setup installs it on Debian)');
 
 const paths = tempLab();
@@ -52,7 +58,7 @@ async function untilScreen<T>(
 function liveChain(): ContenderInfo[] | null {
   const live = listContenders(paths).filter((c) => c.alive && c.znode && c.path === PATH);
   if (live.length === 0 || !live.every((c) => c.state === 'leader' || c.state === 'follower')) return null;
-  return sortBySequence(live.map((c) => c.znode!.slice(PATH.length + 1))).map(
+  return bySequence(live.map((c) => c.znode!.slice(PATH.length + 1))).map(
     (n) => live.find((c) => c.znode === `${PATH}/${n}`)!,
   );
 }
@@ -143,6 +149,49 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
       (l) => treeRows(l).length === 3 && !treeRows(l).some((x) => x.includes(`${target.id} pid`)),
       `${target.id}'s znode to go`,
     );
+  });
+
+  it('keeps acting on the contender it paused after its znode expired: p again resumes that one, not a neighbour', async () => {
+    const chain = await waitFor(() => {
+      const c = liveChain();
+      return c?.length === 3 ? c : null;
+    }, 'three live contenders');
+    const target = chain[1]!;
+    const selectedLine = (l: string[]) => l.find((x) => x.startsWith('› ')) ?? '';
+    const owner = (l: string[]) => /\bc\d+ pid \d+/.exec(selectedLine(l))?.[0] ?? '';
+    // One key at a time, each once the screen shows where it went: up to the top, then down to the target.
+    const press = async (key: 'Up' | 'Down'): Promise<string> => {
+      const before = owner(await screen());
+      await tmux('send-keys', '-t', SESSION, key);
+      return untilScreen((l) => (owner(l) !== before ? owner(l) : null), `the selection to move ${key}`, 3000).catch(
+        () => before,
+      );
+    };
+    let top = owner(await screen());
+    for (let i = 0; i < 6; i++) {
+      const next = await press('Up');
+      if (next === top) break;
+      top = next;
+    }
+    for (let i = 0; i < 6 && owner(await screen()) !== `${target.id} pid ${target.pid}`; i++) await press('Down');
+    expect(owner(await screen())).toBe(`${target.id} pid ${target.pid}`);
+    await tmux('send-keys', '-t', SESSION, 'p');
+    await untilScreen((l) => l.some((x) => x.includes(`paused ${target.id} (pid ${target.pid})`)), 'the pause', 10_000);
+    // Its session expires while it is frozen: its znode goes, its line stays below the tree, still selected.
+    await untilScreen(
+      (l) => selectedLine(l).includes(`${target.id} pid ${target.pid} · owns no znode: paused by the lab`),
+      `${target.id} listed without a znode and still selected`,
+      20_000,
+    );
+    expect(processState(target.pid!)).toBe('T');
+    await tmux('send-keys', '-t', SESSION, 'p');
+    await untilScreen(
+      (l) => l.some((x) => x.includes(`resumed ${target.id} (pid ${target.pid})`)),
+      'the resume',
+      10_000,
+    );
+    expect(processState(target.pid!)).not.toBe('T');
+    for (const other of chain.filter((c) => c.id !== target.id)) expect(processState(other.pid!)).not.toBe('T');
   });
 
   it('follows a terminal resize, down to one that is too small, and back', async () => {

@@ -5,7 +5,7 @@ import type { Snapshot } from '../snapshot.js';
 import type { SnapshotFeed } from '../source/inspect-source.js';
 import { InspectApp } from '../views/InspectApp.js';
 import type { InspectActions } from './actions.js';
-import { moveSelection, NO_SELECTION, selectedIndex, type Selection } from './selection.js';
+import { moveSelection, NO_SELECTION, type Selection, selectedRow } from './selection.js';
 
 export interface LiveInspectProps {
   readonly feed: SnapshotFeed;
@@ -68,14 +68,17 @@ export function LiveInspect({ feed, actions }: LiveInspectProps) {
 
   const run = (verb: string, action: (id: string) => Promise<string>, needsContender = true): void => {
     const { snapshot: now, selection: sel } = latest.current;
-    const index = selectedIndex(now.nodes, sel);
-    const node = index === null ? undefined : now.nodes[index];
-    const id = node?.contender ?? null;
+    const row = selectedRow(now, sel);
+    // A key acts on the contender its row shows, or on nobody: never on a neighbour of one that went.
+    const id = row?.contender ?? null;
     if (needsContender && id === null) {
+      const node = row?.kind === 'node' ? now.nodes[row.index] : undefined;
       setMessage(
         node
           ? `${node.name} belongs to no zklab contender: select a contender's znode with ↑/↓`
-          : 'select a contender with ↑/↓ first',
+          : sel.contender !== null
+            ? `${sel.contender} is gone (its process ended and it owns no znode): select another with ↑/↓`
+            : 'select a contender with ↑/↓ first',
       );
       return;
     }
@@ -90,7 +93,7 @@ export function LiveInspect({ feed, actions }: LiveInspectProps) {
 
   useInput((input, key) => {
     if (key.upArrow || key.downArrow) {
-      select(moveSelection(latest.current.snapshot.nodes, latest.current.selection, key.upArrow ? -1 : 1));
+      select(moveSelection(latest.current.snapshot, latest.current.selection, key.upArrow ? -1 : 1));
     } else if (input === 'q' || (key.ctrl && input === 'c')) {
       exit();
     } else if (input === 'k') {
@@ -106,7 +109,7 @@ export function LiveInspect({ feed, actions }: LiveInspectProps) {
     }
   });
 
-  const selected = selectedIndex(snapshot.nodes, selection);
+  const selected = selectedRow(snapshot, selection);
   // One row short of the terminal: a frame as tall as the screen makes Ink clear and repaint it on every update.
   return (
     <InspectApp

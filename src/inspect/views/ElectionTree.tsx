@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { SnapshotNode } from '../snapshot.js';
+import type { AbsentContender, SnapshotNode } from '../snapshot.js';
 import { treePrefixes, visibleWindow } from '../tree-rows.js';
 import { SegmentLine } from './SegmentLine.js';
 import { treeColumns, treeRowSegments } from './tree-row.js';
@@ -12,23 +12,54 @@ export interface ElectionTreeProps {
   readonly height?: number;
   /** Index into nodes of the highlighted row. */
   readonly selected?: number | null;
+  /** Running contenders that own no znode of the election, listed under the tree (Snapshot.absent). */
+  readonly absent?: readonly AbsentContender[];
+  /** The highlighted one of them. */
+  readonly selectedAbsent?: string | null;
 }
+
+const ABSENT_WORDS: Readonly<Record<AbsentContender['why'], string>> = {
+  paused: 'paused by the lab',
+  'cut off': 'cut off by a partition',
+  'session expired': 'its session expired',
+  'no znode yet': 'no znode yet',
+};
 
 /**
  * The election path as a tree, leader marked. Only the rows that fit are rendered (a 500-znode election costs the
  * same as a screenful); the selected row is always among them.
  */
-export function ElectionTree({ nodes, width, height, selected = null }: ElectionTreeProps) {
+export function ElectionTree({
+  nodes,
+  width,
+  height,
+  selected = null,
+  absent = [],
+  selectedAbsent = null,
+}: ElectionTreeProps) {
   if (height !== undefined && height <= 0) return null;
+  // Contenders without a znode keep their lines (a key acts on what a line shows); the tree gets the rest.
+  const absentLines = height === undefined ? absent.length : Math.min(absent.length, Math.max(0, height - 1));
+  const treeHeight = height === undefined ? undefined : height - absentLines;
+  const below = absent.slice(0, absentLines).map((a) => {
+    const isSelected = a.id === selectedAbsent;
+    const text = `${isSelected ? '› ' : '  '}  ${a.id} pid ${a.pid ?? '-'} · owns no znode: ${ABSENT_WORDS[a.why]}`;
+    return (
+      <Text key={`absent-${a.id}`} inverse={isSelected} dimColor={!isSelected} wrap="truncate-end">
+        {text}
+      </Text>
+    );
+  });
   if (nodes.length === 0) {
     return (
-      <Box width={width}>
+      <Box flexDirection="column" width={width}>
         <Text dimColor>(no znodes)</Text>
+        {below}
       </Box>
     );
   }
-  const overflow = height !== undefined && nodes.length > height;
-  const rows = height === undefined ? nodes.length : overflow ? Math.max(1, height - 1) : height;
+  const overflow = treeHeight !== undefined && nodes.length > treeHeight;
+  const rows = treeHeight === undefined ? nodes.length : overflow ? Math.max(1, treeHeight - 1) : treeHeight;
   const { start, end } = visibleWindow(nodes.length, selected, rows);
   const prefixes = treePrefixes(nodes.map((n) => n.depth));
   // Rows with notes (a scheduler's, a lock's members) leave room for them; a lock's first member is found at once.
@@ -55,6 +86,7 @@ export function ElectionTree({ nodes, width, height, selected = null }: Election
             `${end < nodes.length ? ` · ↓${nodes.length - end}` : ''}`}
         </Text>
       )}
+      {below}
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { MIN_HEIGHT, MIN_WIDTH, planPanes } from '../layout.js';
+import type { Row } from '../live/selection.js';
 import type { Snapshot } from '../snapshot.js';
 import { describeWatchGraph, watchGraphLines } from '../watch-graph.js';
 import { ElectionTree } from './ElectionTree.js';
@@ -17,8 +18,8 @@ export interface InspectAppProps {
   /** Terminal columns and rows; the frame never exceeds them. */
   readonly width: number;
   readonly height: number;
-  /** Index into snapshot.nodes of the highlighted row. */
-  readonly selected?: number | null;
+  /** The highlighted row: a znode of the tree, or a contender that owns none. */
+  readonly selected?: Row | null;
   /** The outcome of the last key action, shown in the footer. */
   readonly message?: string | null;
 }
@@ -27,7 +28,7 @@ export interface InspectAppProps {
 export function InspectApp({ snapshot, width, height, selected = null, message = null }: InspectAppProps) {
   const watches = describeWatchGraph(snapshot.nodes);
   const plan = planPanes(width, height, {
-    treeRows: snapshot.nodes.length,
+    treeRows: snapshot.nodes.length + snapshot.absent.length,
     problems: snapshot.problems.length,
     watchLines: watchGraphLines(watches).length,
     ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
@@ -51,7 +52,14 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
         // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity; the list is drawn whole each frame
         <Text key={i} color="red" wrap="truncate-end">{`! ${p}`}</Text>
       ))}
-      <ElectionTree nodes={snapshot.nodes} width={width} height={plan.tree} selected={selected} />
+      <ElectionTree
+        nodes={snapshot.nodes}
+        absent={snapshot.absent}
+        width={width}
+        height={plan.tree}
+        selected={selected?.kind === 'node' ? selected.index : null}
+        selectedAbsent={selected?.kind === 'absent' ? selected.contender : null}
+      />
       {plan.scheduler > 0 && snapshot.scheduler && (
         <PaneTitle title={`scheduler ${snapshot.scheduler.root}`} width={width} />
       )}

@@ -100,6 +100,7 @@ const base = {
   scheduler: null,
   lock: null,
   partitions: [],
+  absent: [],
   problems: [],
 } as const;
 

@@ -6,8 +6,11 @@ import { InspectApp } from '../../../src/inspect/views/InspectApp.js';
 import { herd, large, predecessor, priority, scheduler, singleFile } from './fixtures.js';
 import { lineWith, lines, masked, plain } from './frame.js';
 
-const app = (snapshot: Snapshot, width: number, height: number, selected: number | null = null) =>
-  render(<InspectApp snapshot={snapshot} width={width} height={height} selected={selected} />).lastFrame();
+const app = (snapshot: Snapshot, width: number, height: number, selected: number | null = null) => {
+  const node = selected === null ? undefined : snapshot.nodes[selected];
+  const row = node ? { kind: 'node' as const, index: selected!, path: node.path, contender: node.contender } : null;
+  return render(<InspectApp snapshot={snapshot} width={width} height={height} selected={row} />).lastFrame();
+};
 
 describe('InspectApp', () => {
   it('shows header, tree, watches, ensemble, events and keys on a roomy terminal', () => {

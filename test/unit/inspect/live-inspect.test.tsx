@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import type { InspectActions } from '../../../src/inspect/live/actions.js';
 import { LiveInspect } from '../../../src/inspect/live/LiveInspect.js';
-import { moveSelection, NO_SELECTION, selectedIndex } from '../../../src/inspect/live/selection.js';
+import { moveSelection, NO_SELECTION, selectedRow } from '../../../src/inspect/live/selection.js';
 import type { Snapshot } from '../../../src/inspect/snapshot.js';
 import type { SnapshotFeed, SnapshotListener } from '../../../src/inspect/source/inspect-source.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -48,19 +48,36 @@ function recordingActions(calls: string[], fail = false): InspectActions {
 }
 
 describe('selection', () => {
-  it('steps among contender rows and falls to a neighbour when the selected znode goes', () => {
-    const nodes = predecessor.nodes;
-    let sel = moveSelection(nodes, NO_SELECTION, 1);
-    expect(nodes[selectedIndex(nodes, sel)!]!.contender).toBe('c1');
-    sel = moveSelection(nodes, sel, 1);
-    sel = moveSelection(nodes, sel, 1);
-    expect(nodes[selectedIndex(nodes, sel)!]!.contender).toBe('c3');
-    const without = nodes.filter((n) => n.contender !== 'c3');
-    expect(without[selectedIndex(without, sel)!]!.contender).toBe('c4');
-    // The foreign latch znode at the end is not a stop while contenders own znodes.
-    for (let i = 0; i < 10; i++) sel = moveSelection(nodes, sel, 1);
-    expect(nodes[selectedIndex(nodes, sel)!]!.contender).toBe('c5');
-    expect(moveSelection([], sel, -1)).toEqual(NO_SELECTION);
+  const owner = (view: typeof predecessor, sel: ReturnType<typeof moveSelection>) => selectedRow(view, sel)?.contender;
+
+  it('steps among contender rows, then the contenders without a znode; the foreign znode is no stop', () => {
+    let sel = moveSelection(predecessor, NO_SELECTION, 1);
+    expect(owner(predecessor, sel)).toBe('c1');
+    sel = moveSelection(predecessor, sel, 1);
+    sel = moveSelection(predecessor, sel, 1);
+    expect(owner(predecessor, sel)).toBe('c3');
+    for (let i = 0; i < 10; i++) sel = moveSelection(predecessor, sel, 1);
+    expect(owner(predecessor, sel)).toBe('c5');
+    const withAbsent = { ...predecessor, absent: [{ id: 'c9', pid: 99, why: 'paused' as const }] };
+    expect(owner(withAbsent, moveSelection(withAbsent, sel, 1))).toBe('c9');
+    expect(moveSelection({ nodes: [], absent: [] }, sel, -1)).toEqual(NO_SELECTION);
+  });
+
+  it('follows a contender whose znode expired to its line below the tree, and never slides to a neighbour', () => {
+    let sel = moveSelection(predecessor, NO_SELECTION, 1);
+    sel = moveSelection(predecessor, sel, 1);
+    sel = moveSelection(predecessor, sel, 1);
+    expect(owner(predecessor, sel)).toBe('c3');
+    const paused = {
+      ...predecessor,
+      nodes: predecessor.nodes.filter((n) => n.contender !== 'c3'),
+      absent: [{ id: 'c3', pid: 103, why: 'paused' as const }],
+    };
+    expect(selectedRow(paused, sel)).toEqual({ kind: 'absent', contender: 'c3' });
+    // Dead and gone: nothing is selected rather than c4.
+    const gone = { ...paused, absent: [] };
+    expect(selectedRow(gone, sel)).toBeNull();
+    expect(owner(gone, moveSelection(gone, sel, 1))).toBe('c1');
   });
 });
 
