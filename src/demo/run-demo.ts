@@ -1,3 +1,4 @@
+import { fitWidth, wrapWords } from '../text.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContenderEvent, LabEvent } from '../lab/events.js';
 import { resolveLeader } from '../faults/leader.js';
@@ -47,9 +48,11 @@ async function electedLeader(paths: LabPaths, signal: AbortSignal) {
   }
 }
 
-function eventLine(e: ContenderEvent | LabEvent, origin: number): string {
+/** One event under the kill, cut to the width (a znode's full name does not fit beside the rest). */
+function eventLine(e: ContenderEvent | LabEvent, origin: number, width: number): string {
   const s = toSnapshotEvent(e);
-  return `    ${`+${formatDuration(e.t - origin)}`.padStart(7)}  ${s.who.padEnd(4)} ${s.event.padEnd(17)} ${s.detail}`.trimEnd();
+  const line = `    ${`+${formatDuration(e.t - origin)}`.padStart(7)}  ${s.who.padEnd(4)} ${s.event.padEnd(17)} ${s.detail}`;
+  return fitWidth(line.trimEnd(), width);
 }
 
 export function failoverSummary(f: Failover): string {
@@ -121,9 +124,14 @@ async function liveScenario(o: DemoOptions, say: (t: string) => void): Promise<F
  * then everything cleaned up (also on failure and Ctrl-C), checked to be gone and the lab removed.
  */
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
-  const say = (text: string) => o.out(`  ${text}`);
+  // Prose wraps at word boundaries within the terminal (a terminal breaks a long line mid-word).
+  const say = (text: string) => o.out(wrapWords(`  ${text}`, Math.min(o.width, 100), '    '));
   o.out(
-    `zklab demo: ${DEMO_SERVERS} ZooKeeper servers, ${DEMO_CONTENDERS} contenders electing a leader, then the leader is killed`,
+    wrapWords(
+      `zklab demo: ${DEMO_SERVERS} ZooKeeper servers, ${DEMO_CONTENDERS} contenders electing a leader, then the leader is killed`,
+      Math.min(o.width, 100),
+      '  ',
+    ),
   );
   const lab = await DemoLab.claim(o.paths);
   let failover: Failover | null = null;
@@ -143,7 +151,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       let origin: number | undefined; // the kill: the first event shown
       failover = await killLeader(o.paths, o.signal, say, (e) => {
         origin ??= e.t;
-        o.out(eventLine(e, origin));
+        o.out(eventLine(e, origin, Math.min(o.width, 100)));
       });
       say(failoverSummary(failover));
       await plainFrame(o, 8);

@@ -15,27 +15,3 @@ export function formatTtl(remainingMs: number | null): string {
   if (remainingMs === null) return '';
   return remainingMs <= 0 ? 'ttl due' : `ttl ${formatDuration(remainingMs, 1)}`;
 }
-
-/** Keeps both ends, where GUID znode names differ (the head) and carry their sequence (the tail). */
-export function truncateMiddle(s: string, max: number): string {
-  if (s.length <= max) return s;
-  if (max <= 1) return s.slice(0, Math.max(0, max));
-  const head = Math.min(4, Math.floor((max - 1) / 3));
-  return `${s.slice(0, head)}…${s.slice(s.length - (max - 1 - head))}`;
-}
-
-/** At most width characters, cut with an ellipsis. */
-export function fitWidth(s: string, width: number): string {
-  if (width <= 0) return '';
-  return s.length > width ? `${s.slice(0, width - 1)}…` : s;
-}
-
-/** Exactly width characters: cut with an ellipsis, or padded. */
-export function cell(s: string, width: number): string {
-  if (width <= 0) return '';
-  return s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

@@ -1,6 +1,7 @@
 import { formatDuration } from '../duration.js';
 import type { JobSpec } from '../recipes/scheduler-layout.js';
-import { formatTtl, plural } from './format.js';
+import { formatTtl } from './format.js';
+import { plural } from '../text.js';
 import type { SchedulerNodeFacts, SchedulerSummary, SchedulerWorker } from './snapshot.js';
 
 /** The task scheduler in words: a note per tree row and the lines of the summary pane. Pure. */

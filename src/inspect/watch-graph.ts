@@ -1,4 +1,4 @@
-import { plural } from './format.js';
+import { plural } from '../text.js';
 import type { SnapshotNode } from './snapshot.js';
 import { compareLabels } from './watches.js';
 

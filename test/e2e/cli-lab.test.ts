@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,27 @@ describe('the CLI on a running lab', () => {
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(snapshotDir(lab)).toEqual(before);
+  });
+
+  it('fits a 100-column terminal: spawn, contenders list and ensemble status, measured on their real output', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((l) => stripVTControlCharacters(l).length));
+    const spawned = await zklab(['contenders', 'spawn', '5'], { lab });
+    expect(spawned.exitCode, spawned.stderr).toBe(0);
+    const lock = await zklab(['contenders', 'spawn', '2', '--workload', 'lock', '--hold', '1s'], { lab });
+    expect(lock.exitCode, lock.stderr).toBe(0);
+    // A spawn shows what it started, and counts the others.
+    expect(lock.stdout).toMatch(/^5 other contenders running: `zklab contenders list`$/m);
+    expect(lock.stdout).not.toMatch(/^c1 /m);
+    expect((await zklab(['kill', 'contender', 'c3'], { lab })).exitCode).toBe(0);
+    const list = await zklab(['contenders', 'list'], { lab });
+    expect(list.stdout).toMatch(/^1 dead or stopped contender not shown: `zklab contenders list --all`$/m);
+    expect(list.stdout).not.toMatch(/^c3 /m);
+    expect((await zklab(['contenders', 'list', '--all'], { lab })).stdout).toMatch(/^c3 /m);
+    const status = await zklab(['ensemble', 'status'], { lab });
+    for (const out of [spawned.stdout, lock.stdout, list.stdout, status.stdout])
+      expect(widest(out)).toBeLessThanOrEqual(100);
+    expect(widest((await zklab(['contenders', 'list', '--wide'], { lab })).stdout)).toBeGreaterThan(100);
+    await zklab(['contenders', 'stop', '--all'], { lab });
   });
 
   it('allows an even ensemble with a warning', async () => {

@@ -23,23 +23,26 @@ describe('zklab demo in CI', () => {
     const took = Date.now() - started;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(took).toBeLessThan(60_000);
-    expect(r.stdout).toMatch(/ensemble up in [\d.]+m?s: zk1 \w+, zk2 \w+, zk3 \w+/);
-    expect(r.stdout).toMatch(/spawned c1, c2, c3, c4, c5: predecessor recipe/);
-    expect(r.stdout).toMatch(/c1 leads: ZooKeeper says its session 0x[0-9a-f]+ owns \/election\//);
+    // Prose wraps at word boundaries within 100 columns; continuation lines are indented.
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+    const stdout = r.stdout.replace(/\n {3,}/g, ' ');
+    expect(stdout).toMatch(/ensemble up in [\d.]+m?s: zk1 \w+, zk2 \w+, zk3 \w+/);
+    expect(stdout).toMatch(/spawned c1, c2, c3, c4, c5: predecessor recipe/);
+    expect(stdout).toMatch(/c1 leads: ZooKeeper says its session 0x[0-9a-f]+ owns \/election\//);
     // The plain view: the election tree as inspect draws it, before and after.
-    expect(r.stdout).toMatch(/c5 → c4 → c3 → c2 → c1★/);
-    expect(r.stdout).toMatch(/c5 → c4 → c3 → c2★/);
-    expect(r.stdout).toMatch(/killed the leader c1 \(pid \d+\) with SIGKILL/);
+    expect(stdout).toMatch(/c5 → c4 → c3 → c2 → c1★/);
+    expect(stdout).toMatch(/c5 → c4 → c3 → c2★/);
+    expect(stdout).toMatch(/killed the leader c1 \(pid \d+\) with SIGKILL/);
     const m =
       /failover: c2 leads ([\d.]+)(ms|s) after c1 was killed .*ZooKeeper confirms: c2's session 0x[0-9a-f]+ owns the leading znode \/election\/\S+-n_0000000001/.exec(
-        r.stdout,
+        stdout,
       );
-    expect(m, r.stdout).not.toBeNull();
+    expect(m, stdout).not.toBeNull();
     const ms = Number(m![1]) * (m![2] === 's' ? 1000 : 1);
     // A SIGKILLed leader's znode goes when its 2 s session expires: the failover cannot be much faster than that.
     expect(ms).toBeGreaterThan(1000);
     expect(ms).toBeLessThan(10_000);
-    expect(r.stdout).toMatch(/cleaned up: stopped \d+ process\(es\) .*none is left; lab removed/);
+    expect(stdout).toMatch(/cleaned up: stopped \d+ process\(es\) .*none is left; lab removed/);
     expectNothingLeft(lab);
   }, 120_000);
 

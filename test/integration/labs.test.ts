@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { execa, type ResultPromise } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,10 @@ describe('zklab labs', () => {
     const text = await zklab(['labs']);
     expect(text.stdout).toMatch(/orphan: its owner \(pid \d+\) is gone/);
     expect(text.stdout).toContain('1 lab(s) can go: `zklab labs prune`');
+    // With a drill listed, the table still fits a 100-column terminal; --wide has it all.
+    for (const line of text.stdout.split('\n'))
+      expect(stripVTControlCharacters(line).length, line).toBeLessThanOrEqual(100);
+    expect((await zklab(['labs', '--wide'])).stdout).toContain(running.root);
 
     const pruned = await zklab(['labs', 'prune']);
     expect(pruned.exitCode, pruned.stderr).toBe(0);

@@ -109,19 +109,22 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
             ctx.out(a.json ? JSON.stringify(contendersJson(r.spawned), null, 2) : renderSpawned(req, r));
           },
         })
-        .command<GlobalArgs & { json?: boolean }>({
+        .command<GlobalArgs & { json?: boolean; wide?: boolean; all?: boolean }>({
           command: 'list',
-          describe: 'Each contender: pid, state, znode, session, what it watches',
-          builder: (b) => b.option('json', { type: 'boolean', default: false }),
+          describe: 'Each running contender: pid, state, znode, session, what it watches',
+          builder: (b) =>
+            b
+              .option('json', { type: 'boolean', default: false })
+              .option('all', { type: 'boolean', default: false, describe: 'dead and stopped contenders too' })
+              .option('wide', { type: 'boolean', default: false, describe: 'names and sessions whole (wider)' }),
           handler: async (a) => {
             const { contendersOverview } = await import('../../contenders/service.js');
             const { contenders, network, zookeeper } = await contendersOverview(labPaths(a));
+            const table = renderContenders(contenders, zookeeper, { wide: a.wide, all: a.all });
             ctx.out(
               a.json
                 ? JSON.stringify(contendersJson(contenders, network, zookeeper), null, 2)
-                : [renderContenders(contenders, zookeeper), ...(network ? networkLines(network.status) : [])].join(
-                    '\n',
-                  ),
+                : [table, ...(network ? networkLines(network.status) : [])].join('\n'),
             );
           },
         })

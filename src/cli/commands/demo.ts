@@ -21,7 +21,7 @@ export function demoCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
         live,
         signal: ctx.signal,
         out: ctx.out,
-        width: Math.min(process.stdout.columns || 120, 140),
+        width: Math.min(process.stdout.columns || 100, 140),
         ...(a['zk-home'] ? { zkHome: a['zk-home'] } : {}),
       });
     },

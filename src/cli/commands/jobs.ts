@@ -1,3 +1,4 @@
+import { plural } from '../../text.js';
 import type { Argv, CommandModule } from 'yargs';
 import chalk from 'chalk';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,11 +44,6 @@ export function jobSpecFromArgs(a: Pick<JobsArgs, 'kind' | 'ms' | 'args'>): JobS
     return { kind, args };
   }
   return { kind: 'fail' };
-}
-
-/** `3 jobs`, `1 job`. */
-function plural(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
 function renderStatus(s: JobsStatus): string {
@@ -108,6 +104,32 @@ function renderStatus(s: JobsStatus): string {
     );
   }
   return out.join('\n');
+}
+
+/**
+ * `q` (or Ctrl-C, which a raw terminal delivers as a key) ends a watch; so does the command's own signal. Reads
+ * stdin only while the watch runs, and gives the terminal back as it was.
+ */
+function quitOnKey(outer: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([outer, stop.signal]);
+  const stdin = process.stdin;
+  const raw = stdin.isTTY === true;
+  const onData = (chunk: Buffer) => {
+    const keys = chunk.toString();
+    if (keys.includes('q') || keys.includes('\u0003')) stop.abort();
+  };
+  if (raw) stdin.setRawMode(true);
+  stdin.on('data', onData);
+  stdin.resume();
+  return {
+    signal,
+    release: () => {
+      stdin.off('data', onData);
+      if (raw) stdin.setRawMode(false);
+      stdin.pause();
+    },
+  };
 }
 
 export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, JobsArgs> {
@@ -172,16 +194,24 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
               const s = await jobsStatus(labPaths(a), path);
               return a.json ? JSON.stringify(s, null, 2) : renderStatus(s);
             };
-            ctx.out(await show());
-            while (a.watch && !ctx.signal.aborted) {
-              await sleep(1000, undefined, { signal: ctx.signal }).catch(() => undefined);
-              if (ctx.signal.aborted) break;
-              // A watch outlives a fault: a moment ZooKeeper cannot answer is shown, and the next second tries again.
-              const text = await show().catch((e: unknown) => {
-                if (e instanceof UsageError) throw e;
-                return `${new Date().toISOString().slice(11, 23)} cannot read the scheduler now: ${(e as Error).message}; trying again`;
-              });
-              ctx.out(ctx.isTTY && !a.json ? `\x1b[H\x1b[2J${text}` : text);
+            const keys = ctx.isTTY && !a.json && a.watch ? '\nq quit (or Ctrl-C)' : '';
+            ctx.out((await show()) + keys);
+            if (!a.watch) return;
+            const quit = quitOnKey(ctx.signal);
+            try {
+              while (!quit.signal.aborted) {
+                await sleep(1000, undefined, { signal: quit.signal }).catch(() => undefined);
+                if (quit.signal.aborted) break;
+                // A watch outlives a fault: a moment ZooKeeper cannot answer is shown, and the next second tries again.
+                const text = await show().catch((e: unknown) => {
+                  if (e instanceof UsageError) throw e;
+                  const at = new Date().toISOString().slice(11, 23);
+                  return `${at} cannot read the scheduler now: ${(e as Error).message}; trying again`;
+                });
+                ctx.out(ctx.isTTY && !a.json ? `\x1b[H\x1b[2J${text}${keys}` : text);
+              }
+            } finally {
+              quit.release();
             }
           },
         })

@@ -1,36 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { formatDuration } from '../../duration.js';
-import type { LabListing } from '../../ensemble/labs.js';
-import { table } from '../views/table.js';
+import { renderLabs } from '../views/labs.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-
-function owner(l: LabListing): string {
-  if (!l.owner) return '-';
-  return `${l.owner.pid}${l.owner.alive ? '' : ' (gone)'}`;
-}
-
-const count = (c: { running: number; total: number }): string => (c.total === 0 ? '-' : `${c.running}/${c.total}`);
-
-export function renderLabs(labs: readonly LabListing[]): string {
-  if (labs.length === 0) return 'no labs on this machine (`zklab ensemble up` makes one)';
-  const rows = labs.map((l) => [
-    l.root,
-    l.kind,
-    l.reason ? `${l.status}: ${l.reason}` : l.status,
-    owner(l),
-    count(l.servers),
-    count(l.contenders),
-    l.clientPorts.length === 0 ? '-' : l.clientPorts.join(','),
-    formatDuration(l.ageMs, 0),
-    l.command,
-  ]);
-  const table_ = table(
-    ['LAB', 'KIND', 'STATUS', 'OWNER', 'SERVERS', 'CONTENDERS', 'CLIENT PORTS', 'AGE', 'MADE BY'],
-    rows,
-  );
-  const prunable = labs.filter((l) => l.status === 'orphan' || l.status === 'stale').length;
-  return prunable === 0 ? table_ : `${table_}\n${prunable} lab(s) can go: \`zklab labs prune\``;
-}
 
 export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
@@ -38,14 +8,17 @@ export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
     describe: 'Every lab on this machine: long-lived ones and those owned by a running drill, demo or test',
     builder: (y: Argv<GlobalArgs>) =>
       y
-        .command<GlobalArgs & { json?: boolean }>({
+        .command<GlobalArgs & { json?: boolean; wide?: boolean }>({
           command: '$0',
-          describe: 'List them: kind, status, owner, servers and contenders running, client ports, age',
-          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          describe: 'List them: status, owner, servers and contenders running, client port, age',
+          builder: (b) =>
+            b
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+              .option('wide', { type: 'boolean', default: false, describe: 'paths, ports and commands whole (wider)' }),
           handler: async (a) => {
             const { listLabs } = await import('../../ensemble/labs.js');
             const labs = listLabs();
-            ctx.out(a.json ? JSON.stringify(labs, null, 2) : renderLabs(labs));
+            ctx.out(a.json ? JSON.stringify(labs, null, 2) : renderLabs(labs, { wide: a.wide }));
           },
         })
         .command<GlobalArgs>({

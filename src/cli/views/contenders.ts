@@ -4,6 +4,7 @@ import type { JoinProgress } from '../../contenders/join.js';
 import type { ContenderSpec } from '../../contenders/spec.js';
 import type { ZkContenderView } from '../../contenders/zk-view.js';
 import { formatDuration } from '../../duration.js';
+import { plural, truncateMiddle, wrapWords } from '../../text.js';
 import { networkJson } from './net.js';
 import { table } from './table.js';
 
@@ -45,27 +46,62 @@ export function contendersJson(
   };
 }
 
-/** `state` is what a contender says of itself; `zookeeper` what ZooKeeper says (LEADS: it owns the leading znode). */
-export function renderContenders(list: readonly ContenderInfo[], zookeeper: ZkViews = null): string {
+/** How a table of contenders is drawn: every contender or the running ones, names whole or shortened. */
+export interface TableOptions {
+  /** Full znode names, session ids and recipes, and the alive column (wider than 100 columns). */
+  readonly wide?: boolean;
+  /** Dead and stopped contenders too; otherwise a line counts them. */
+  readonly all?: boolean;
+}
+
+/** What a contender runs, in a few words: `lock/queue` for lock holders on the predecessor recipe. */
+function runsWhat(c: ContenderInfo, wide: boolean): string {
+  if (c.workload === 'scheduler') return wide ? 'scheduler worker' : 'scheduler';
+  if (c.workload === 'lock')
+    return wide ? `lock holder (${c.recipe})` : c.recipe === 'herd' ? 'lock/herd' : 'lock/queue';
+  return c.recipe === 'exec' ? 'program' : c.recipe;
+}
+
+const gone = (c: ContenderInfo) => !c.alive;
+/** A znode's own name: the path is the contender's election path, said once by the command that spawned it. */
+const nameOf = (znode: string) => znode.slice(znode.lastIndexOf('/') + 1);
+
+/**
+ * The contenders as a table that fits 100 columns (znode names and sessions shortened as inspect does; `--wide` for
+ * them whole). `state` is what a contender says of itself; `zookeeper` what ZooKeeper says (LEADS: it owns the
+ * leading znode).
+ */
+export function renderContenders(
+  list: readonly ContenderInfo[],
+  zookeeper: ZkViews = null,
+  opts: TableOptions = {},
+): string {
   if (list.length === 0) return 'no contenders yet: `zklab contenders spawn 5`';
+  const wide = opts.wide ?? false;
+  const shown = opts.all ? list : list.filter((c) => !gone(c));
+  const hidden = list.length - shown.length;
+  const short = (s: string, max: number) => (wide ? s : truncateMiddle(s, max));
   const zkCell = (c: ContenderInfo): string => {
     const v = zookeeper?.get(c.id);
     return !v ? '-' : v.leads ? chalk.green.bold('LEADS') : v.znodes.length > 0 ? 'in line' : 'no znode';
   };
-  return table(
-    ['id', 'pid', 'alive', 'recipe', 'state', ...(zookeeper ? ['zookeeper'] : []), 'znode', 'session', 'watching'],
-    list.map((c) => [
-      c.id,
-      c.pid === null ? '-' : String(c.pid),
-      c.alive ? 'yes' : chalk.red('no'),
-      c.workload === 'scheduler' ? 'scheduler worker' : c.workload === 'lock' ? `lock holder (${c.recipe})` : c.recipe,
-      colourState(c.state),
-      ...(zookeeper ? [zkCell(c)] : []),
-      c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-',
-      c.session ? `0x${c.session}` : '-',
-      c.watching ?? '-',
-    ]),
-  );
+  const rows = shown.map((c) => [
+    c.id,
+    c.pid === null ? '-' : String(c.pid),
+    ...(wide ? [c.alive ? 'yes' : chalk.red('no')] : []),
+    runsWhat(c, wide),
+    colourState(c.state),
+    ...(zookeeper ? [zkCell(c)] : []),
+    short(nameOf(c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-'), 12),
+    c.session ? short(`0x${c.session}`, 12) : '-',
+    short(nameOf(c.watching ?? '-'), 12),
+  ]);
+  const headers = ['id', 'pid', ...(wide ? ['alive'] : []), 'runs', 'state', ...(zookeeper ? ['zookeeper'] : [])];
+  const lines = [shown.length > 0 ? table([...headers, 'znode', 'session', 'watching'], rows) : 'none running'];
+  if (hidden > 0) {
+    lines.push(`${plural(hidden, 'dead or stopped contender')} not shown: \`zklab contenders list --all\``);
+  }
+  return lines.join('\n');
 }
 
 /** The session timeout as the servers granted it, and what was asked when they granted another. */
@@ -78,6 +114,13 @@ function sessionWords(askedMs: number, spawned: readonly ContenderInfo[]): strin
   return `session timeout ${got} as the servers granted it, ${formatDuration(askedMs)} asked: they grant 2 to 20 ticks`;
 }
 
+/** The contenders a spawn started, and a count of the others that run. */
+function spawnedTable(r: SpawnResult): string {
+  const others = r.all.filter((c) => c.alive && !r.spawned.some((s) => s.id === c.id)).length;
+  const more = others > 0 ? `\n${plural(others, 'other contender')} running: \`zklab contenders list\`` : '';
+  return renderContenders(r.spawned) + more;
+}
+
 /** What `contenders spawn` prints: what was started, how, what to try next, and the table. */
 export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
   const ids = r.spawned.map((c) => c.id).join(', ');
@@ -85,7 +128,8 @@ export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
   if (req.scheduler) {
     const s = req.scheduler;
     const how = `scheduler workers at ${s.root}, ${s.strategy}, status TTL ${formatDuration(s.statusTtlMs)}, ${session}`;
-    return `spawned ${ids} (${how})\nnext: \`zklab jobs submit 10\`, \`zklab jobs status --watch\`\n${renderContenders(r.all)}`;
+    const next = 'next: `zklab jobs submit 10`, `zklab jobs status --watch`';
+    return `${wrapWords(`spawned ${ids} (${how})`, 100, '  ')}\n${next}\n${spawnedTable(r)}`;
   }
   if (req.lock) {
     const l = req.lock;
@@ -93,9 +137,10 @@ export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
       req.recipe === 'herd' ? 'herd: every waiter watches the lock' : 'a queue: each waits on the one before';
     const phases = `hold ${formatDuration(l.holdMs)}, think ${formatDuration(l.thinkMs)}, fencing ${l.fencing ? 'on' : 'off'}`;
     const next = `next: \`zklab inspect --path ${req.path}\`, \`zklab pause leader\``;
-    return `spawned ${ids} (lock holders on ${req.path}, ${queue}, ${phases}, ${session})\n${next}\n${renderContenders(r.all)}`;
+    const head = wrapWords(`spawned ${ids} (lock holders on ${req.path}, ${queue}, ${phases}, ${session})`, 100, '  ');
+    return `${head}\n${next}\n${spawnedTable(r)}`;
   }
-  return `spawned ${ids} (${req.recipe}, ${session})\n${renderContenders(r.all)}`;
+  return `${wrapWords(`spawned ${ids} (${req.recipe}, ${session})`, 100, '  ')}\n${spawnedTable(r)}`;
 }
 
 /** A spawn still waiting: "waiting for c2, c3 to join (c1 joined; 25s left)". */

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { fitWidth } from '../format.js';
+import { fitWidth } from '../../text.js';
 
 export interface PaneLine {
   readonly text: string;

@@ -1,6 +1,6 @@
 import { formatDuration } from '../../duration.js';
 import { Box, Text } from 'ink';
-import { cell } from '../format.js';
+import { cell } from '../../text.js';
 import { describeFaults } from '../link-state.js';
 import type { SnapshotPartition, SnapshotServer, SnapshotServerMode } from '../snapshot.js';
 import { SegmentLine } from './SegmentLine.js';

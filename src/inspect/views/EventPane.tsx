@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { cell, formatClock } from '../format.js';
+import { formatClock } from '../format.js';
+import { cell } from '../../text.js';
 import type { SnapshotEvent } from '../snapshot.js';
 import { SegmentLine } from './SegmentLine.js';
 

@@ -1,5 +1,6 @@
 import { Text } from 'ink';
-import { formatClock, plural } from '../format.js';
+import { formatClock } from '../format.js';
+import { plural } from '../../text.js';
 import { leaderNode } from '../snapshot.js';
 import type { Snapshot } from '../snapshot.js';
 

@@ -1,5 +1,6 @@
 import { formatDuration } from '../../duration.js';
-import { cell, formatTtl, truncateMiddle } from '../format.js';
+import { formatTtl } from '../format.js';
+import { cell, truncateMiddle } from '../../text.js';
 import { lockNote } from '../lock-lines.js';
 import { noteReplacesData, schedulerNote } from '../scheduler-lines.js';
 import type { NodeState, SnapshotNode } from '../snapshot.js';

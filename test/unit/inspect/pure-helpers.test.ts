@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../../src/duration.js';
-import { formatClock, formatTtl, truncateMiddle } from '../../../src/inspect/format.js';
+import { formatClock, formatTtl } from '../../../src/inspect/format.js';
+import { truncateMiddle, wrapWords } from '../../../src/text.js';
 import { toSnapshotEvent } from '../../../src/inspect/snapshot-events.js';
 import { fitSegments } from '../../../src/inspect/views/SegmentLine.js';
 import { treePrefixes, visibleWindow } from '../../../src/inspect/tree-rows.js';
@@ -98,5 +99,17 @@ describe('fitSegments', () => {
 
   it('does not mark a cut when only blank runs were left out', () => {
     expect(text(8)).toBe('abc def ');
+  });
+});
+
+describe('wrapWords', () => {
+  it('breaks prose at word boundaries within the width, indenting what follows', () => {
+    const text = 'the demo cleans its lab up; to look closer, do it by hand: zklab ensemble up, zklab inspect';
+    const lines = wrapWords(text, 40, '  ').split('\n');
+    expect(lines.every((l) => l.length <= 40)).toBe(true);
+    expect(lines.join(' ').replace(/ {2,}/g, ' ')).toBe(text);
+    expect(lines.slice(1).every((l) => l.startsWith('  '))).toBe(true);
+    expect(wrapWords('short', 40)).toBe('short');
+    expect(wrapWords('a-word-longer-than-the-line stays', 10)).toBe('a-word-longer-than-the-line\nstays');
   });
 });
