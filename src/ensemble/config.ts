@@ -154,9 +154,11 @@ export function validateTick(t: unknown): number {
 
 /** A warning for even ensembles, or undefined. */
 export function evenCountWarning(n: number): string | undefined {
-  return n % 2 === 0 && n > 0
-    ? `warning: ${n} servers tolerate no more failures than ${n - 1}; a quorum needs ${n / 2 + 1}, so add or remove one`
-    : undefined;
+  if (n % 2 !== 0 || n <= 0) return undefined;
+  const failures = n / 2 - 1;
+  const tolerate = failures === 0 ? 'no failure' : `${failures} failure${failures === 1 ? '' : 's'}`;
+  const same = `${n - 1} ${n - 1 === 1 ? 'does' : 'do'}`;
+  return `warning: ${n} servers tolerate ${tolerate}, as ${same}: a quorum needs ${n / 2 + 1}, so add or remove one`;
 }
 
 /** Peers for a lab on one machine, all on loopback, every server reached directly. */

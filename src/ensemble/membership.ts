@@ -32,6 +32,8 @@ export interface EnsembleConfig {
   /** The configuration every answering server agrees on; null when they differ or none answered. */
   readonly config: DynamicConfig | null;
   readonly servers: readonly ServerConfigView[];
+  /** One server alone: ZooKeeper runs it standalone, without a dynamic configuration. */
+  readonly standalone: boolean;
 }
 
 export interface MembershipResult {
@@ -90,7 +92,8 @@ export async function serverConfigs(
 export async function ensembleConfig(paths: LabPaths): Promise<EnsembleConfig> {
   const state = requireEnsemble(paths);
   const servers = await serverConfigs(paths, state);
-  return { config: agreed(servers), servers };
+  if (state.servers.length === 1) return { config: null, servers, standalone: true };
+  return { config: agreed(servers), servers, standalone: false };
 }
 
 function agreed(views: readonly ServerConfigView[]): DynamicConfig | null {

@@ -53,6 +53,8 @@ export interface ServerStatus {
   readonly id: number;
   readonly name: string;
   readonly clientPort: number;
+  /** A voter (participant) or an observer, as the lab planned it. */
+  readonly role: 'participant' | 'observer';
   readonly pid: number | null;
   readonly alive: boolean;
   readonly paused: boolean;
@@ -71,6 +73,8 @@ export interface EnsembleStatus {
   readonly serving: number;
   readonly quorum: boolean;
   readonly network: NetworkStatus;
+  /** Contenders of the lab whose process runs. */
+  readonly contendersRunning: number;
 }
 
 export interface UpResult {
@@ -304,6 +308,7 @@ export function serverStatuses(paths: LabPaths, state: LabState): Promise<Server
         id: s.id,
         name: s.name,
         clientPort: s.clientPort,
+        role: s.role ?? 'participant',
         pid: alive ? s.pid! : null,
         alive,
         paused,
@@ -334,6 +339,7 @@ export async function ensembleStatus(paths: LabPaths): Promise<EnsembleStatus> {
     serving,
     quorum: leader !== null,
     network: await networkStatus(paths, state),
+    contendersRunning: state.contenders.filter((c) => isOurs(c.pid, paths.markers)).length,
   };
 }
 

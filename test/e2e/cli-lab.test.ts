@@ -1,11 +1,12 @@
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, waitForExit } from '../../src/lab/procs.js';
 import { probeSrvr } from '../../src/ensemble/fourlw.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
+import { zkLeaderContender } from '../helpers/contenders.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
@@ -81,6 +82,42 @@ describe('the CLI on a running lab', () => {
     expect(widest((await zklab(['contenders', 'list', '--wide'], { lab })).stdout)).toBeGreaterThan(100);
     await zklab(['contenders', 'stop', '--all'], { lab });
   });
+
+  it('says what is true: who is paused after pause leader, what up suggests with contenders running, restart all', async () => {
+    const stopped = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] === 'T';
+    const spawn = await zklab(['contenders', 'spawn', '3'], { lab });
+    expect(spawn.exitCode, spawn.stderr).toBe(0);
+    const ids = /^spawned (c\d+), (c\d+), (c\d+)/m.exec(spawn.stdout)!.slice(1);
+    const paths = new LabPaths(lab);
+    // Killed contenders of the tests before lead on until their sessions expire: wait for one of these three.
+    await waitFor(async () => ids.includes((await zkLeaderContender(paths)) ?? ''), 'one of the three to lead', 15_000);
+    const up = await zklab(['ensemble', 'up'], { lab });
+    expect(up.stdout).toMatch(/^3 contenders running: `zklab contenders list`, `zklab inspect`/m);
+    const pause = await zklab(['pause', 'leader'], { lab });
+    const paused = /paused (c\d+) \(pid (\d+)\)/.exec(pause.stdout);
+    expect(paused, `${pause.stdout}${pause.stderr}`).not.toBeNull();
+    const [, frozen, pid] = paused!;
+    // Its session expires while it is frozen: another contender leads by ZooKeeper's own znodes.
+    await waitFor(
+      async () => {
+        const now = await zkLeaderContender(paths);
+        return now !== null && now !== frozen;
+      },
+      'another leader',
+      15_000,
+    );
+    const refused = await zklab(['resume', 'leader'], { lab });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`^zklab: c\\d+ leads now and is not paused; paused: ${frozen} `));
+    expect(refused.stderr).toMatch(new RegExp(`zklab resume contender ${frozen}\`.*zklab resume paused`));
+    expect(stopped(Number(pid))).toBe(true);
+    const resumed = await zklab(['resume', 'paused'], { lab });
+    expect(resumed.stdout.trim()).toBe(`resumed ${frozen} (pid ${pid})`);
+    expect(stopped(Number(pid))).toBe(false);
+    const restart = await zklab(['ensemble', 'restart', 'all'], { lab });
+    expect(restart.stdout).toMatch(/^the ensemble was unavailable for [\d.]+m?s \(SIGKILL until serving again\)$/m);
+    await zklab(['contenders', 'stop', '--all'], { lab });
+  }, 60_000);
 
   it('allows an even ensemble with a warning', async () => {
     const even = `${tempDir()}/lab`;

@@ -268,14 +268,21 @@ describe('ensemble up --observers', () => {
         expect(snapshotDir(other.root)).toEqual(before);
       }
       // As it was, the data is there.
-      await run(['ensemble', 'up']);
+      const status = await run(['ensemble', 'up']);
       expect((await srvrModes()).sort()).toEqual(['follower', 'leader', 'observer']);
+      // The quorum counts voters; the observer is said apart.
+      expect(status).toMatch(
+        /^quorum: 2\/2 voters serving, zk[12] leads; observers 1\/1 serving \(they do not vote\)$/m,
+      );
       const kept = await withServer(readState(other)!.servers[0]!.clientPort, (zk) => zk.exists('/kept'));
       expect(kept).not.toBeNull();
       // Purged, another shape starts afresh, without the old contenders' records.
       await run(['ensemble', 'down', '--purge']);
-      await run(['ensemble', 'up', '--servers', '3']);
-      expect((await srvrModes()).sort()).toEqual(['follower', 'follower', 'leader']);
+      await run(['ensemble', 'up', '--servers', '1']);
+      expect(await srvrModes()).toEqual(['standalone']);
+      expect(await run(['ensemble', 'config'])).toMatch(
+        /^zk1 runs standalone: a one-server lab has no dynamic configuration/,
+      );
       expect(readState(other)!.contenders).toEqual([]);
       expect(await withServer(readState(other)!.servers[0]!.clientPort, (zk) => zk.exists('/kept'))).toBeNull();
     } finally {

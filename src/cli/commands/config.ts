@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { evenCountWarning } from '../../ensemble/config.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 interface GenerateArgs extends GlobalArgs {
@@ -48,6 +49,8 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
               basePort: a['base-port'],
             });
             for (const w of written) ctx.out(`${w.server}: ${w.files.join(', ')}${w.note ? `  (${w.note})` : ''}`);
+            const warning = evenCountWarning(written.length);
+            if (warning) ctx.err(warning);
           },
         })
         .demandCommand(1, 'name a config command: generate'),

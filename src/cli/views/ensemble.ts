@@ -6,6 +6,7 @@ import { formatDuration } from '../../duration.js';
 import { loopbackConnectString } from '../../lab/state.js';
 import { table } from './table.js';
 import { networkJson, networkLines } from './net.js';
+import { isServing } from '../../ensemble/quorum.js';
 
 function colourMode(mode: ServerStatus['mode']): string {
   switch (mode) {
@@ -32,9 +33,14 @@ export function renderStatus(status: EnsembleStatus): string {
     s.connections === null ? '-' : String(s.connections),
     s.znodes === null ? '-' : String(s.znodes),
   ]);
+  const voters = status.servers.filter((s) => s.role !== 'observer');
+  const observers = status.servers.filter((s) => s.role === 'observer');
+  const up = (list: readonly ServerStatus[]) => list.filter((s) => s.mode !== 'paused' && isServing(s.mode)).length;
+  const watching =
+    observers.length === 0 ? '' : `; observers ${up(observers)}/${observers.length} serving (they do not vote)`;
   const summary = status.quorum
-    ? chalk.green(`quorum: ${status.serving}/${status.servers.length} serving, ${status.leader} leads`)
-    : chalk.red(`no quorum: ${status.serving}/${status.servers.length} serving`);
+    ? chalk.green(`quorum: ${up(voters)}/${voters.length} voters serving, ${status.leader} leads${watching}`)
+    : chalk.red(`no quorum: ${up(voters)}/${voters.length} voters serving${watching}`);
   return [
     table(['server', 'client port', 'mode', 'pid', 'zxid', 'conns', 'znodes'], rows),
     summary,
@@ -58,6 +64,7 @@ export function statusJson(status: EnsembleStatus): unknown {
       id: s.id,
       name: s.name,
       clientPort: s.clientPort,
+      role: s.role,
       mode: s.mode,
       pid: s.pid,
       alive: s.alive,
@@ -72,6 +79,8 @@ export function statusJson(status: EnsembleStatus): unknown {
 
 const NEXT_AFTER_UP =
   'next: `zklab contenders spawn 5`, `zklab ensemble status`, `zklab kill zk-leader`, `zklab ensemble down`';
+const NEXT_WITH_CONTENDERS = (n: number) =>
+  `${n} contender${n === 1 ? '' : 's'} running: \`zklab contenders list\`, \`zklab inspect\`, \`zklab kill leader\``;
 
 /** What `ensemble up` prints: what happened and how long it took, the status table, the connect string. */
 export function renderUp(result: UpResult, lab: string, tookMs: number): string {
@@ -81,7 +90,9 @@ export function renderUp(result: UpResult, lab: string, tookMs: number): string 
     repaired: `ensemble repaired in ${took}`,
     'already-up': 'the ensemble is already up',
   }[result.outcome];
-  return `${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\n${NEXT_AFTER_UP}`;
+  const running = result.status.contendersRunning;
+  const next = running > 0 ? NEXT_WITH_CONTENDERS(running) : NEXT_AFTER_UP;
+  return `${headline}\n${renderStatus(result.status)}\n\nconnect string: ${connectString(result.status)}\n${next}`;
 }
 
 export function renderDown(r: DownResult, lab: string): string {
@@ -91,7 +102,8 @@ export function renderDown(r: DownResult, lab: string): string {
 
 export function renderRestart(status: EnsembleStatus & { unavailableMs: number }, target: string): string {
   const down = formatDuration(status.unavailableMs);
-  return `${renderStatus(status)}\n${target} was unavailable for ${down} (SIGKILL until serving again)`;
+  const what = target === 'all' ? 'the ensemble' : target;
+  return `${renderStatus(status)}\n${what} was unavailable for ${down} (SIGKILL until serving again)`;
 }
 
 /** A dynamic configuration as ZooKeeper writes it: one `server.N=…` line per member. */
@@ -108,6 +120,12 @@ export function renderMembership(r: MembershipResult, change: 'added' | 'removed
 
 /** `ensemble config`: the configuration every server agrees on, then what each one said. */
 export function renderConfigReport(r: EnsembleConfig): string {
+  if (r.standalone) {
+    return (
+      `${r.servers[0]?.server ?? 'the server'} runs standalone: a one-server lab has no dynamic configuration ` +
+      '(`zklab ensemble up --servers 3` makes one that has)'
+    );
+  }
   const lines = r.servers.map(
     (s) =>
       `  ${s.server}: ${s.config ? `version ${s.config.version}, ${s.config.members.length} members` : `no answer (${s.error})`}`,

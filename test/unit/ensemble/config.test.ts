@@ -171,7 +171,10 @@ describe('validation', () => {
     expect(() => validateTick('abc')).toThrow(/^--tick: "abc" is not a duration$/);
   });
   it('warns about even ensembles only', () => {
-    expect(evenCountWarning(4)).toMatch(/quorum needs 3/);
+    expect(evenCountWarning(4)).toBe(
+      'warning: 4 servers tolerate 1 failure, as 3 do: a quorum needs 3, so add or remove one',
+    );
+    expect(evenCountWarning(2)).toMatch(/^warning: 2 servers tolerate no failure, as 1 does: a quorum needs 2/);
     expect(evenCountWarning(3)).toBeUndefined();
   });
 });

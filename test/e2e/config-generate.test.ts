@@ -100,3 +100,13 @@ describe('zklab config generate: the files a user takes elsewhere', () => {
     expect(await createTtl(port)).toMatch(/unimplemented/i);
   }, 90_000);
 });
+
+describe('zklab config generate: its words', () => {
+  it('says that two servers tolerate no failure, as one does', async () => {
+    const r = await zklab(['config', 'generate', '--out', join(tempDir(), 'two'), '--servers', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: 2 servers tolerate no failure, as 1 does: a quorum needs 2/m);
+    const three = await zklab(['config', 'generate', '--out', join(tempDir(), 'three'), '--servers', '3']);
+    expect(three.stderr).toBe('');
+  });
+});
