@@ -13,6 +13,7 @@ import {
 } from '../lab/state.js';
 import { readPathLeaders } from '../contenders/zk-view.js';
 import { withObserver } from '../zk/observer.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LeaderFact {
   readonly contender: ContenderRecord;
@@ -20,8 +21,37 @@ export interface LeaderFact {
   readonly owner: string;
 }
 
-/** The leading contender by ZooKeeper's own state: the owner session of the leading znode, mapped to a contender. */
+/** How often the leader is asked again while the leading znode is a dead contender's. */
+const POLL_MS = 100;
+
+/**
+ * The leading contender by ZooKeeper's own state: the owner session of the leading znode, mapped to a contender.
+ * A contender that was killed leads on, by its znode, until its session expires; a fault aimed at `leader` then
+ * waits for the next one (up to that session's timeout and a margin) rather than hit a process that is gone.
+ */
 export async function resolveLeader(paths: LabPaths, state: LabState = requireState(paths)): Promise<LeaderFact> {
+  const first = await leadingNow(paths, state);
+  if (isOurs(first.contender.pid, paths.markers)) return first;
+  const deadline = Date.now() + (first.contender.sessionTimeoutMs ?? 2000) + 1500;
+  for (;;) {
+    await sleep(POLL_MS);
+    // Between the old znode's expiry and the next claim nobody leads for a moment: ask again.
+    const now = await leadingNow(paths, state).catch((e: unknown) => {
+      if (e instanceof UsageError && Date.now() <= deadline) return null;
+      throw e;
+    });
+    if (now && isOurs(now.contender.pid, paths.markers)) return now;
+    if (now && Date.now() > deadline) {
+      throw new UsageError(
+        `${now.contender.id} leads by ZooKeeper's znodes, but its process is gone and no live contender took over`,
+        'see `zklab contenders list`; name a contender to act on one: `contender cN`',
+      );
+    }
+  }
+}
+
+/** Who leads this instant, by ZooKeeper's znodes, dead or alive. */
+async function leadingNow(paths: LabPaths, state: LabState): Promise<LeaderFact> {
   const live = state.contenders.filter((c) => isOurs(c.pid, paths.markers));
   if (live.length === 0)
     throw new UsageError('no contender is running in this lab', 'spawn some with `zklab contenders spawn 5`');
