@@ -114,6 +114,13 @@ describe('the CLI on a running lab', () => {
     const resumed = await zklab(['resume', 'paused'], { lab });
     expect(resumed.stdout.trim()).toBe(`resumed ${frozen} (pid ${pid})`);
     expect(stopped(Number(pid))).toBe(false);
+    const kill = await zklab(['kill', 'leader'], { lab });
+    expect(kill.stdout).toMatch(
+      /^killed c\d+ \(pid \d+\), the leader by ZooKeeper's own state, with SIGKILL; its session/,
+    );
+    // The servers (tick 200ms) grant 2 to 20 ticks: 300ms asked is 400ms granted, and spawn says so.
+    const short = await zklab(['contenders', 'spawn', '1', '--session-timeout', '300ms', '--path', '/short'], { lab });
+    expect(short.stdout).toMatch(/session timeout 400ms as the servers granted it, 300ms asked/);
     const restart = await zklab(['ensemble', 'restart', 'all'], { lab });
     expect(restart.stdout).toMatch(/^the ensemble was unavailable for [\d.]+m?s \(SIGKILL until serving again\)$/m);
     await zklab(['contenders', 'stop', '--all'], { lab });
