@@ -33,6 +33,8 @@ export const SPAWN_FLAGS: Readonly<Record<SpecField, string>> = {
   via: '--via',
   connect: '--connect',
   joinTimeout: '--join-timeout',
+  probe: '--probe',
+  probeInterval: '--probe-interval',
 };
 
 /** The arguments of `contenders spawn` as yargs hands them over. */
@@ -60,6 +62,8 @@ export interface SpawnFlags {
   readonly think?: string;
   readonly fencing?: string;
   readonly 'join-timeout'?: string;
+  readonly probe?: string;
+  readonly 'probe-interval'?: string;
   readonly '--'?: readonly (string | number)[];
 }
 
@@ -110,6 +114,8 @@ export function specInput(a: SpawnFlags): ContenderSpecInput {
     via: a.via,
     connect: a.connect,
     joinTimeout: a['join-timeout'],
+    probe: a.probe,
+    probeInterval: a['probe-interval'],
   };
 }
 

@@ -8,9 +8,9 @@ import { normalizeSessionId } from '../zk/session-id.js';
 export const BELIEF_PREFIX = 'ZKLAB ';
 
 /** Events only the lab writes: the supervisor (started, exited) and the link daemon (session). */
-const LAB_ONLY: ReadonlySet<ContenderEventName> = new Set(['started', 'exited', 'session']);
+const LAB_ONLY: ReadonlySet<ContenderEventName> = new Set(['started', 'exited', 'session', 'probed']);
 /** Keys of an event line's head, which the supervisor sets itself. */
-const HEAD_KEYS = new Set(['t', 'id', 'pid', 'event', 'session', 'znode']);
+const HEAD_KEYS = new Set(['t', 'id', 'pid', 'event', 'session', 'znode', 'source']);
 
 export type BeliefLine =
   | { readonly kind: 'text' }

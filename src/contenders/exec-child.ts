@@ -28,8 +28,8 @@ let reportedStop = false;
 const stderrTail: string[] = [];
 
 // The session is left to the link daemon, which records what the server granted ('session' events).
-const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E]) =>
-  log.write(event, null, znode, fields);
+const write = <E extends ContenderEventName>(event: E, fields: ContenderEventFields[E], source?: 'stdout') =>
+  log.write(event, null, znode, fields, source);
 
 write('started', {
   recipe: cfg.kind,
@@ -57,7 +57,7 @@ const stdoutDone = new Promise<void>((resolve) =>
       if (b.znode !== undefined) znode = b.znode;
       if (b.event === 'stopped') reportedStop = true;
       // Typed as far as the readers use them (parseBeliefLine); a program's extra fields are kept and ignored.
-      write(b.event, b.fields as ContenderEventFields[typeof b.event]);
+      write(b.event, b.fields as ContenderEventFields[typeof b.event], 'stdout');
     })
     .on('close', resolve),
 );

@@ -8,12 +8,12 @@ import { tailFile } from '../lab/fs.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses } from '../lab/procs.js';
+import { killNodes } from '../lab/nodes.js';
 import { directConnectString, readState, writeState, type ContenderRecord } from '../lab/state.js';
 import { forgetGoneContenderLinks, stopNetwork } from '../net/lab-network.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { openObserver } from '../zk/observer.js';
-import { unlessGone } from '../zk/errors.js';
-import { childPath } from '../zk/paths.js';
+import { ephemeralsBelow } from '../zk/ephemerals.js';
 import type { ZkPort } from '../zk/port.js';
 import { programExitError } from './program.js';
 import { runsProgram } from './spec.js';
@@ -34,15 +34,15 @@ function sessionsOf(events: readonly ContenderEvent[]): Set<string> {
   return new Set(events.flatMap((e) => (e.session ? [normalizeSessionId(e.session)] : [])));
 }
 
-/** True when a znode under `path` belongs to one of `sessions`. */
+/** True when an ephemeral znode anywhere below `path` (within the walk's bounds) belongs to one of `sessions`. */
 async function ownsZnodeUnder(zk: ZkPort, path: string, sessions: ReadonlySet<string>): Promise<boolean> {
   if (sessions.size === 0) return false;
-  for (const name of (await unlessGone(zk.getChildren(path))) ?? []) {
-    const stat = await zk.exists(childPath(path, name));
-    if (stat && sessions.has(normalizeSessionId(stat.ephemeralOwner))) return true;
-  }
-  return false;
+  const found = await ephemeralsBelow(zk, path, { stop: (e) => sessions.has(e.owner) });
+  return found.some((e) => sessions.has(e.owner));
 }
+
+/** A join walks the tree below a program's path at most this often (a join of a minute is hundreds of rounds). */
+const WALK_EVERY_MS = 200;
 
 /**
  * Waits until every contender has joined: a recipe logs `joined` (a scheduler worker `worker-registered` too, so
@@ -70,11 +70,14 @@ export async function waitJoined(
     onProgress?.({ joined, waiting: waiting.map((r) => r.id), leftMs: Math.max(0, deadline - now) });
   };
   let observer: ZkPort | undefined;
+  const walkedAt = new Map<string, number>();
   const look = async (r: ContenderRecord, events: readonly ContenderEvent[]): Promise<boolean> => {
     if (r.scheduler) return events.some((e) => e.event === 'worker-registered');
     if (!runsProgram(r.recipe)) return events.some((e) => e.event === 'joined');
     // A program that says where it stands has joined; one that says nothing, once ZooKeeper shows its znode.
     if (events.some((e) => SAYS_WHERE_IT_STANDS.has(e.event))) return true;
+    if (Date.now() - (walkedAt.get(r.id) ?? 0) < WALK_EVERY_MS) return false;
+    walkedAt.set(r.id, Date.now());
     const state = readState(paths);
     if (!state) return false;
     observer ??= await openObserver(directConnectString(state));
@@ -103,7 +106,7 @@ export async function waitJoined(
       if (Date.now() > deadline) {
         const first = waiting[0]!;
         const what = runsProgram(first.recipe)
-          ? ` (a program joins when it prints ZKLAB {"event":"joined"} or owns a znode under ${first.path})`
+          ? ` (a program joins when it prints ZKLAB {"event":"joined"} or owns an ephemeral znode below ${first.path})`
           : '';
         throw new UsageError(
           `contender${waiting.length === 1 ? '' : 's'} ${waiting.map((r) => r.id).join(', ')} did not join within ` +
@@ -137,7 +140,13 @@ export async function undoSpawn(
   before: SpawnUndo,
 ): Promise<void> {
   const nextBefore = before.nextContender;
+  // Every process of their nodes: what a program daemonized while it joined goes with it.
   await stopProcesses(records.map((r) => r.pid!).filter(Boolean), 'SIGKILL').catch(() => undefined);
+  await killNodes(
+    paths,
+    readState(paths),
+    records.map((r) => r.id),
+  );
   const ids = new Set(records.map((r) => r.id));
   await withLabLock(paths, async () => {
     const state = readState(paths);

@@ -3,12 +3,13 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { ContenderEvent } from '../lab/events.js';
 import type { LabPaths } from '../lab/paths.js';
-import { spawnDetached } from '../lab/procs.js';
+import { spawnNode } from '../lab/nodes.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
-import type { ContenderRecord } from '../lab/state.js';
+import type { ContenderRecord, LabState } from '../lab/state.js';
 import type { ContenderSpec } from './spec.js';
 import { prepareAdapter } from './adapters/adapters.js';
+import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
 
 /** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
 
@@ -42,12 +43,7 @@ export function resolveProgram(command: string, env: NodeJS.ProcessEnv = process
 }
 
 /** What a program is told, in its environment and through placeholders in its arguments. */
-export interface ProgramContext {
-  readonly connect: string;
-  readonly id: string;
-  readonly path: string;
-  readonly sessionTimeoutMs: number;
-}
+export type ProgramContext = PlaceholderValues;
 
 export function programEnv(c: ProgramContext, labRoot: string): Record<string, string> {
   return {
@@ -60,19 +56,8 @@ export function programEnv(c: ProgramContext, labRoot: string): Record<string, s
   };
 }
 
-/** `{connect}`, `{id}`, `{path}` and `{session}` (the session timeout in ms) in each argument; other braces stay. */
-export function fillPlaceholders(args: readonly string[], c: ProgramContext): string[] {
-  const values: Record<string, string> = {
-    connect: c.connect,
-    id: c.id,
-    path: c.path,
-    session: String(c.sessionTimeoutMs),
-  };
-  return args.map((a) => a.replace(/\{(connect|id|path|session)\}/g, (_, k: string) => values[k]!));
-}
-
 /** Starts the supervisor, which starts the program in its own process group. Resolves the supervisor's pid. */
-export function launchProgram(paths: LabPaths, cfg: ExecChildConfig): number {
+export function launchProgram(paths: LabPaths, state: LabState, cfg: ExecChildConfig): number {
   const args = [
     '--max-old-space-size=48',
     EXEC_CHILD_ENTRY,
@@ -80,7 +65,7 @@ export function launchProgram(paths: LabPaths, cfg: ExecChildConfig): number {
     `--id=${cfg.id}`,
     encodeChildConfig(cfg),
   ];
-  const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
+  const child = spawnNode(paths, cfg.id, state, process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start the supervisor of contender ${cfg.id}`);
   return child.pid;
 }
@@ -130,6 +115,7 @@ export async function programFor(req: ContenderSpec): Promise<ProgramSpec | unde
 
 export function launchProgramContender(
   paths: LabPaths,
+  state: LabState,
   req: ContenderSpec,
   rec: ContenderRecord,
   program: ProgramSpec,
@@ -143,7 +129,7 @@ export function launchProgramContender(
       : program.marked === 'node-arg'
         ? [...args, paths.nodeMarker]
         : args;
-  return launchProgram(paths, {
+  return launchProgram(paths, state, {
     id: rec.id,
     labRoot: paths.root,
     eventsFile: paths.contenderEvents(rec.id),

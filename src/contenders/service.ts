@@ -7,7 +7,10 @@ import { recordLabEvent } from '../lab/event-log.js';
 import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, spawnDetached, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/procs.js';
+import { isPaused, killNodes, labContainment, labNode, newLabContainment, spawnNode } from '../lab/nodes.js';
+import { nodeSizes } from '../lab/node-group.js';
+import { lastProbed } from '../lab/acting-intervals.js';
 import {
   directConnectString,
   emptyState,
@@ -23,6 +26,7 @@ import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
 import { type ContenderSpec, runsProgram } from './spec.js';
+import { ensureProber, probeOf, resolveProbe } from './probing.js';
 import { EXEC_CHILD_ENTRY, launchProgramContender, programFor } from './program.js';
 import { type JoinProgress, type SpawnUndo, undoSpawn, waitJoined } from './join.js';
 import { readZkView, type ZkContenderView } from './zk-view.js';
@@ -41,7 +45,12 @@ export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
 export interface ContenderInfo extends ContenderSummary {
   readonly id: string;
   readonly pid: number | null;
+  /** Its program (the supervisor of one run by --exec) lives. */
   readonly alive: boolean;
+  /** How many processes its node holds: the program and all it started (a daemon outlives a dead program). */
+  readonly node: number;
+  /** What its probe said last, while its node has a process; null without a probe, or before it said anything. */
+  readonly probed: { readonly leads: boolean | null; readonly since: number; readonly why?: string } | null;
   readonly recipe: string;
   readonly path: string;
   readonly priority: number | null;
@@ -64,7 +73,7 @@ async function ensureReachable(state: LabState): Promise<void> {
   }
 }
 
-function launchContender(paths: LabPaths, cfg: ChildConfig): number {
+function launchContender(paths: LabPaths, state: LabState, cfg: ChildConfig): number {
   // A small young generation: a busy worker otherwise grows its RSS by tens of MB of garbage between scavenges.
   const args = [
     '--max-old-space-size=64',
@@ -74,7 +83,7 @@ function launchContender(paths: LabPaths, cfg: ChildConfig): number {
     `--id=${cfg.id}`,
     encodeChildConfig(cfg),
   ];
-  const child = spawnDetached(process.execPath, args, paths.contenderLog(cfg.id));
+  const child = spawnNode(paths, cfg.id, state, process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
   return child.pid;
 }
@@ -109,6 +118,7 @@ export async function spawnContenders(
     throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
   // Everything that can be refused is refused before the lab changes.
   const program = await programFor(req);
+  const probeCommand = resolveProbe(req);
   const existing = readState(paths);
   // A lab pointed at an outside ensemble keeps using it when --connect is not repeated.
   const outside = req.connect ?? (existing && existing.servers.length === 0 ? existing.externalConnect : undefined);
@@ -131,6 +141,7 @@ export async function spawnContenders(
   let before: SpawnUndo | undefined;
   const records = await withLabLock(paths, async () => {
     const state = readState(paths) ?? emptyState();
+    state.containment ??= newLabContainment();
     // Again under the lock: another command may have changed the lab since.
     refuseForLab(paths, state, req);
     before = { nextContender: state.nextContender, externalConnect: state.externalConnect };
@@ -142,6 +153,18 @@ export async function spawnContenders(
     try {
       for (let i = 0; i < req.count; i++) {
         const id = `c${state.nextContender++}`;
+        const connectFor =
+          opts.connectFor ??
+          ((cid: string, st: LabState) =>
+            upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st));
+        // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
+        const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
+        const probe = probeOf(req, probeCommand, {
+          connect,
+          id,
+          path: req.path,
+          sessionTimeoutMs: req.sessionTimeoutMs,
+        });
         const rec: ContenderRecord = {
           id,
           recipe: req.recipe,
@@ -156,16 +179,11 @@ export async function spawnContenders(
           ...(req.scheduler ? { scheduler: req.scheduler } : {}),
           ...(req.lock ? { lock: req.lock } : {}),
           ...(req.via !== 'all' ? { via: req.via } : {}),
+          ...(probe ? { probe } : {}),
         };
-        const connectFor =
-          opts.connectFor ??
-          ((cid: string, st: LabState) =>
-            upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st));
-        // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
-        const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
         rec.pid = program
-          ? launchProgramContender(paths, req, rec, program, connect)
-          : launchRecipeContender(paths, req, rec, connect);
+          ? launchProgramContender(paths, state, req, rec, program, connect)
+          : launchRecipeContender(paths, state, req, rec, connect);
         state.contenders.push(rec);
         created.push(rec);
       }
@@ -174,9 +192,16 @@ export async function spawnContenders(
         created.map((r) => r.pid!),
         'SIGKILL',
       ).catch(() => undefined);
+      await killNodes(
+        paths,
+        state,
+        created.map((r) => r.id),
+      );
       throw e;
     }
     writeState(paths, state);
+    // Probing begins with the nodes: a data plane may act before its agent has joined.
+    ensureProber(paths, state);
     return created;
   });
   try {
@@ -195,8 +220,14 @@ export async function spawnContenders(
   return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
 }
 
-function launchRecipeContender(paths: LabPaths, req: ContenderSpec, rec: ContenderRecord, connect: string): number {
-  return launchContender(paths, {
+function launchRecipeContender(
+  paths: LabPaths,
+  state: LabState,
+  req: ContenderSpec,
+  rec: ContenderRecord,
+  connect: string,
+): number {
+  return launchContender(paths, state, {
     id: rec.id,
     recipe: req.recipe as RecipeName,
     path: req.path,
@@ -320,15 +351,24 @@ async function pointAtExternal(paths: LabPaths, state: LabState, connect: string
   await ensureNetwork(paths, state);
 }
 
-export function describeContender(paths: LabPaths, r: ContenderRecord): ContenderInfo {
+export function describeContender(
+  paths: LabPaths,
+  r: ContenderRecord,
+  sizes: ReadonlyMap<string, number> = nodeSizes(paths, labContainment(readState(paths))),
+): ContenderInfo {
   const alive = isOurs(r.pid, paths.markers);
-  const frozen = alive && isStopped(r.pid!);
-  const summary = withProcessFacts(summarizeEvents(readEventFile(paths.contenderEvents(r.id))), alive, frozen);
+  const frozen = alive && isPaused(r.pid!);
+  const events = readEventFile(paths.contenderEvents(r.id));
+  const summary = withProcessFacts(summarizeEvents(events), alive, frozen);
+  const node = sizes.get(r.id) ?? 0;
+  const probed = node > 0 ? lastProbed(events) : undefined;
   return {
     ...summary,
     id: r.id,
     pid: r.pid ?? null,
     alive,
+    node,
+    probed: probed ? { leads: probed.leads, since: probed.t, ...(probed.why ? { why: probed.why } : {}) } : null,
     recipe: r.recipe,
     path: r.path,
     priority: r.priority ?? null,
@@ -350,7 +390,8 @@ export function listContenders(paths: LabPaths): ContenderInfo[] {
 }
 
 function describeContenders(paths: LabPaths, state: LabState): ContenderInfo[] {
-  return state.contenders.map((r) => describeContender(paths, r));
+  const sizes = nodeSizes(paths, labContainment(state));
+  return state.contenders.map((r) => describeContender(paths, r, sizes));
 }
 
 /** The lab network as contenders see it. */
@@ -398,15 +439,20 @@ export function resolveContender(state: LabState, id: string): ContenderRecord {
 /** Stops contenders cleanly (SIGTERM: they close their sessions), waiting for each to exit. */
 export async function stopContenders(paths: LabPaths, ids: readonly string[] | 'all'): Promise<string[]> {
   const state = requireState(paths);
-  const targets =
-    ids === 'all'
-      ? state.contenders.filter((c) => isOurs(c.pid, paths.markers))
-      : ids.map((id) => resolveContender(state, id));
-  const live = targets.filter((c) => isOurs(c.pid, paths.markers));
+  const running = (c: ContenderRecord) => isOurs(c.pid, paths.markers) || labNode(paths, c.id, state).pids().length > 0;
+  const targets = ids === 'all' ? state.contenders : ids.map((id) => resolveContender(state, id));
+  const live = targets.filter(running);
+  // A frozen node cannot act on SIGTERM: thawed first, its program closes its session; then the rest of the node goes.
+  for (const c of live) labNode(paths, c.id, state).thaw();
   await stopProcesses(
-    live.map((c) => c.pid!),
+    live.filter((c) => isOurs(c.pid, paths.markers)).map((c) => c.pid!),
     'SIGTERM',
     5000,
+  );
+  await killNodes(
+    paths,
+    state,
+    live.map((c) => c.id),
   );
   await withLabLock(paths, async () => {
     const fresh = requireState(paths);

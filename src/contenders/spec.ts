@@ -23,6 +23,8 @@ import {
 } from '../recipes/types.js';
 import { ADAPTERS, type AdapterName, CURATOR_ERROR_POLICIES, type CuratorErrorPolicy } from './adapters/adapters.js';
 import { bad, choice, durationIn, flag, listOf, ok, type Read, shown, wholeIn } from './spec-values.js';
+import { PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
+import { splitShellWords } from '../shell-words.js';
 
 /**
  * A contender spec: what `contenders spawn` reads from its flags and a drill from its `contenders:` section, checked
@@ -54,6 +56,8 @@ export const SPEC_FIELDS = [
   'via',
   'connect',
   'joinTimeout',
+  'probe',
+  'probeInterval',
 ] as const;
 export type SpecField = (typeof SPEC_FIELDS)[number];
 
@@ -90,7 +94,9 @@ export const SPEC_LIMITS = {
   hold: { min: 0, max: 3600_000 },
   think: { min: 0, max: 3600_000 },
   joinTimeout: { min: 100, max: 3600_000 },
+  probeInterval: { min: 50, max: 60_000 },
 } as const;
+export const DEFAULT_PROBE_INTERVAL_MS = 250;
 
 /** A checked spec: every default filled in, durations in ms. One spawn of `count` contenders. */
 export interface ContenderSpec {
@@ -122,6 +128,11 @@ export interface ContenderSpec {
   /** How long a spawn waits for its contenders to join before it takes them back (a system that copies data first
    * needs longer). */
   readonly joinTimeoutMs: number;
+  /**
+   * A command zklab runs for each contender every `everyMs` while its node has a process left: exit 0 says the node
+   * acts as the leader now (its data plane accepts writes). Placeholders not filled in.
+   */
+  readonly probe?: { readonly argv: readonly string[]; readonly everyMs: number };
 }
 
 /** What is known, where the spec is read, about the ensemble it will run on. */
@@ -247,6 +258,13 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   const joinTimeoutMs = given('joinTimeout')
     ? take('joinTimeout', durationIn(input.joinTimeout, SPEC_LIMITS.joinTimeout), DEFAULT_JOIN_TIMEOUT_MS)
     : DEFAULT_JOIN_TIMEOUT_MS;
+  const probe = given('probe') ? take('probe', probeCommand(input.probe), undefined) : undefined;
+  if (given('probeInterval') && !given('probe')) {
+    problem('probeInterval', 'only applies with «probe»', 'add «probe», or remove it');
+  }
+  const everyMs = given('probeInterval')
+    ? take('probeInterval', durationIn(input.probeInterval, SPEC_LIMITS.probeInterval), DEFAULT_PROBE_INTERVAL_MS)
+    : DEFAULT_PROBE_INTERVAL_MS;
   if (via === 'observers' && ctx.observers === 0) {
     problem('via', 'the ensemble has no observers to connect to', 'give the ensemble observers, or leave «via» out');
   }
@@ -280,6 +298,7 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
     ...(scheduler ? { scheduler: { ...scheduler, root: path } } : {}),
     ...(lock ? { lock } : {}),
     joinTimeoutMs,
+    ...(probe ? { probe: { argv: probe, everyMs } } : {}),
   };
   return { spec };
 }
@@ -388,6 +407,32 @@ function lockOf(input: ContenderSpecInput, take: Take): LockOptions {
     thinkMs: phase('think', DEFAULT_THINK_MS),
     fencing: fencing === 'on',
   };
+}
+
+const PROBE_EXAMPLE =
+  "e.g. «probe=pg_isready -p 54{n}» or, for a pipeline, «probe=sh -c 'curl -s :80{n} | grep primary'»";
+
+/** A probe: an argument vector (a drill's list), or a command line split as a shell would, with no shell run. */
+function probeCommand(v: unknown): Read<readonly string[]> {
+  let argv: readonly string[];
+  if (typeof v === 'string') {
+    const split = splitShellWords(v);
+    if ('error' in split) return bad(`${shown(v)}: ${split.error}`, PROBE_EXAMPLE);
+    argv = split.words;
+  } else if (Array.isArray(v) && v.every((a) => typeof a === 'string' || typeof a === 'number')) {
+    argv = v.map(String);
+  } else {
+    return bad(`expected a command and its arguments, got ${shown(v)}`, PROBE_EXAMPLE);
+  }
+  if (argv.length === 0 || argv[0] === '') return bad('needs a command', PROBE_EXAMPLE);
+  const unknown = unknownPlaceholders(argv);
+  if (unknown.length > 0) {
+    return bad(
+      `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a placeholder' : 'are not placeholders'}`,
+      `use ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+    );
+  }
+  return ok(argv);
 }
 
 function znodePath(v: unknown): Read<string> {

@@ -17,6 +17,8 @@ export type ContenderState =
 
 export interface ContenderSummary {
   readonly state: ContenderState;
+  /** When its log last changed its state (its `leader` line for a leader); null before any. */
+  readonly stateSince: number | null;
   readonly session: string | null;
   /** Every session this contender has had, oldest first (to map a znode's owner back to a contender). */
   readonly sessions: readonly string[];
@@ -54,7 +56,9 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
     if (state !== 'paused') beforePause = state;
     state = 'paused';
   };
+  let stateSince: number | null = null;
   for (const e of events) {
+    const stateBefore: ContenderState = state;
     if (e.session) {
       const s = normalizeSessionId(e.session);
       if (!sessions.includes(s)) sessions.push(s);
@@ -137,9 +141,11 @@ export function summarizeEvents(events: readonly ContenderEvent[]): ContenderSum
       default:
         break;
     }
+    if (state !== stateBefore) stateSince = e.t;
   }
   return {
     state,
+    stateSince,
     session,
     sessions,
     znode,

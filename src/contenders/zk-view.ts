@@ -1,16 +1,16 @@
 import type { ContenderRecord } from '../lab/state.js';
 import { readLeader, type LeadingZnode } from '../recipes/leadership.js';
-import { unlessGone } from '../zk/errors.js';
-import { childPath } from '../zk/paths.js';
+import { ephemeralsBelow } from '../zk/ephemerals.js';
 import type { ZkPort } from '../zk/port.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { ruleOf } from './leader-rule.js';
+import { runsProgram } from './spec.js';
 
 /** What ZooKeeper says of one contender, beside what it says of itself. */
 export interface ZkContenderView {
   /** It owns the leading znode of its election path, by the path's leader rule. */
   readonly leads: boolean;
-  /** The ephemeral znodes directly under its election path that one of its sessions owns. */
+  /** The ephemeral znodes under its election path that one of its sessions owns (a program's: at any depth). */
   readonly znodes: readonly string[];
 }
 
@@ -28,11 +28,11 @@ export async function readZkView(
   const znodes = new Map<string, string[]>(records.map((r) => [r.id, []]));
   const leaders = new Set<string>();
   for (const path of new Set(records.map((r) => r.path))) {
-    for (const name of (await unlessGone(zk.getChildren(path))) ?? []) {
-      const znode = childPath(path, name);
-      const stat = await zk.exists(znode);
-      const id = stat && owner.get(normalizeSessionId(stat.ephemeralOwner));
-      if (id) znodes.get(id)!.push(znode);
+    // zklab's recipes keep their znodes right under the path; a program may keep them deeper (<path>/members/<id>).
+    const deep = records.some((r) => r.path === path && runsProgram(r.recipe));
+    for (const e of await ephemeralsBelow(zk, path, deep ? {} : { depth: 1 })) {
+      const id = owner.get(e.owner);
+      if (id) znodes.get(id)!.push(e.znode);
     }
     const lead = await readLeader(zk, path, ruleOf(records, path));
     const id = lead && owner.get(lead.owner);

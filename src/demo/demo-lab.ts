@@ -8,7 +8,7 @@ import { ProcessError, UsageError } from '../errors.js';
 import { ensureDir } from '../lab/fs.js';
 import type { LabPaths } from '../lab/paths.js';
 import { clearLab } from '../lab/clear.js';
-import { findMarked } from '../lab/procs.js';
+import { labProcesses } from '../lab/nodes.js';
 import { holdsLab } from '../lab/in-use.js';
 import { ownLab, type OwnedLab } from '../lab/owner.js';
 
@@ -73,9 +73,9 @@ export class DemoLab {
   /** Stops every process of the lab, checks that none is left, and removes the lab. */
   async close(): Promise<{ readonly stopped: number; readonly removed: boolean }> {
     const { stopped } = await ensembleDown(this.paths, { purge: true });
-    const strays = findMarked(this.paths.markers);
+    const strays = labProcesses(this.paths);
     await clearLab(this.paths, { removeDir: this.removeDir });
-    const left = findMarked(this.paths.markers);
+    const left = labProcesses(this.paths);
     if (left.length > 0)
       throw new ProcessError(
         `processes ${left.join(', ')} of the demo's lab are still running`,

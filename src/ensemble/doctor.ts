@@ -1,7 +1,8 @@
 import type { LabPaths } from '../lab/paths.js';
 import { takenPorts } from '../lab/ports.js';
 import { isOurs } from '../lab/procs.js';
-import { readState } from '../lab/state.js';
+import { type LabState, readState } from '../lab/state.js';
+import { containment } from '../lab/containment.js';
 import { ZklabError } from '../errors.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { loadNative } from '../zk/native.js';
@@ -16,6 +17,20 @@ export interface Check {
 function failed(name: string, e: unknown): Check {
   if (e instanceof ZklabError) return { name, ok: false, detail: e.message, fix: e.hint };
   return { name, ok: false, detail: e instanceof Error ? e.message : String(e) };
+}
+
+/** How nodes are held here (what kill, pause and down act on), and for this lab if it chose otherwise. */
+function containmentCheck(state: LabState | undefined): Check {
+  const here = containment();
+  const lab = state?.containment;
+  const differs = lab !== undefined && (lab.kind !== here.kind || lab.base !== here.base);
+  const how =
+    here.kind === 'marker' ? 'every process a node starts is found by its environment' : 'a control group per node';
+  return {
+    name: 'containment',
+    ok: true,
+    detail: `${here.kind}: ${here.why}; ${how}${differs ? ` (this lab was made with ${lab.kind}, and keeps it)` : ''}`,
+  };
 }
 
 export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check[]> {
@@ -62,6 +77,7 @@ export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check
       fix: 'run `npm rebuild zookeeper` (needs python3, make and g++), or bin/setup',
     });
   }
+  checks.push(containmentCheck(readState(paths)));
   const state = readState(paths);
   if (!state) {
     checks.push({ name: 'lab', ok: true, detail: `no lab at ${paths.root} yet (\`zklab ensemble up\` creates one)` });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { clearLab } from '../lab/clear.js';
 import { LabPaths } from '../lab/paths.js';
-import { findMarked, isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/procs.js';
+import { labProcesses } from '../lab/nodes.js';
 import { holdsLab } from '../lab/in-use.js';
 import {
   currentBootId,
@@ -67,8 +68,8 @@ const removable = (e: RegistryEntry): boolean => e.kind === 'owned' && e.tempora
 
 export function describeLab(e: RegistryEntry, now = Date.now()): LabListing {
   const paths = new LabPaths(e.root);
-  const processes = e.bootId === currentBootId() ? findMarked(paths.markers).length : 0;
   const state = readStateIfAny(paths);
+  const processes = e.bootId === currentBootId() ? labProcesses(paths, state).length : 0;
   const servers = state?.servers ?? [];
   const contenders = state?.contenders ?? [];
   return {

@@ -337,7 +337,7 @@ export async function ensembleAdd(
     try {
       opts.onStep?.(`starting ${server.name} (${opts.observer ? 'observer' : 'participant'}) …`);
       await addServerLinks(paths, state, server);
-      server.pid = launchLabServer(paths, v, server);
+      server.pid = launchLabServer(paths, v, server, state);
       writeState(paths, state);
       await waitServing(paths, server, opts.signal);
       lap('start');

@@ -1,3 +1,5 @@
+import { isPaused, newLabContainment } from '../lab/nodes.js';
+import { endLabProcesses } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
-import { findMarked, isOurs, isStopped, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/procs.js';
 import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import {
   DEFAULT_SERVERS,
@@ -188,6 +190,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       })),
       contenders: existing?.contenders ?? [],
       nextContender: existing?.nextContender ?? 1,
+      containment: existing?.containment ?? newLabContainment(),
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
     try {
@@ -261,7 +264,7 @@ async function startAndWait(
   // Listed from the moment servers are launched (a fresh up, a repair, a restart) until `down`.
   registerLongLived(paths, 'ensemble up');
   try {
-    for (const s of toStart) s.pid = launchLabServer(paths, v, s);
+    for (const s of toStart) s.pid = launchLabServer(paths, v, s, state);
     writeState(paths, state);
     await network;
     await waitForServing(paths, state, opts, toStart);
@@ -282,8 +285,11 @@ export function launchLabServer(
   paths: LabPaths,
   v: Pick<ReturnType<typeof validateUp>, 'java' | 'zk'>,
   s: ServerRecord,
+  state: LabState,
 ): number {
   return launchServer(
+    paths,
+    { name: s.name, state },
     {
       java: v.java.bin,
       zk: v.zk,
@@ -302,7 +308,7 @@ export function serverStatuses(paths: LabPaths, state: LabState): Promise<Server
   return Promise.all(
     state.servers.map(async (s): Promise<ServerStatus> => {
       const alive = isOurs(s.pid, paths.markers);
-      const paused = alive && isStopped(s.pid!);
+      const paused = alive && isPaused(s.pid!);
       const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
       return {
         id: s.id,
@@ -358,22 +364,20 @@ export async function ensembleDown(
 ): Promise<DownResult> {
   if (!existsSync(paths.root) || !readState(paths)) {
     // An `up` killed between launching its JVMs and writing the state leaves processes only their marker names.
-    const orphans = findMarked(paths.markers);
-    await stopProcesses(orphans, 'SIGKILL');
+    const ended = await endLabProcesses(paths);
     if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root))
       rmSync(paths.root, { recursive: true, force: true });
     forgetLongLived(paths);
-    return { stopped: orphans.length, purged: Boolean(opts.purge) };
+    return { stopped: ended, purged: Boolean(opts.purge) };
   }
   return withLabLock(paths, async () => {
     await opts.beforeServers?.();
     const daemonStopped = await stopNetwork(paths);
     const state = readState(paths)!;
     delete state.net; // a lab that comes up again starts with a whole network
-    const pids = new Set(findMarked(paths.markers));
-    for (const s of state.servers) if (isOurs(s.pid, paths.markers)) pids.add(s.pid!);
     // SIGKILL: a lab's servers hold nothing worth a graceful shutdown, and ZooKeeper has synced its log already.
-    await stopProcesses([...pids], 'SIGKILL');
+    // Every node goes whole (a contender with whatever it daemonized); then the lab's own processes (the prober).
+    const ended = await endLabProcesses(paths, state);
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
       for (const dir of [
@@ -391,7 +395,7 @@ export async function ensembleDown(
       recordLabEvent(paths, 'ensemble-down', {});
     }
     forgetLongLived(paths);
-    return { stopped: pids.size + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
+    return { stopped: ended + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
 }
 

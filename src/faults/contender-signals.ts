@@ -1,48 +1,94 @@
 import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
+import { isPaused, labNode } from '../lab/nodes.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, signal, signalStop, stopProcesses } from '../lab/procs.js';
+import { isOurs, signal, signalStop, stopProcesses } from '../lab/procs.js';
 import { requireState, type ContenderRecord } from '../lab/state.js';
 import { resolveContender } from '../contenders/service.js';
+import type { FaultScope } from './scope.js';
 
-function requireRunning(paths: LabPaths, c: ContenderRecord): number {
-  if (!isOurs(c.pid, paths.markers))
-    throw new UsageError(`contender ${c.id} is not running`, 'see `zklab contenders list`');
-  return c.pid!;
+/** The contender's program (its supervisor, for a program run by --exec) lives. */
+function mainAlive(paths: LabPaths, c: ContenderRecord): boolean {
+  return isOurs(c.pid, paths.markers);
 }
 
-/** Signals to one contender process, named by id (aliases such as `leader` are resolved in targets.ts). */
+function requireTarget(paths: LabPaths, c: ContenderRecord, scope: FaultScope): void {
+  if (mainAlive(paths, c)) return;
+  if (scope === 'node' && labNode(paths, c.id).pids().length > 0) return;
+  throw new UsageError(
+    scope === 'process' && labNode(paths, c.id).pids().length > 0
+      ? `contender ${c.id}'s program is not running (its node still holds processes)`
+      : `contender ${c.id} is not running`,
+    scope === 'process' ? `end the rest of its node: \`zklab kill contender ${c.id}\`` : 'see `zklab contenders list`',
+  );
+}
+
+/** Paused: its node frozen, or its program stopped. */
+export function contenderPaused(paths: LabPaths, c: ContenderRecord): boolean {
+  return labNode(paths, c.id).frozen() || (mainAlive(paths, c) && isPaused(c.pid!));
+}
+
+/** Signals to one contender, named by id (aliases such as `leader` are resolved in targets.ts). */
 export const contenderSignals = {
-  /** SIGKILL: the session lingers until it expires. SIGTERM: the contender closes its session (immediate hand-over). */
-  async kill(paths: LabPaths, id: string, sig: 'SIGKILL' | 'SIGTERM'): Promise<{ id: string; pid: number }> {
+  /**
+   * SIGKILL: the session lingers until it expires. SIGTERM: the program closes its session (immediate hand-over).
+   * With the node scope, whatever else the node holds is killed too (after the program's grace, for TERM).
+   */
+  async kill(
+    paths: LabPaths,
+    id: string,
+    sig: 'SIGKILL' | 'SIGTERM',
+    scope: FaultScope = 'node',
+  ): Promise<{ id: string; pid: number; processes: number; left: number }> {
     const state = requireState(paths);
     const c = resolveContender(state, id);
-    const pid = requireRunning(paths, c);
-    recordLabEvent(paths, 'contender-killed', { contender: c.id, pid, signal: sig });
-    await stopProcesses([pid], sig, 5000);
-    return { id: c.id, pid };
+    requireTarget(paths, c, scope);
+    const node = labNode(paths, c.id, state);
+    const pid = c.pid ?? 0;
+    const before = node.pids().length;
+    recordLabEvent(paths, 'contender-killed', { contender: c.id, pid, signal: sig, scope });
+    if (sig === 'SIGKILL' && scope === 'node') {
+      await node.kill();
+    } else {
+      // A frozen program cannot act on SIGTERM (and SIGCONT does not thaw a control group).
+      if (sig === 'SIGTERM') node.thaw();
+      if (mainAlive(paths, c)) await stopProcesses([pid], sig, 5000);
+      if (scope === 'node') await node.kill();
+    }
+    if (scope === 'node') node.remove();
+    const left = node.pids().length;
+    return { id: c.id, pid, processes: Math.max(before - left, 1), left };
   },
 
-  /** A pause returns once the process is stopped (SIGSTOP lands asynchronously); `opts.signal` interrupts that wait. */
+  /** A pause returns once the node (or the program) is stopped; `opts.signal` interrupts that wait. */
   async pause(
     paths: LabPaths,
     id: string,
     pause: boolean,
-    opts: { signal?: AbortSignal } = {},
+    opts: { signal?: AbortSignal; scope?: FaultScope } = {},
   ): Promise<{ id: string; pid: number }> {
+    const scope = opts.scope ?? 'node';
     const state = requireState(paths);
     const c = resolveContender(state, id);
-    const pid = requireRunning(paths, c);
-    if (pause === isStopped(pid))
+    requireTarget(paths, c, scope);
+    const node = labNode(paths, c.id, state);
+    const pid = c.pid ?? 0;
+    if (pause === contenderPaused(paths, c))
       throw new UsageError(
         `contender ${c.id} is ${pause ? 'already paused' : 'not paused'}`,
         pause ? `resume it with \`zklab resume contender ${c.id}\`` : 'nothing to do',
       );
-    // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
-    const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
-    if (!pause) signal(pid, 'SIGCONT');
-    recordLabEvent(paths, pause ? 'contender-paused' : 'contender-resumed', { contender: c.id, pid });
-    await stopped;
+    // The freeze goes out now; the event is recorded as it is sent, before the wait for it to land.
+    recordLabEvent(paths, pause ? 'contender-paused' : 'contender-resumed', { contender: c.id, pid, scope });
+    if (!pause) {
+      // Whatever paused it, node or program: both are thawed.
+      node.thaw();
+      if (mainAlive(paths, c)) signal(pid, 'SIGCONT');
+    } else if (scope === 'node') {
+      await node.freeze(2000, opts.signal);
+    } else {
+      await signalStop(pid, 2000, opts.signal);
+    }
     return { id: c.id, pid };
   },
 };

@@ -2,11 +2,12 @@ import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, isStopped, signal, signalStop, waitForExit } from '../lab/procs.js';
+import { isPaused, labNode } from '../lab/nodes.js';
+import { isOurs, signal, waitForExit } from '../lab/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
 import { resolveServer } from '../ensemble/service.js';
 
-/** Signals to one server process (kill, pause, resume), named zkN. */
+/** Faults on one server (kill, pause, resume), named zkN: on its node, as a contender's are. */
 
 function requireLive(paths: LabPaths, s: ServerRecord): number {
   if (!isOurs(s.pid, paths.markers)) {
@@ -26,12 +27,17 @@ export async function killServer(
   const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
+  const node = labNode(paths, s.name, state);
   return withLabLock(paths, async () => {
-    signal(pid, 'SIGCONT');
-    signal(pid, sig);
-    const left = await waitForExit([pid], sig === 'SIGKILL' ? 5000 : 10_000);
-    if (left.length > 0) signal(pid, 'SIGKILL');
+    if (sig === 'SIGTERM') {
+      node.thaw();
+      signal(pid, 'SIGCONT');
+      signal(pid, sig);
+      await waitForExit([pid], 10_000);
+    }
+    await node.kill();
     await waitForExit([pid], 5000);
+    node.remove();
     recordLabEvent(paths, 'server-killed', { server: s.name, signal: sig });
     return { server: s.name, pid };
   });
@@ -47,15 +53,19 @@ export async function pauseServer(
   const state = requireEnsemble(paths);
   const s = resolveServer(state, name);
   const pid = requireLive(paths, s);
-  if (pause === isStopped(pid)) {
+  if (pause === isPaused(pid)) {
     throw new UsageError(
       `${s.name} is ${pause ? 'already paused' : 'not paused'}`,
       pause ? `resume it with \`zklab resume server ${s.name}\`` : 'nothing to do',
     );
   }
-  // The signal goes out now; the event is recorded as it is sent, before the wait for it to land.
-  const stopped = pause ? signalStop(pid, 2000, opts.signal) : undefined;
-  if (!pause) signal(pid, 'SIGCONT');
+  // The freeze goes out now; the event is recorded as it is sent, before the wait for it to land.
+  const node = labNode(paths, s.name, state);
+  const stopped = pause ? node.freeze(2000, opts.signal) : undefined;
+  if (!pause) {
+    node.thaw();
+    signal(pid, 'SIGCONT');
+  }
   recordLabEvent(paths, pause ? 'server-paused' : 'server-resumed', { server: s.name });
   await stopped;
   return { server: s.name, pid };

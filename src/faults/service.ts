@@ -1,12 +1,14 @@
 import type { LabPaths } from '../lab/paths.js';
 import type { CutMode } from '../lab/net-plan.js';
 import * as net from '../net/service.js';
-import { contenderSignals } from './contender-signals.js';
+import { contenderPaused, contenderSignals } from './contender-signals.js';
+import type { FaultScope } from './scope.js';
 import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
-import { isOurs, isStopped } from '../lab/procs.js';
+import { isOurs } from '../lab/procs.js';
+import { isPaused } from '../lab/nodes.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.js';
@@ -23,35 +25,51 @@ export interface Hit {
   readonly pid: number;
 }
 
+/** A kill also says how many processes it ended (a node's, or the program's group) and how many of the node are left. */
+export interface KillHit extends Hit {
+  readonly processes: number;
+  readonly left: number;
+}
+
 const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> =>
   typeof t === 'string' ? resolveTarget(paths, t) : t;
 
-/** SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way. */
-export async function kill(paths: LabPaths, t: Target, sig: 'SIGKILL' | 'SIGTERM'): Promise<Hit> {
+/**
+ * SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way.
+ * `scope`: the whole node (default) or the program's own process group (what it daemonized lives on).
+ */
+export async function kill(
+  paths: LabPaths,
+  t: Target,
+  sig: 'SIGKILL' | 'SIGTERM',
+  scope: FaultScope = 'node',
+): Promise<KillHit> {
   const target = await resolve(paths, t);
-  const { pid } =
-    target.kind === 'contender'
-      ? await contenderSignals.kill(paths, target.name, sig)
-      : await killServer(paths, target.name, sig);
-  return { target, pid };
+  if (target.kind === 'contender') return { target, ...(await contenderSignals.kill(paths, target.name, sig, scope)) };
+  return { target, pid: (await killServer(paths, target.name, sig)).pid, processes: 1, left: 0 };
 }
 
-/** The lab's members that are paused now (their process stopped), servers first. */
+/** The lab's members that are paused now (their node frozen, or their process stopped), servers first. */
 export function pausedMembers(paths: LabPaths): Resolved[] {
   const state = requireState(paths);
-  const stopped = (pid: number | undefined) => isOurs(pid, paths.markers) && isStopped(pid!);
+  const paused = (pid: number | undefined) => isOurs(pid, paths.markers) && isPaused(pid!);
   return [
-    ...state.servers.filter((s) => stopped(s.pid)).map((s): Resolved => ({ name: s.name, kind: 'server' })),
-    ...state.contenders.filter((c) => stopped(c.pid)).map((c): Resolved => ({ name: c.id, kind: 'contender' })),
+    ...state.servers.filter((s) => paused(s.pid)).map((s): Resolved => ({ name: s.name, kind: 'server' })),
+    ...state.contenders
+      .filter((c) => contenderPaused(paths, c))
+      .map((c): Resolved => ({ name: c.id, kind: 'contender' })),
   ];
 }
 
-/** SIGSTOP (`pause`) or SIGCONT; a pause returns once the process is stopped. */
+/**
+ * Freezes (`pause`) or thaws the target; a pause returns once it is frozen. `scope`: the whole node (default) or the
+ * program's own process group (SIGSTOP).
+ */
 export async function freeze(
   paths: LabPaths,
   t: Target,
   pause: boolean,
-  opts: { signal?: AbortSignal } = {},
+  opts: { signal?: AbortSignal; scope?: FaultScope } = {},
 ): Promise<Hit> {
   const target = await resolve(paths, t);
   if (!pause && t === 'leader') refuseResumeOfNewLeader(paths, target);

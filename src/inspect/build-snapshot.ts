@@ -86,6 +86,8 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     ? summarizeLock(root, rows, {
         takenAt: input.takenAt,
         recipes: [...new Set(input.contenders.flatMap((c) => (c.recipe === null ? [] : [c.recipe])))].sort(),
+        acquiredAt: (contender, token) =>
+          input.contenders.find((c) => c.id === contender)?.acquired?.findLast((a) => a.token === token)?.t,
         resourceEvents: input.resourceEvents ?? [],
       })
     : null;
@@ -109,7 +111,17 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),
     partitions,
     absent: absentContenders(input.contenders, nodes, partitions),
-    problems: findProblems({ path: root, electionPath, exists, layout, nodes, contenders: input.contenders, servers }),
+    acting: input.contenders.flatMap((c) => (c.probed === undefined ? [] : [{ id: c.id, leads: c.probed }])),
+    problems: findProblems({
+      path: root,
+      electionPath,
+      exists,
+      layout,
+      nodes,
+      contenders: input.contenders,
+      servers,
+      treeReadAt: input.treeReadAt,
+    }),
   };
 }
 
@@ -121,17 +133,19 @@ function absentContenders(
 ): AbsentContender[] {
   const owners = new Set(nodes.flatMap((n) => (n.contender ? [n.contender] : [])));
   return contenders
-    .filter((c) => c.alive && !owners.has(c.id))
+    .filter((c) => (c.alive || (c.node ?? 0) > 0) && !owners.has(c.id))
     .map((c) => ({
       id: c.id,
       pid: c.pid,
-      why: c.paused
-        ? 'paused'
-        : partitions.some((p) => p.from === c.id && (p.fault === 'partition' || p.fault === 'reject'))
-          ? 'cut off'
-          : c.state === 'expired'
-            ? 'session expired'
-            : 'no znode yet',
+      why: !c.alive
+        ? 'program dead'
+        : c.paused
+          ? 'paused'
+          : partitions.some((p) => p.from === c.id && (p.fault === 'partition' || p.fault === 'reject'))
+            ? 'cut off'
+            : c.state === 'expired'
+              ? 'session expired'
+              : 'no znode yet',
     }));
 }
 

@@ -1,10 +1,11 @@
 import type { ContenderEvent } from '../lab/events.js';
+import { lastProbed } from '../lab/acting-intervals.js';
 import { summarizeEvents, type ContenderState } from '../contenders/summary.js';
 import type { ClaimedState, ContenderInput } from './snapshot-input.js';
 
 export type ContenderSummary = Pick<
   ContenderInput,
-  'sessionId' | 'pastSessionIds' | 'state' | 'childWatches' | 'recipe'
+  'sessionId' | 'pastSessionIds' | 'state' | 'stateSince' | 'childWatches' | 'recipe' | 'probed' | 'acquired'
 >;
 
 const CLAIMED: Readonly<Record<ContenderState, ClaimedState>> = {
@@ -26,7 +27,10 @@ export function summarizeContenderEvents(events: readonly ContenderEvent[]): Con
     sessionId: s.session,
     pastSessionIds: s.sessions.filter((x) => x !== s.session),
     state: CLAIMED[s.state],
+    stateSince: s.stateSince,
     childWatches: [...s.childWatches],
     recipe: s.recipe,
+    probed: lastProbed(events)?.leads,
+    acquired: events.flatMap((e) => (e.event === 'lock-acquired' ? [{ token: e.token, t: e.t }] : [])).slice(-8),
   };
 }

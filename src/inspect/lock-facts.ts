@@ -26,6 +26,8 @@ export interface LockInputs {
   readonly recipes: readonly string[];
   /** In log order; other resources' events are ignored. */
   readonly resourceEvents: readonly ResourceEvent[];
+  /** When a contender logged that it acquired the lock with this token, if it has. */
+  readonly acquiredAt?: (contender: string, token: number) => number | undefined;
 }
 
 /** A lock path: one the lab's lock contenders loop on (its znodes alone look like any sequential election). */
@@ -61,14 +63,15 @@ export function summarizeLock(path: string, nodes: readonly SnapshotNode[], inpu
       waitsOn: n === holding ? null : waitOf(n.recipe ?? (n.contender === null ? null : fallback), members[i - 1]),
     }),
   );
+  const since = holding?.contender ? inputs.acquiredAt?.(holding.contender, holding.czxid) : undefined;
   const holder: LockHolder | null = holding
     ? {
         znode: holding.name,
         contender: holding.contender,
         session: holding.sessionId,
         token: holding.czxid,
-        since: inputs.takenAt - holding.ageMs,
-        heldMs: holding.ageMs,
+        since: since ?? null,
+        heldMs: since === undefined ? null : Math.max(0, inputs.takenAt - since),
         state: holding.state,
       }
     : null;

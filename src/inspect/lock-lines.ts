@@ -69,7 +69,8 @@ function holderState(state: NodeState): LockLine | null {
 export function holderLine(h: LockHolder | null): LockLine {
   if (!h) return { text: 'nobody holds the lock' };
   const state = holderState(h.state);
-  const text = `holder ${h.contender ?? h.session ?? h.znode} · token ${formatToken(h.token)} · for ${formatDuration(h.heldMs)}`;
+  const held = h.heldMs === null ? '' : ` · for ${formatDuration(h.heldMs)}`;
+  const text = `holder ${h.contender ?? h.session ?? h.znode} · token ${formatToken(h.token)}${held}`;
   return state ? { text: `${text} · ${state.text}`, color: state.color } : { text };
 }
 

@@ -15,6 +15,8 @@ export interface ProblemFacts {
   readonly nodes: readonly SnapshotNode[];
   readonly contenders: readonly ContenderInput[];
   readonly servers: readonly SnapshotServer[];
+  /** When the reads that gave `nodes` were sent; see SnapshotInput.treeReadAt. */
+  readonly treeReadAt?: number;
 }
 
 const isServingMode = (mode: string): boolean => mode !== 'paused' && isServing(mode as ServerMode);
@@ -48,10 +50,18 @@ export function findProblems(f: ProblemFacts): string[] {
   for (const c of f.contenders) {
     if (!c.alive || c.state !== 'leader') continue;
     if (c.sessionId !== null && normalizeSessionId(c.sessionId) === leaderSession) continue;
+    // Compared at one instant: a belief logged after the tree was read may be of a change the tree does not show yet.
+    if (f.treeReadAt !== undefined && (c.stateSince ?? 0) > f.treeReadAt) continue;
     const fact = leader
       ? `the leader znode ${leader.name} belongs to ${ownerLabel(leader)}`
       : 'there is no leader znode';
     out.push(`${c.id} believes it leads, but ${fact}`);
+  }
+
+  // What the nodes do, asked of their data planes: two that act as the leader at once is a split brain.
+  const acting = f.contenders.filter((c) => c.probed === true).map((c) => c.id);
+  for (const [i, a] of acting.entries()) {
+    for (const b of acting.slice(i + 1)) out.push(`${a} and ${b} both act as leader now, by their probes`);
   }
 
   if (f.layout === 'sequential') {

@@ -39,8 +39,16 @@ export interface ContenderInput {
   /** Earlier sessions of the same contender, so its lingering znodes are still attributed to it. */
   readonly pastSessionIds?: readonly string[];
   readonly state: ClaimedState;
+  /** When its log last changed its state: a belief newer than the tree's last read cannot be checked against it. */
+  readonly stateSince?: number | null;
   /** Paths it holds an armed child watch on, by its own `watching` / `notified` events. */
   readonly childWatches?: readonly string[];
+  /** How many processes its node holds (its program and all it started); 0 or absent when none. */
+  readonly node?: number;
+  /** What its probe says last while its node lives: acts as the leader, does not, or unknown (null). */
+  readonly probed?: boolean | null;
+  /** Its lock-acquired events (the lock workload): token and time, to tell how long a holder has held. */
+  readonly acquired?: readonly { readonly token: number; readonly t: number }[];
 }
 
 export interface ServerInput {
@@ -61,6 +69,11 @@ export interface SnapshotInput {
   readonly takenAt: number;
   /** The election path itself and every znode below it, in any order. */
   readonly znodes: readonly RawZnode[];
+  /**
+   * When the reads that gave `znodes` were sent (the tree is at least this fresh): a belief logged after it may be of
+   * a change the tree does not show yet, so it is not held against the tree. Unknown: every belief is compared.
+   */
+  readonly treeReadAt?: number;
   readonly contenders: readonly ContenderInput[];
   /** Roots of the task schedulers the lab's contenders work for: such a path is shown as a scheduler. */
   readonly schedulerRoots?: readonly string[];

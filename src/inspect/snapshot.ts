@@ -126,9 +126,12 @@ export interface LockHolder {
   readonly session: string | null;
   /** Its fencing token: the holder znode's czxid. */
   readonly token: number;
-  /** The znode's ctime (wall-clock ms), and how long before the snapshot that was. */
-  readonly since: number;
-  readonly heldMs: number;
+  /**
+   * When it acquired the lock (its own lock-acquired line for this token; the znode was made earlier, when it joined
+   * the queue), and how long before the snapshot that was; null until its line is read, or for a holder not the lab's.
+   */
+  readonly since: number | null;
+  readonly heldMs: number | null;
   readonly state: NodeState;
 }
 
@@ -259,6 +262,8 @@ export interface Snapshot {
    * or cut off, or they are between sessions. Shown below the tree, so that a key can still act on them.
    */
   readonly absent: readonly AbsentContender[];
+  /** What each contender's probe says now (its node's data plane: acts as the leader, does not, unknown). */
+  readonly acting: readonly { readonly id: string; readonly leads: boolean | null }[];
   /** Inconsistencies worth a human's attention, e.g. a contender that believes it leads but owns no leader znode. */
   readonly problems: readonly string[];
 }
@@ -266,8 +271,11 @@ export interface Snapshot {
 export interface AbsentContender {
   readonly id: string;
   readonly pid: number | null;
-  /** paused: the lab stopped it; cut off: a partition isolates it; expired / joining: by its own log. */
-  readonly why: 'paused' | 'cut off' | 'session expired' | 'no znode yet';
+  /**
+   * paused: the lab stopped it; cut off: a partition isolates it; expired / joining: by its own log; program dead:
+   * what it started lives on in its node.
+   */
+  readonly why: 'paused' | 'cut off' | 'session expired' | 'no znode yet' | 'program dead';
 }
 
 export function leaderNode(snapshot: Pick<Snapshot, 'nodes'>): SnapshotNode | undefined {

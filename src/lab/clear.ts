@@ -1,7 +1,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
-import { findMarked, stopProcesses } from './procs.js';
+import { killLabNodes } from './node-group.js';
+import { labContainment, labProcesses } from './nodes.js';
+import { stopProcesses } from './procs.js';
+import { type LabState, readState } from './state.js';
 import { deregister, readEntry } from './registry.js';
 
 /** Files only a lab (or the demo's) leaves in its directory: a directory is removed only when it holds one, or nothing. */
@@ -16,9 +19,30 @@ function looksLikeLab(root: string): boolean {
 const MAX_PASSES = 10;
 
 /**
- * Stops every process that carries the lab's marker (servers, link daemon, contenders: whether or not the lab's
- * state knows them) and, for a lab made for one command, removes its directory; then forgets it. Looks again
- * until a pass finds nothing, since a process may still be starting when the first pass runs.
+ * Ends every process of the lab: each node whole (a server, a contender with all it started, daemons included), then
+ * whatever carries the lab's marker (the link daemon, the prober) or a node's (a probe). Looks again until a pass
+ * finds nothing, since a process may still be starting when the first pass runs. Resolves how many it ended.
+ */
+export async function endLabProcesses(paths: LabPaths, state?: LabState): Promise<number> {
+  let ended = await killLabNodes(paths, labContainment(state));
+  let quiet = 0;
+  for (let pass = 0; pass < MAX_PASSES && quiet < 2; pass++) {
+    const left = labProcesses(paths, state);
+    if (left.length === 0) {
+      quiet++;
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    quiet = 0;
+    ended += left.length;
+    await stopProcesses(left, 'SIGKILL').catch(() => undefined);
+  }
+  return ended;
+}
+
+/**
+ * Ends every process of the lab (whether or not the lab's state knows them) and, for a lab made for one command,
+ * removes its directory; then forgets it.
  * `warden`: clearing on behalf of that warden; the registry entry is forgotten only if it is still that warden's
  * (a new owner may have taken the directory since).
  */
@@ -26,19 +50,18 @@ export async function clearLab(
   paths: LabPaths,
   opts: { readonly removeDir: boolean; readonly warden?: number },
 ): Promise<void> {
-  let quiet = 0;
-  for (let pass = 0; pass < MAX_PASSES && quiet < 2; pass++) {
-    const left = findMarked(paths.markers);
-    if (left.length === 0) {
-      quiet++;
-      await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    quiet = 0;
-    await stopProcesses(left, 'SIGKILL').catch(() => undefined);
-  }
+  await endLabProcesses(paths, stateOrNothing(paths));
   if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root))
     rmSync(paths.root, { recursive: true, force: true });
   const entry = readEntry(paths.root);
   if (opts.warden === undefined || entry?.warden?.pid === opts.warden) deregister(paths.root);
+}
+
+/** The lab's state if it can be read: a lab being cleared may have lost it, or be half written. */
+function stateOrNothing(paths: LabPaths): LabState | undefined {
+  try {
+    return readState(paths);
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import {
   isLabEvent,
   type ContenderEvent,
   type ContenderEventFields,
+  type ContenderEventHead,
   type ContenderEventName,
   type LabEvent,
   type LabEventFields,
@@ -28,11 +29,10 @@ export class EventLogWriter {
     session: string | null,
     znode: string | null,
     fields: ContenderEventFields[E],
+    source?: ContenderEventHead['source'],
   ): void {
-    appendFileSync(
-      this.file,
-      `${JSON.stringify({ t: Date.now(), id: this.id, pid: process.pid, session, znode, event, ...fields })}\n`,
-    );
+    const head = { t: Date.now(), id: this.id, pid: process.pid, session, znode, ...(source ? { source } : {}) };
+    appendFileSync(this.file, `${JSON.stringify({ ...head, event, ...fields })}\n`);
   }
 }
 

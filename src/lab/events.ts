@@ -99,6 +99,12 @@ export interface ContenderEventFields {
   'lock-acquired': { token: number; waitedMs: number };
   /** Lock workload: a holder's write to the protected resource, and the resource's answer. */
   'lock-write': { token: number; value: number; accepted: boolean; lastToken: number; previousValue: number };
+  /**
+   * Written by the lab's prober, not the contender: what the contender's probe said, when it changed. `leads`: exit 0
+   * (the node acts as the leader), non-zero (it does not), null (unknown: the probe hung past `everyMs` and was
+   * killed, or could not start). `why` says what made it unknown, or that the node has no process left.
+   */
+  probed: { leads: boolean | null; everyMs: number; exit?: number | null; why?: string };
   /** Lock workload: the holder let go (deleted its znode, or found its session gone). Ends a believed hold. */
   'lock-released': { token: number; heldMs: number; reason: string };
 }
@@ -114,6 +120,8 @@ export interface ContenderEventHead {
   readonly session: string | null;
   /** The contender's own znode, or null when it has none. */
   readonly znode: string | null;
+  /** Where a belief came from: a program's own `ZKLAB` line (stdout) or a probe of its node; absent: zklab's recipes. */
+  readonly source?: 'stdout' | 'probe';
 }
 
 type ContenderEventMap = {
@@ -139,9 +147,10 @@ export interface LabEventFields {
   /** Left by dynamic reconfiguration, then stopped. */
   'server-removed': { server: string; version: string };
   'contenders-spawned': { contenders: string[]; recipe: string };
-  'contender-killed': { contender: string; pid: number; signal: string };
-  'contender-paused': { contender: string; pid: number };
-  'contender-resumed': { contender: string; pid: number };
+  /** `scope`: node (all it started) or process (the program's own group); absent in labs from before nodes. */
+  'contender-killed': { contender: string; pid: number; signal: string; scope?: string };
+  'contender-paused': { contender: string; pid: number; scope?: string };
+  'contender-resumed': { contender: string; pid: number; scope?: string };
   'contender-stopped': { contender: string };
   /** An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`. */
   partition: { description: string; mode: string; target?: string; requested?: string; groups?: string[][] };
@@ -226,6 +235,7 @@ const CONTENDER_EVENTS: ReadonlySet<string> = new Set<ContenderEventName>([
   'lock-acquired',
   'lock-write',
   'lock-released',
+  'probed',
 ]);
 
 const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([

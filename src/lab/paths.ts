@@ -40,6 +40,13 @@ export class LabPaths {
   get controlSocket(): string {
     return join(this.root, 'net.sock');
   }
+  /** The prober's pid, while it runs (src/contenders/probing.ts), and its log. */
+  get proberPidFile(): string {
+    return join(this.root, 'prober.pid');
+  }
+  get proberLog(): string {
+    return join(this.logDir, 'prober.log');
+  }
   /** The link daemon's log. */
   get netLog(): string {
     return join(this.logDir, 'net.log');

@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
+import type { ContainmentKind } from './containment.js';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
 import type { MemberDelay, PartitionRule } from './net-plan.js';
@@ -42,6 +43,8 @@ export interface ContenderRecord {
   readonly via?: ContenderVia;
   /** The lock workload: this contender loops on the lock at `path`, writing to its protected resource. */
   readonly lock?: { readonly holdMs: number; readonly thinkMs: number; readonly fencing: boolean };
+  /** Its probe, placeholders filled in, the program resolved; run by the lab's prober (src/contenders/probing.ts). */
+  readonly probe?: { readonly argv: readonly string[]; readonly everyMs: number };
 }
 
 /** A server of an ensemble zklab did not start (`--connect`): faults only act on the links to it. */
@@ -102,6 +105,8 @@ export interface LabState {
   external?: ExternalServer[];
   /** The lab network as asked for, so a restarted link daemon gets it back (src/net/ gives it meaning). */
   net?: LabNetState;
+  /** How the lab holds its nodes (src/lab/containment.ts) and where its control groups are, chosen when it was made. */
+  containment?: { readonly kind: ContainmentKind; readonly base: string };
 }
 
 export interface LabNetState {

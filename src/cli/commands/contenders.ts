@@ -98,6 +98,13 @@ export function contendersCommand(ctx: CommandContext): CommandModule<GlobalArgs
                 type: 'string',
                 describe: 'how long to wait for them to join before taking the spawn back (default 30s)',
               })
+              .option('probe', {
+                type: 'string',
+                describe:
+                  "'COMMAND ARGS…' run for each node (no shell): exit 0 = it acts as leader now; " +
+                  'placeholders {id} {n} {connect} {path}',
+              })
+              .option('probe-interval', { type: 'string', describe: 'how often each probe runs (default 250ms)' })
               .option('json', { type: 'boolean', default: false }) as Argv<SpawnArgs>,
           handler: async (a) => {
             const { spawnContenders } = await import('../../contenders/service.js');

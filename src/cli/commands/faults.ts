@@ -1,14 +1,17 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
+import { plural } from '../../text.js';
 import { requireState } from '../../lab/state.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import type { Target } from '../../faults/service.js';
+import { FAULT_SCOPES, type FaultScope, isFaultScope, SCOPE_WORDS } from '../../faults/scope.js';
 
 interface TargetArgs extends GlobalArgs {
   target: string;
   name?: string;
   signal?: string;
+  scope?: string;
 }
 
 const TARGETS = 'server zkN, zk-leader, leader, contender cN';
@@ -22,6 +25,14 @@ function parseSignal(s: string | undefined): 'SIGKILL' | 'SIGTERM' {
     'KILL leaves the session to expire; TERM closes it at once',
   );
 }
+
+function parseScope(s: string | undefined): FaultScope {
+  if (s === undefined) return 'node';
+  if (isFaultScope(s)) return s;
+  throw new UsageError(`--scope must be ${FAULT_SCOPES.join(' or ')}, got "${s}"`, `--scope ${SCOPE_WORDS}`);
+}
+
+const scopeOption = { type: 'string', describe: `what it acts on: ${SCOPE_WORDS}` } as const;
 
 function needName(a: TargetArgs, verb: string, what: 'server' | 'contender'): string {
   if (!a.name)
@@ -62,14 +73,16 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
           describe: 'server, zk-leader, leader or contender',
         })
         .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
-        .option('signal', { type: 'string', describe: 'KILL (default) or TERM' }) as Argv<TargetArgs>,
+        .option('signal', { type: 'string', describe: 'KILL (default) or TERM' })
+        .option('scope', scopeOption) as Argv<TargetArgs>,
     handler: async (a) => {
       const faults = await import('../../faults/service.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
+      const scope = parseScope(a.scope);
       const target = targetOf(a, 'kill');
       requireState(paths);
-      const { target: hit, pid } = await faults.kill(paths, target, sig);
+      const { target: hit, pid, processes, left } = await faults.kill(paths, target, sig, scope);
       if (hit.kind === 'server') {
         ctx.out(
           a.target === 'zk-leader'
@@ -80,7 +93,13 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
       }
       const who = a.target === 'leader' ? ", the leader by ZooKeeper's own state," : '';
       const session = sig === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
-      ctx.out(`killed ${hit.name} (pid ${pid})${who} with ${sig}; ${session}`);
+      if (scope === 'process') {
+        const rest = left > 0 ? `its node holds ${plural(left, 'process', 'processes')} still` : 'nothing else ran';
+        ctx.out(`killed ${hit.name}'s program (pid ${pid})${who} with ${sig}; ${session}; ${rest}`);
+        return;
+      }
+      const all = processes > 1 ? ` and ${plural(processes - 1, 'other process', 'other processes')} of its node` : '';
+      ctx.out(`killed ${hit.name} (pid ${pid})${all}${who} with ${sig}; ${session}`);
     },
   };
 }
@@ -90,12 +109,14 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
   return {
     command: `${verb} <target> [name]`,
     describe: pause
-      ? 'Freeze a process with SIGSTOP (server zkN, zk-leader, leader, contender cN)'
-      : 'Thaw a frozen process with SIGCONT (server zkN, contender cN, leader, or paused: every paused one)',
-    builder: (y: Argv<GlobalArgs>) =>
-      y
+      ? 'Freeze a node, every process of it (server zkN, zk-leader, leader, contender cN)'
+      : 'Thaw a frozen node (server zkN, contender cN, leader, or paused: every paused one)',
+    builder: (y: Argv<GlobalArgs>) => {
+      const base = y
         .positional('target', { type: 'string', demandOption: true })
-        .positional('name', { type: 'string' }) as Argv<TargetArgs>,
+        .positional('name', { type: 'string' });
+      return (pause ? base.option('scope', scopeOption) : base) as Argv<TargetArgs>;
+    },
     handler: async (a) => {
       const faults = await import('../../faults/service.js');
       const paths = labPaths(a);
@@ -110,8 +131,10 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
         }
         return;
       }
-      const { target: hit, pid } = await faults.freeze(paths, target, pause);
-      ctx.out(`${pause ? 'paused' : 'resumed'} ${hit.name} (pid ${pid})`);
+      const scope = parseScope(a.scope);
+      const { target: hit, pid } = await faults.freeze(paths, target, pause, { scope });
+      const what = scope === 'process' ? `${hit.name}'s program` : hit.name;
+      ctx.out(`${pause ? 'paused' : 'resumed'} ${what} (pid ${pid})`);
     },
   };
 }

@@ -29,6 +29,8 @@ export function contendersJson(
       id: c.id,
       pid: c.pid,
       alive: c.alive,
+      processes: c.node,
+      probe: c.probed,
       recipe: c.recipe,
       workload: c.workload,
       state: c.state,
@@ -62,7 +64,29 @@ function runsWhat(c: ContenderInfo, wide: boolean): string {
   return c.recipe === 'exec' ? 'program' : c.recipe;
 }
 
-const gone = (c: ContenderInfo) => !c.alive;
+/** Gone: its program has ended and its node holds nothing more (a program's daemon may outlive it). */
+const gone = (c: ContenderInfo) => !c.alive && c.node === 0;
+
+/** What its probe says now: acts (as the leader), no, ? (unknown), - (no probe, or nothing said yet). */
+function probeCell(c: ContenderInfo): string {
+  if (!c.probed) return '-';
+  if (c.probed.leads === null) return chalk.yellow('?');
+  return c.probed.leads ? chalk.green.bold('acts') : 'no';
+}
+
+/** Every pair of contenders whose probes say both act as the leader now. */
+export function actingPairs(list: readonly ContenderInfo[]): [string, string][] {
+  const acting = list.filter((c) => c.probed?.leads === true).map((c) => c.id);
+  return acting.flatMap((a, i) => acting.slice(i + 1).map((b): [string, string] => [a, b]));
+}
+
+/** The line under a table when probes say two nodes act as the leader at once. */
+export function actingPairsLine(list: readonly ContenderInfo[]): string | undefined {
+  const pairs = actingPairs(list);
+  if (pairs.length === 0) return undefined;
+  const named = pairs.map(([a, b]) => `${a} and ${b}`).join(', ');
+  return chalk.red.bold(`! split brain: ${named} act as leader at once, by their probes`);
+}
 /** A znode's own name: the path is the contender's election path, said once by the command that spawned it. */
 const nameOf = (znode: string) => znode.slice(znode.lastIndexOf('/') + 1);
 
@@ -85,19 +109,39 @@ export function renderContenders(
     const v = zookeeper?.get(c.id);
     return !v ? '-' : v.leads ? chalk.green.bold('LEADS') : v.znodes.length > 0 ? 'in line' : 'no znode';
   };
+  const probes = list.some((c) => c.probed !== null);
   const rows = shown.map((c) => [
     c.id,
     c.pid === null ? '-' : String(c.pid),
     ...(wide ? [c.alive ? 'yes' : chalk.red('no')] : []),
+    c.node === 0 ? '-' : String(c.node),
     runsWhat(c, wide),
     colourState(c.state),
+    ...(probes ? [probeCell(c)] : []),
     ...(zookeeper ? [zkCell(c)] : []),
     short(nameOf(c.znode ?? zookeeper?.get(c.id)?.znodes[0] ?? '-'), 12),
     c.session ? short(`0x${c.session}`, 12) : '-',
     short(nameOf(c.watching ?? '-'), 12),
   ]);
-  const headers = ['id', 'pid', ...(wide ? ['alive'] : []), 'runs', 'state', ...(zookeeper ? ['zookeeper'] : [])];
+  const headers = [
+    'id',
+    'pid',
+    ...(wide ? ['alive'] : []),
+    'procs',
+    'runs',
+    'state',
+    ...(probes ? ['probe'] : []),
+    ...(zookeeper ? ['zookeeper'] : []),
+  ];
   const lines = [shown.length > 0 ? table([...headers, 'znode', 'session', 'watching'], rows) : 'none running'];
+  for (const c of shown.filter((x) => !x.alive && x.node > 0)) {
+    lines.push(
+      `${c.id}'s program is dead, its node holds ${plural(c.node, 'process', 'processes')} still: ` +
+        `\`zklab contenders stop ${c.id}\` ends them`,
+    );
+  }
+  const split = actingPairsLine(shown);
+  if (split) lines.push(split);
   if (hidden > 0) {
     lines.push(`${plural(hidden, 'dead or stopped contender')} not shown: \`zklab contenders list --all\``);
   }

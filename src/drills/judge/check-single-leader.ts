@@ -2,6 +2,7 @@ import { ACT_INTERVAL_MS } from '../../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
+import type { ActingInterval } from '../../lab/acting-intervals.js';
 import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 import { strict } from '../format/zod-helpers.js';
@@ -133,6 +134,59 @@ function beliefOverlaps(h: History) {
 }
 
 /**
+ * A probe samples: each end of a span of acting may be one probe interval late (and the run of the probe itself, the
+ * prober's tick, the drill's 100 ms samples of ZooKeeper). Acting beyond that bound is what the node did.
+ */
+const SAMPLING_SLACK_MS = 350;
+const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
+
+interface ActingOverlap {
+  readonly a: ActingInterval;
+  readonly b: ActingInterval;
+  readonly start: number;
+  readonly ms: number;
+}
+
+/** Two nodes acting as the leader at once by their probes, for longer than sampling can explain (frozen time out). */
+function actingOverlaps(h: History): ActingOverlap[] {
+  const out: ActingOverlap[] = [];
+  h.acting.forEach((a, i) => {
+    for (const b of h.acting.slice(i + 1)) {
+      if (a.contender === b.contender) continue;
+      const start = Math.max(a.start, b.start);
+      const end = Math.min(a.end, b.end);
+      if (end <= start) continue;
+      const ms = capableMs(h, a.contender, b.contender, start, end);
+      if (ms > actingBound(a.everyMs, b.everyMs)) out.push({ a, b, start, ms });
+    }
+  });
+  return out;
+}
+
+interface ActingAgainstZk {
+  readonly acting: ActingInterval;
+  readonly zkLeader: string;
+  readonly zkSince: number;
+  readonly ms: number;
+}
+
+/** A node acting as the leader by its probe after ZooKeeper gave leadership to another (one that took over later). */
+function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
+  const out: ActingAgainstZk[] = [];
+  for (const a of h.acting) {
+    for (const z of h.zkLeaders) {
+      if (z.leader === null || z.leader === a.contender || z.start <= a.start) continue;
+      const start = Math.max(a.start, z.start);
+      const end = Math.min(a.end, z.end);
+      if (end <= start) continue;
+      const ms = capableMs(h, a.contender, a.contender, start, end);
+      if (ms > actingBound(a.everyMs)) out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, ms });
+    }
+  }
+  return out;
+}
+
+/**
  * A deposed leader always believes a little longer than it leads (it hears of its loss late); an overlap it could
  * not have acted in (shorter than one act interval, once frozen time is taken out) is only informational.
  */
@@ -150,7 +204,24 @@ export function checkSingleLeader(h: History): CheckResult {
   );
   const againstZk = actsAgainstZooKeeper(h, staleKeys);
   const behind = beliefsBehindZooKeeper(h);
+  const bothActing = actingOverlaps(h);
+  const actingAgainstZk = actingAgainstZooKeeper(h);
+  const since = (a: ActingInterval) => `${a.contender} acting since ${formatOffset(a.start, h.start)}`;
   const details: CheckDetail[] = [
+    ...bothActing.map((o) => ({
+      level: 'violation' as const,
+      t: o.start,
+      message:
+        `${o.a.contender} and ${o.b.contender} both acted as leader by their probes for ${formatDuration(o.ms)} ` +
+        `${at(o.start)} (${since(o.a)}, ${since(o.b)})`,
+    })),
+    ...actingAgainstZk.map((x) => ({
+      level: 'violation' as const,
+      t: Math.max(x.acting.start, x.zkSince),
+      message:
+        `${x.acting.contender} acted as leader by its probe for ${formatDuration(x.ms)} after ZooKeeper gave ` +
+        `leadership to ${x.zkLeader} ${at(x.zkSince)} (${since(x.acting)})`,
+    })),
     ...againstZk.map((a) => ({
       level: 'violation' as const,
       t: a.first,
@@ -194,7 +265,7 @@ export function checkSingleLeader(h: History): CheckResult {
         '; no stale action came of it unless listed above',
     })),
   ].sort((x, y) => x.t - y.t);
-  const violations = stale.length + expired.length + againstZk.length;
+  const violations = stale.length + expired.length + againstZk.length + bothActing.length + actingAgainstZk.length;
   const warnings = overlaps.filter((o) => isRisky(o.capable)).length;
   return {
     name: 'singleLeader',
@@ -207,6 +278,10 @@ export function checkSingleLeader(h: History): CheckResult {
             stale.length > 0 ? `${stale.length} stale leader(s) acted` : '',
             againstZk.length > 0 ? `${againstZk.length} leader(s) acted after ZooKeeper had chosen another` : '',
             expired.length > 0 ? `${expired.length} claim(s) from an expired session` : '',
+            bothActing.length > 0 ? `${bothActing.length} time(s) two nodes acted as leader at once (probes)` : '',
+            actingAgainstZk.length > 0
+              ? `${actingAgainstZk.length} node(s) acted as leader after ZooKeeper had chosen another (probes)`
+              : '',
           ]
             .filter(Boolean)
             .join(', '),
@@ -221,6 +296,12 @@ export function checkSingleLeader(h: History): CheckResult {
         unit: 'count',
       },
       { name: 'belief behind ZooKeeper', value: behind.reduce((n, b) => n + b.ms, 0), unit: 'ms' },
+      { name: 'two nodes acting (probes)', value: bothActing.reduce((n, o) => n + o.ms, 0), unit: 'ms' },
+      {
+        name: 'acting after ZooKeeper chose another (probes)',
+        value: actingAgainstZk.reduce((n, x) => n + x.ms, 0),
+        unit: 'ms',
+      },
     ],
   };
 }

@@ -1,5 +1,6 @@
 import { contenderOf, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import { covers, leadershipIntervals, type LeadershipInterval } from '../../lab/leadership-intervals.js';
+import { type ActingInterval, actingIntervals } from '../../lab/acting-intervals.js';
 import { compareIds } from '../../recipes/elector-policy.js';
 import { runsProgram } from '../../contenders/spec.js';
 import { SAYS_WHERE_IT_STANDS } from '../../lab/events.js';
@@ -27,6 +28,8 @@ export interface History {
   readonly faults: readonly FaultWindow[];
   /** Who led by ZooKeeper's own state, as the drill sampled it; sorted by start, empty when it was not sampled. */
   readonly zkLeaders: readonly ZkLeaderInterval[];
+  /** When each node acted as the leader by its probe (its data plane's word); sorted by start, empty without probes. */
+  readonly acting: readonly ActingInterval[];
 }
 
 /** A span during which ZooKeeper's state named one leader (`leader` null: nobody, or another client's session). */
@@ -75,6 +78,7 @@ export function buildHistory(
     frozen: frozenWindows(lab, end, events),
     faults: faultWindows(lab, end),
     zkLeaders,
+    acting: actingIntervals(events, lab, end),
   };
 }
 

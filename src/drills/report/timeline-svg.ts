@@ -23,6 +23,9 @@ export const FAULT_COLOURS: Readonly<Record<FaultKind, string>> = {
   delay: '#17becf',
 };
 
+/** A node that acts as the leader by its probe (its data plane): a strip along the lane's foot. */
+export const ACTING_COLOUR = '#c2185b';
+
 const WIDTH = 1000;
 const LEFT = 70;
 const RIGHT = 20;
@@ -48,7 +51,8 @@ function tickStep(span: number): number {
 
 /**
  * One lane per contender (follower / leader / paused / frozen / dead), a thin leader-coloured strip where a
- * contender still believed it led without leading visibly (a frozen or dead-to-the-world leader), the lab's faults
+ * contender still believed it led without leading visibly (a frozen or dead-to-the-world leader), a strip along the
+ * lane's foot where its probe said its node acted as the leader (a data plane outliving its dead agent shows there), the lab's faults
  * as labelled translucent bands across all lanes, step markers below the axis, and a legend.
  */
 export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[] = []): string {
@@ -85,6 +89,14 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
             `fill="${STATE_COLOURS.leader}"/>`,
         );
       }
+    }
+    for (const a of h.acting.filter((i) => i.contender === c)) {
+      const w = Math.max(x(a.end) - x(a.start), 1);
+      const title = `${c} acts as leader by its probe, ${formatDuration(a.end - a.start)}`;
+      out.push(
+        `<rect class="seg-acting" x="${x(a.start).toFixed(1)}" y="${y + LANE - 5}" width="${w.toFixed(1)}" ` +
+          `height="5" fill="${ACTING_COLOUR}"><title>${esc(title)}</title></rect>`,
+      );
     }
     out.push('</g>');
   });
@@ -136,6 +148,7 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
   };
   for (const [state, colour] of Object.entries(STATE_COLOURS)) entry(`legend-${state}`, colour, state);
   entry('legend-belief', STATE_COLOURS.leader, 'believes it leads (strip)');
+  if (h.acting.length > 0) entry('legend-acting', ACTING_COLOUR, 'probe: acts as leader (foot strip)');
   lx = LEFT;
   const kinds = [...new Set(h.faults.map((f) => f.kind))];
   for (const kind of kinds) {

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { strict } from '../format/zod-helpers.js';
+import { plural } from '../../text.js';
 import { shown } from '../run/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
-import { FAULTABLE, serverTarget, target } from './targets.js';
+import { FAULTABLE, scope, serverTarget, target } from './targets.js';
+import type { FaultScope } from '../../faults/scope.js';
 
 const SIGNALS = ['SIGKILL', 'SIGTERM', 'SIGINT'] as const;
 type KillSignal = (typeof SIGNALS)[number];
@@ -13,6 +15,7 @@ export interface KillStep extends StepBase {
   readonly kind: 'kill';
   readonly target: string;
   readonly signal: KillSignal;
+  readonly scope: FaultScope;
 }
 
 const signal = z.unknown().transform((value, ctx): KillSignal => {
@@ -22,11 +25,17 @@ const signal = z.unknown().transform((value, ctx): KillSignal => {
   return z.NEVER;
 });
 
-const fields = { target, signal: signal.optional() };
+const fields = { target, signal: signal.optional(), scope: scope.optional() };
 /** `kill: c1` is short for `kill: { target: c1 }`. */
 const schema = z.preprocess((v) => (typeof v === 'string' ? { target: v } : v), strict(fields));
 
-const describe = (step: KillStep) => `kill ${step.target}${step.signal === 'SIGKILL' ? '' : ` (${step.signal})`}`;
+const describe = (step: KillStep) => {
+  const how = [
+    ...(step.signal === 'SIGKILL' ? [] : [step.signal]),
+    ...(step.scope === 'node' ? [] : ['its program alone']),
+  ];
+  return `kill ${step.target}${how.length === 0 ? '' : ` (${how.join(', ')})`}`;
+};
 
 export const kill: StepKind<KillStep, typeof schema> = {
   kind: 'kill',
@@ -37,6 +46,7 @@ export const kill: StepKind<KillStep, typeof schema> = {
     kind: 'kill',
     target: ctx.target(v.target, FAULTABLE, ['target']),
     signal: v.signal ?? 'SIGKILL',
+    scope: v.scope ?? 'node',
   }),
   describe,
   server: (step) => serverTarget(step.target),
@@ -46,10 +56,11 @@ export const kill: StepKind<KillStep, typeof schema> = {
     // The services take KILL and TERM; SIGINT makes a contender close its session as TERM does.
     const sig = step.signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM';
     const appliedAt = Date.now();
-    const { pid } = await faults.kill(ctx.lab.paths, r, sig);
+    const { pid, processes, left } = await faults.kill(ctx.lab.paths, r, sig, step.scope);
+    const reach = step.scope === 'node' ? `${plural(processes, 'process', 'processes')}` : `${left} of its node left`;
     return {
       description: describe(step).replace(step.target, shown(step.target, r)),
-      detail: `pid ${pid}${step.signal === sig ? '' : ` (${sig} for ${step.signal})`}`,
+      detail: `pid ${pid}${step.signal === sig ? '' : ` (${sig} for ${step.signal})`}, ${reach}`,
       appliedAt,
     };
   },

@@ -1,9 +1,9 @@
+import { isPaused } from '../../lab/nodes.js';
 import * as faults from '../../faults/service.js';
 import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
 import { UsageError } from '../../errors.js';
 import type { LabPaths } from '../../lab/paths.js';
-import { isStopped } from '../../lab/procs.js';
 import { requireState } from '../../lab/state.js';
 
 /** What the live view's keys do; each resolves to the one line the footer shows, or rejects with the reason. */
@@ -25,7 +25,7 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
 
     async togglePause(id) {
       const record = requireState(paths).contenders.find((c) => c.id === id);
-      const paused = record?.pid !== undefined && isStopped(record.pid);
+      const paused = record?.pid !== undefined && isPaused(record.pid);
       const r = await faults.freeze(paths, { name: id, kind: 'contender' }, !paused);
       return `${paused ? 'resumed' : 'paused'} ${id} (pid ${r.pid})`;
     },

@@ -30,6 +30,12 @@ export interface InspectSourceOptions {
 /** After a change, the next rounds in this window ask for watch lists (two rounds: watches are set just after). */
 const WATCH_HOT_MS = 2500;
 const WATCH_SAFETY_MS = 5000;
+/**
+ * How far apart two servers may apply one change: a contender on one server may act on a change that the server
+ * this view reads from applies a little later. A belief logged within this of the tree's last read is not held
+ * against the tree (src/inspect/problems.ts); generous against a healthy ensemble's few milliseconds.
+ */
+const APPLY_SKEW_MS = 250;
 /** Below the 4lw interval: every round then brings a fresh snapshot. */
 const TTL_REFRESH_MS = 500;
 
@@ -221,6 +227,12 @@ export class InspectSource implements SnapshotFeed {
 
   private build(): Snapshot {
     const { target } = this.opts;
+    // Beliefs read now are at least as fresh as the tree: compared with it, none is behind it (problems.ts).
+    if (this.lab?.poll()) {
+      this.lab.refreshProcesses();
+      this.labChanged();
+    }
+    const readAt = this.mirror.readAt;
     const servers = withoutObserver(
       this.poller.probes.map((p) => p.input),
       this.observer.sessionId,
@@ -230,6 +242,7 @@ export class InspectSource implements SnapshotFeed {
       path: target.path,
       takenAt: Date.now(),
       znodes: this.mirror.znodes(),
+      ...(readAt === undefined ? {} : { treeReadAt: readAt - APPLY_SKEW_MS }),
       // Until the znodes have been read once, what contenders claim cannot be checked against them.
       contenders: this.mirror.synced ? (this.lab?.contenders() ?? []) : [],
       schedulerRoots: this.lab?.schedulerRoots(),

@@ -1,8 +1,10 @@
+import { isPaused, labContainment } from '../../lab/nodes.js';
+import { nodeSizes } from '../../lab/node-group.js';
 import { statSync } from 'node:fs';
 import { parseLines } from '../../lab/event-log.js';
 import { isContenderEvent, isLabEvent, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
-import { isOurs, isStopped } from '../../lab/procs.js';
+import { isOurs } from '../../lab/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
 import { ruleOf } from '../../contenders/leader-rule.js';
 import type { LeaderRule } from '../../recipes/leadership.js';
@@ -27,6 +29,8 @@ interface ContenderLog {
 interface ProcessFact {
   readonly alive: boolean;
   readonly paused: boolean;
+  /** Processes its node holds. */
+  readonly node: number;
 }
 
 /**
@@ -142,14 +146,15 @@ export class LabTail {
   /** Re-reads liveness and SIGSTOP state of every contender and server from /proc. */
   refreshProcesses(): void {
     const contenders = new Map<string, ProcessFact>();
+    const sizes = nodeSizes(this.paths, labContainment(this.state));
     for (const r of this.records()) {
       const alive = isOurs(r.pid, this.paths.markers);
-      contenders.set(r.id, { alive, paused: alive && isStopped(r.pid!) });
+      contenders.set(r.id, { alive, paused: alive && isPaused(r.pid!), node: sizes.get(r.id) ?? 0 });
     }
     const servers = new Map<string, ServerProcessFact>();
     for (const s of this.state?.servers ?? []) {
       const alive = isOurs(s.pid, this.paths.markers);
-      servers.set(s.name, !alive ? 'gone' : isStopped(s.pid!) ? 'paused' : 'running');
+      servers.set(s.name, !alive ? 'gone' : isPaused(s.pid!) ? 'paused' : 'running');
     }
     this.contenderProcs = contenders;
     this.serverProcs = servers;
@@ -163,7 +168,7 @@ export class LabTail {
     return this.records().map((r): ContenderInput => {
       const log = this.logs.get(r.id);
       const summary = log ? this.summaryOf(log) : summarizeContenderEvents([]);
-      const proc = this.contenderProcs.get(r.id) ?? { alive: false, paused: false };
+      const proc = this.contenderProcs.get(r.id) ?? { alive: false, paused: false, node: 0 };
       return {
         id: r.id,
         pid: r.pid ?? null,
@@ -173,7 +178,12 @@ export class LabTail {
         sessionId: summary.sessionId,
         pastSessionIds: summary.pastSessionIds,
         state: summary.state,
+        stateSince: summary.stateSince,
         childWatches: summary.childWatches,
+        node: proc.node,
+        // What a probe said is about a node that lives: none left, nothing acts.
+        ...(proc.node > 0 && summary.probed !== undefined ? { probed: summary.probed } : {}),
+        acquired: summary.acquired,
       };
     });
   }

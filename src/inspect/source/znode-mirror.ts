@@ -41,6 +41,8 @@ export class ZnodeMirror {
   private retryTimer: NodeJS.Timeout | undefined;
   private syncedOnce = false;
   private changed = false;
+  private batchSentAt = 0;
+  private idleReadAt: number | undefined;
 
   constructor(
     readonly root: string,
@@ -56,6 +58,14 @@ export class ZnodeMirror {
   /** True once a full read of the tree has completed on some session (a missing root counts as read). */
   get synced(): boolean {
     return this.syncedOnce;
+  }
+
+  /**
+   * When the last reads were sent that left nothing more to read: the tree shows every change the servers had
+   * applied by then (later ones arrive as notifications). Undefined before the first full read.
+   */
+  get readAt(): number | undefined {
+    return this.idleReadAt;
   }
 
   /** The watches this mirror holds on the servers, to take its own share out of their counts. */
@@ -101,6 +111,7 @@ export class ZnodeMirror {
       while (this.queue.size > 0 && gen === this.generation) {
         const batch = [...this.queue.values()];
         this.queue.clear();
+        this.batchSentAt = Date.now();
         const results = await Promise.allSettled(batch.map((job) => this.run(job, gen)));
         results.forEach((r, i) => {
           if (r.status === 'rejected' && gen === this.generation) {
@@ -132,6 +143,7 @@ export class ZnodeMirror {
     }
     const first = !this.syncedOnce;
     this.syncedOnce = true;
+    this.idleReadAt = this.batchSentAt;
     if (this.changed || first) {
       this.changed = false;
       this.onChange();

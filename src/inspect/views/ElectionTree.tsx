@@ -23,6 +23,7 @@ const ABSENT_WORDS: Readonly<Record<AbsentContender['why'], string>> = {
   'cut off': 'cut off by a partition',
   'session expired': 'its session expired',
   'no znode yet': 'no znode yet',
+  'program dead': 'its program is dead, what it started lives on',
 };
 
 /**

@@ -8,6 +8,21 @@ export interface HeaderProps {
   readonly snapshot: Snapshot;
 }
 
+/** What the probes say: "acting c3" (the nodes that act as the leader now), "? c2" for a probe that hung. */
+function ActingText({ acting }: { readonly acting: Snapshot['acting'] }) {
+  const leads = acting.filter((a) => a.leads === true).map((a) => a.id);
+  const unknown = acting.filter((a) => a.leads === null).map((a) => a.id);
+  return (
+    <Text>
+      <Text dimColor>{' · probes: '}</Text>
+      <Text color={leads.length > 1 ? 'red' : leads.length === 1 ? 'green' : undefined} bold={leads.length > 0}>
+        {leads.length > 0 ? `${leads.join(', ')} acting` : 'none acting'}
+      </Text>
+      {unknown.length > 0 && <Text color="yellow">{` · ${unknown.join(', ')} unknown`}</Text>}
+    </Text>
+  );
+}
+
 /**
  * "zklab inspect /election · sequential · leader c1 #1 · 6 znodes · 1 problem · 12:03:04.567" ("scheduler" for a
  * scheduler's root; "lock" and "holder c2 #3" for a lock).
@@ -27,6 +42,7 @@ export function Header({ snapshot }: HeaderProps) {
       ) : (
         <Text color={snapshot.lock ? undefined : 'red'}>{`no ${role}`}</Text>
       )}
+      {snapshot.acting.length > 0 && <ActingText acting={snapshot.acting} />}
       <Text dimColor>{` · ${plural(snapshot.nodes.length, 'znode')}`}</Text>
       {snapshot.problems.length > 0 && <Text color="red">{` · ${plural(snapshot.problems.length, 'problem')}`}</Text>}
       <Text dimColor>{` · ${formatClock(snapshot.takenAt)}`}</Text>

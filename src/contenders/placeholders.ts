@@ -1,0 +1,36 @@
+/**
+ * The placeholders of a contender's program and probe arguments: `{connect}`, `{id}` (c3), `{n}` (3: handy for a
+ * port per member), `{path}` and `{session}` (the session timeout in ms), filled in per contender at its spawn.
+ */
+export const PLACEHOLDERS = ['connect', 'id', 'n', 'path', 'session'] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+export interface PlaceholderValues {
+  readonly connect: string;
+  readonly id: string;
+  readonly path: string;
+  readonly sessionTimeoutMs: number;
+}
+
+const KNOWN = new RegExp(`\\{(${PLACEHOLDERS.join('|')})\\}`, 'g');
+
+/** The contender's number: c12 → 12. */
+export const contenderNumber = (id: string): string => id.replace(/^\D*/, '');
+
+/** Each argument with the placeholders it holds filled in; other braces stay as they are. */
+export function fillPlaceholders(args: readonly string[], c: PlaceholderValues): string[] {
+  const values: Record<Placeholder, string> = {
+    connect: c.connect,
+    id: c.id,
+    n: contenderNumber(c.id),
+    path: c.path,
+    session: String(c.sessionTimeoutMs),
+  };
+  return args.map((a) => a.replace(KNOWN, (_, k: Placeholder) => values[k]));
+}
+
+/** The `{word}` placeholders in the arguments that are none of PLACEHOLDERS (`{ID}`, `{port}`), each once. */
+export function unknownPlaceholders(args: readonly string[]): string[] {
+  const found = args.flatMap((a) => [...a.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+  return [...new Set(found.filter((w) => !(PLACEHOLDERS as readonly string[]).includes(w)))].map((w) => `{${w}}`);
+}

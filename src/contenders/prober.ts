@@ -1,0 +1,143 @@
+/**
+ * The lab's prober: runs each contender's probe every interval while the contender's node has a process left, and
+ * records what it says (`probed` events, in the contender's own event log) when that changes. One per lab, held by
+ * a pid lock; outside every node, so a node fault never reaches it. It leaves when the lab's state is gone, or once
+ * no node with a probe has been left for IDLE_EXIT_MS (a later spawn starts it again).
+ * Run as `node dist/contenders/prober.js --zklab-lab=DIR`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { EventLogWriter } from '../lab/event-log.js';
+import type { ContenderEventFields } from '../lab/events.js';
+import { nodeEnv, nodeSizes } from '../lab/node-group.js';
+import { labContainment } from '../lab/nodes.js';
+import { LabPaths, NODE_MARKER_PREFIX } from '../lab/paths.js';
+import { releasePidLock, tryPidLock } from '../lab/pid-lock.js';
+import { type ContenderRecord, type LabState, readState } from '../lab/state.js';
+import { PROBES_NODE } from './probing.js';
+
+const TICK_MS = 25;
+/** How often a node is asked whether it has a process left (a dead node's probe says "gone" this much late at most). */
+const NODE_CHECK_MS = 500;
+const IDLE_EXIT_MS = 5000;
+
+const root = process.argv.find((a) => a.startsWith(NODE_MARKER_PREFIX))?.slice(NODE_MARKER_PREFIX.length);
+if (!root) {
+  process.stderr.write(`usage: prober.js ${NODE_MARKER_PREFIX}DIR\n`);
+  process.exit(2);
+}
+const paths = new LabPaths(root);
+if (!tryPidLock(paths.proberPidFile)) process.exit(0);
+
+type Said = ContenderEventFields['probed'];
+
+interface Slot {
+  readonly log: EventLogWriter;
+  said?: Said;
+  running?: ChildProcess;
+  nextAt: number;
+  nodeCheckedAt: number;
+  nodeAlive: boolean;
+}
+
+const slots = new Map<string, Slot>();
+let state: LabState | undefined;
+let stateMtime = -1;
+let lastBusy = Date.now();
+let sizes = new Map<string, number>();
+let sizedAt = 0;
+const probeEnv = { ...process.env, ...nodeEnv(paths, PROBES_NODE) };
+
+function reloadState(): boolean {
+  let mtime: number;
+  try {
+    mtime = statSync(paths.stateFile).mtimeMs;
+  } catch {
+    return false;
+  }
+  if (mtime !== stateMtime) {
+    try {
+      state = readState(paths);
+      stateMtime = mtime;
+    } catch {
+      // half written by another command: read it next tick
+    }
+  }
+  return state !== undefined;
+}
+
+/** Records what the probe said when it differs from what it said last (`everyMs` and the exit code aside). */
+function record(slot: Slot, said: Said): void {
+  if (slot.said?.leads === said.leads && slot.said.why === said.why) return;
+  slot.said = said;
+  slot.log.write('probed', null, null, said, 'probe');
+}
+
+function runProbe(slot: Slot, probe: NonNullable<ContenderRecord['probe']>, now: number): void {
+  slot.nextAt = now + probe.everyMs;
+  const [command, ...args] = probe.argv;
+  const child = spawn(command!, args, { stdio: 'ignore', env: probeEnv });
+  slot.running = child;
+  let hung = false;
+  // A probe that outlasts its interval says nothing: killed, recorded as unknown.
+  const timer = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, probe.everyMs);
+  const done = (said: Said) => {
+    clearTimeout(timer);
+    if (slot.running === child) slot.running = undefined;
+    // The node may have gone while the probe ran: what it said then is not about a live node.
+    if (slot.nodeAlive) record(slot, said);
+  };
+  child.on('error', (e) => done({ leads: null, everyMs: probe.everyMs, why: `could not start: ${e.message}` }));
+  child.on('exit', (code) => {
+    if (hung) return done({ leads: null, everyMs: probe.everyMs, why: `hung past ${probe.everyMs}ms` });
+    done({ leads: code === 0, everyMs: probe.everyMs, exit: code });
+  });
+}
+
+function tick(): void {
+  if (!reloadState()) shutdown();
+  const now = Date.now();
+  if (now - sizedAt >= NODE_CHECK_MS) {
+    sizes = nodeSizes(paths, labContainment(state));
+    sizedAt = now;
+  }
+  let busy = false;
+  for (const c of state!.contenders) {
+    if (!c.probe) continue;
+    let slot = slots.get(c.id);
+    if (!slot) {
+      slot = {
+        log: new EventLogWriter(paths.contenderEvents(c.id), c.id),
+        nextAt: 0,
+        nodeCheckedAt: -1,
+        nodeAlive: true,
+      };
+      slots.set(c.id, slot);
+    }
+    if (slot.nodeCheckedAt !== sizedAt) {
+      slot.nodeCheckedAt = sizedAt;
+      slot.nodeAlive = (sizes.get(c.id) ?? 0) > 0;
+      // A node with nothing left acts as nothing: said once, if a probe had said anything of it.
+      if (!slot.nodeAlive && slot.said !== undefined)
+        record(slot, { leads: false, everyMs: c.probe.everyMs, why: 'its node has no process left' });
+    }
+    if (!slot.nodeAlive) continue;
+    busy = true;
+    if (slot.running === undefined && now >= slot.nextAt) runProbe(slot, c.probe, now);
+  }
+  if (busy) lastBusy = now;
+  else if (now - lastBusy > IDLE_EXIT_MS) shutdown();
+}
+
+function shutdown(): never {
+  for (const slot of slots.values()) slot.running?.kill('SIGKILL');
+  releasePidLock(paths.proberPidFile);
+  process.exit(0);
+}
+
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+setInterval(tick, TICK_MS);

@@ -1,0 +1,70 @@
+import type { ChildProcess } from 'node:child_process';
+import { type Containment, containment, processFrozen } from './containment.js';
+import { labNodePids, type NodeGroup, nodeEnv, nodeGroup } from './node-group.js';
+import type { LabPaths } from './paths.js';
+import { findMarked, isStopped, spawnDetached } from './procs.js';
+import { type LabState, readState } from './state.js';
+
+/**
+ * How this lab holds its nodes: as it chose when it was made, wherever a later command runs (another shell may sit
+ * in another delegated cgroup, or run with another ZKLAB_CONTAINMENT).
+ */
+export function labContainment(state: Pick<LabState, 'containment'> | undefined): Containment {
+  const chosen = state?.containment;
+  return chosen ? { ...chosen, why: 'as the lab chose when it was made' } : containment();
+}
+
+/** The containment a new lab records. */
+export function newLabContainment(): NonNullable<LabState['containment']> {
+  const { kind, base } = containment();
+  return { kind, base };
+}
+
+/** A node of the lab (zk1, c3), as the lab holds it. */
+export function labNode(paths: LabPaths, name: string, state: LabState | undefined = readState(paths)): NodeGroup {
+  return nodeGroup(paths, name, labContainment(state));
+}
+
+/** Paused: the process is stopped by a signal, or frozen with its node's control group. */
+export function isPaused(pid: number): boolean {
+  return isStopped(pid) || processFrozen(pid);
+}
+
+/** `sh -c` with the cgroup.procs file as $0 and the command as "$@": a fixed script, no user input in it. */
+const ENTER_AND_EXEC = 'echo $$ > "$0" || exit 126; exec "$@"';
+
+/**
+ * Starts the main process of a node: detached from this command, marked in its environment as the node's, and in
+ * the node's control group before it can start anything (a process it starts later is born in it).
+ */
+export function spawnNode(
+  paths: LabPaths,
+  name: string,
+  state: LabState | undefined,
+  command: string,
+  args: readonly string[],
+  logFile: string,
+  opts: { env?: NodeJS.ProcessEnv } = {},
+): ChildProcess {
+  const node = labNode(paths, name, state);
+  node.create();
+  const env = { ...(opts.env ?? process.env), ...nodeEnv(paths, name) };
+  // The process enters its control group itself, then becomes the program: nothing it starts is born outside.
+  const entry = node.entryFile;
+  const child = entry
+    ? spawnDetached('/bin/sh', ['-c', ENTER_AND_EXEC, entry, command, ...args], logFile, { env })
+    : spawnDetached(command, args, logFile, { env });
+  return child;
+}
+
+/** Kills these nodes whole (what their programs daemonized too) and removes their control groups. */
+export async function killNodes(paths: LabPaths, state: LabState | undefined, names: readonly string[]): Promise<void> {
+  const nodes = names.map((n) => labNode(paths, n, state));
+  await Promise.all(nodes.map((n) => n.kill()));
+  for (const n of nodes) n.remove();
+}
+
+/** Every live process of the lab: its nodes' (whatever their programs started) and its own (link daemon, prober). */
+export function labProcesses(paths: LabPaths, state?: LabState): number[] {
+  return [...new Set([...findMarked(paths.markers), ...labNodePids(paths, labContainment(state))])];
+}
