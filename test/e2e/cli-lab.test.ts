@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, waitForExit } from '../../src/lab/procs.js';
@@ -10,6 +10,7 @@ import { zkLeaderContender } from '../helpers/contenders.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
+import { isFrozen } from '../helpers/frozen.js';
 
 const lab = `${tempDir()}/lab`;
 
@@ -84,7 +85,6 @@ describe('the CLI on a running lab', () => {
   });
 
   it('says what is true: who is paused after pause leader, what up suggests with contenders running, restart all', async () => {
-    const stopped = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] === 'T';
     const spawn = await zklab(['contenders', 'spawn', '3'], { lab });
     expect(spawn.exitCode, spawn.stderr).toBe(0);
     const ids = /^spawned (c\d+), (c\d+), (c\d+)/m.exec(spawn.stdout)!.slice(1);
@@ -110,10 +110,10 @@ describe('the CLI on a running lab', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(new RegExp(`^zklab: c\\d+ leads now and is not paused; paused: ${frozen} `));
     expect(refused.stderr).toMatch(new RegExp(`zklab resume contender ${frozen}\`.*zklab resume paused`));
-    expect(stopped(Number(pid))).toBe(true);
+    expect(isFrozen(Number(pid))).toBe(true);
     const resumed = await zklab(['resume', 'paused'], { lab });
     expect(resumed.stdout.trim()).toBe(`resumed ${frozen} (pid ${pid})`);
-    expect(stopped(Number(pid))).toBe(false);
+    expect(isFrozen(Number(pid))).toBe(false);
     const kill = await zklab(['kill', 'leader'], { lab });
     expect(kill.stdout).toMatch(
       /^killed c\d+ \(pid \d+\), the leader by ZooKeeper's own state, with SIGKILL; its session/,

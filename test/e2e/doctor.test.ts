@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { zklab } from '../helpers/cli.js';
@@ -29,5 +29,28 @@ describe('zklab doctor', () => {
 
     const good = await zklab(['doctor'], { lab, env: { PATH: pathWithPython('/usr/bin/python3'), ZKLAB_PYTHON: '' } });
     expect(good.stdout).toMatch(/^✓ python3 on PATH: \S+\/python3 imports kazoo$/m);
+  }, 60_000);
+
+  it('says how nodes are held here and why, and what ZKLAB_CONTAINMENT asks for', async () => {
+    const lab = `${tempDir()}/lab`;
+    // The machine's own answer: a cgroup v2 hierarchy this user may write, by the kernel's mount table.
+    const v2 = /\s(\S+)\s\S+\s-\scgroup2\s/.exec(readFileSync('/proc/self/mountinfo', 'utf8'))?.[1];
+    let writable = false;
+    try {
+      if (v2) accessSync(v2, constants.W_OK);
+      writable = v2 !== undefined;
+    } catch {
+      writable = false;
+    }
+    const here = await zklab(['doctor'], { lab });
+    expect(here.stdout).toMatch(
+      writable ? new RegExp(`^✓ containment: cgroup2: cgroup v2 control groups under ${v2}`, 'm') : /^✓ containment: /m,
+    );
+    const marker = await zklab(['doctor'], { lab, env: { ZKLAB_CONTAINMENT: 'marker' } });
+    expect(marker.stdout).toMatch(
+      /^✓ containment: marker: environment markers \(ZKLAB_NODE\), as ZKLAB_CONTAINMENT=marker asks/m,
+    );
+    const odd = await zklab(['doctor'], { lab, env: { ZKLAB_CONTAINMENT: 'jail' } });
+    expect(odd.stdout).toMatch(/\(ZKLAB_CONTAINMENT=jail is not one of marker, cgroup, cgroup1, cgroup2\)/);
   }, 60_000);
 });

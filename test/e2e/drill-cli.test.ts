@@ -55,7 +55,7 @@ describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothi
     [
       'an unknown field',
       `${GOOD_HEAD}  - kill: { target: c1, force: true }\n`,
-      /drill\.yaml:5: steps\[1\]\.kill\.force: unknown field \(use one of: target, signal\)/,
+      /drill\.yaml:5: steps\[1\]\.kill\.force: unknown field \(use one of: target, signal, scope\)/,
     ],
     [
       'a wait without a timeout',
@@ -70,7 +70,7 @@ describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothi
     [
       'a server that does not exist',
       `${GOOD_HEAD}  - pause: zk4\n`,
-      /drill\.yaml:5: steps\[1\]\.pause: zk4 does not exist: the ensemble has 3 server\(s\)/,
+      /drill\.yaml:5: steps\[1\]\.pause\.target: zk4 does not exist: the ensemble has 3 server\(s\)/,
     ],
   ])('%s', async (_, text, message) => {
     const { file, lab } = drillFile(text);

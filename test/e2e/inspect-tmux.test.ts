@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
@@ -9,13 +8,10 @@ import { spawn } from '../helpers/contenders.js';
 import { tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { bySequence } from '../helpers/zk-raw.js';
+import { isFrozen } from '../helpers/frozen.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
-/** A process's state letter as the kernel has it (T: stopped), read by the test from /proc. */
-function processState(pid: number): string {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]!;
-}
 if (!hasTmux) console.warn('inspect-tmux: skipped, tmux is not installed (bin/setup installs it on Debian)');
 
 const paths = tempLab();
@@ -183,15 +179,15 @@ describe.skipIf(!hasTmux)('zklab inspect in a terminal (tmux)', () => {
       `${target.id} listed without a znode and still selected`,
       20_000,
     );
-    expect(processState(target.pid!)).toBe('T');
+    expect(isFrozen(target.pid!)).toBe(true);
     await tmux('send-keys', '-t', SESSION, 'p');
     await untilScreen(
       (l) => l.some((x) => x.includes(`resumed ${target.id} (pid ${target.pid})`)),
       'the resume',
       10_000,
     );
-    expect(processState(target.pid!)).not.toBe('T');
-    for (const other of chain.filter((c) => c.id !== target.id)) expect(processState(other.pid!)).not.toBe('T');
+    expect(isFrozen(target.pid!)).toBe(false);
+    for (const other of chain.filter((c) => c.id !== target.id)) expect(isFrozen(other.pid!)).toBe(false);
   });
 
   it('follows a terminal resize, down to one that is too small, and back', async () => {

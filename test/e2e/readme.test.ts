@@ -4,13 +4,14 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { ZKLAB_BIN } from '../helpers/cli.js';
+import { kazooPython } from '../helpers/ha-system.js';
 import { tempDir } from '../helpers/paths.js';
 
 /**
  * The manual is true: every shell example of the README runs as written, in order, each block in a lab of its own,
  * and exits as the README says (0, unless a line's comment says `exits N`). What an example names and the reader
- * brings is supplied here: `my_service.py` (test/programs), a `python3` that imports kazoo, and a drill file the
- * README shows as YAML. The two commands that set up and run this very suite are CI's (`.ci/run`).
+ * brings is supplied here: `my_service.py`, `ha_agent.py` and `ha_probe.py` (test/programs), a `python3` that imports
+ * kazoo, and the drill files the README shows as YAML. The two commands that set up and run this very suite are CI's (`.ci/run`).
  */
 
 interface Block {
@@ -57,15 +58,6 @@ function words(command: string): string[] {
   return out;
 }
 
-/** A python3 that imports kazoo, for `python3 my_service.py`: Debian's, where bin/setup installs python3-kazoo. */
-async function kazooPython(): Promise<string> {
-  for (const python of [process.env.ZKLAB_PYTHON, '/usr/bin/python3', 'python3'].filter(Boolean) as string[]) {
-    const r = await execa(python, ['-c', 'import kazoo'], { reject: false });
-    if (r.exitCode === 0) return python;
-  }
-  throw new Error('no python3 imports kazoo: bin/setup installs python3-kazoo');
-}
-
 const blocks = fencedBlocks(README);
 const runnable = blocks.filter(
   (b) =>
@@ -95,7 +87,8 @@ describe('the README, run as written', () => {
       const lab = join(tempDir(), 'lab');
       labs.push(lab);
       // What the reader brings: their program, a python3 that can run it, and the drill file the README shows.
-      copyFileSync(join(PACKAGE_ROOT, 'test', 'programs', 'my_service.py'), join(cwd, 'my_service.py'));
+      for (const program of ['my_service.py', 'ha_agent.py', 'ha_probe.py'])
+        copyFileSync(join(PACKAGE_ROOT, 'test', 'programs', program), join(cwd, program));
       const bin = join(cwd, '.bin');
       mkdirSync(bin);
       symlinkSync(await kazooPython(), join(bin, 'python3'));

@@ -15,7 +15,10 @@ export async function zklab(
   args: readonly string[],
   opts: { lab?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  const r = await execa(process.execPath, [ZKLAB_BIN, ...args, ...(opts.lab ? ['--lab', opts.lab] : [])], {
+  // Before a `--`: what follows it is a program's own arguments.
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  const lab = opts.lab ? ['--lab', opts.lab] : [];
+  const r = await execa(process.execPath, [ZKLAB_BIN, ...args.slice(0, end), ...lab, ...args.slice(end)], {
     reject: false,
     env: { ...opts.env, FORCE_COLOR: '0' },
     extendEnv: true,

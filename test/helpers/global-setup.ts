@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { findMarked, stopProcesses } from '../../src/lab/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
 import { testRootPrefix } from './paths.js';
+import { nodeProcessesUnder } from './node-processes.js';
 import { readRegistry } from '../../src/lab/registry.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 
@@ -20,7 +21,13 @@ export function setup(): void {
 /** Every process this run's labs started must be gone by now; anything left is a defect, reported and then stopped. */
 export async function teardown(): Promise<void> {
   const prefix = testRootPrefix();
-  const left = findMarked([`${JVM_MARKER_PREFIX}${prefix}`, `${NODE_MARKER_PREFIX}${prefix}`], true);
+  // A node's daemons carry no marker on their command line: their environment names the lab (ZKLAB_NODE).
+  const left = [
+    ...new Set([
+      ...findMarked([`${JVM_MARKER_PREFIX}${prefix}`, `${NODE_MARKER_PREFIX}${prefix}`], true),
+      ...nodeProcessesUnder(prefix),
+    ]),
+  ];
   // This run's lab directories go too (only once nothing runs in them).
   const cleanUp = () => {
     for (const d of readdirSync('/tmp'))

@@ -4,6 +4,7 @@ import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { findMarked, stopProcesses } from '../../src/lab/procs.js';
 import { zklab } from './cli.js';
+import { nodeProcessesUnder } from './node-processes.js';
 
 /**
  * One 3-server ensemble for a whole test file, started with the CLI before its tests and taken down after them;
@@ -20,7 +21,7 @@ export function sharedEnsemble(paths: LabPaths): void {
     await zklab(['contenders', 'stop', '--all'], { lab });
     const down = await zklab(['ensemble', 'down', '--purge'], { lab });
     // Whatever `down` missed still carries the lab's marker: stop it, then fail saying so.
-    const left = findMarked(paths.markers);
+    const left = [...new Set([...findMarked(paths.markers), ...nodeProcessesUnder(`${paths.root}:`)])];
     if (left.length > 0) await stopProcesses(left, 'SIGKILL');
     expect(left, `ensemble down (exit ${down.exitCode}) left lab processes: ${down.stderr}`).toEqual([]);
   }, 120_000);

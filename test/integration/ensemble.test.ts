@@ -4,6 +4,7 @@ import { ensembleDown, ensembleStatus, ensembleUp, restartServers } from '../../
 import { killServer, pauseServer } from '../../src/faults/server-signals.js';
 import { zkLeader } from '../../src/faults/leader.js';
 import { findMarked, processState, signal, waitForExit } from '../../src/lab/procs.js';
+import { isFrozen } from '../helpers/frozen.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
@@ -74,7 +75,7 @@ describe('a real 3-server ensemble', () => {
     const st = await ensembleStatus(paths);
     const follower = st.servers.find((s) => s.mode === 'follower')!;
     await pauseServer(paths, follower.name, true);
-    await waitFor(() => processState(follower.pid!) === 'T', `${follower.name} to be stopped`);
+    await waitFor(() => isFrozen(follower.pid!), `${follower.name} to be frozen`);
     await expect(fourLetterWord(follower.clientPort, 'srvr', 700)).rejects.toThrow(/timed out/);
     expect((await ensembleStatus(paths)).servers.find((s) => s.name === follower.name)!.mode).toBe('paused');
     await pauseServer(paths, follower.name, false);

@@ -27,6 +27,12 @@ const resourceWrites = (lock: string): LabEventOf<'resource-write'>[] =>
 
 const sequenceOf = (name: string): number => Number(/(\d{10})$/.exec(name)![1]);
 
+/** What `inspect --json` says of a lock path, as far as these tests read it. */
+interface Inspected {
+  readonly problems: readonly string[];
+  readonly lock: { readonly holder: { readonly contender: string | null; readonly heldMs: number | null } | null };
+}
+
 /**
  * Follows `path`'s children with a watch re-armed on every change, noting each new child's czxid as ZooKeeper
  * reports it: czxid → the child's sequence. Stop with the returned function.
@@ -118,6 +124,39 @@ describe('the lock workload', () => {
     expect(names.map((n) => byPath.get(`/l3/${n}`)?.length ?? 0)).toEqual([0, 0, 0, 0]);
   }, 90_000);
 
+  it('inspect --json on a healthy lock run finds no problem for 30 s, and counts each hold from its acquisition', async () => {
+    await cli([
+      'contenders',
+      'spawn',
+      '5',
+      '--workload',
+      'lock',
+      '--path',
+      '/l-view',
+      '--hold',
+      '300ms',
+      '--think',
+      '200ms',
+    ]);
+    const seen: string[] = [];
+    const held: number[] = [];
+    const holders = new Set<string>();
+    const until = Date.now() + 30_000;
+    while (Date.now() < until) {
+      const r = await zklab(['inspect', '--path', '/l-view', '--json'], { lab });
+      const view = JSON.parse(r.stdout) as Inspected;
+      seen.push(...view.problems);
+      if (view.lock.holder?.heldMs != null) held.push(view.lock.holder.heldMs);
+      if (view.lock.holder?.contender) holders.add(view.lock.holder.contender);
+    }
+    // The lock went round (the run was a healthy one, not a stuck one), and no frame cried split brain.
+    expect(holders.size).toBeGreaterThanOrEqual(3);
+    expect(held.length).toBeGreaterThanOrEqual(15);
+    expect(seen).toEqual([]);
+    // A hold lasts 300ms and the write that follows it; never the time the holder waited in the queue.
+    expect(Math.max(...held)).toBeLessThan(800);
+  }, 60_000);
+
   it('with fencing, a holder frozen past its session has its late write refused by the resource', async () => {
     await cli([
       'contenders',
@@ -148,6 +187,11 @@ describe('the lock workload', () => {
       'a write of the next holder',
       15_000,
     );
+    // A real overlap: the frozen holder still believes it holds, and inspect says so against ZooKeeper's holder.
+    const view = JSON.parse((await zklab(['inspect', '--path', '/l5', '--json'], { lab })).stdout) as Inspected;
+    expect(view.problems).toEqual([
+      expect.stringMatching(new RegExp(`^${owner} believes it leads, but the leader znode`)),
+    ]);
     await cli(['resume', 'contender', owner]);
     const late = await waitFor(
       () => resourceWrites('/l5').find((w) => w.holder === owner),

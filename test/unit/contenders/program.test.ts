@@ -2,23 +2,13 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fillPlaceholders, programEnv, programExitError, resolveProgram } from '../../../src/contenders/program.js';
+import { programEnv, programExitError, resolveProgram } from '../../../src/contenders/program.js';
 import { UsageError } from '../../../src/errors.js';
 import { contenderEvent } from '../../helpers/events.js';
 
 const ctx = { connect: '127.0.0.1:1,127.0.0.1:2', id: 'c4', path: '/election', sessionTimeoutMs: 3000 };
 
 describe('program contenders', () => {
-  it('fills the four placeholders and leaves other braces alone', () => {
-    expect(fillPlaceholders(['--zk={connect}', '{id}@{path}', '{session}ms', '{"a":1}', '{other}'], ctx)).toEqual([
-      '--zk=127.0.0.1:1,127.0.0.1:2',
-      'c4@/election',
-      '3000ms',
-      '{"a":1}',
-      '{other}',
-    ]);
-  });
-
   it('tells the program the same in its environment', () => {
     expect(programEnv(ctx, '/tmp/lab')).toEqual({
       ZKLAB_CONNECT: '127.0.0.1:1,127.0.0.1:2',

@@ -33,6 +33,9 @@ const FLAG_FIELD: Readonly<Record<string, string>> = {
   '--fencing': 'fencing',
   '--path': 'path',
   '--via': 'via',
+  '--join-timeout': 'joinTimeout',
+  '--probe': 'probe',
+  '--probe-interval': 'probeInterval',
 };
 
 type Spec = Readonly<Record<string, string | number | boolean | readonly (string | number)[]>>;
@@ -81,6 +84,14 @@ const TABLE: readonly (readonly [string, Spec, string | null])[] = [
   ['no pre-emption without the priority recipe', { count: 2, preempt: false }, 'preempt'],
   ['an unknown disconnect mode', { count: 2, onDisconnect: 'panic' }, 'onDisconnect'],
   ['via nothing known', { count: 2, via: 'sideways' }, 'via'],
+  ['a join timeout of a minute', { count: 2, exec: ['/bin/true'], joinTimeout: '1m' }, null],
+  ['a join timeout of 0', { count: 2, joinTimeout: 0 }, 'joinTimeout'],
+  ['a probe with placeholders', { count: 2, exec: ['/bin/true'], probe: ['test', '{id}', '=', 'c{n}'] }, null],
+  ['a probe of a recipe, every second', { count: 2, probe: ['true'], probeInterval: '1s' }, null],
+  ['a probe with a placeholder it does not know', { count: 2, probe: ['check', '{port}'] }, 'probe'],
+  ['an empty probe', { count: 2, probe: [] }, 'probe'],
+  ['a probe interval without a probe', { count: 2, probeInterval: '1s' }, 'probeInterval'],
+  ['a probe every 10ms', { count: 2, probe: ['true'], probeInterval: '10ms' }, 'probeInterval'],
 ];
 
 function argv(spec: Spec, lab: string): string[] {
@@ -90,6 +101,8 @@ function argv(spec: Spec, lab: string): string[] {
     if (field === 'count' || field === 'exec') continue;
     if (field === 'preempt') out.push(value ? '--preempt' : '--no-preempt');
     else if (field === 'leaderRule') out.push(flagOf(field), ...String(value).split(' '));
+    // A probe is one argument on the command line, split into words as a shell would (a drill gives the list).
+    else if (field === 'probe') out.push(flagOf(field), (value as string[]).join(' '));
     else out.push(flagOf(field), Array.isArray(value) ? value.join(',') : String(value));
   }
   if (spec.exec) out.push('--exec', '--', ...(spec.exec as string[]));

@@ -218,3 +218,73 @@ describe("checkSingleLeader against ZooKeeper's own view (programs run as conten
     expect(r.details).toEqual([]);
   });
 });
+
+describe('checkSingleLeader on what the probes said (nodes whose data plane outlives their agent)', () => {
+  const zk = (t: number, leader: string | null) =>
+    labEvent(t, 'zk-leader', { path: '/ha', leader, znode: leader && '/ha/leader', session: leader && `s-${leader}` });
+  const probed = (t: number, id: string, leads: boolean | null) =>
+    ev(t, id, 'probed', { leads, everyMs: 250, session: null, znode: null, source: 'probe' });
+  const silent = ['c1', 'c2'].flatMap((id) => [ev(0, id, 'started', { recipe: 'exec' })]);
+
+  it('fails when the data plane of a leader whose agent died acts on beside the next leader, with the overlap', () => {
+    const h = buildHistory(
+      [...silent, probed(100, 'c1', true), probed(100, 'c2', false), probed(4300, 'c2', true)],
+      [
+        zk(50, 'c1'),
+        labEvent(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL', scope: 'process' }),
+        zk(4000, 'c2'),
+      ],
+      { end: 10_000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r).map((d) => d.message)).toEqual([
+      'c1 acted as leader by its probe for 6s after ZooKeeper gave leadership to c2 at +4s (c1 acting since +100ms)',
+      'c1 and c2 both acted as leader by their probes for 5.7s at +4.3s (c1 acting since +100ms, c2 acting since +4.3s)',
+    ]);
+    expect(r.measurements.find((m) => m.name === 'two nodes acting (probes)')?.value).toBe(5700);
+  });
+
+  it('passes when the whole node of the old leader was killed: its data plane stopped acting with it', () => {
+    const h = buildHistory(
+      [
+        ...silent,
+        probed(100, 'c1', true),
+        probed(100, 'c2', false),
+        probed(1200, 'c1', false),
+        probed(4300, 'c2', true),
+      ],
+      [
+        zk(50, 'c1'),
+        labEvent(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL', scope: 'node' }),
+        zk(4000, 'c2'),
+      ],
+      { end: 10_000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(violations(r)).toEqual([]);
+  });
+
+  it('does not count what sampling explains: a hand-over seen one probe interval late', () => {
+    const h = buildHistory(
+      [...silent, probed(100, 'c1', true), probed(2300, 'c2', true), probed(2500, 'c1', false)],
+      [zk(50, 'c1'), zk(2200, 'c2')],
+      { end: 5000 },
+    );
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+
+  it('ends acting where the probe stops knowing (it hung: a frozen data plane acts on nothing)', () => {
+    const h = buildHistory(
+      [...silent, probed(100, 'c1', true), probed(1000, 'c1', null), probed(4300, 'c2', true)],
+      [zk(50, 'c1'), zk(4000, 'c2')],
+      { end: 10_000 },
+    );
+    expect(h.acting.map((a) => [a.contender, a.start, a.end, a.endReason])).toEqual([
+      ['c1', 100, 1000, 'unknown'],
+      ['c2', 4300, 10_000, 'end-of-history'],
+    ]);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
+});

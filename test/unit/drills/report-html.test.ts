@@ -22,6 +22,29 @@ describe('renderHtmlReport', () => {
     expect(lane(html, 'c3')).not.toMatch(/seg-belief/);
   });
 
+  it("draws a node's acting by its probe along its lane, the data plane of a dead agent included", () => {
+    const base = sampleResult();
+    const probed = (t: number, id: string, leads: boolean) => ({
+      t: base.startedAt + t,
+      id,
+      pid: 1,
+      session: null,
+      znode: null,
+      source: 'probe' as const,
+      event: 'probed' as const,
+      leads,
+      everyMs: 250,
+    });
+    const withProbes = renderHtmlReport(
+      sampleResult({ contenderEvents: [...base.contenderEvents, probed(100, 'c2', true), probed(900, 'c3', true)] }),
+    );
+    expect(lane(withProbes, 'c2')).toMatch(/<rect class="seg-acting"[^>]*><title>c2 acts as leader by its probe/);
+    expect(lane(withProbes, 'c3')).toMatch(/seg-acting/);
+    expect(lane(withProbes, 'c1')).not.toMatch(/seg-acting/);
+    expect(withProbes).toContain('legend-acting');
+    expect(html).not.toContain('legend-acting');
+  });
+
   it('draws the faults as labelled bands', () => {
     expect(html).toMatch(/<g class="band band-contender-paused">[\s\S]*?<text[^>]*>pause c1<\/text>/);
     expect(html).toMatch(/<g class="band band-contender-killed">[\s\S]*?<text[^>]*>kill c2 \(SIGKILL\)<\/text>/);

@@ -45,9 +45,18 @@ describe('parseDrill errors name the file, line and field', () => {
     ]);
   });
 
+  it('rejects a kill or pause scope that is neither node nor process', () => {
+    expect(errors(`${HEAD}  - kill: { target: leader, scope: agent }\n  - pause: { target: c1, scope: 3 }\n`)).toEqual([
+      'd.yaml:4: steps[0].kill.scope: "agent" is not a scope (use node or process: node (default: everything it ' +
+        'started) or process (its program alone; daemons live on))',
+      'd.yaml:5: steps[1].pause.scope: 3 is not a scope (use node or process: node (default: everything it ' +
+        'started) or process (its program alone; daemons live on))',
+    ]);
+  });
+
   it('rejects a name that is no target at all, and "all" where it makes no sense', () => {
     expect(errors(`${HEAD}  - pause: everyone\n  - kill: all\n`)).toEqual([
-      'd.yaml:4: steps[0].pause: "everyone" is not a target (use leader, zk-leader, c1..c3, zk1..zk3)',
+      'd.yaml:4: steps[0].pause.target: "everyone" is not a target (use leader, zk-leader, c1..c3, zk1..zk3)',
       'd.yaml:5: steps[1].kill.target: "all" is not allowed here (use leader, zk-leader, c1..c3, zk1..zk3)',
     ]);
   });

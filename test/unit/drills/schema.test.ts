@@ -65,7 +65,7 @@ describe('parseDrill on valid drills', () => {
       'expect',
       'repeat',
     ]);
-    expect(d.steps[1]).toEqual({ kind: 'kill', line: 5, target: 'c2', signal: 'SIGTERM' });
+    expect(d.steps[1]).toEqual({ kind: 'kill', line: 5, target: 'c2', signal: 'SIGTERM', scope: 'node' });
     expect(d.steps[5]).toMatchObject({
       partition: {
         mode: 'split',
@@ -93,6 +93,18 @@ describe('parseDrill on valid drills', () => {
     });
   });
 
+  it('reads the scope of a kill and a pause: the whole node unless the program alone is asked for', () => {
+    const d = parseDrill(
+      `${HEAD}  - kill: { target: leader, scope: process }\n  - pause: { target: c2, scope: node }\n  - pause: c3\n`,
+      'd.yaml',
+    );
+    expect(d.steps).toEqual([
+      { kind: 'kill', line: 4, target: 'leader', signal: 'SIGKILL', scope: 'process' },
+      { kind: 'pause', line: 5, target: 'c2', scope: 'node' },
+      { kind: 'pause', line: 6, target: 'c3', scope: 'node' },
+    ]);
+  });
+
   it('reads membership steps: add a server (its zkN becomes a target), remove one; observers in the ensemble', () => {
     const d = parseDrill(
       `name: t
@@ -112,7 +124,7 @@ steps:
     expect(d.steps).toEqual([
       { kind: 'add', line: 5, role: 'participant' },
       { kind: 'add', line: 6, role: 'observer' },
-      { kind: 'kill', line: 7, target: 'zk6', signal: 'SIGKILL' },
+      { kind: 'kill', line: 7, target: 'zk6', signal: 'SIGKILL', scope: 'node' },
       { kind: 'remove', line: 8, target: 'zk5' },
       { kind: 'remove', line: 9, target: 'zk-leader' },
     ]);

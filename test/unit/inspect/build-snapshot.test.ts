@@ -84,6 +84,53 @@ describe('buildSnapshot: leader and order', () => {
     expect(s.problems).toEqual(['c3 believes it leads, but the leader znode n_0000000001 belongs to c1']);
   });
 
+  it('holds a belief against the tree only when the tree was read after it: beliefs and facts of one instant', () => {
+    const at = (stateSince: number, treeReadAt: number) =>
+      buildSnapshot(
+        input({
+          znodes: [
+            znode('/election'),
+            znode('/election/n_0000000001', { owner: 'a1' }),
+            znode('/election/n_0000000002', { owner: 'a3' }),
+          ],
+          contenders: [contender('c1', 'a1'), contender('c3', 'a3', { state: 'leader', stateSince })],
+          treeReadAt,
+        }),
+      ).problems;
+    // c3 logged its claim after the tree was read: the tree may not show yet the change c3 acted on.
+    expect(at(NOW - 100, NOW - 300)).toEqual([]);
+    // The tree was read after c3 claimed, and still names c1: that disagreement is real.
+    expect(at(NOW - 2000, NOW - 300)).toEqual([
+      'c3 believes it leads, but the leader znode n_0000000001 belongs to c1',
+    ]);
+  });
+
+  it('names every pair of nodes whose probes say both act as the leader now, and only while their nodes live', () => {
+    const s = buildSnapshot(
+      input({
+        znodes: [znode('/election'), znode('/election/n_0000000001', { owner: 'a1' })],
+        contenders: [
+          contender('c1', 'a1', { node: 7, probed: true }),
+          contender('c2', null, { alive: false, node: 5, probed: true }),
+          contender('c3', 'a3', { node: 7, probed: false }),
+          contender('c4', 'a4', { node: 7, probed: null }),
+        ],
+      }),
+    );
+    expect(s.problems).toEqual(['c1 and c2 both act as leader now, by their probes']);
+    expect(s.acting).toEqual([
+      { id: 'c1', leads: true },
+      { id: 'c2', leads: true },
+      { id: 'c3', leads: false },
+      { id: 'c4', leads: null },
+    ]);
+    expect(s.absent).toEqual([
+      { id: 'c2', pid: 1002, why: 'program dead' },
+      { id: 'c3', pid: 1003, why: 'no znode yet' },
+      { id: 'c4', pid: 1004, why: 'no znode yet' },
+    ]);
+  });
+
   it('marks the leader kill leader names where the two used to differ: a sequential election beside a leader znode, no 9-digit sequences, no persistent leader', () => {
     const s = buildSnapshot(
       input({

@@ -15,8 +15,11 @@ describe('summarizeContenderEvents', () => {
       sessionId: null,
       pastSessionIds: [],
       state: 'unknown',
+      stateSince: null,
       childWatches: [],
       recipe: null,
+      probed: undefined,
+      acquired: [],
     });
   });
 

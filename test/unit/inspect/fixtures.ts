@@ -101,6 +101,7 @@ const base = {
   lock: null,
   partitions: [],
   absent: [],
+  acting: [],
   problems: [],
 } as const;
 

@@ -29,7 +29,7 @@ describe('a lock path', () => {
     expect(s.nodes.every((n) => n.lock === null)).toBe(true);
   });
 
-  it('is held by its lowest live znode: token its czxid, held since its ctime', () => {
+  it('is held by its lowest live znode: token its czxid, held since its lock-acquired line (not the ctime)', () => {
     const s = buildSnapshot(lockInput('predecessor'));
     expect(s.lock?.holder).toEqual({
       znode: name(3),
@@ -48,6 +48,15 @@ describe('a lock path', () => {
     expect(s.lock?.recipes).toEqual(['predecessor']);
     expect(lockOf(s, 3)).toEqual({ role: 'holder', token: 0x1a2 });
     expect(s.problems).toEqual([]);
+  });
+
+  it('says nothing of how long a holder has held before its lock-acquired line for that token is read', () => {
+    const held = heldLock('predecessor');
+    const contenders = held.contenders.map((c) =>
+      c.id === 'c2' ? { ...c, acquired: [{ token: 0x199, t: NOW - 900 }] } : c,
+    );
+    const s = buildSnapshot(lockInput('predecessor', { contenders }));
+    expect(s.lock?.holder).toMatchObject({ contender: 'c2', since: null, heldMs: null });
   });
 
   it('predecessor: each waiter waits on the znode just before its own', () => {

@@ -99,13 +99,14 @@ export function heldLock(recipe: 'predecessor' | 'herd'): Pick<SnapshotInput, 'z
   return {
     znodes: [
       znode(LOCK),
-      lockZnode(3, { owner: 'a2', id: 'c2', recipe, czxid: 0x1a2, ctime: NOW - 120 }),
+      // Queued 1.26s ago, holding for the last 120ms (its lock-acquired line).
+      lockZnode(3, { owner: 'a2', id: 'c2', recipe, czxid: 0x1a2, ctime: NOW - 1260 }),
       lockZnode(5, { owner: 'a4', id: 'c4', recipe, czxid: 0x1a5 }),
       lockZnode(7, { owner: 'a1', id: 'c1', recipe, czxid: 0x1a9 }),
     ],
     contenders: [
       contender('c1', 'a1', { recipe }),
-      contender('c2', 'a2', { recipe, state: 'leader' }),
+      contender('c2', 'a2', { recipe, state: 'leader', acquired: [{ token: 0x1a2, t: NOW - 120 }] }),
       contender('c4', 'a4', { recipe }),
     ],
   };

@@ -1,0 +1,194 @@
+/**
+ * Issue 26: a contender is a node. Node kill (the agent and a 5-process daemon) against the plain process-group kill
+ * of as many processes beside it; pause until the node is frozen; `contenders stop --all` of 10 HA agents; the
+ * prober's CPU for 10 contenders probed every 250 ms.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
+import { containment } from '../../src/lab/containment.js';
+import { labNode, newLabContainment, spawnNode } from '../../src/lab/nodes.js';
+import { killLabNodes } from '../../src/lab/node-group.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { spawnDetached } from '../../src/lab/procs.js';
+import { emptyState, readState } from '../../src/lab/state.js';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+import { withBenchLab } from './bench-lab.js';
+import { median, type BenchRow } from './types.js';
+
+const AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
+const PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
+const PYTHON = '/usr/bin/python3';
+const RUNS = 10;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Every live process whose command line names `dir` (the agent, its database and the workers), from /proc. */
+function processesOf(dir: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').includes(dir)) out.push(Number(e));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+async function until(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(1);
+  }
+}
+
+function lastBeat(dir: string, id: string): number {
+  try {
+    return Number(readFileSync(join(dir, `${id}.beat`), 'utf8').split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Milliseconds from the kill until the last of the six processes is gone: one node, or one process group. */
+async function killTimes(root: string): Promise<{ node: number[]; group: number[]; pause: number[]; gapOk: boolean }> {
+  const paths = new LabPaths(root);
+  const state = { ...emptyState(), containment: newLabContainment() };
+  const out = { node: [] as number[], group: [] as number[], pause: [] as number[], gapOk: true };
+  for (let i = 0; i < RUNS; i++) {
+    for (const kind of ['node', 'group'] as const) {
+      const dir = mkdtempSync(join(root, `${kind}-`));
+      const args = [
+        AGENT,
+        'standalone',
+        '--id',
+        'b',
+        '--dir',
+        dir,
+        '--port',
+        String(45_000 + i * 2 + Number(kind === 'group')),
+      ];
+      const log = join(dir, 'log');
+      const child =
+        kind === 'node'
+          ? spawnNode(paths, `n${i}`, state, PYTHON, args, log)
+          : spawnDetached(PYTHON, [...args, '--same-group'], log);
+      await until(() => processesOf(dir).length === 6, 'the agent and its 5-process database');
+      await until(() => lastBeat(dir, 'b') > 0, 'a heartbeat');
+      const node = labNode(paths, `n${i}`, state);
+      if (kind === 'node') {
+        // Pause: from the call until the kernel says the whole node is frozen; the database must not beat after.
+        const t0 = performance.now();
+        const wall0 = Date.now();
+        await node.freeze(2000);
+        out.pause.push(performance.now() - t0);
+        await sleep(150);
+        if (lastBeat(dir, 'b') > wall0 + (performance.now() - t0)) out.gapOk = false;
+        node.thaw();
+      }
+      const pids = processesOf(dir);
+      const t0 = performance.now();
+      if (kind === 'node') await node.kill();
+      else process.kill(-child.pid!, 'SIGKILL');
+      await until(() => processesOf(dir).length === 0, 'every process to be gone');
+      out[kind].push(performance.now() - t0);
+      if (pids.length !== 6) throw new Error(`bench: ${pids.length} processes, 6 expected`);
+      node.remove();
+    }
+  }
+  return out;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const root = mkdtempSync('/tmp/zklab-bench-nodes-');
+  const rows: BenchRow[] = [];
+  try {
+    const k = await killTimes(root);
+    const node = median(k.node);
+    const group = median(k.group);
+    rows.push(
+      { name: `containment (${containment().kind})`, value: 0, unit: '' },
+      {
+        name: 'node kill: agent + 5-process daemon, median of 10',
+        value: node,
+        unit: 'ms',
+        target: '≤ 100',
+        pass: node <= 100,
+      },
+      { name: 'process-group kill of 6 processes, median of 10', value: group, unit: 'ms' },
+      {
+        name: 'node kill / process-group kill',
+        value: node / group,
+        unit: '×',
+        target: '≤ 1.5',
+        pass: node / group <= 1.5,
+      },
+      {
+        name: 'pause → node frozen, median of 10 (no heartbeat after)',
+        value: median(k.pause),
+        unit: 'ms',
+        target: '≤ 50',
+        pass: median(k.pause) <= 50 && k.gapOk,
+      },
+    );
+  } finally {
+    await killLabNodes(new LabPaths(root), { ...containment() });
+    rmSync(root, { recursive: true, force: true });
+  }
+  rows.push(
+    ...(await withBenchLab('nodes', async (paths) => {
+      const dir = mkdtempSync('/tmp/zklab-bench-ha-');
+      const base = 46_000;
+      const spec = requireContenderSpec({
+        count: 10,
+        exec: [PYTHON, AGENT, 'agent', '--dir', dir, '--port-base', String(base)],
+        path: '/bench-ha',
+        leaderRule: 'single-node leader',
+        probe: [PYTHON, PROBE, String(base), '{n}'],
+      });
+      await spawnContenders(paths, spec);
+      await until(() => processesOf(dir).length === 10 * 6, 'ten agents and their databases', 30_000);
+      // The prober runs once a spawn with probes is made: its CPU over ten seconds of probing ten nodes.
+      const prober = Number(readFileSync(paths.proberPidFile, 'utf8'));
+      const c0 = cpuSeconds(prober);
+      const w0 = performance.now();
+      await sleep(10_000);
+      const cpu = (cpuSeconds(prober) - c0) / ((performance.now() - w0) / 1000);
+      const t0 = performance.now();
+      await stopContenders(paths, 'all');
+      const stopMs = performance.now() - t0;
+      const left = processesOf(dir).length;
+      rmSync(dir, { recursive: true, force: true });
+      if (readState(paths)?.contenders.length !== 10) throw new Error('bench: the lab lost its contenders');
+      return [
+        {
+          name: '`contenders stop --all` of 10 HA nodes',
+          value: stopMs,
+          unit: 'ms',
+          target: '≤ 1000, nothing left',
+          pass: stopMs <= 1000 && left === 0,
+        },
+        {
+          name: "the prober's CPU, 10 contenders every 250ms",
+          value: cpu * 100,
+          unit: '% of a core',
+          target: '≤ 2',
+          pass: cpu * 100 <= 2,
+        },
+      ];
+    })),
+  );
+  return rows;
+}

@@ -1,0 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Live processes whose environment says they belong to a node of a lab whose root starts with `prefix`
+ * (`ZKLAB_NODE=<root>:<node>`, inherited through double forks and setsid), read from /proc by the test itself: a
+ * node's daemons carry no marker on their command line.
+ */
+export function nodeProcessesUnder(prefix: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      if (env.some((kv) => kv.startsWith(`ZKLAB_NODE=${prefix}`))) out.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
