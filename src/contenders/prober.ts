@@ -5,7 +5,6 @@
  * no node with a probe has been left for IDLE_EXIT_MS (a later spawn starts it again).
  * Run as `node dist/contenders/prober.js --zklab-lab=DIR`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { EventLogWriter } from '../lab/event-log.js';
 import type { ContenderEventFields } from '../lab/events.js';
@@ -14,9 +13,13 @@ import { labContainment } from '../lab/nodes.js';
 import { LabPaths, NODE_MARKER_PREFIX } from '../lab/paths.js';
 import { releasePidLock, tryPidLock } from '../lab/pid-lock.js';
 import { type ContenderRecord, type LabState, readState } from '../lab/state.js';
+import { ProbeShell } from './probe-shell.js';
 import { PROBES_NODE } from './probing.js';
 
+/** Probes start on this tick: a probe every 250 ms starts within this of its time. */
 const TICK_MS = 25;
+/** How often lab.json is looked at (a stat) for contenders spawned or stopped since. */
+const STATE_CHECK_MS = 250;
 /** How often a node is asked whether it has a process left (a dead node's probe says "gone" this much late at most). */
 const NODE_CHECK_MS = 500;
 const IDLE_EXIT_MS = 5000;
@@ -34,7 +37,11 @@ type Said = ContenderEventFields['probed'];
 interface Slot {
   readonly log: EventLogWriter;
   said?: Said;
-  running?: ChildProcess;
+  shell?: ProbeShell;
+  running: boolean;
+  /** When the running probe must be done; killed as hung past that. */
+  deadline: number;
+  hung: boolean;
   nextAt: number;
   nodeCheckedAt: number;
   nodeAlive: boolean;
@@ -43,12 +50,15 @@ interface Slot {
 const slots = new Map<string, Slot>();
 let state: LabState | undefined;
 let stateMtime = -1;
+let stateCheckedAt = 0;
 let lastBusy = Date.now();
 let sizes = new Map<string, number>();
 let sizedAt = 0;
 const probeEnv = { ...process.env, ...nodeEnv(paths, PROBES_NODE) };
 
-function reloadState(): boolean {
+function reloadState(now: number): boolean {
+  if (state !== undefined && now - stateCheckedAt < STATE_CHECK_MS) return true;
+  stateCheckedAt = now;
   let mtime: number;
   try {
     mtime = statSync(paths.stateFile).mtimeMs;
@@ -75,31 +85,31 @@ function record(slot: Slot, said: Said): void {
 
 function runProbe(slot: Slot, probe: NonNullable<ContenderRecord['probe']>, now: number): void {
   slot.nextAt = now + probe.everyMs;
-  const [command, ...args] = probe.argv;
-  const child = spawn(command!, args, { stdio: 'ignore', env: probeEnv });
-  slot.running = child;
-  let hung = false;
-  // A probe that outlasts its interval says nothing: killed, recorded as unknown.
-  const timer = setTimeout(() => {
-    hung = true;
-    child.kill('SIGKILL');
-  }, probe.everyMs);
-  const done = (said: Said) => {
-    clearTimeout(timer);
-    if (slot.running === child) slot.running = undefined;
+  slot.deadline = now + probe.everyMs;
+  slot.hung = false;
+  slot.running = true;
+  slot.shell ??= new ProbeShell(probe.argv, probeEnv);
+  void slot.shell.run().then((r) => {
+    slot.running = false;
     // The node may have gone while the probe ran: what it said then is not about a live node.
-    if (slot.nodeAlive) record(slot, said);
-  };
-  child.on('error', (e) => done({ leads: null, everyMs: probe.everyMs, why: `could not start: ${e.message}` }));
-  child.on('exit', (code) => {
-    if (hung) return done({ leads: null, everyMs: probe.everyMs, why: `hung past ${probe.everyMs}ms` });
-    done({ leads: code === 0, everyMs: probe.everyMs, exit: code });
+    if (!slot.nodeAlive) return;
+    const everyMs = probe.everyMs;
+    if ('failed' in r) record(slot, { leads: null, everyMs, why: `could not start: ${r.failed}` });
+    else if (slot.hung) record(slot, { leads: null, everyMs, why: `hung past ${everyMs}ms` });
+    else record(slot, { leads: r.exit === 0, everyMs, exit: r.exit });
   });
 }
 
+/** A probe that outlasts its interval says nothing: killed, and recorded as unknown when it has gone. */
+function killIfHung(slot: Slot, now: number): void {
+  if (!slot.running || slot.hung || now < slot.deadline) return;
+  slot.hung = true;
+  slot.shell?.killRunning();
+}
+
 function tick(): void {
-  if (!reloadState()) shutdown();
   const now = Date.now();
+  if (!reloadState(now)) shutdown();
   if (now - sizedAt >= NODE_CHECK_MS) {
     sizes = nodeSizes(paths, labContainment(state));
     sizedAt = now;
@@ -112,6 +122,9 @@ function tick(): void {
       slot = {
         log: new EventLogWriter(paths.contenderEvents(c.id), c.id),
         nextAt: 0,
+        running: false,
+        deadline: 0,
+        hung: false,
         nodeCheckedAt: -1,
         nodeAlive: true,
       };
@@ -124,16 +137,23 @@ function tick(): void {
       if (!slot.nodeAlive && slot.said !== undefined)
         record(slot, { leads: false, everyMs: c.probe.everyMs, why: 'its node has no process left' });
     }
-    if (!slot.nodeAlive) continue;
+    killIfHung(slot, now);
+    if (!slot.nodeAlive) {
+      if (!slot.running && slot.shell) {
+        slot.shell.close();
+        slot.shell = undefined;
+      }
+      continue;
+    }
     busy = true;
-    if (slot.running === undefined && now >= slot.nextAt) runProbe(slot, c.probe, now);
+    if (!slot.running && now >= slot.nextAt) runProbe(slot, c.probe, now);
   }
   if (busy) lastBusy = now;
   else if (now - lastBusy > IDLE_EXIT_MS) shutdown();
 }
 
 function shutdown(): never {
-  for (const slot of slots.values()) slot.running?.kill('SIGKILL');
+  for (const slot of slots.values()) slot.shell?.close();
   releasePidLock(paths.proberPidFile);
   process.exit(0);
 }

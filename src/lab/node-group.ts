@@ -29,6 +29,8 @@ export interface NodeGroup {
 }
 
 const POLL_MS = 5;
+/** A kill is waited for closely: its callers (a fault, a stop) go on the moment the node is gone. */
+const KILL_POLL_MS = 1;
 
 /** `ZKLAB_NODE=<lab root>:<node>`: what every process of the node carries in its environment. */
 export function nodeEnv(paths: LabPaths, name: string): Record<string, string> {
@@ -81,11 +83,16 @@ function kill9(pids: readonly number[]): void {
   }
 }
 
-async function until(test: () => boolean, timeoutMs: number, abort?: AbortSignal): Promise<boolean> {
+async function until(
+  test: () => boolean,
+  timeoutMs: number,
+  abort?: AbortSignal,
+  pollMs = POLL_MS,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!test()) {
     if (Date.now() > deadline) return false;
-    await sleep(POLL_MS, undefined, { signal: abort });
+    await sleep(pollMs, undefined, { signal: abort });
   }
   return true;
 }
@@ -135,7 +142,7 @@ class CgroupV2Node implements NodeGroup {
       kill9(groupPids(this.dir));
       this.thaw();
     }
-    await until(() => !this.populated(), timeoutMs);
+    await until(() => !this.populated(), timeoutMs, undefined, KILL_POLL_MS);
     return this.pids();
   }
 
@@ -181,7 +188,7 @@ class CgroupV1Node implements NodeGroup {
     await this.freeze(1000).catch(() => undefined);
     kill9(groupPids(this.dir));
     this.thaw();
-    await until(() => this.pids().length === 0, timeoutMs);
+    await until(() => this.pids().length === 0, timeoutMs, undefined, KILL_POLL_MS);
     return this.pids();
   }
 

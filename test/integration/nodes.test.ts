@@ -265,7 +265,15 @@ describe('probes: what a node does, asked from outside', () => {
   });
 
   it('a probe that hangs is killed at its interval and recorded as unknown; the lab goes on', async () => {
-    const sleeps = () => processesOf('2.537').length;
+    // The probe's own processes: `sleep 2.537`, by the command line the kernel shows.
+    const isSleep = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\x002.537\x00';
+      } catch {
+        return false;
+      }
+    };
+    const sleeps = () => processesOf('2.537').filter(isSleep).length;
     const out = await lab.cli([
       'contenders',
       'spawn',
