@@ -83,12 +83,7 @@ function kill9(pids: readonly number[]): void {
   }
 }
 
-async function until(
-  test: () => boolean,
-  timeoutMs: number,
-  abort?: AbortSignal,
-  pollMs = POLL_MS,
-): Promise<boolean> {
+async function until(test: () => boolean, timeoutMs: number, abort?: AbortSignal, pollMs = POLL_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!test()) {
     if (Date.now() > deadline) return false;
