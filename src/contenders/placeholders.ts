@@ -1,13 +1,15 @@
 /**
  * The placeholders of a contender's program and probe arguments: `{connect}`, `{id}` (c3), `{n}` (3: handy for a
- * port per member), `{path}` and `{session}` (the session timeout in ms), filled in per contender at its spawn.
+ * port per member), `{addr}` (its node's address: on the node network its own, else 127.0.0.1), `{path}` and
+ * `{session}` (the session timeout in ms), filled in per contender at its spawn.
  */
-export const PLACEHOLDERS = ['connect', 'id', 'n', 'path', 'session'] as const;
+export const PLACEHOLDERS = ['connect', 'id', 'n', 'addr', 'path', 'session'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export interface PlaceholderValues {
   readonly connect: string;
   readonly id: string;
+  readonly addr: string;
   readonly path: string;
   readonly sessionTimeoutMs: number;
 }
@@ -23,6 +25,7 @@ export function fillPlaceholders(args: readonly string[], c: PlaceholderValues):
     connect: c.connect,
     id: c.id,
     n: contenderNumber(c.id),
+    addr: c.addr,
     path: c.path,
     session: String(c.sessionTimeoutMs),
   };

@@ -6,7 +6,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { spawnNode } from '../lab/nodes.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
-import type { ContenderRecord, LabState } from '../lab/state.js';
+import { type ContenderRecord, type LabState, nodeHost } from '../lab/state.js';
 import type { ContenderSpec } from './spec.js';
 import { prepareAdapter } from './adapters/adapters.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
@@ -51,6 +51,8 @@ export function programEnv(c: ProgramContext, labRoot: string): Record<string, s
     ZKLAB_ID: c.id,
     ZKLAB_PATH: c.path,
     ZKLAB_SESSION_TIMEOUT_MS: String(c.sessionTimeoutMs),
+    // Where its peers and the lab reach it: its node's address on the node network, else loopback.
+    ZKLAB_ADDR: c.addr,
     // A program that runs zklab itself acts on the lab it belongs to.
     ZKLAB_LAB: labRoot,
   };
@@ -121,7 +123,13 @@ export function launchProgramContender(
   program: ProgramSpec,
   connect: string,
 ): number {
-  const context = { connect, id: rec.id, path: req.path, sessionTimeoutMs: req.sessionTimeoutMs };
+  const context = {
+    connect,
+    id: rec.id,
+    addr: nodeHost(state, rec.id),
+    path: req.path,
+    sessionTimeoutMs: req.sessionTimeoutMs,
+  };
   const args = fillPlaceholders(program.args, context);
   const marked =
     program.marked === 'jvm'

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
-import { probeSrvr } from '../ensemble/fourlw.js';
-import { isServing } from '../ensemble/quorum.js';
+import { isServing, probeServer } from '../ensemble/quorum.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
@@ -13,6 +12,7 @@ import { nodeSizes } from '../lab/node-group.js';
 import { lastProbed } from '../lab/acting-intervals.js';
 import {
   directConnectString,
+  nodeHost,
   emptyState,
   externalServers,
   readState,
@@ -36,7 +36,13 @@ import { formatLeaderRule } from '../recipes/leadership.js';
 import type { RecipeName } from '../recipes/types.js';
 import { summarizeEvents, withProcessFacts, type ContenderSummary } from './summary.js';
 import { ensureDir } from '../lab/fs.js';
-import { contenderConnect, ensureNetwork, forgetGoneContenderLinks } from '../net/lab-network.js';
+import {
+  addContenderNodes,
+  contenderConnect,
+  dropContenderNodes,
+  ensureNetwork,
+  forgetGoneContenderLinks,
+} from '../net/lab-network.js';
 import { withDaemon } from '../net/control.js';
 import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
@@ -64,7 +70,7 @@ export type ConnectStringFor = (id: string, state: LabState) => Promise<string> 
 
 async function ensureReachable(state: LabState): Promise<void> {
   if (state.servers.length === 0) return;
-  const probes = await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 800)));
+  const probes = await Promise.all(state.servers.map((s) => probeServer(state, s, 800)));
   if (!probes.some((p) => isServing(p.mode))) {
     throw new UsageError(
       "no server of the lab's ensemble is serving",
@@ -150,9 +156,11 @@ export async function spawnContenders(
     // The daemon runs now (pointAtExternal starts it for an outside ensemble).
     if (req.lock) await configureResource(paths, state, req.path, req.lock.fencing);
     const created: ContenderRecord[] = [];
+    const ids = Array.from({ length: req.count }, () => `c${state.nextContender++}`);
     try {
-      for (let i = 0; i < req.count; i++) {
-        const id = `c${state.nextContender++}`;
+      // On the node network each contender is a node of its own: its namespace and address first.
+      addContenderNodes(paths, state, ids);
+      for (const [i, id] of ids.entries()) {
         const connectFor =
           opts.connectFor ??
           ((cid: string, st: LabState) =>
@@ -162,6 +170,7 @@ export async function spawnContenders(
         const probe = probeOf(req, probeCommand, {
           connect,
           id,
+          addr: nodeHost(state, id),
           path: req.path,
           sessionTimeoutMs: req.sessionTimeoutMs,
         });
@@ -197,6 +206,7 @@ export async function spawnContenders(
         state,
         created.map((r) => r.id),
       );
+      dropContenderNodes(paths, state, ids);
       throw e;
     }
     writeState(paths, state);

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { archivePlan, type ClassDataTarget } from './class-data.js';
-import { leadsQuorum, probeSrvr } from './fourlw.js';
+import { leadsQuorum, probeSrvr } from '../zk/four-letter.js';
 import { TEMPLATES_DIR } from '../templates.js';
 import { tryPidLock } from '../lab/pid-lock.js';
 import { ephemeralPort } from '../lab/ports.js';

@@ -15,12 +15,16 @@ export function labMaxSessionTimeoutMs(tickMs: number): number {
   return Math.max(20 * tickMs, 60_000);
 }
 
-/** A lab server's config: client port on loopback only, no connection limit, sessions up to the lab's maximum. */
+/**
+ * A lab server's config: client port on loopback only (or its node's own address on the lab's bridge), no
+ * connection limit, sessions up to the lab's maximum.
+ */
 export function labServerConfig(
   s: { readonly id: number; readonly name: string; readonly clientPort: number },
   tickMs: number,
   dataDir: string,
   peers: ReadonlyMap<number, PeerAddress>,
+  clientPortAddress = '127.0.0.1',
 ): ServerConfig {
   return {
     id: s.id,
@@ -28,7 +32,7 @@ export function labServerConfig(
     tickMs,
     dataDir,
     clientPort: s.clientPort,
-    clientPortAddress: '127.0.0.1',
+    clientPortAddress,
     maxClientCnxns: 0,
     maxSessionTimeoutMs: labMaxSessionTimeoutMs(tickMs),
     peers,

@@ -47,8 +47,8 @@ export function parseDynamicConfig(text: string): DynamicConfig {
  * address. ZooKeeper refuses a joiner without all three ports (BADARGUMENTS), so from the first add the configuration
  * shows real client ports, which a client following it (Curator's EnsembleTracker) would use past the lab's links.
  */
-export function joiningSpec(s: ServerRecord): string {
-  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'};127.0.0.1:${s.clientPort}`;
+export function joiningSpec(s: ServerRecord, clientHost = '127.0.0.1'): string {
+  return `server.${s.id}=${s.name}:${s.quorumPort}:${s.electionPort}:${s.role ?? 'participant'};${clientHost}:${s.clientPort}`;
 }
 
 /** One line per member, ordered by id, as a fingerprint of the membership (roles included). */

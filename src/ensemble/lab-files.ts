@@ -2,7 +2,8 @@ import { accessSync, chmodSync, constants, copyFileSync, existsSync, writeFileSy
 import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import type { LabState, ServerRecord } from '../lab/state.js';
+import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
+import { serverAddr } from '../lab/node-net.js';
 import { hostname } from 'node:os';
 import { labSuperUser } from '../lab/super-user.js';
 import { proxiedPeers, serverHostsFile } from '../net/lab-links.js';
@@ -29,6 +30,8 @@ export function ensureWritableLab(paths: LabPaths): void {
 export interface LabServerFiles {
   readonly superDigest: string;
   readonly hostsFile: (id: number) => string;
+  /** The address each server's client port listens on: its node's on the node network, else loopback. */
+  readonly clientAddress: (name: string) => string;
 }
 
 /**
@@ -50,7 +53,7 @@ export function writeServerFiles(
   for (const s of servers) {
     ensureDir(paths.serverConfDir(s.name));
     ensureDir(paths.serverDataDir(s.name));
-    const base = labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id));
+    const base = labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id), lab?.clientAddress(s.name));
     const cfg = renderZooCfg(template, lab ? { ...base, superDigest: lab.superDigest } : base);
     writeFileSync(paths.serverConfig(s.name), cfg, { mode: 0o600 });
     if (lab) writeFileSync(paths.serverHostsFile(s.name), lab.hostsFile(s.id));
@@ -66,8 +69,10 @@ export function writeLabServerFiles(
   only: readonly ServerRecord[] = state.servers,
 ): void {
   const machine = hostname();
+  const net = state.nodeNet;
   writeServerFiles(paths, only, state.tickMs, proxiedPeers(state), {
     superDigest: labSuperUser(paths).digest,
-    hostsFile: (id) => serverHostsFile(id, machine),
+    hostsFile: (id) => serverHostsFile(id, machine, net ? (to) => serverAddr(net, to) : undefined),
+    clientAddress: (name) => nodeHost(state, name),
   });
 }

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { MAX_SERVERS, serverName } from '../lab/ports.js';
 import type { LabState, ServerRecord } from '../lab/state.js';
 import { wholeNumber } from '../validate.js';
+import { ruleMembers } from '../net/partition.js';
 import { compareVersions } from './discover.js';
 
 /** ZooKeeper refuses server ids above this when TTL nodes are on (extendedTypesEnabled): the id shares a byte with the TTL marker. */
@@ -24,8 +25,9 @@ export function faultRefusal(state: LabState, name: string): string | null {
   const net = state.net;
   if (!net) return null;
   const named =
-    net.rules.some((r) => (r.type === 'isolate' ? r.member === name : r.groups.some((g) => g.includes(name)))) ||
-    net.delays.some((d) => d.member === name);
+    net.rules.some((r) => ruleMembers(r).includes(name)) ||
+    net.delays.some((d) => d.member === name) ||
+    (net.losses ?? []).some((l) => l.member === name);
   return named ? `${name} is named by a partition or delay of the lab (see \`zklab partition list\`)` : null;
 }
 

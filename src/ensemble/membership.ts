@@ -5,7 +5,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { planServerPorts, serverName, takenPorts } from '../lab/ports.js';
 import { isOurs, stopProcesses } from '../lab/procs.js';
-import { requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
+import { nodeHost, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import { labSuperUser } from '../lab/super-user.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { addServerLinks, removeServerLinks } from '../net/lab-network.js';
@@ -14,9 +14,8 @@ import { isCode } from '../zk/errors.js';
 import { joiningSpec, parseDynamicConfig, type DynamicConfig } from './dynamic-config.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { chooseServerId, faultRefusal, reconfigRefusal, removalRefusal } from './membership-rules.js';
-import { probeSrvr } from './fourlw.js';
 import { writeLabServerFiles } from './lab-files.js';
-import { isServing } from './quorum.js';
+import { isServing, probeServer } from './quorum.js';
 import { launchLabServer, resolveServer } from './service.js';
 
 const AGREE_TIMEOUT_MS = 30_000;
@@ -48,7 +47,7 @@ async function liveServing(paths: LabPaths, state: LabState): Promise<Set<string
   const live = new Set<string>();
   await Promise.all(
     state.servers.map(async (s) => {
-      if (isOurs(s.pid, paths.markers) && isServing((await probeSrvr(s.clientPort, 800)).mode)) live.add(s.name);
+      if (isOurs(s.pid, paths.markers) && isServing((await probeServer(state, s, 800)).mode)) live.add(s.name);
     }),
   );
   return live;
@@ -77,7 +76,7 @@ export async function serverConfigs(
         return {
           server: s.name,
           config: await withSession(
-            `127.0.0.1:${s.clientPort}`,
+            `${nodeHost(state, s.name)}:${s.clientPort}`,
             async (zk) => parseDynamicConfig(await zk.getConfig()),
             timeoutMs,
           ),
@@ -155,7 +154,7 @@ async function asSuperUser<T>(
 ): Promise<T> {
   const connect = state.servers
     .filter((s) => live.has(s.name) && s.name !== except && s.role !== 'observer')
-    .map((s) => `127.0.0.1:${s.clientPort}`)
+    .map((s) => `${nodeHost(state, s.name)}:${s.clientPort}`)
     .join(',');
   return withSession(
     connect,
@@ -339,12 +338,18 @@ export async function ensembleAdd(
       await addServerLinks(paths, state, server);
       server.pid = launchLabServer(paths, v, server, state);
       writeState(paths, state);
-      await waitServing(paths, server, opts.signal);
+      await waitServing(paths, state, server, opts.signal);
       lap('start');
-      opts.onStep?.(`reconfig: add ${joiningSpec(server)}`);
+      opts.onStep?.(`reconfig: add ${joiningSpec(server, nodeHost(state, server.name))}`);
       joined = 'maybe';
-      const config = await reconfigure(paths, state, live, null, { joining: joiningSpec(server) }, before, (c) =>
-        c.members.some((m) => m.id === server.id),
+      const config = await reconfigure(
+        paths,
+        state,
+        live,
+        null,
+        { joining: joiningSpec(server, nodeHost(state, server.name)) },
+        before,
+        (c) => c.members.some((m) => m.id === server.id),
       );
       joined = 'yes';
       version = config.version;
@@ -389,13 +394,13 @@ export async function ensembleAdd(
   });
 }
 
-async function waitServing(paths: LabPaths, s: ServerRecord, signal?: AbortSignal): Promise<void> {
+async function waitServing(paths: LabPaths, state: LabState, s: ServerRecord, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     signal?.throwIfAborted();
     if (!isOurs(s.pid, paths.markers))
       throw new ProcessError(`${s.name} exited while starting`, `see \`zklab logs ${s.name}\``);
-    if (isServing((await probeSrvr(s.clientPort, 400)).mode)) return;
+    if (isServing((await probeServer(state, s, 400)).mode)) return;
     if (Date.now() > deadline)
       throw new ProcessError(`${s.name} did not start serving within 30 s`, `see \`zklab logs ${s.name}\``);
     await new Promise((r) => setTimeout(r, 25));

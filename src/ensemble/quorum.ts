@@ -3,11 +3,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
-import type { ServerRecord } from '../lab/state.js';
-import { leadsQuorum, probeSrvr, type ServerMode } from './fourlw.js';
+import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
+import { leadsQuorum, probeSrvr, type ServerMode, type Srvr } from '../zk/four-letter.js';
 import { tailFile } from '../lab/fs.js';
 
 const SERVING: readonly ServerMode[] = ['leader', 'follower', 'observer', 'standalone'];
+
+/** srvr of one of the lab's servers, where it listens (its node's address on the node network). */
+export function probeServer(
+  state: Pick<LabState, 'nodeNet'>,
+  s: Pick<ServerRecord, 'name' | 'clientPort'>,
+  timeoutMs = 1000,
+): Promise<Srvr> {
+  return probeSrvr(s.clientPort, timeoutMs, nodeHost(state, s.name));
+}
 
 export function isServing(mode: ServerMode): boolean {
   return SERVING.includes(mode);
@@ -26,6 +35,7 @@ export interface QuorumWait {
  */
 export async function waitForQuorum(
   paths: LabPaths,
+  state: Pick<LabState, 'nodeNet'>,
   servers: readonly ServerRecord[],
   opts: QuorumWait,
 ): Promise<Map<string, ServerMode>> {
@@ -41,7 +51,7 @@ export async function waitForQuorum(
         );
       }
     }
-    const probes = await Promise.all(servers.map((s) => probeSrvr(s.clientPort, 400)));
+    const probes = await Promise.all(servers.map((s) => probeServer(state, s, 400)));
     probes.forEach((p, i) => {
       const name = servers[i]!.name;
       if (modes.get(name) !== p.mode) opts.onMode?.(name, p.mode);

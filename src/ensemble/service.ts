@@ -1,4 +1,13 @@
 import { isPaused, newLabContainment } from '../lab/nodes.js';
+import {
+  ensureNodeNetwork,
+  freeSubnet,
+  NET_MODES,
+  type NetMode,
+  nodeNetProblem,
+  removeLabNet,
+  serverAddr,
+} from '../lab/node-net.js';
 import { endLabProcesses } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -8,7 +17,15 @@ import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
 import { isOurs, stopProcesses } from '../lab/procs.js';
-import { readState, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
+import {
+  netModeOf,
+  nodeHost,
+  readState,
+  requireEnsemble,
+  writeState,
+  type LabState,
+  type ServerRecord,
+} from '../lab/state.js';
 import {
   DEFAULT_SERVERS,
   DEFAULT_TICK_MS,
@@ -19,9 +36,9 @@ import {
   validateTick,
 } from './config.js';
 import { findJava, findZooKeeper } from './discover.js';
-import { leadsQuorum, probeSrvr, type ServerMode } from './fourlw.js';
+import { leadsQuorum, type ServerMode } from '../zk/four-letter.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
-import { isServing, waitForQuorum } from './quorum.js';
+import { isServing, probeServer, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { deregister, readEntry, registerLongLived } from '../lab/registry.js';
@@ -49,11 +66,15 @@ export interface UpOptions {
   readonly quorumTimeoutMs?: number;
   /** Seeds the lab links' delay jitter (drills' --seed). */
   readonly jitterSeed?: number | undefined;
+  /** `ns`: every node in a network namespace of its own on the lab's bridge; default the lab's, or `proxy`. */
+  readonly net?: NetMode;
 }
 
 export interface ServerStatus {
   readonly id: number;
   readonly name: string;
+  /** Where its client port listens: loopback, or its node's address on the lab's node network. */
+  readonly host: string;
   readonly clientPort: number;
   /** A voter (participant) or an observer, as the lab planned it. */
   readonly role: 'participant' | 'observer';
@@ -93,9 +114,19 @@ function validateUp(opts: UpOptions) {
   const servers = opts.servers === undefined ? undefined : validateServerCount(opts.servers);
   const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers);
   const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
+  if (opts.net !== undefined && !(NET_MODES as readonly string[]).includes(opts.net)) {
+    throw new UsageError(`--net ${String(opts.net)} is unknown`, `use ${NET_MODES.join(' or ')}`);
+  }
+  const problem = opts.net === 'ns' ? nodeNetProblem() : undefined;
+  if (problem) {
+    throw new UsageError(
+      `--net ns cannot make the lab's node network here: ${problem}`,
+      'run as root (or with CAP_NET_ADMIN and CAP_SYS_ADMIN) after bin/setup, or use --net proxy (the default)',
+    );
+  }
   const java = findJava();
   const zk = findZooKeeper(opts.zkHome);
-  return { servers, observers, tickMs, java, zk };
+  return { servers, observers, tickMs, java, zk, net: opts.net };
 }
 
 /** True when a server of the lab has written ZooKeeper data (its snapshots and transaction logs). */
@@ -136,11 +167,12 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       (v.servers !== undefined && v.servers !== voters) ||
       (v.observers !== undefined && v.observers !== existing.servers.length - voters) ||
       (v.tickMs !== undefined && v.tickMs !== existing.tickMs) ||
-      (opts.basePort !== undefined && opts.basePort !== existing.basePort);
+      (opts.basePort !== undefined && opts.basePort !== existing.basePort) ||
+      (v.net !== undefined && v.net !== netModeOf(existing));
     if (live.length > 0 && differs) {
       throw new UsageError(
         `the lab at ${paths.root} is already up with ${existing.servers.length} servers ` +
-          `(tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort})`,
+          `(tick ${formatDuration(existing.tickMs)}, base port ${existing.basePort}, net ${netModeOf(existing)})`,
         'run `zklab ensemble down` first to change its shape',
       );
     }
@@ -171,6 +203,16 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
     v.observers === undefined ? keptObservers(existing, voters) : validateObservers(v.observers, voters);
   const count = voters + observers;
   const tickMs = v.tickMs ?? existing?.tickMs ?? DEFAULT_TICK_MS;
+  const net = v.net ?? netModeOf(existing);
+  if (net === 'ns' && v.net === undefined) {
+    // A stopped ns lab comes up on its node network again: it needs the same privilege as its first `up`.
+    const problem = nodeNetProblem();
+    if (problem)
+      throw new UsageError(
+        `this lab runs on its own node network, which cannot be made here: ${problem}`,
+        'run as root',
+      );
+  }
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   ensureWritableLab(paths);
@@ -193,7 +235,15 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       containment: existing?.containment ?? newLabContainment(),
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
+    if (net === 'ns') {
+      const subnet = freeSubnet();
+      state.nodeNet = {
+        subnet,
+        addrs: Object.fromEntries(state.servers.map((s) => [s.name, serverAddr({ subnet }, s.id)])),
+      };
+    }
     try {
+      ensureNodeNetwork(paths, state);
       writeLabServerFiles(paths, state);
       // The link daemon starts while the JVMs boot: they dial their peers' proxies only after ~0.5 s of start-up,
       // by which time the daemon listens (and ZooKeeper retries a refused peer anyway).
@@ -202,6 +252,7 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       await startAndWait(paths, state, state.servers, v, opts, false, network);
     } catch (e) {
       await stopNetwork(paths);
+      removeLabNet(paths);
       // A fresh lab that did not come up runs nothing: it is not listed either.
       forgetLongLived(paths);
       throw e;
@@ -225,6 +276,7 @@ async function repair(
       'stop that program, or run `zklab ensemble down` and `up` to plan new ports',
     );
   }
+  ensureNodeNetwork(paths, state);
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
   writeLabServerFiles(paths, state);
   await startAndWait(paths, state, dead, v, opts, true);
@@ -243,7 +295,7 @@ async function waitForServing(
   // live peers. Those it started are, dead or alive: one that died at once must fail the wait, not shorten it.
   const expected = serversExpectedToServe(state).filter((s) => started.includes(s) || isOurs(s.pid, paths.markers));
   if (expected.length === 0) return;
-  await waitForQuorum(paths, expected, {
+  await waitForQuorum(paths, state, expected, {
     timeoutMs: opts.quorumTimeoutMs ?? QUORUM_TIMEOUT_MS,
     signal: opts.signal,
     onMode: (server, mode) => opts.onProgress?.({ kind: 'mode', server, mode }),
@@ -309,10 +361,11 @@ export function serverStatuses(paths: LabPaths, state: LabState): Promise<Server
     state.servers.map(async (s): Promise<ServerStatus> => {
       const alive = isOurs(s.pid, paths.markers);
       const paused = alive && isPaused(s.pid!);
-      const probe = alive && !paused ? await probeSrvr(s.clientPort, 800) : { mode: 'down' as const };
+      const probe = alive && !paused ? await probeServer(state, s, 800) : { mode: 'down' as const };
       return {
         id: s.id,
         name: s.name,
+        host: nodeHost(state, s.name),
         clientPort: s.clientPort,
         role: s.role ?? 'participant',
         pid: alive ? s.pid! : null,
@@ -365,6 +418,7 @@ export async function ensembleDown(
   if (!existsSync(paths.root) || !readState(paths)) {
     // An `up` killed between launching its JVMs and writing the state leaves processes only their marker names.
     const ended = await endLabProcesses(paths);
+    removeLabNet(paths);
     if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root))
       rmSync(paths.root, { recursive: true, force: true });
     forgetLongLived(paths);
@@ -378,6 +432,16 @@ export async function ensembleDown(
     // SIGKILL: a lab's servers hold nothing worth a graceful shutdown, and ZooKeeper has synced its log already.
     // Every node goes whole (a contender with whatever it daemonized); then the lab's own processes (the prober).
     const ended = await endLabProcesses(paths, state);
+    // Its node network goes with its processes: namespaces, bridge, the kernel's rules. A later `up` makes it anew,
+    // for its servers (the contenders are gone).
+    removeLabNet(paths);
+    if (state.nodeNet) {
+      const servers = new Set(state.servers.map((s) => s.name));
+      state.nodeNet = {
+        ...state.nodeNet,
+        addrs: Object.fromEntries(Object.entries(state.nodeNet.addrs).filter(([n]) => servers.has(n))),
+      };
+    }
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
       for (const dir of [
@@ -433,6 +497,7 @@ export async function restartServers(
       targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)),
       'SIGKILL',
     );
+    ensureNodeNetwork(paths, state);
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
     writeLabServerFiles(paths, state);
     await startAndWait(paths, state, targets, v, opts, true);

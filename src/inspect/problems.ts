@@ -1,4 +1,4 @@
-import type { ServerMode } from '../ensemble/fourlw.js';
+import type { ServerMode } from '../zk/four-letter.js';
 import { isServing } from '../ensemble/quorum.js';
 import { normalizeSessionId } from '../zk/session-id.js';
 import { parentPath } from '../zk/paths.js';

@@ -1,5 +1,5 @@
 import type { ContenderEvent, LabEvent, LabEventOf } from '../lab/events.js';
-import type { Srvr } from '../ensemble/fourlw.js';
+import type { Srvr } from '../zk/four-letter.js';
 import type { SnapshotPartition } from './snapshot.js';
 import type { LeaderRule } from '../recipes/leadership.js';
 

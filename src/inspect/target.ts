@@ -3,7 +3,7 @@ import { DEFAULT_PATH } from '../contenders/spec.js';
 import { connectArg, znodePathArg } from '../validate.js';
 import { parseConnectString } from '../connect-string.js';
 import type { LabPaths } from '../lab/paths.js';
-import { loopbackConnectString, readState } from '../lab/state.js';
+import { directConnectString, nodeHost, readState } from '../lab/state.js';
 import type { ServerTarget } from './source/server-poller.js';
 
 /** What one `zklab inspect` looks at. */
@@ -49,8 +49,8 @@ export function resolveInspectTarget(args: TargetArgs): InspectTarget {
     );
   }
   if (state.servers.length > 0) {
-    const servers = state.servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
-    return { path, connect: loopbackConnectString(state.servers), servers, lab };
+    const servers = state.servers.map((s) => ({ name: s.name, host: nodeHost(state, s.name), port: s.clientPort }));
+    return { path, connect: directConnectString(state), servers, lab };
   }
   if (state.externalConnect)
     return { path, connect: state.externalConnect, servers: serversOf(state.externalConnect), lab };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { killLabNodes } from './node-group.js';
 import { labContainment, labProcesses } from './nodes.js';
+import { removeLabNet } from './node-net.js';
 import { stopProcesses } from './procs.js';
 import { type LabState, readState } from './state.js';
 import { deregister, readEntry } from './registry.js';
@@ -41,8 +42,8 @@ export async function endLabProcesses(paths: LabPaths, state?: LabState): Promis
 }
 
 /**
- * Ends every process of the lab (whether or not the lab's state knows them) and, for a lab made for one command,
- * removes its directory; then forgets it.
+ * Ends every process of the lab (whether or not the lab's state knows them), removes its node network if it has
+ * one, and, for a lab made for one command, removes its directory; then forgets it.
  * `warden`: clearing on behalf of that warden; the registry entry is forgotten only if it is still that warden's
  * (a new owner may have taken the directory since).
  */
@@ -51,6 +52,7 @@ export async function clearLab(
   opts: { readonly removeDir: boolean; readonly warden?: number },
 ): Promise<void> {
   await endLabProcesses(paths, stateOrNothing(paths));
+  removeLabNet(paths);
   if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root))
     rmSync(paths.root, { recursive: true, force: true });
   const entry = readEntry(paths.root);

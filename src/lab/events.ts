@@ -157,6 +157,8 @@ export interface LabEventFields {
   /** `kind` tells lifting partitions from clearing delays; no target: everything. */
   heal: { kind: 'partition' | 'delay'; description: string; target?: string };
   delay: { description: string; target: string; ms: number; jitter: number };
+  /** A fraction of a node's packets dropped at random (the node network); 0 ends it, as `net clear` does. */
+  loss: { description: string; target: string; percent: number };
   /** The demo's measured failover, for the live view's event pane. */
   failover: { description: string; ms: number };
   /**
@@ -256,6 +258,7 @@ const LAB_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'partition',
   'heal',
   'delay',
+  'loss',
   'failover',
   'zk-leader',
   'jobs-submitted',

@@ -19,7 +19,22 @@ export interface SplitRule {
   readonly mode: CutMode;
 }
 
-export type PartitionRule = IsolateRule | SplitRule;
+/** Packets from `from` to `to` are cut; the other way they flow (the lab's node network only). */
+export interface OneWayRule {
+  readonly type: 'one-way';
+  readonly from: string;
+  readonly to: string;
+  readonly mode: CutMode;
+}
+
+export type PartitionRule = IsolateRule | SplitRule | OneWayRule;
+
+/** A fraction of every packet to and from `member` dropped at random (the lab's node network only). */
+export interface MemberLoss {
+  readonly member: string;
+  /** 0 to 100. */
+  readonly percent: number;
+}
 
 /** Latency added to every link touching `member` (both directions of each connection). */
 export interface MemberDelay {

@@ -3,6 +3,7 @@ import { type Containment, containment, processFrozen } from './containment.js';
 import { labNodePids, type NodeGroup, nodeEnv, nodeGroup } from './node-group.js';
 import type { LabPaths } from './paths.js';
 import { findMarked, isStopped, spawnDetached } from './procs.js';
+import { inNodeNs } from './node-net.js';
 import { type LabState, readState } from './state.js';
 
 /**
@@ -34,8 +35,9 @@ export function isPaused(pid: number): boolean {
 const ENTER_AND_EXEC = 'echo $$ > "$0" || exit 126; exec "$@"';
 
 /**
- * Starts the main process of a node: detached from this command, marked in its environment as the node's, and in
- * the node's control group before it can start anything (a process it starts later is born in it).
+ * Starts the main process of a node: detached from this command, marked in its environment as the node's, in the
+ * node's control group before it can start anything (a process it starts later is born in it), and on the node
+ * network in the node's namespace.
  */
 export function spawnNode(
   paths: LabPaths,
@@ -49,6 +51,8 @@ export function spawnNode(
   const node = labNode(paths, name, state);
   node.create();
   const env = { ...(opts.env ?? process.env), ...nodeEnv(paths, name) };
+  // On the node network it runs in its node's namespace: nsenter joins it and becomes the program (the same pid).
+  if (state?.nodeNet?.addrs[name] !== undefined) [command, args] = inNodeNs(paths, name, command, args);
   // The process enters its control group itself, then becomes the program: nothing it starts is born outside.
   const entry = node.entryFile;
   const child = entry

@@ -2,9 +2,10 @@ import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
 import type { ContainmentKind } from './containment.js';
+import type { NetMode, NodeNet } from './node-net.js';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
-import type { MemberDelay, PartitionRule } from './net-plan.js';
+import type { MemberDelay, MemberLoss, PartitionRule } from './net-plan.js';
 import { parseConnectString } from '../connect-string.js';
 import type { ServerRole } from './ports.js';
 
@@ -67,7 +68,8 @@ export function upstreams(
   via: ContenderVia = 'all',
 ): { readonly name: string; readonly host: string; readonly port: number }[] {
   const servers = via === 'observers' ? state.servers.filter((s) => s.role === 'observer') : state.servers;
-  if (state.servers.length > 0) return servers.map((s) => ({ name: s.name, host: '127.0.0.1', port: s.clientPort }));
+  if (state.servers.length > 0)
+    return servers.map((s) => ({ name: s.name, host: nodeHost(state, s.name), port: s.clientPort }));
   return state.external ?? [];
 }
 
@@ -107,6 +109,19 @@ export interface LabState {
   net?: LabNetState;
   /** How the lab holds its nodes (src/lab/containment.ts) and where its control groups are, chosen when it was made. */
   containment?: { readonly kind: ContainmentKind; readonly base: string };
+  /**
+   * `ns`: every node of the lab in a network namespace of its own on the lab's bridge, at an address of the lab's
+   * /24 (src/lab/node-net.ts); absent: the link proxies of src/net/ (`proxy`).
+   */
+  nodeNet?: NodeNet;
+}
+
+/** How the lab's members reach each other: `ns` when its nodes have networks of their own, else `proxy`. */
+export const netModeOf = (state: Pick<LabState, 'nodeNet'> | undefined): NetMode => (state?.nodeNet ? 'ns' : 'proxy');
+
+/** Where a node of the lab is reached: its address on the lab's bridge, or loopback. */
+export function nodeHost(state: Pick<LabState, 'nodeNet'>, name: string): string {
+  return state.nodeNet?.addrs[name] ?? '127.0.0.1';
 }
 
 export interface LabNetState {
@@ -117,6 +132,8 @@ export interface LabNetState {
   contenderPorts: Record<string, Record<string, number>>;
   /** Seeds the links' delay jitter (a drill's --seed), so a run can be repeated; absent: unseeded. */
   seed?: number;
+  /** The node network only: a fraction of each member's packets dropped at random. */
+  losses?: MemberLoss[];
 }
 
 export function readState(paths: LabPaths): LabState | undefined {
@@ -176,12 +193,16 @@ export function requireNetwork(paths: LabPaths): LabState {
   return state;
 }
 
-/** The client ports of lab servers as a connect string. */
-export function loopbackConnectString(servers: readonly { readonly clientPort: number }[]): string {
-  return servers.map((s) => `127.0.0.1:${s.clientPort}`).join(',');
+/** Lab servers as a connect string: each at its host (loopback unless it has an address of its own). */
+export function serversConnectString(
+  servers: readonly { readonly clientPort: number; readonly host?: string }[],
+): string {
+  return servers.map((s) => `${s.host ?? '127.0.0.1'}:${s.clientPort}`).join(',');
 }
 
 /** Where observers and contenders reach the ensemble directly. */
-export function directConnectString(state: LabState): string {
-  return state.servers.length > 0 ? loopbackConnectString(state.servers) : (state.externalConnect ?? '');
+export function directConnectString(state: LabState, via: ContenderVia = 'all'): string {
+  if (state.servers.length === 0) return state.externalConnect ?? '';
+  const servers = via === 'observers' ? state.servers.filter((s) => s.role === 'observer') : state.servers;
+  return serversConnectString(servers.map((s) => ({ clientPort: s.clientPort, host: nodeHost(state, s.name) })));
 }

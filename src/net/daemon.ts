@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { EventLogWriter } from '../lab/event-log.js';
 import { LabPaths } from '../lab/paths.js';
 import { ContenderReaper } from './contender-reaper.js';
+import { ConsSessions } from './cons-sessions.js';
 import { serveControl, type ControlServer } from './control-server.js';
 import { LinkTable } from './link-table.js';
 import { describeRule } from './partition.js';
@@ -89,6 +90,10 @@ async function main(): Promise<void> {
     (spec, session, timeoutMs) => sessions.granted(spec.from, spec.to, session, timeoutMs),
   );
   const sessions = new SessionRecorder(paths);
+  // On the node network no proxy sees a contender connect: the servers' own lists of clients say whose session is whose.
+  const consSessions = new ConsSessions(paths, (contender, server, session, timeoutMs) =>
+    sessions.granted(contender, server, session, timeoutMs),
+  );
   const resources = new ResourceRegisters(paths);
   let control: ControlServer | undefined;
   let ownInode: number | undefined;
@@ -101,6 +106,7 @@ async function main(): Promise<void> {
     log(`shutting down: ${reason}`);
     clearInterval(watch);
     reaper.stop();
+    consSessions.stop();
     // Closing the listener unlinks the socket path; never do that to a socket another daemon owns now.
     if (control && inodeOf(socketPath) === ownInode) await control.close();
     await table.stopAll();
@@ -175,6 +181,7 @@ async function main(): Promise<void> {
     else reaper.tick();
   }, WATCH_INTERVAL_MS);
   reaper.start();
+  consSessions.start();
 
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -45,12 +45,18 @@ export function memberAddress(s: ServerRecord): PeerAddress {
 /**
  * The hosts file of server `id` (Java's jdk.net.hosts.file): itself and localhost on 127.0.0.1, every other
  * possible member zkN at the address of the pair's link proxy. Every id the lab may ever use is listed, so a
- * server added later resolves at once (and no lookup of a missing name is cached as a failure).
+ * server added later resolves at once (and no lookup of a missing name is cached as a failure). On the node
+ * network (`nodeAddr`: each server id's address on the lab's bridge) every zkN, itself included, is its node.
  */
-export function serverHostsFile(id: number, machineName: string): string {
-  const lines = [
-    `127.0.0.1 localhost ${serverName(id)}${machineName && machineName !== 'localhost' ? ` ${machineName}` : ''}`,
-  ];
+export function serverHostsFile(id: number, machineName: string, nodeAddr?: (id: number) => string): string {
+  const machine = machineName && machineName !== 'localhost' ? ` ${machineName}` : '';
+  if (nodeAddr) {
+    const lines = ['127.0.0.1 localhost'];
+    for (let to = 1; to <= MAX_SERVERS; to++)
+      lines.push(`${nodeAddr(to)} ${serverName(to)}${to === id ? machine : ''}`);
+    return `${lines.join('\n')}\n`;
+  }
+  const lines = [`127.0.0.1 localhost ${serverName(id)}${machine}`];
   for (let to = 1; to <= MAX_SERVERS; to++) if (to !== id) lines.push(`${peerLinkHost(id, to)} ${serverName(to)}`);
   return `${lines.join('\n')}\n`;
 }

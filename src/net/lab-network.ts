@@ -1,6 +1,21 @@
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
-import type { ContenderVia, LabNetState, LabState, ServerRecord } from '../lab/state.js';
+import {
+  type ContenderVia,
+  directConnectString,
+  type LabNetState,
+  type LabState,
+  type ServerRecord,
+} from '../lab/state.js';
+import {
+  createNodeNs,
+  ensureNodeNetwork,
+  freeContenderAddr,
+  type NodeNet,
+  removeNodeNs,
+  serverAddr,
+} from '../lab/node-net.js';
+import { applyKernelRules, releaseEndedNodes } from './node-faults.js';
 import { linkId } from './link-types.js';
 import { type NetControl, pingDaemon, startDaemon, withDaemon } from './control.js';
 import { forgetGoneContenders, goneContenders } from './gone-contenders.js';
@@ -49,6 +64,11 @@ export async function ensureNetwork(
 ): Promise<number> {
   const { pid } = await startDaemon(paths.root);
   const net = state.net ?? emptyNet();
+  // On the node network the daemon holds no links (it records sessions and serves resources): the kernel cuts.
+  if (state.nodeNet) {
+    applyKernelRules(paths, state, net);
+    return pid;
+  }
   await withDaemon(paths, async (ctl) => {
     // Rules before links: a link starts with the fault the current rules give it, so a restarted daemon never lets
     // a partitioned link pass in between.
@@ -97,11 +117,40 @@ export async function contenderConnect(
   state: LabState,
   via: ContenderVia = 'all',
 ): Promise<string> {
+  // A node on the lab's bridge reaches the servers at their own addresses: no proxy in the path.
+  if (state.nodeNet) return directConnectString(state, via);
   const specs = contenderLinkSpecs(id, state, {}, via);
   const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'add-links', links: specs }));
   state.net ??= emptyNet();
   state.net.contenderPorts[id] = Object.fromEntries(specs.map((s, i) => [s.to, links[i]!.port]));
   return links.map((l) => `${LOOPBACK}:${l.port}`).join(',');
+}
+
+/**
+ * On the node network, gives each new contender its node: an address of the lab's /24, a namespace on the bridge,
+ * and the lab's rules (a split in force cuts a newcomer off as one of those not named). First, the namespaces of
+ * contenders that have ended are given back. The caller holds the lab lock and writes the state.
+ */
+export function addContenderNodes(paths: LabPaths, state: LabState, ids: readonly string[]): void {
+  if (!state.nodeNet) return;
+  releaseEndedNodes(paths, state);
+  for (const id of ids) {
+    const net: NodeNet = state.nodeNet!;
+    const addr = freeContenderAddr(net);
+    state.nodeNet = { ...net, addrs: { ...net.addrs, [id]: addr } };
+    createNodeNs(paths, id, addr);
+  }
+  applyKernelRules(paths, state, state.net ?? emptyNet());
+}
+
+/** Takes back the nodes of a spawn that failed before its contenders ran: namespaces and addresses. */
+export function dropContenderNodes(paths: LabPaths, state: LabState, ids: readonly string[]): void {
+  if (!state.nodeNet) return;
+  for (const id of ids) removeNodeNs(paths, id);
+  state.nodeNet = {
+    ...state.nodeNet,
+    addrs: Object.fromEntries(Object.entries(state.nodeNet.addrs).filter(([n]) => !ids.includes(n))),
+  };
 }
 
 /**
@@ -111,6 +160,7 @@ export async function contenderConnect(
  * none running there is nothing to close, and the next `up` does not restore links of contenders that are gone.
  */
 export function forgetGoneContenderLinks(paths: LabPaths, state: LabState): Promise<string[]> {
+  if (state.nodeNet) return Promise.resolve(releaseEndedNodes(paths, state));
   return forgetGoneContenders(paths, state, async (ids) => {
     try {
       await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids }));
@@ -127,6 +177,16 @@ export function forgetGoneContenderLinks(paths: LabPaths, state: LabState): Prom
 export async function addServerLinks(paths: LabPaths, state: LabState, server: ServerRecord): Promise<void> {
   state.net ??= emptyNet();
   const net = state.net;
+  if (state.nodeNet) {
+    // Its node: an address by its id, a namespace on the bridge, and the lab's rules in it.
+    state.nodeNet = {
+      ...state.nodeNet,
+      addrs: { ...state.nodeNet.addrs, [server.name]: serverAddr(state.nodeNet, server.id) },
+    };
+    ensureNodeNetwork(paths, state);
+    applyKernelRules(paths, state, net);
+    return;
+  }
   await withDaemon(paths, async (ctl) => {
     await sendRules(ctl, state, net);
     await ctl.request({
@@ -147,6 +207,12 @@ export async function addServerLinks(paths: LabPaths, state: LabState, server: S
 
 /** A server leaves the lab network: its server links and every contender's client link to it. */
 export async function removeServerLinks(paths: LabPaths, state: LabState, server: ServerRecord): Promise<void> {
+  if (state.nodeNet) {
+    removeNodeNs(paths, server.name);
+    const { [server.name]: _, ...addrs } = state.nodeNet.addrs;
+    state.nodeNet = { ...state.nodeNet, addrs };
+    return;
+  }
   const ids = [
     ...serverLinkSpecs(state)
       .filter((l) => l.from === server.name || l.to === server.name)

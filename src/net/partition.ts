@@ -1,4 +1,12 @@
-import type { CutMode, IsolateRule, MemberDelay, PartitionRule, SplitRule } from '../lab/net-plan.js';
+import type {
+  CutMode,
+  IsolateRule,
+  MemberDelay,
+  MemberLoss,
+  OneWayRule,
+  PartitionRule,
+  SplitRule,
+} from '../lab/net-plan.js';
 import { isNoFault, NO_FAULT, type LinkFault, type LinkRef } from './link-types.js';
 
 /**
@@ -14,6 +22,18 @@ export function isolate(member: string, mode: CutMode = 'blackhole'): IsolateRul
 
 export function split(groups: readonly (readonly string[])[], mode: CutMode = 'blackhole'): SplitRule {
   return { type: 'split', groups, mode };
+}
+
+/** Cuts `from`'s packets to `to`; `to`'s to `from` still flow. The node network only. */
+export function oneWay(from: string, to: string, mode: CutMode = 'blackhole'): OneWayRule {
+  return { type: 'one-way', from, to, mode };
+}
+
+/** Every member a rule names. */
+export function ruleMembers(rule: PartitionRule): string[] {
+  if (rule.type === 'isolate') return [rule.member];
+  if (rule.type === 'one-way') return [rule.from, rule.to];
+  return rule.groups.flat();
 }
 
 export function delay(member: string, delayMs: number, jitterMs = 0): MemberDelay {
@@ -38,6 +58,12 @@ export function validateRule(rule: PartitionRule, members: readonly string[]): s
     errors.push(`unknown mode '${String(rule.mode)}' (blackhole or reject)`);
   if (rule.type === 'isolate') {
     unknown(rule.member);
+    return errors;
+  }
+  if (rule.type === 'one-way') {
+    unknown(rule.from);
+    unknown(rule.to);
+    if (rule.from === rule.to) errors.push(`a one-way cut needs two members, got '${rule.from}' twice`);
     return errors;
   }
   const groupOf = new Map<string, number>();
@@ -83,6 +109,7 @@ export function validateNetRules(
 export function ruleCuts(rule: PartitionRule, a: string, b: string): boolean {
   if (a === b) return false;
   if (rule.type === 'isolate') return a === rule.member || b === rule.member;
+  if (rule.type === 'one-way') return a === rule.from && b === rule.to;
   const groupIndex = (m: string): number => {
     const i = rule.groups.findIndex((g) => g.includes(m));
     return i === -1 ? rule.groups.length : i;
@@ -125,7 +152,7 @@ export function healRules(
 ): PartitionRule[] {
   if (target === undefined) return [];
   const lifts = (r: PartitionRule): boolean =>
-    r.type === 'isolate' ? r.member === target : members.some((m) => ruleCuts(r, target, m));
+    r.type === 'split' ? members.some((m) => ruleCuts(r, target, m)) : ruleMembers(r).includes(target);
   return rules.filter((r) => !lifts(r));
 }
 
@@ -139,9 +166,27 @@ export function clearDelays(delays: readonly MemberDelay[], target?: string): Me
   return target === undefined ? [] : delays.filter((d) => d.member !== target);
 }
 
-/** One line for humans: `isolate zk1 (blackhole)`, `split zk1,zk2 | zk3 (reject)`. */
+/** One line for humans: `isolate zk1 (blackhole)`, `split zk1,zk2 | zk3 (reject)`, `one-way c1 → c2 (blackhole)`. */
 export function describeRule(rule: PartitionRule): string {
   const what =
-    rule.type === 'isolate' ? `isolate ${rule.member}` : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
+    rule.type === 'isolate'
+      ? `isolate ${rule.member}`
+      : rule.type === 'one-way'
+        ? `one-way ${rule.from} → ${rule.to}`
+        : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
   return `${what} (${rule.mode})`;
 }
+
+export const MAX_LOSS_PERCENT = 100;
+
+/** Sets one member's packet loss, replacing any earlier one; 0 removes it. */
+export function setLoss(losses: readonly MemberLoss[], l: MemberLoss): MemberLoss[] {
+  const others = losses.filter((x) => x.member !== l.member);
+  return l.percent === 0 ? others : [...others, l];
+}
+
+export function clearLosses(losses: readonly MemberLoss[], target?: string): MemberLoss[] {
+  return target === undefined ? [] : losses.filter((l) => l.member !== target);
+}
+
+export const describeLoss = (l: MemberLoss): string => `loss ${l.member} ${l.percent}%`;

@@ -11,6 +11,7 @@ import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
 import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
+import { applyKernelDelays, applyKernelRules } from './node-faults.js';
 
 /**
  * The lab's network faults, for the CLI, drills and inspect: partitions (isolate, split, heal) and delays on the
@@ -40,21 +41,39 @@ export function checkMs(what: string, v: number): void {
   }
 }
 
-/** Validates the next network against the lab, has the daemon apply it, then records it. All under the lab lock. */
+/**
+ * Validates the next network against the lab, has it applied (by the link daemon, or on the node network by the
+ * kernel), then records it. All under the lab lock.
+ */
 async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetState): Promise<LabNetState> {
   return withLabLock(paths, async () => {
     const state = requireNetwork(paths);
-    const next = change(state.net ?? emptyNet());
+    const before = state.net ?? emptyNet();
+    const next = change(before);
     const members = labMembers(state);
     const errors = rules.validateNetRules(members, next.rules, next.delays);
     if (errors.length > 0) throw new UsageError(errors.join('; '), membersHint(state));
-    await withDaemon(paths, (ctl) =>
-      ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }),
-    );
+    if (state.nodeNet) {
+      applyKernelDelays(paths, state, next, before);
+      applyKernelRules(paths, state, next);
+    } else {
+      await withDaemon(paths, (ctl) =>
+        ctl.request({ op: 'set-rules', rules: next.rules, delays: perDirectionDelays(next.delays), members }),
+      );
+    }
     state.net = next;
     writeState(paths, state);
     return next;
   });
+}
+
+/** A fault only the kernel can make (one direction, a fraction of packets): refused on the link proxies' net. */
+function requireNodeNet(state: LabState, what: string): void {
+  if (state.nodeNet) return;
+  throw new UsageError(
+    `${what} needs the lab's node network: link proxies carry whole connections, both ways`,
+    'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
+  );
 }
 
 export interface IsolateResult {
@@ -95,6 +114,29 @@ export async function isolate(
     ...(requested === undefined ? {} : { requested }),
   });
   return { member, description };
+}
+
+/** Cuts `from`'s packets to `to` (node network only); `to`'s packets to `from` still arrive. */
+export async function oneWay(
+  paths: LabPaths,
+  from: string,
+  to: string,
+  mode: CutMode = 'blackhole',
+): Promise<IsolateResult> {
+  const state = requireNetwork(paths);
+  requireMember(state, from);
+  requireMember(state, to);
+  if (from === to)
+    throw new UsageError(`a one-way cut needs two members, got ${from} twice`, 'e.g. `zklab partition one-way c1 zk2`');
+  requireNodeNet(state, 'a one-way cut');
+  const rule = rules.oneWay(from, to, mode);
+  await applyNet(paths, (net) => ({
+    ...net,
+    rules: [...net.rules.filter((r) => !(r.type === 'one-way' && r.from === from && r.to === to)), rule],
+  }));
+  const description = rules.describeRule(rule);
+  recordLabEvent(paths, 'partition', { description, target: from, mode });
+  return { member: from, description };
 }
 
 export interface SplitResult {
@@ -174,14 +216,40 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
   return { member, description };
 }
 
-/** Removes the delay of one member, or every delay. */
+/** Drops `percent` % of every packet to and from a member, at random (node network only); 0 ends it. */
+export async function loss(paths: LabPaths, target: string, percent: number): Promise<DelayResult> {
+  if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < 0 || percent > rules.MAX_LOSS_PERCENT) {
+    throw new UsageError(
+      `a loss must be a percentage from 0 to ${rules.MAX_LOSS_PERCENT}, got ${String(percent)}`,
+      'e.g. `zklab net loss c1 30` (0 ends it)',
+    );
+  }
+  const state = requireNetwork(paths);
+  const member = requireMember(state, target);
+  requireNodeNet(state, 'packet loss');
+  const l = { member, percent };
+  await applyNet(paths, (net) => ({ ...net, losses: rules.setLoss(net.losses ?? [], l) }));
+  const description = rules.describeLoss(l);
+  recordLabEvent(paths, 'loss', { description, target: member, percent });
+  return { member, description };
+}
+
+/** Removes the delay and the loss of one member, or every delay and loss. */
 export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
   const state = requireNetwork(paths);
   const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
   const before = state.net?.delays ?? [];
-  const cleared = before.filter((d) => member === undefined || d.member === member).map(describeDelay);
+  const lost = state.net?.losses ?? [];
+  const cleared = [
+    ...before.filter((d) => member === undefined || d.member === member).map(describeDelay),
+    ...lost.filter((l) => member === undefined || l.member === member).map(rules.describeLoss),
+  ];
   if (cleared.length > 0) {
-    await applyNet(paths, (net) => ({ ...net, delays: rules.clearDelays(net.delays, member) }));
+    await applyNet(paths, (net) => ({
+      ...net,
+      delays: rules.clearDelays(net.delays, member),
+      losses: rules.clearLosses(net.losses ?? [], member),
+    }));
     // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
     recordLabEvent(paths, 'heal', {
       kind: 'delay',

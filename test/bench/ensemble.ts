@@ -20,7 +20,7 @@ import { archivePlan } from '../../src/ensemble/class-data.js';
 import { buildServerArchive } from '../../src/ensemble/class-data-build.js';
 import { findJava, findZooKeeper } from '../../src/ensemble/discover.js';
 import { serverJvmArgs } from '../../src/ensemble/jvm.js';
-import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { probeSrvr } from '../../src/zk/four-letter.js';
 import { writeServerFiles } from '../../src/ensemble/lab-files.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { choosePorts, serverName } from '../../src/lab/ports.js';

@@ -4,7 +4,7 @@
  */
 import { ensembleAdd, ensembleRemove } from '../../src/ensemble/membership.js';
 import { restartServers } from '../../src/ensemble/service.js';
-import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { probeSrvr } from '../../src/zk/four-letter.js';
 import { readState } from '../../src/lab/state.js';
 import { withBenchLab } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';

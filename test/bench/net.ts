@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { zkLeader } from '../../src/faults/leader.js';
 import { LabPaths } from '../../src/lab/paths.js';

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, waitForExit } from '../../src/lab/procs.js';
-import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';
 import { snapshotDir } from '../helpers/lab-snapshot.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fourLetterWord, parseSrvr, probeSrvr } from '../../src/ensemble/fourlw.js';
+import { fourLetterWord, parseSrvr, probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleStatus, ensembleUp, restartServers } from '../../src/ensemble/service.js';
 import { killServer, pauseServer } from '../../src/faults/server-signals.js';
 import { zkLeader } from '../../src/faults/leader.js';

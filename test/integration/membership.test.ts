@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
 import { readState, type LabState } from '../../src/lab/state.js';
-import { fourLetterWord } from '../../src/ensemble/fourlw.js';
+import { fourLetterWord } from '../../src/zk/four-letter.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { ensembleAdd } from '../../src/ensemble/membership.js';
 import { zklab } from '../helpers/cli.js';

@@ -3,7 +3,7 @@ import type { ContenderEventOf } from '../../src/lab/events.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withObserver } from '../../src/zk/observer.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
-import { fourLetterWord } from '../../src/ensemble/fourlw.js';
+import { fourLetterWord } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { clearDelay, delay, heal, isolate } from '../../src/faults/service.js';

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
-import { probeSrvr } from '../../src/ensemble/fourlw.js';
+import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
 import { ProcessError } from '../../src/errors.js';
 import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readEventFile } from '../../src/lab/event-log.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { MultiClient } from '../../src/zk/multi.js';
-import { fourLetterWord } from '../../src/ensemble/fourlw.js';
+import { fourLetterWord } from '../../src/zk/four-letter.js';
 import { execa } from 'execa';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';

@@ -14,8 +14,9 @@ The agent (run by zklab as a contender; ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKL
     SIGTERM it closes its session and leaves, its database left as it was (as a crashed agent would);
   - prints nothing for zklab unless --zklab-lines (a real system knows nothing of zklab).
 
-The database (`ha_agent.py database --id ID --dir DIR --port P`, started by the agent, 5 processes: itself and 4
-workers) serves its role on 127.0.0.1:P (one line, `primary` or `replica`) and writes DIR/<id>.beat every 50 ms
+The database (`ha_agent.py database --id ID --dir DIR --port P --addr A`, started by the agent, 5 processes: itself
+and 4 workers) serves its role on A:P (one line, `primary` or `replica`; A is the node's own address, ZKLAB_ADDR, on
+a lab's node network, else 127.0.0.1) and writes DIR/<id>.beat every 50 ms
 (`<seq> <unix ms> <role> <pid>`). It keeps its last role when its agent is gone: that is the point.
 """
 import argparse
@@ -64,7 +65,7 @@ def database(args):
                 time.sleep(1)
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", args.port))
+    server.bind((args.addr, args.port))
     server.listen(16)
 
     def serve():
@@ -94,7 +95,7 @@ def start_database(directory, ident, port, daemon=True):
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             os.execv(sys.executable, [sys.executable, HERE, "database", "--id", ident, "--dir", directory,
-                                      "--port", str(port)])
+                                      "--port", str(port), "--addr", os.environ.get("ZKLAB_ADDR", "127.0.0.1")])
         os._exit(0)
     os.wait()
     deadline = time.time() + 10
@@ -182,6 +183,7 @@ def main():
     d.add_argument("--id", required=True)
     d.add_argument("--dir", required=True)
     d.add_argument("--port", type=int, required=True)
+    d.add_argument("--addr", default="127.0.0.1")
     args = parser.parse_args()
     if args.mode == "agent":
         agent(args)

@@ -16,6 +16,7 @@ import { wholeNumber } from '../../validate.js';
 import { expandVariants } from '../../drills/format/variants.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
+import { NET_MODES, type NetMode } from '../../lab/node-net.js';
 import { renderVariantComparison } from '../../drills/report/variants.js';
 
 export interface RunArgs extends GlobalArgs {
@@ -25,6 +26,7 @@ export interface RunArgs extends GlobalArgs {
   json?: boolean;
   report?: string;
   connect?: string;
+  net?: string;
 }
 
 /**
@@ -105,6 +107,11 @@ export function listHandler(ctx: CommandContext, json: boolean): void {
   );
 }
 
+function netArg(text: string): NetMode {
+  if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
+  throw new UsageError(`--net ${text} is unknown`, `use ${NET_MODES.join(' or ')}`);
+}
+
 export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
   const repeat = a.repeat === undefined ? 1 : wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5');
   const seed =
@@ -112,6 +119,13 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
   const connect = a.connect === undefined ? undefined : connectArg(a.connect);
+  const net = a.net === undefined ? undefined : netArg(a.net);
+  if (net !== undefined && connect !== undefined) {
+    throw new UsageError(
+      '--net and --connect: a drill against an ensemble outside the lab makes no network',
+      'drop one of them',
+    );
+  }
   const onServer = connect === undefined ? undefined : serverStep(drill);
   if (onServer !== undefined) {
     throw new UsageError(
@@ -140,6 +154,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
         ...(seed === undefined ? {} : { seed }),
         ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
         ...(connect === undefined ? {} : { connect }),
+        ...(net === undefined ? {} : { net }),
         onProgress: (p) => ctx.err(formatProgress(p)),
       })),
     );

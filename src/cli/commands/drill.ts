@@ -39,6 +39,10 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
                 type: 'string',
                 describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only',
               })
+              .option('net', {
+                type: 'string',
+                describe: "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
+              })
               .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
               .option('report', {
                 type: 'string',

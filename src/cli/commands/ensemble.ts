@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import type { NetMode } from '../../lab/node-net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
@@ -19,6 +20,7 @@ interface UpArgs extends GlobalArgs {
   observers?: string;
   tick?: string;
   'base-port'?: string;
+  net?: string;
   json?: boolean;
 }
 
@@ -48,6 +50,12 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
                 type: 'string',
                 describe: "first port of the lab's block (default: a free block chosen per lab)",
               })
+              .option('net', {
+                type: 'string',
+                describe:
+                  "proxy (default: link proxies on ZooKeeper's links) or ns (every node in a network namespace of " +
+                  'its own; faults in the kernel; needs root)',
+              })
               .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
@@ -64,6 +72,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               observers,
               tickMs,
               basePort,
+              ...(a.net === undefined ? {} : { net: a.net as NetMode }),
               zkHome: a['zk-home'],
               signal: ctx.signal,
               onProgress: a.json ? undefined : progressPrinter(ctx),

@@ -21,7 +21,7 @@ function msArg(what: string, text: string | undefined, fallback: number): number
 export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'net',
-    describe: 'Slow down the links of a lab member (latency and jitter)',
+    describe: 'Slow down the links of a lab member (latency and jitter), or lose some of its packets',
     builder: (y: Argv<GlobalArgs>) =>
       y
         .command<DelayArgs>({
@@ -51,21 +51,37 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
             ctx.out(`${r.description}; \`zklab net clear ${r.member}\` removes it`);
           },
         })
+        .command<GlobalArgs & { target: string; percent: string }>({
+          command: 'loss <target> <percent>',
+          describe:
+            "Drop <percent> % of a member's packets, both ways, at random (a lab on its node network: --net ns)",
+          builder: (b) =>
+            b
+              .positional('target', { type: 'string', demandOption: true })
+              .positional('percent', { type: 'string', demandOption: true, describe: '0 to 100; 0 ends it' }),
+          handler: async (a) => {
+            const { loss } = await import('../../faults/service.js');
+            const text = a.percent.trim().replace(/%$/, '');
+            const percent = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+            const r = await loss(labPaths(a), a.target, percent);
+            ctx.out(`${r.description}; \`zklab net clear ${r.member}\` ends it`);
+          },
+        })
         .command<GlobalArgs & { target?: string }>({
           command: 'clear [target]',
-          describe: 'Remove the delay of a member, or every delay',
-          builder: (b) => b.positional('target', { type: 'string', describe: 'a member; every delay when left out' }),
+          describe: 'Remove the delay and loss of a member, or every delay and loss',
+          builder: (b) => b.positional('target', { type: 'string', describe: 'a member; every one when left out' }),
           handler: async (a) => {
             const { clearDelay } = await import('../../faults/service.js');
             const r = await clearDelay(labPaths(a), a.target);
             ctx.out(
               r.cleared.length === 0
-                ? `no delay to clear${a.target ? ` on ${a.target}` : ''}`
+                ? `no delay or loss to clear${a.target ? ` on ${a.target}` : ''}`
                 : `cleared: ${r.cleared.join('; ')}`,
             );
           },
         })
-        .demandCommand(1, 'name a net command: delay or clear'),
+        .demandCommand(1, 'name a net command: delay, loss or clear'),
     handler: () => undefined,
   };
 }

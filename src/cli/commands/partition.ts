@@ -13,7 +13,7 @@ const modeOption = {
 export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
     command: 'partition',
-    describe: 'Cut links between lab members (servers and contenders): isolate one, split into groups, list',
+    describe: 'Cut links between lab members (servers and contenders): isolate one, split into groups, one way, list',
     builder: (y: Argv<GlobalArgs>) =>
       y
         .command<GlobalArgs & { target: string; mode?: string }>({
@@ -47,6 +47,21 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             ctx.out(`${r.description}; \`zklab heal\` ends it`);
           },
         })
+        .command<GlobalArgs & { from: string; to: string; mode?: string }>({
+          command: 'one-way <from> <to>',
+          describe: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
+          builder: (b) =>
+            b
+              .positional('from', { type: 'string', demandOption: true, describe: TARGETS })
+              .positional('to', { type: 'string', demandOption: true, describe: TARGETS })
+              .option('mode', modeOption),
+          handler: async (a) => {
+            const { parseMode } = await import('../../net/service.js');
+            const { oneWay } = await import('../../faults/service.js');
+            const r = await oneWay(labPaths(a), a.from, a.to, parseMode(a.mode));
+            ctx.out(`${r.description}; \`zklab heal ${r.member}\` ends it`);
+          },
+        })
         .command<GlobalArgs & { json?: boolean }>({
           command: 'list',
           describe: 'Active partitions and delays, and the links they affect',
@@ -57,7 +72,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             ctx.out(a.json ? JSON.stringify(listingJson(l), null, 2) : renderListing(l));
           },
         })
-        .demandCommand(1, 'name a partition command: isolate, split or list'),
+        .demandCommand(1, 'name a partition command: isolate, split, one-way or list'),
     handler: () => undefined,
   };
 }

@@ -3,7 +3,7 @@ import type { DynamicConfig } from '../../ensemble/dynamic-config.js';
 import type { EnsembleConfig, MembershipResult } from '../../ensemble/membership.js';
 import type { DownResult, EnsembleStatus, ServerStatus, UpResult } from '../../ensemble/service.js';
 import { formatDuration } from '../../duration.js';
-import { loopbackConnectString } from '../../lab/state.js';
+import { serversConnectString } from '../../lab/state.js';
 import { table } from './table.js';
 import { networkJson, networkLines } from './net.js';
 import { isServing } from '../../ensemble/quorum.js';
@@ -49,7 +49,7 @@ export function renderStatus(status: EnsembleStatus): string {
 }
 
 export function connectString(status: EnsembleStatus): string {
-  return loopbackConnectString(status.servers);
+  return serversConnectString(status.servers);
 }
 
 /** JSON for scripts: stable field names, nulls rather than missing fields. */

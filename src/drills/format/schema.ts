@@ -5,7 +5,8 @@
  * ```yaml
  * name: leader-dies-no-herd            # lowercase letters, digits, dashes
  * description: ...                     # optional
- * ensemble: { servers: 3, tick: 200 }  # optional; these are the defaults (tick in ms or a duration); observers: 2
+ * ensemble: { servers: 3, tick: 200 }  # optional; these are the defaults (tick in ms or a duration); observers: 2;
+ *                                      # net: ns puts every node in a network namespace of its own
  *                                      # adds non-voting servers zk4, zk5
  * contenders:
  *   count: 5
@@ -98,6 +99,7 @@ import {
   wordRefs,
 } from '../../contenders/spec.js';
 import { observerShape } from '../../ensemble/config.js';
+import { NET_MODES } from '../../lab/node-net.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
 import { traitsOf, workloadOf } from './contender-traits.js';
@@ -139,10 +141,12 @@ const sections = {
     servers: z.number().int().min(1).max(9).default(3),
     observers: z.number().int().min(0).max(8).default(0),
     tick: duration().default(200),
+    net: z.enum(NET_MODES, { error: `is not a network (use ${NET_MODES.join(' or ')})` }).default('proxy'),
   }).default({
     servers: 3,
     observers: 0,
     tick: 200,
+    net: 'proxy',
   }),
   contenders: contendersSchema(),
   steps: z.array(z.unknown()).min(1),

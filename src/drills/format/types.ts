@@ -1,3 +1,4 @@
+import type { NetMode } from '../../lab/node-net.js';
 /** The words a drill is made of: its contender states, targets and ensemble. Durations are milliseconds. */
 
 /** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */
@@ -13,4 +14,6 @@ export interface EnsembleSpec {
   /** Non-voting servers beside them (zk<servers+1>…). */
   readonly observers: number;
   readonly tick: number;
+  /** How its members reach each other: link proxies (ZooKeeper's links), or nodes of a network of their own (ns). */
+  readonly net: NetMode;
 }

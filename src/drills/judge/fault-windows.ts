@@ -9,10 +9,11 @@ export type FaultKind =
   | 'server-killed'
   | 'server-paused'
   | 'partition'
-  | 'delay';
+  | 'delay'
+  | 'loss';
 
 type FaultEvent = LabEventOf<FaultKind>;
-type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
+type NetFaultEvent = LabEventOf<'partition' | 'delay' | 'loss'>;
 
 const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
   'contender-killed',
@@ -22,8 +23,10 @@ const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
   'server-paused',
   'partition',
   'delay',
+  'loss',
 ]);
-const isFault = (e: LabEvent): e is FaultEvent => FAULT_KINDS.has(e.event);
+/** A loss of 0 % is the end of one, not a fault. */
+const isFault = (e: LabEvent): e is FaultEvent => FAULT_KINDS.has(e.event) && !(e.event === 'loss' && e.percent === 0);
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -64,6 +67,7 @@ function label(ev: FaultEvent): string {
       return `stop ${ev.contender}`;
     case 'partition':
     case 'delay':
+    case 'loss':
       return ev.description;
   }
 }
@@ -83,6 +87,11 @@ function ends(ev: FaultEvent, e: LabEvent): boolean {
       return ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server;
     case 'server-killed':
       return (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server);
+    case 'loss':
+      // Another loss for the same member replaces it; `net clear` ends it as it ends delays.
+      if (e.event === 'loss') return e.target === ev.target;
+      if (e.event !== 'heal' || e.kind !== 'delay') return false;
+      return e.target === undefined || e.target === 'all' || e.target === ev.target;
     case 'partition':
     case 'delay':
       // A heal of the other kind (lifting partitions vs clearing delays) leaves this fault in place.
@@ -103,7 +112,9 @@ export function faultWindows(lab: readonly LabEvent[], end: number): FaultWindow
   lab.forEach((ev, i) => {
     if (!isFault(ev)) return;
     const names =
-      ev.event === 'partition' || ev.event === 'delay' ? partitionTargets(ev) : [contenderOf(ev) ?? serverOf(ev) ?? ''];
+      ev.event === 'partition' || ev.event === 'delay' || ev.event === 'loss'
+        ? partitionTargets(ev)
+        : [contenderOf(ev) ?? serverOf(ev) ?? ''];
     out.push({
       kind: ev.event,
       start: ev.t,

@@ -21,6 +21,7 @@ export const FAULT_COLOURS: Readonly<Record<FaultKind, string>> = {
   'server-paused': '#bcbd22',
   partition: '#1f77b4',
   delay: '#17becf',
+  loss: '#9467bd',
 };
 
 /** A node that acts as the leader by its probe (its data plane): a strip along the lane's foot. */

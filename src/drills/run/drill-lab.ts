@@ -61,6 +61,7 @@ export class DrillLab {
       servers: spec.servers,
       observers: spec.observers,
       tickMs: spec.tick,
+      net: spec.net,
       signal: opts.signal,
       zkHome: opts.zkHome,
       jitterSeed: opts.seed,

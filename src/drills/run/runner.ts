@@ -9,6 +9,7 @@ import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
 import { settleStreams } from './streams.js';
 import { runOne, runSteps } from './steps.js';
+import type { NetMode } from '../../lab/node-net.js';
 import type { Drill } from '../format/drill.js';
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   readonly zkHome?: string;
   /** Run against this ensemble (HOST:PORT,…) instead of one of the drill's own: contender-side faults only. */
   readonly connect?: string;
+  /** The lab's network, whatever the drill says (`drill run --net`). */
+  readonly net?: NetMode;
 }
 
 /**
@@ -43,7 +46,8 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   try {
     const upAt = Date.now();
     say(`lab ${lab.paths.root} (seed ${seed})`);
-    await lab.up(drill.ensemble, {
+    const ensemble = opts.net === undefined ? drill.ensemble : { ...drill.ensemble, net: opts.net };
+    await lab.up(ensemble, {
       signal,
       seed,
       ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
@@ -52,7 +56,8 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
     say(
       opts.connect
         ? `ensemble outside the lab: ${opts.connect} (contenders through link proxies of their own)`
-        : `ensemble up: ${drill.ensemble.servers} server(s), tick ${drill.ensemble.tick}ms (${formatDuration(Date.now() - upAt)})`,
+        : `ensemble up: ${ensemble.servers} server(s), tick ${ensemble.tick}ms, net ${ensemble.net} ` +
+            `(${formatDuration(Date.now() - upAt)})`,
     );
     sampler.start();
     state = {

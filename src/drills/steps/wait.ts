@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { formatDuration } from '../../duration.js';
-import { probeSrvr } from '../../ensemble/fourlw.js';
-import { isServing } from '../../ensemble/quorum.js';
+import { isServing, probeServer } from '../../ensemble/quorum.js';
 import { readState } from '../../lab/state.js';
 import { describeWait, type WaitCondition } from '../format/wait-condition.js';
 import { duration, strict } from '../format/zod-helpers.js';
@@ -66,9 +65,10 @@ export const wait: StepKind<WaitStep, typeof schema> = {
 };
 
 async function serverServing(ctx: StepRunContext, name: string): Promise<boolean> {
-  const server = readState(ctx.lab.paths)?.servers.find((s) => s.name === name);
-  if (!server) return false;
-  return isServing((await probeSrvr(server.clientPort, 500)).mode);
+  const state = readState(ctx.lab.paths);
+  const server = state?.servers.find((s) => s.name === name);
+  if (!state || !server) return false;
+  return isServing((await probeServer(state, server, 500)).mode);
 }
 
 /** What a wait saw, for its detail: "c1 leads, 5 joined". */

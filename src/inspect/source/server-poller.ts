@@ -1,4 +1,4 @@
-import { fourLetterWord, parseMntr, parseSrvr, parseWchc, parseWchp, type Srvr } from '../../ensemble/fourlw.js';
+import { fourLetterWord, parseMntr, parseSrvr, parseWchc, parseWchp, type Srvr } from '../../zk/four-letter.js';
 import { isServing } from '../../ensemble/quorum.js';
 import type { ServerInput } from '../snapshot-input.js';
 

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { fillPlaceholders, unknownPlaceholders } from '../../../src/contenders/placeholders.js';
 
-const ctx = { connect: '127.0.0.1:1,127.0.0.1:2', id: 'c14', path: '/election', sessionTimeoutMs: 3000 };
+const ctx = {
+  connect: '127.0.0.1:1,127.0.0.1:2',
+  id: 'c14',
+  addr: '198.18.3.45',
+  path: '/election',
+  sessionTimeoutMs: 3000,
+};
 
 describe('placeholders of programs and probes', () => {
-  it('fills {connect} {id} {n} {path} {session} and leaves other braces alone', () => {
+  it('fills {connect} {id} {n} {addr} {path} {session} and leaves other braces alone', () => {
     expect(
-      fillPlaceholders(['--zk={connect}', '{id}@{path}', '{session}ms', '54{n}', '{"a":1}', '{other}'], ctx),
-    ).toEqual(['--zk=127.0.0.1:1,127.0.0.1:2', 'c14@/election', '3000ms', '5414', '{"a":1}', '{other}']);
+      fillPlaceholders(['--zk={connect}', '{id}@{path}', '{session}ms', '54{n}', '{addr}', '{"a":1}', '{other}'], ctx),
+    ).toEqual(['--zk=127.0.0.1:1,127.0.0.1:2', 'c14@/election', '3000ms', '5414', '198.18.3.45', '{"a":1}', '{other}']);
   });
 
   it('names each word in braces that is no placeholder, once', () => {

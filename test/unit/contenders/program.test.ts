@@ -6,7 +6,13 @@ import { programEnv, programExitError, resolveProgram } from '../../../src/conte
 import { UsageError } from '../../../src/errors.js';
 import { contenderEvent } from '../../helpers/events.js';
 
-const ctx = { connect: '127.0.0.1:1,127.0.0.1:2', id: 'c4', path: '/election', sessionTimeoutMs: 3000 };
+const ctx = {
+  connect: '127.0.0.1:1,127.0.0.1:2',
+  id: 'c4',
+  addr: '127.0.0.1',
+  path: '/election',
+  sessionTimeoutMs: 3000,
+};
 
 describe('program contenders', () => {
   it('tells the program the same in its environment', () => {
@@ -15,6 +21,7 @@ describe('program contenders', () => {
       ZKLAB_ID: 'c4',
       ZKLAB_PATH: '/election',
       ZKLAB_SESSION_TIMEOUT_MS: '3000',
+      ZKLAB_ADDR: '127.0.0.1',
       ZKLAB_LAB: '/tmp/lab',
     });
   });

@@ -60,7 +60,7 @@ describe('built-in drills', () => {
 
   it.each(SCHEDULER)('%s runs scheduler workers on a 3-server lab with 2s sessions and judges jobs', (name) => {
     const drill = resolveDrill(name);
-    expect(drill.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
+    expect(drill.ensemble).toEqual({ servers: 3, observers: 0, tick: 200, net: 'proxy' });
     expect(drill.contenders).toMatchObject({
       recipe: 'predecessor',
       sessionTimeoutMs: 2000,

@@ -11,7 +11,7 @@ steps:
 describe('parseDrill on valid drills', () => {
   it('fills in the defaults', () => {
     const d = parseDrill(`${HEAD}  - wait: { leader: true, timeout: 10s }\n`, 'd.yaml');
-    expect(d.ensemble).toEqual({ servers: 3, observers: 0, tick: 200 });
+    expect(d.ensemble).toEqual({ servers: 3, observers: 0, tick: 200, net: 'proxy' });
     expect(d.contenders).toEqual({
       count: 3,
       recipe: 'predecessor',
@@ -119,7 +119,7 @@ steps:
 `,
       'd.yaml',
     );
-    expect(d.ensemble).toEqual({ servers: 3, observers: 1, tick: 200 });
+    expect(d.ensemble).toEqual({ servers: 3, observers: 1, tick: 200, net: 'proxy' });
     expect(d.contenders.via).toBe('observers');
     expect(d.steps).toEqual([
       { kind: 'add', line: 5, role: 'participant' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeSessionId } from '../../../src/zk/session-id.js';
-import { parseCons, parseMntr, parseSrvr, parseWchc, parseWchp } from '../../../src/ensemble/fourlw.js';
+import { parseCons, parseMntr, parseSrvr, parseWchc, parseWchp } from '../../../src/zk/four-letter.js';
 
 describe('four-letter-word parsers', () => {
   it('reads mode, zxid, connections and node count from srvr', () => {

@@ -1,5 +1,9 @@
+/**
+ * ZooKeeper's four-letter words over plain TCP: srvr, mntr, cons, wchp, wchc, and their parsers. Below every layer
+ * that asks a server what it is (the ensemble's status, inspect, the link daemon's record of sessions).
+ */
 import { formatDuration } from '../duration.js';
-import { normalizeSessionId } from '../zk/session-id.js';
+import { normalizeSessionId } from './session-id.js';
 import { connect } from 'node:net';
 
 /** Sends a four-letter word and returns the whole reply; rejects on refusal or after timeoutMs. */
@@ -55,9 +59,9 @@ export function parseSrvr(text: string): Srvr {
 }
 
 /** srvr, with a refused or silent server reported as down / not-serving instead of an error. */
-export async function probeSrvr(port: number, timeoutMs = 1000): Promise<Srvr> {
+export async function probeSrvr(port: number, timeoutMs = 1000, host = '127.0.0.1'): Promise<Srvr> {
   try {
-    return parseSrvr(await fourLetterWord(port, 'srvr', timeoutMs));
+    return parseSrvr(await fourLetterWord(port, 'srvr', timeoutMs, host));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { mode: code === 'ECONNREFUSED' || code === 'ECONNRESET' ? 'down' : 'not-serving' };
