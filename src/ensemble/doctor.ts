@@ -3,6 +3,7 @@ import { takenPorts } from '../lab/ports.js';
 import { isOurs } from '../lab/procs.js';
 import { type LabState, readState } from '../lab/state.js';
 import { containment } from '../lab/containment.js';
+import { netemHere, nodeNetProblem } from '../lab/node-net.js';
 import { ZklabError } from '../errors.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { loadNative } from '../zk/native.js';
@@ -31,6 +32,33 @@ function containmentCheck(state: LabState | undefined): Check {
     ok: true,
     detail: `${here.kind}: ${here.why}; ${how}${differs ? ` (this lab was made with ${lab.kind}, and keeps it)` : ''}`,
   };
+}
+
+/** The node network (`ensemble up --net ns`) and its delays: optional, for a lab made by root. */
+export function nodeNetworkChecks(): Check[] {
+  const problem = nodeNetProblem();
+  if (problem) {
+    return [
+      {
+        name: 'node network (--net ns)',
+        ok: false,
+        detail: `unavailable: ${problem}`,
+        fix: 'run as root after bin/setup (it installs iproute2 and nftables)',
+      },
+    ];
+  }
+  const netem = netemHere();
+  return [
+    { name: 'node network (--net ns)', ok: true, detail: 'namespaces, a bridge and nftables can be made here' },
+    netem?.ok
+      ? { name: 'delays on the node network (netem)', ok: true, detail: 'this kernel has netem' }
+      : {
+          name: 'delays on the node network (netem)',
+          ok: false,
+          detail: `this kernel has no netem${netem?.why ? ` (${netem.why})` : ''}: \`net delay\` is refused on --net ns`,
+          fix: 'load the sch_netem module, or use --net proxy, whose link proxies delay',
+        },
+  ];
 }
 
 export async function runDoctor(paths: LabPaths, zkHome?: string): Promise<Check[]> {

@@ -94,6 +94,25 @@ export function nodeNetProblem(): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether this kernel has netem (the delays of the node network), tried in a namespace made for the question and
+ * removed at once; undefined when no namespace can be made here.
+ */
+export function netemHere(): { readonly ok: boolean; readonly why: string } | undefined {
+  if (nodeNetProblem() !== undefined) return undefined;
+  const ns = `zklab-netem-${process.pid}`;
+  if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return undefined;
+  try {
+    spawnSync('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
+    const r = spawnSync('tc', ['-n', ns, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'], {
+      encoding: 'utf8',
+    });
+    return { ok: r.status === 0, why: (r.stderr || r.error?.message || '').trim() };
+  } finally {
+    spawnSync('ip', ['netns', 'delete', ns]);
+  }
+}
+
 /** The /24s in use on this machine from the lab's range (any lab's bridge, or anything else's address). */
 function subnetsInUse(): Set<string> {
   const out = run('ip', ['-4', '-o', 'addr', 'show']);

@@ -7,7 +7,8 @@ import { emptyNet, labMembers } from './lab-links.js';
 import type { CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import type { MemberDelay, PartitionRule } from '../lab/net-plan.js';
-import { computeLinkFaults, describeRule, ruleCuts } from './partition.js';
+import { computeLinkFaults, describeLoss, describeRule, ruleCuts } from './partition.js';
+import { bridgeName } from '../lab/node-net.js';
 
 /** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */
 export interface NetworkStatus {
@@ -19,8 +20,10 @@ export interface NetworkStatus {
   readonly rules: readonly PartitionRule[];
   /** Added round-trip latency per member, as asked for. */
   readonly delays: readonly MemberDelay[];
-  /** One line per rule and delay, for humans. */
+  /** One line per rule, delay and loss, for humans. */
   readonly faults: readonly string[];
+  /** The lab's node network, when it has one: its /24 and bridge (faults are the kernel's); null on the proxy net. */
+  readonly nodeNet: { readonly subnet: string; readonly bridge: string } | null;
 }
 
 /** What the network does to one member. */
@@ -38,7 +41,7 @@ export function describeDelay(d: MemberDelay): string {
 }
 
 export function describeNet(net: LabNetState): string[] {
-  return [...net.rules.map(describeRule), ...net.delays.map(describeDelay)];
+  return [...net.rules.map(describeRule), ...net.delays.map(describeDelay), ...(net.losses ?? []).map(describeLoss)];
 }
 
 export async function networkStatus(paths: LabPaths, state: LabState): Promise<NetworkStatus> {
@@ -53,6 +56,7 @@ export async function networkStatus(paths: LabPaths, state: LabState): Promise<N
     rules: net.rules,
     delays: net.delays,
     faults: describeNet(net),
+    nodeNet: state.nodeNet ? { subnet: `${state.nodeNet.subnet}.0/24`, bridge: bridgeName(paths) } : null,
   };
 }
 
@@ -84,12 +88,17 @@ export interface PairFault {
   readonly jitterMs: number;
 }
 
-/** Every pair of members the lab's rules and delays affect, from the state alone (for inspect and reports). */
+/**
+ * Every pair of members the lab's rules and delays affect, from the state alone (for inspect and reports): towards
+ * the servers on the proxy net (its links), between any two nodes on the node network (every packet is cut there).
+ */
 export function pairFaults(state: LabState): PairFault[] {
   const net = state.net ?? emptyNet();
   const servers = upstreams(state).map((s) => s.name);
-  const pairs = [...servers, ...state.contenders.map((c) => c.id)].flatMap((from) =>
-    servers.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })),
+  const members = [...servers, ...state.contenders.map((c) => c.id)];
+  const targets = state.nodeNet ? members.filter((m) => state.nodeNet!.addrs[m] !== undefined) : servers;
+  const pairs = members.flatMap((from) =>
+    targets.filter((to) => to !== from).map((to) => ({ id: `${from}->${to}`, from, to })),
   );
   const faults = computeLinkFaults(pairs, net.rules, net.delays);
   return pairs.flatMap((p) => {

@@ -133,7 +133,7 @@ describe('bad input, no lab', () => {
       ['contenders', 'spawn, list or stop'],
       ['ensemble', 'up, status, down, restart, add, remove or config'],
       ['jobs', 'submit or status'],
-      ['partition', 'isolate, split or list'],
+      ['partition', 'isolate, split, one-way or list'],
     ] as const) {
       await expectUsage(
         [group],

@@ -8,6 +8,7 @@ export const BUILTIN_DRILLS = [
   'join-and-elect',
   'kazoo-leader-isolated',
   'leader-dies-no-herd',
+  'leader-node-isolated',
   'lock-herd-vs-queue',
   'lock-holder-dies',
   'lock-zombie-holder',

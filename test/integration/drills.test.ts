@@ -48,9 +48,17 @@ afterAll(() => {
 
 describe('built-in drills on real ensembles', () => {
   // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
-  // zombie-leader runs in test/e2e/readme.test.ts, as the README's session runs it: one run of a drill per suite.
+  // One run of a drill per suite: zombie-leader runs in test/e2e/readme.test.ts, as the README's session runs it;
+  // the isolation drills of real clients in test/integration/foreign-contenders.test.ts, which reads their reports;
+  // leader-node-isolated in test/integration/node-net.test.ts, on both networks.
+  const elsewhere = new Set([
+    'zombie-leader',
+    'curator-leader-isolated',
+    'kazoo-leader-isolated',
+    'leader-node-isolated',
+  ]);
   const runs = listBuiltinDrills()
-    .filter((name) => name !== 'zombie-leader')
+    .filter((name) => !elsewhere.has(name))
     .flatMap((name) => expandVariants(resolveDrill(name)).map((drill) => [drill.name, drill] as const));
   it.each(runs)('%s passes', { timeout: 180_000 }, async (name, drill) => {
     const dir = labDir();

@@ -2,11 +2,12 @@
 An HA agent as real systems have them, for zklab's node tests: it elects through ZooKeeper with kazoo, and runs a
 database beside it that daemonizes (double fork and setsid), with worker processes of its own.
 
-  ha_agent.py agent --dir DIR --port-base B [--join-delay SECONDS] [--zklab-lines]
+  ha_agent.py agent [--dir DIR] --port-base B [--join-delay SECONDS] [--zklab-lines]
   ha_agent.py standalone --id ID --dir DIR --port P [--same-group]   (benchmarks: no ZooKeeper, a database and a
                                                                     sleeping agent; --same-group: no daemon)
 
-The agent (run by zklab as a contender; ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS):
+The agent (run by zklab as a contender; ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ZKLAB_SESSION_TIMEOUT_MS; DIR defaults to
+ha/ in the lab's directory, ZKLAB_LAB, which goes with the lab):
   - starts its database first, as a replica;
   - copies data for --join-delay seconds before it takes part (a replica catching up);
   - registers <path>/members/<id> (ephemeral), and leads by owning <path>/leader (ephemeral, first come);
@@ -170,7 +171,7 @@ def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="mode", required=True)
     a = sub.add_parser("agent")
-    a.add_argument("--dir", required=True)
+    a.add_argument("--dir")
     a.add_argument("--port-base", type=int, required=True)
     a.add_argument("--join-delay", type=float, default=0)
     a.add_argument("--zklab-lines", action="store_true")
@@ -186,6 +187,7 @@ def main():
     d.add_argument("--addr", default="127.0.0.1")
     args = parser.parse_args()
     if args.mode == "agent":
+        args.dir = args.dir or os.path.join(os.environ["ZKLAB_LAB"], "ha")
         agent(args)
     elif args.mode == "standalone":
         standalone(args)

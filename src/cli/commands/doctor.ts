@@ -10,16 +10,16 @@ export function doctorCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
     describe:
       'Check Java, ZooKeeper, the native client, the lab and its ports, and the Curator and kazoo adapters; print the fix for each problem',
     handler: async (a) => {
-      const { runDoctor } = await import('../../ensemble/doctor.js');
+      const { nodeNetworkChecks, runDoctor } = await import('../../ensemble/doctor.js');
       const { adapterChecks } = await import('../../contenders/adapters/availability.js');
       const checks = await runDoctor(labPaths(a), a['zk-home']);
       // Optional: without Curator or kazoo everything else still works; doctor says how to get them.
-      const optional = await adapterChecks();
+      const optional = [...(await adapterChecks()), ...nodeNetworkChecks()];
       for (const c of checks) {
         const mark = c.ok ? chalk.green('✓') : chalk.red('✗');
         ctx.out(`${mark} ${c.name}: ${c.detail}${!c.ok && c.fix ? `\n    fix: ${c.fix}` : ''}`);
       }
-      ctx.out('contenders from other clients (optional):');
+      ctx.out('contenders from other clients, and the node network (optional):');
       for (const c of optional) {
         const mark = c.ok ? chalk.green('✓') : chalk.yellow('–');
         ctx.out(`${mark} ${c.name}: ${c.detail}${!c.ok && c.fix ? `\n    to get it: ${c.fix}` : ''}`);

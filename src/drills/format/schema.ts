@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 /**
  * Drill files: YAML, validated strictly (unknown fields and step kinds are errors), every error reported as one
  * line `<file>:<line>: <field path>: <what is wrong> (<what to do>)`.
@@ -35,11 +36,15 @@
  * steps:                               # each item is a one-key mapping <kind>: <value>
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
  *                                             # all must hold; a timeout is required
- *   - kill: leader                            # or { target: c3, signal: TERM } (KILL by default)
- *   - pause: leader                           # SIGSTOP; resume: <target> | all
+ *   - kill: leader                            # or { target: c3, signal: TERM, scope: process } (KILL and the
+ *                                             # whole node by default)
+ *   - pause: leader                           # freezes the node (scope: process, the program alone);
+ *                                             # resume: <target> | all
  *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
- *                                             # one more group); heal: all | <target> (also clears its delay)
+ *                                             # one more group), or { oneWay: [c1, zk2] } (net: ns);
+ *                                             # heal: all | <target> (also clears its delay)
  *   - delay: { target: c2, ms: 300, jitter: 50 }
+ *   - loss: { target: c2, percent: 30 }       # net: ns: that fraction of its packets dropped; heal clears it
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
  *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers;
  *                                             # its report line says how long the server was unavailable)
@@ -261,7 +266,9 @@ function validate(
       message: `${ensemble.servers} servers and ${ensemble.observers} observers make ${total}; a lab runs at most ${MAX_SERVERS}`,
     });
   }
-  const contenders = contendersRaw && ensemble ? checkContenders(contendersRaw, ensemble, issues) : undefined;
+  const here = drillDir(file);
+  const contenders =
+    contendersRaw && ensemble ? checkContenders(inDrillDir(contendersRaw, here), ensemble, issues) : undefined;
   const scope =
     contenders && ensemble ? { servers: ensemble.servers + ensemble.observers, contenders: contenders.count } : null;
   const traits = contenders ? traitsOf(contenders) : null;
@@ -287,7 +294,8 @@ function validate(
     });
     const own = new Set(Object.keys(v.contenders ?? {}));
     const at = (field: string) => (own.has(field) ? ['variants', i, 'contenders', field] : ['contenders', field]);
-    const spec = merged.success && ensemble ? checkContenders(merged.data, ensemble, issues, at) : undefined;
+    const spec =
+      merged.success && ensemble ? checkContenders(inDrillDir(merged.data, here), ensemble, issues, at) : undefined;
     if (spec && contenders && spec.count !== contenders.count)
       issues.push({
         path: ['variants', i, 'contenders', 'count'],
@@ -321,6 +329,17 @@ function validate(
 function yamlWords(field: string, value?: string): string {
   if (value === undefined) return field;
   return field === 'exec' ? `exec: [${value.split(' ').join(', ')}]` : `${field}: ${value}`;
+}
+
+/** The directory of the drill file: `{drill}` in a program's or probe's words (a program that lives beside it). */
+const drillDir = (file: string): string => dirname(resolve(file));
+
+/** The section with `{drill}` in the words of `exec` and `probe` made the drill file's directory. */
+function inDrillDir(c: SectionValue<'contenders'>, dir: string): SectionValue<'contenders'> {
+  const fill = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map((w) => (typeof w === 'string' ? w.replaceAll('{drill}', dir) : w)) : v;
+  const raw = c as Record<string, unknown>;
+  return { ...raw, exec: fill(raw.exec), probe: fill(raw.probe) } as SectionValue<'contenders'>;
 }
 
 /** The contenders section, checked by the contender spec's validator with what the drill says of its ensemble. */

@@ -6,17 +6,22 @@ import { remember, shown } from '../run/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, serverTarget, target } from './targets.js';
 
-/** Cuts the links of one member off, or splits the members into groups (those not named form one more). */
+/**
+ * Cuts the links of one member off, or splits the members into groups (those not named form one more), or (on the
+ * node network) drops one member's packets to another while the other way flows.
+ */
 export interface PartitionStep extends StepBase {
   readonly kind: 'partition';
   readonly partition:
     | { readonly mode: 'isolate'; readonly target: string }
-    | { readonly mode: 'split'; readonly groups: readonly (readonly string[])[] };
+    | { readonly mode: 'split'; readonly groups: readonly (readonly string[])[] }
+    | { readonly mode: 'one-way'; readonly from: string; readonly to: string };
 }
 
 const fields = {
   isolate: target.optional(),
   split: z.array(z.array(target).min(1)).min(2).optional(),
+  oneWay: z.tuple([target, target]).optional(),
 };
 const schema = strict(fields);
 
@@ -26,9 +31,24 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
   fields: Object.keys(fields),
   fault: true,
   build(v, ctx) {
-    if ((v.isolate === undefined) === (v.split === undefined)) {
-      ctx.problem('needs exactly one of isolate or split (write isolate: leader, or split: [[zk1], [zk2, zk3]])');
+    if ([v.isolate, v.split, v.oneWay].filter((x) => x !== undefined).length !== 1) {
+      ctx.problem(
+        'needs exactly one of isolate, split or oneWay (write isolate: leader, split: [[zk1], [zk2, zk3]], or ' +
+          'oneWay: [c1, c2])',
+      );
       return null;
+    }
+    if (v.oneWay !== undefined) {
+      const [from, to] = v.oneWay;
+      if (from === to) ctx.problem(`names ${from} twice (a one-way cut needs two members)`, ['oneWay']);
+      return {
+        kind: 'partition',
+        partition: {
+          mode: 'one-way',
+          from: ctx.target(from, FAULTABLE, ['oneWay', 0]),
+          to: ctx.target(to, FAULTABLE, ['oneWay', 1]),
+        },
+      };
     }
     if (v.isolate !== undefined) {
       return {
@@ -50,9 +70,15 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
   describe: ({ partition: p }) =>
     p.mode === 'isolate'
       ? `partition: isolate ${p.target}`
-      : `partition: split ${p.groups.map((g) => `[${g.join(' ')}]`).join(' | ')}`,
+      : p.mode === 'one-way'
+        ? `partition: one-way ${p.from} → ${p.to}`
+        : `partition: split ${p.groups.map((g) => `[${g.join(' ')}]`).join(' | ')}`,
   server: ({ partition: p }) =>
-    p.mode === 'isolate' ? serverTarget(p.target) : p.groups.flat().find((name) => serverTarget(name) !== undefined),
+    p.mode === 'isolate'
+      ? serverTarget(p.target)
+      : p.mode === 'one-way'
+        ? (serverTarget(p.from) ?? serverTarget(p.to))
+        : p.groups.flat().find((name) => serverTarget(name) !== undefined),
   async run(ctx, step) {
     const paths = ctx.lab.paths;
     const p = step.partition;
@@ -62,6 +88,13 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
       const appliedAt = Date.now();
       await faults.isolate(paths, r);
       return { description: `partition: isolate ${shown(p.target, r)}`, appliedAt };
+    }
+    if (p.mode === 'one-way') {
+      const [from, to] = [await resolveTarget(paths, p.from), await resolveTarget(paths, p.to)];
+      remember(ctx.partitionedAlias, p.from, from);
+      const appliedAt = Date.now();
+      await faults.oneWay(paths, from, to);
+      return { description: `partition: one-way ${shown(p.from, from)} → ${shown(p.to, to)}`, appliedAt };
     }
     const groups: string[][] = [];
     for (const group of p.groups) {

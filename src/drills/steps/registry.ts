@@ -6,6 +6,7 @@ import { heal } from './heal.js';
 import { jobs } from './jobs.js';
 import { kill } from './kill.js';
 import { log } from './log.js';
+import { loss } from './loss.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
 import { pause } from './pause.js';
@@ -27,6 +28,7 @@ export const STEP_KINDS = [
   partition,
   heal,
   delay,
+  loss,
   spawn,
   stop,
   restart,

@@ -3,6 +3,16 @@ import type { LabPaths } from '../../lab/paths.js';
 import { withDaemon } from '../../net/control.js';
 import type { LinkInfo } from '../../net/protocol.js';
 import type { SnapshotPartition } from '../snapshot.js';
+import { type LabState, readState } from '../../lab/state.js';
+import { pairFaults } from '../../net/status.js';
+
+function readStateIfAny(paths: LabPaths): LabState | undefined {
+  try {
+    return readState(paths);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The faulted links as the snapshot shows them: one entry per (from, to, fault), whatever the link kinds. */
 export function partitionsOf(links: readonly LinkInfo[]): SnapshotPartition[] {
@@ -23,8 +33,20 @@ export type LinkFaultsRead =
   | { readonly ok: true; readonly partitions: SnapshotPartition[] }
   | { readonly ok: false; readonly error: string };
 
+/** On the node network the kernel cuts, not a daemon: the faults are what the lab's rules say. */
+function kernelFaults(state: LabState): SnapshotPartition[] {
+  const out: SnapshotPartition[] = pairFaults(state).flatMap((p): SnapshotPartition[] =>
+    p.mode === 'pass' ? [] : [{ from: p.from, to: p.to, fault: p.mode === 'reject' ? 'reject' : 'partition' }],
+  );
+  for (const l of state.net?.losses ?? [])
+    out.push({ from: l.member, to: 'all', fault: 'loss', lossPercent: l.percent });
+  return out;
+}
+
 /** Asks the lab's link daemon for its links; no daemon socket means no lab network, hence no faults. */
 export async function readLinkFaults(paths: LabPaths, timeoutMs = 2000): Promise<LinkFaultsRead> {
+  const state = readStateIfAny(paths);
+  if (state?.nodeNet) return { ok: true, partitions: kernelFaults(state) };
   if (!existsSync(paths.controlSocket)) return { ok: true, partitions: [] };
   try {
     const { links } = await withDaemon(paths, (ctl) => ctl.request({ op: 'list' }, timeoutMs), { timeoutMs });

@@ -77,9 +77,13 @@ describe('parseDrill errors name the file, line and field', () => {
     ]);
   });
 
-  it('rejects a partition that is neither an isolation nor a split', () => {
+  it('rejects a partition that is not one of an isolation, a split or a one-way cut', () => {
     expect(errors(`${HEAD}  - partition: { isolate: c1, split: [[zk1], [zk2]] }\n`)).toEqual([
-      'd.yaml:4: steps[0].partition: needs exactly one of isolate or split (write isolate: leader, or split: [[zk1], [zk2, zk3]])',
+      'd.yaml:4: steps[0].partition: needs exactly one of isolate, split or oneWay (write isolate: leader, ' +
+        'split: [[zk1], [zk2, zk3]], or oneWay: [c1, c2])',
+    ]);
+    expect(errors(`${HEAD}  - partition: { oneWay: [c1, c1] }\n`)).toEqual([
+      'd.yaml:4: steps[0].partition.oneWay: names c1 twice (a one-way cut needs two members)',
     ]);
   });
 
