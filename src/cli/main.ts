@@ -81,14 +81,16 @@ export function closestOption(word: string, options: readonly string[]): string 
 /** yargs' own refusals, worded as zklab's: what was wrong, and where the help for it is. */
 function usageFailure(msg: string | undefined, argv: readonly string[], options: readonly string[]): UsageError {
   const text = msg ?? 'invalid command line';
-  const words = argv.filter((w) => !w.startsWith('-'));
-  const group = COMMANDS.some((c) => c.names.includes(words[0] ?? '')) ? words[0] : undefined;
+  const at = argv.findIndex((w) => COMMANDS.some((c) => c.names.includes(w)));
+  const group = at === -1 ? undefined : argv[at];
+  // The word after the command is its subcommand unless it is an option (`heal --lab DIR` has none).
+  const sub = at === -1 || argv[at + 1]?.startsWith('-') ? undefined : argv[at + 1];
   const helpOf = (cmd: string) => `\`zklab ${cmd} --help\``;
   const unknown = /^Unknown arguments?: ([^,]+)/.exec(text)?.[1];
   if (unknown !== undefined) {
     const meant = closestOption(unknown, options);
     const where = group
-      ? `${helpOf(words.slice(0, 2).join(' '))} lists its options`
+      ? `${helpOf([group, sub].filter(Boolean).join(' '))} lists its options`
       : '`zklab --help` lists the commands';
     return new UsageError(text, meant ? `did you mean --${meant}? ${where}` : where);
   }

@@ -129,6 +129,8 @@ describe('bad input, no lab', () => {
       /^zklab: Unknown argument: server\n {2}did you mean --servers\?/,
     );
     await expectUsage(['contenders', 'spawn', '3', '--session', '5s'], /did you mean --session-timeout\?/);
+    // the hint names the command, never an option's value (`--lab DIR` follows here)
+    await expectUsage(['heal', '--all'], /^zklab: Unknown argument: all\n {2}`zklab heal --help` lists its options$/m);
     for (const [group, commands] of [
       ['contenders', 'spawn, list or stop'],
       ['ensemble', 'up, status, down, restart, add, remove or config'],
