@@ -64,7 +64,16 @@ const reaches = (cut: Cut, addr: string): boolean => cut.to === 'any' || cut.to.
 
 function verdicts(match: string, cut: Cut, reject: boolean): string[] {
   const head = `${match}${cut.percent === undefined ? '' : ` numgen random mod 100 < ${cut.percent}`}`;
-  if (reject && cut.mode === 'reject') return [`${head} meta l4proto tcp reject with tcp reset`, `${head} reject`];
+  if (reject && cut.mode === 'reject') {
+    // Both ends of a cut reject: the answer a node's own reject sends back (a reset, port unreachable) must reach
+    // the peer it answers, or the peer only ever sees a silence, as with drop.
+    return [
+      `${match} tcp flags & rst == rst accept`,
+      `${match} icmp type destination-unreachable accept`,
+      `${head} meta l4proto tcp reject with tcp reset`,
+      `${head} reject`,
+    ];
+  }
   return [`${head} drop`];
 }
 

@@ -18,3 +18,17 @@ export function nodeProcessesUnder(prefix: string): number[] {
   }
   return out;
 }
+
+/** Live processes whose command line names `text` (a lab's directory on a JVM's, say), read from /proc. */
+export function processesNaming(text: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}

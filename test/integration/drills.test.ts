@@ -50,9 +50,12 @@ describe('built-in drills on real ensembles', () => {
   // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
   // One run of a drill per suite: zombie-leader runs in test/e2e/readme.test.ts, as the README's session runs it;
   // the isolation drills of real clients in test/integration/foreign-contenders.test.ts, which reads their reports;
-  // leader-node-isolated in test/integration/node-net.test.ts, on both networks.
+  // leader-node-isolated in test/integration/node-net.test.ts, on both networks, and zk-leader-isolation and
+  // client-partition there on the node network (their proxy-net faults are tested in net-servers and net-contenders).
   const elsewhere = new Set([
     'zombie-leader',
+    'zk-leader-isolation',
+    'client-partition',
     'curator-leader-isolated',
     'kazoo-leader-isolated',
     'leader-node-isolated',
