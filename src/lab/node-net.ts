@@ -152,29 +152,42 @@ export function createBridge(paths: LabPaths, net: NodeNet): void {
   ipBatch([`link add ${br} type bridge`, `addr add ${bridgeAddr(net)}/24 dev ${br}`, `link set ${br} up`]);
 }
 
-/** Makes a node's namespace: its loopback up, and eth0 with `addr` on the lab's bridge. */
-export function createNodeNs(paths: LabPaths, node: string, addr: string): void {
-  const ns = nsName(paths, node);
-  const host = hostEnd(paths, node);
-  const peer = `${host.slice(0, 13)}p`;
-  run('ip', ['netns', 'add', ns]);
+/**
+ * Makes nodes' namespaces, each with its loopback up and eth0 holding its address on the lab's bridge: the machine's
+ * side in one `ip -batch` for all of them (eth0 is made inside its namespace at once), then one batch per namespace.
+ */
+export function createNodeNamespaces(paths: LabPaths, nodes: readonly (readonly [string, string])[]): void {
+  if (nodes.length === 0) return;
   try {
-    ipBatch([
-      `link add ${host} type veth peer name ${peer}`,
-      `link set ${peer} netns ${ns}`,
-      `link set ${host} master ${bridgeName(paths)}`,
-      `link set ${host} up`,
-    ]);
-    ipBatch([`link set ${peer} name eth0`, `addr add ${addr}/24 dev eth0`, 'link set eth0 up', 'link set lo up'], ns);
+    ipBatch(
+      nodes.flatMap(([node]) => {
+        const [ns, host] = [nsName(paths, node), hostEnd(paths, node)];
+        return [
+          `netns add ${ns}`,
+          `link add ${host} type veth peer name eth0 netns ${ns}`,
+          `link set ${host} master ${bridgeName(paths)}`,
+          `link set ${host} up`,
+        ];
+      }),
+    );
+    for (const [node, addr] of nodes) {
+      ipBatch([`addr add ${addr}/24 dev eth0`, 'link set eth0 up', 'link set lo up'], nsName(paths, node));
+    }
   } catch (e) {
-    removeNodeNs(paths, node);
+    for (const [node] of nodes) removeNodeNs(paths, node);
     throw e;
   }
 }
 
+/** Makes one node's namespace (createNodeNamespaces). */
+export const createNodeNs = (paths: LabPaths, node: string, addr: string): void =>
+  createNodeNamespaces(paths, [[node, addr]]);
+
 /** Removes a node's namespace (its veth pair and its rules go with it). Nothing there: nothing to do. */
 export function removeNodeNs(paths: LabPaths, node: string): void {
   const ns = nsName(paths, node);
+  // The machine's end of the veth pair goes at once; the kernel tears a namespace down a moment after its delete.
+  if (existsSync(`/sys/class/net/${hostEnd(paths, node)}`)) spawnSync('ip', ['link', 'delete', hostEnd(paths, node)]);
   if (existsSync(nsPath(ns))) spawnSync('ip', ['netns', 'delete', ns]);
 }
 
@@ -233,9 +246,10 @@ export function ensureNodeNetwork(paths: LabPaths, lab: { readonly nodeNet?: Nod
   const net = lab.nodeNet;
   if (!net) return;
   if (!existsSync(`/sys/class/net/${bridgeName(paths)}`)) createBridge(paths, net);
-  for (const [node, addr] of Object.entries(net.addrs)) {
-    if (!existsSync(nsPath(nsName(paths, node)))) createNodeNs(paths, node, addr);
-  }
+  createNodeNamespaces(
+    paths,
+    Object.entries(net.addrs).filter(([node]) => !existsSync(nsPath(nsName(paths, node)))),
+  );
 }
 
 /** The command that runs `command args` inside a node's namespace (nsenter: no shell, the same pid). */

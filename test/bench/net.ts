@@ -28,7 +28,7 @@ const connect = (port: number) =>
   ZkClient.connect({ connect: `127.0.0.1:${port}`, sessionTimeoutMs: 10_000, connectTimeoutMs: 15_000 });
 
 /** Bench-only client links (members the lab's rules never name), one per client; resolves their ports. */
-async function benchLinks(
+export async function benchLinks(
   paths: LabPaths,
   state: LabState,
   count: number,

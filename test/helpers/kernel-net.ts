@@ -18,8 +18,11 @@ export function labNetPrefix(root: string): string {
   return `zl${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
 
+// stderr kept: `ip link` says "Peer netns reference is invalid" of a veth whose namespace the kernel is tearing down.
 const lines = (cmd: string, args: readonly string[]): string[] =>
-  execFileSync(cmd, args, { encoding: 'utf8' }).split('\n').filter(Boolean);
+  execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    .split('\n')
+    .filter(Boolean);
 
 /** Network namespaces by name (`ip netns list`). */
 export const netnsNames = (): string[] => lines('ip', ['netns', 'list']).map((l) => l.split(' ')[0]!);

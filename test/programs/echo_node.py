@@ -3,7 +3,8 @@ A node's data plane, for the node-network tests, in three modes:
 
   echo_node.py serve ADDR PORT DIR ID   answers TCP connections on ADDR:PORT with what they send, counts the UDP
                                         datagrams that reach ADDR:PORT by tag (the text before '#'), keeps
-                                        DIR/ID.json ({"pid", "addr", "udp": {tag: count}}) up to date, and says it
+                                        DIR/ID.json ({"pid", "addr", "udp": {tag: count}, "last": {tag: the
+                                        wall-clock second its latest datagram arrived}}) up to date, and says it
                                         joined the lab (ZKLAB {"event":"joined"}).
   echo_node.py connect ADDR PORT        exit 0: a TCP echo answered; 1: refused or reset; 2: no answer within 1 s.
   echo_node.py send ADDR PORT TAG N     sends N datagrams `TAG#i`, paced so that a receiver on the same machine
@@ -22,12 +23,13 @@ import time
 
 def serve(addr, port, directory, ident):
     counts = {}
+    last = {}
     lock = threading.Lock()
     record = os.path.join(directory, f"{ident}.json")
 
     def write():
         with lock:
-            body = json.dumps({"pid": os.getpid(), "addr": addr, "udp": dict(counts)})
+            body = json.dumps({"pid": os.getpid(), "addr": addr, "udp": dict(counts), "last": dict(last)})
         tmp = f"{record}.tmp"
         with open(tmp, "w") as f:
             f.write(body)
@@ -39,9 +41,11 @@ def serve(addr, port, directory, ident):
         s.bind((addr, port))
         while True:
             data, _ = s.recvfrom(256)
+            at = time.time()
             tag = data.decode(errors="replace").split("#", 1)[0]
             with lock:
                 counts[tag] = counts.get(tag, 0) + 1
+                last[tag] = at
 
     def echo(conn):
         with conn:
@@ -69,13 +73,13 @@ def serve(addr, port, directory, ident):
     threading.Thread(target=accept, daemon=True).start()
     write()
     print('ZKLAB {"event":"joined"}', flush=True)
-    last = None
+    written = None
     while True:
         with lock:
             now = dict(counts)
-        if now != last:
+        if now != written:
             write()
-            last = now
+            written = now
         time.sleep(0.05)
 
 

@@ -1,0 +1,308 @@
+/**
+ * Issue 27: nodes with networks of their own. Against the proxy net, in the same run:
+ * - `ensemble up` of 3 servers, ns vs proxy (alternating), and `ensemble down` of an ns lab until `ip netns`, `ip link`
+ *   and `nft list tables` show nothing of it;
+ * - a getData round trip p50/p99 from the machine: to an ns server over the bridge, through a link proxy, and
+ *   straight to a proxy lab's server on loopback (blocks alternate, so drift hits all three alike);
+ * - fault take-effect: a node sends another a datagram every ~0.1 ms; `partition isolate` of the receiver returns at
+ *   T; the receiver's own record says when its last datagram arrived. Anything after T is a fault not yet in force.
+ *   The command's own duration, ns vs proxy, beside it.
+ */
+import { execa, type ResultPromise } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { spawnContenders } from '../../src/contenders/service.js';
+import { requireContenderSpec } from '../../src/contenders/spec.js';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { heal, isolate } from '../../src/faults/service.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { readState } from '../../src/lab/state.js';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+import { ZkClient } from '../../src/zk/client.js';
+import { benchLinks } from './net.js';
+import { median, percentile, type BenchRow } from './types.js';
+
+const ECHO = join(PACKAGE_ROOT, 'test', 'programs', 'echo_node.py');
+const PORT = 7070;
+const UPS = 5;
+const READS = 500;
+const ROUNDS = 4;
+const BLOCK = 100;
+const CUTS = 10;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const newLab = (name: string) => new LabPaths(`${mkdtempSync(`/tmp/zklab-bench-${name}-`)}/lab`);
+
+/** What of the lab's network the machine still has (names carry the lab's prefix), from ip and nft themselves. */
+function netLeft(prefix: string): number {
+  const out = [
+    execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }),
+    execFileSync('ip', ['-br', 'link'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+    execFileSync('nft', ['list', 'tables'], { encoding: 'utf8' }),
+  ].join('\n');
+  return out.split('\n').filter((l) => l.includes(prefix)).length;
+}
+
+const prefixesNow = (): Set<string> =>
+  new Set(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).match(/zl[0-9a-f]{8}(?=-zk1)/g) ?? []);
+
+/** The prefix of the lab made since `before`, read from its namespaces (not from the code under test). */
+function prefixSince(before: Set<string>): string {
+  const made = [...prefixesNow()].filter((p) => !before.has(p));
+  if (made.length !== 1) throw new Error(`bench: expected one new lab's namespaces, found ${made.length}`);
+  return made[0]!;
+}
+
+async function upTimes(): Promise<{ ns: number[]; proxy: number[]; down: number[] }> {
+  const t = { ns: [] as number[], proxy: [] as number[], down: [] as number[] };
+  for (let i = 0; i < UPS; i++) {
+    for (const net of i % 2 === 0 ? (['ns', 'proxy'] as const) : (['proxy', 'ns'] as const)) {
+      const paths = newLab(`up-${net}`);
+      try {
+        const before = prefixesNow();
+        const start = performance.now();
+        await ensembleUp(paths, { servers: 3, net });
+        t[net].push(performance.now() - start);
+        if (net === 'ns') {
+          const prefix = prefixSince(before);
+          const down = performance.now();
+          await ensembleDown(paths, { purge: true });
+          while (netLeft(prefix) > 0) {
+            if (performance.now() - down > 10_000) throw new Error('bench: the ns lab left its network behind');
+            await sleep(5);
+          }
+          t.down.push(performance.now() - down);
+        }
+      } finally {
+        await ensembleDown(paths, { purge: true }).catch(() => undefined);
+        rmSync(dirname(paths.root), { recursive: true, force: true });
+      }
+    }
+  }
+  return t;
+}
+
+/**
+ * getData round trips per group of connect strings (one per server: servers of one lab differ by some percent among
+ * themselves, and pooling all three keeps that from passing for a difference between nets). One client at a time,
+ * opened, warmed and closed per turn, so that no client's I/O thread weighs on another's turn; turns alternate.
+ */
+async function readTimes(groups: Record<string, string[]>): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = Object.fromEntries(Object.keys(groups).map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = Object.keys(groups);
+    if (round % 2 === 1) order.reverse();
+    for (const k of order) {
+      for (const connect of groups[k]!) {
+        const c = await ZkClient.connect({ connect, sessionTimeoutMs: 10_000, connectTimeoutMs: 15_000, quiet: true });
+        try {
+          await c.create('/bench-read', 'x', 'persistent').catch(() => undefined);
+          for (let i = 0; i < READS; i++) await c.getData('/bench-read');
+          for (let i = 0; i < READS; i++) {
+            const start = performance.now();
+            await c.getData('/bench-read');
+            out[k]!.push(performance.now() - start);
+          }
+        } finally {
+          await c.close();
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A persistent TCP connection to an echo, and the time of one small round trip on it. */
+async function echoClient(host: string, port: number): Promise<{ trip: () => Promise<number>; close: () => void }> {
+  const s: Socket = await new Promise((resolve, reject) => {
+    const c = tcpConnect(port, host, () => resolve(c));
+    c.once('error', reject);
+  });
+  s.setNoDelay(true);
+  return {
+    trip: () =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        s.once('data', () => resolve(performance.now() - start));
+        s.write('ping\n');
+      }),
+    close: () => s.destroy(),
+  };
+}
+
+const JAVA_ECHO = join(PACKAGE_ROOT, 'test', 'bench', 'programs', 'TcpEcho.java');
+
+/**
+ * The floor: round trips to the same small JVM echo on loopback, and in a node's namespace over the bridge (blocks
+ * alternate), warmed alike. The difference is the machine's (kernel path and a JVM's threads woken through it), not
+ * the lab's: what ZooKeeper over the node network cannot beat.
+ */
+async function floorTimes(nodePid: number, nodeAddr: string): Promise<{ loopback: number[]; bridge: number[] }> {
+  const port = PORT + 1;
+  const echoes = [
+    execa('java', [JAVA_ECHO, '127.0.0.1', String(port)], { reject: false }),
+    execa('nsenter', ['-t', String(nodePid), '-n', 'java', JAVA_ECHO, nodeAddr, String(port)], { reject: false }),
+  ];
+  try {
+    await Promise.all(echoes.map((e) => new Promise((r) => e.stdout!.once('data', r))));
+    const clients = { loopback: await echoClient('127.0.0.1', port), bridge: await echoClient(nodeAddr, port) };
+    const out = { loopback: [] as number[], bridge: [] as number[] };
+    for (let i = 0; i < READS; i++) await Promise.all([clients.loopback.trip(), clients.bridge.trip()]);
+    for (let b = 0; b < (3 * READS) / BLOCK; b++) {
+      for (const k of b % 2 === 0 ? (['loopback', 'bridge'] as const) : (['bridge', 'loopback'] as const)) {
+        for (let i = 0; i < BLOCK; i++) out[k].push(await clients[k].trip());
+      }
+    }
+    clients.loopback.close();
+    clients.bridge.close();
+    return out;
+  } finally {
+    for (const e of echoes) e.kill('SIGKILL');
+    await Promise.all(echoes);
+  }
+}
+
+interface Echo {
+  readonly pid: number;
+  readonly addr: string;
+  readonly udp: Record<string, number>;
+  readonly last: Record<string, number>;
+}
+
+const echo = (dir: string, id: string): Echo | undefined => {
+  try {
+    return JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as Echo;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Milliseconds by which datagrams still arrived after `partition isolate c1` returned (0: none did), and its durations. */
+async function cutTimes(paths: LabPaths, dir: string): Promise<{ late: number[]; took: number[] }> {
+  const out = { late: [] as number[], took: [] as number[] };
+  for (let i = 0; i < CUTS; i++) {
+    const [c1, c2] = [echo(dir, 'c1')!, echo(dir, 'c2')!];
+    const tag = `cut${i}`;
+    const sender: ResultPromise = execa(
+      'nsenter',
+      ['-t', String(c2.pid), '-n', 'python3', ECHO, 'send', c1.addr, String(PORT), tag, '10000000'],
+      { reject: false },
+    );
+    try {
+      while ((echo(dir, 'c1')?.udp[tag] ?? 0) < 1000) await sleep(5);
+      const start = performance.now();
+      await isolate(paths, 'c1');
+      const returned = performance.timeOrigin + performance.now();
+      out.took.push(performance.now() - start);
+      await sleep(300);
+      const last = (echo(dir, 'c1')!.last[tag] ?? 0) * 1000;
+      out.late.push(Math.max(0, last - returned));
+      await heal(paths, 'c1');
+    } finally {
+      sender.kill('SIGKILL');
+      await sender;
+    }
+  }
+  return out;
+}
+
+async function proxyCutTimes(paths: LabPaths): Promise<number[]> {
+  const took: number[] = [];
+  for (let i = 0; i < CUTS; i++) {
+    const start = performance.now();
+    await isolate(paths, 'zk1');
+    took.push(performance.now() - start);
+    await heal(paths, 'zk1');
+  }
+  return took;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const up = await upTimes();
+  const ratio = median(up.ns) / median(up.proxy);
+  rows.push(
+    { name: 'ensemble up 3 servers, proxy (median)', value: median(up.proxy), unit: 'ms' },
+    { name: 'ensemble up 3 servers, ns (median)', value: median(up.ns), unit: 'ms' },
+    { name: 'ensemble up ratio ns/proxy', value: ratio, unit: 'x', target: '≤ 1.1', pass: ratio <= 1.1 },
+    {
+      name: 'ensemble down (ns) → nothing of its net left (max)',
+      value: Math.max(...up.down),
+      unit: 'ms',
+      target: '≤ 1000',
+      pass: Math.max(...up.down) <= 1000,
+    },
+  );
+
+  const ns = newLab('nodenet');
+  const proxy = newLab('proxynet');
+  const dir = mkdtempSync('/tmp/zklab-bench-echo-');
+  try {
+    await ensembleUp(ns, { servers: 3, net: 'ns' });
+    await ensembleUp(proxy, { servers: 3 });
+    const nsState = readState(ns)!;
+    const pState = readState(proxy)!;
+    const link = await benchLinks(proxy, pState, 3);
+    const reads = await readTimes({
+      direct: pState.servers.map((s) => `127.0.0.1:${s.clientPort}`),
+      proxy: link.ports.map((port) => `127.0.0.1:${port}`),
+      ns: nsState.servers.map((s) => `${nsState.nodeNet!.addrs[s.name]}:${s.clientPort}`),
+    });
+    for (const k of ['direct', 'proxy', 'ns'] as const) {
+      rows.push(
+        { name: `getData p50 ${k}`, value: median(reads[k]!), unit: 'ms' },
+        { name: `getData p99 ${k}`, value: percentile(reads[k]!, 99), unit: 'ms' },
+      );
+    }
+    const p50 = median(reads.ns!) / median(reads.direct!);
+    // The goal (≤ 1.05) is met when the kernel's floor is: see the floor rows below.
+    rows.push({ name: 'getData p50 ratio ns/direct', value: p50, unit: 'x', target: '≤ 1.05', pass: p50 <= 1.05 });
+
+    const spec = requireContenderSpec({
+      count: 2,
+      exec: ['python3', ECHO, 'serve', '{addr}', String(PORT), dir, '{id}'],
+    });
+    await spawnContenders(ns, spec);
+    while (!echo(dir, 'c1') || !echo(dir, 'c2')) await sleep(20);
+    const floor = await floorTimes(echo(dir, 'c1')!.pid, echo(dir, 'c1')!.addr);
+    const floorRatio = median(floor.bridge) / median(floor.loopback);
+    // The bridge's extra cost per round trip, as the echo measured it, taken off the ns figure: what is left is what
+    // the lab adds over a direct connection.
+    const extra = median(floor.bridge) - median(floor.loopback);
+    const overFloor = (median(reads.ns!) - extra) / median(reads.direct!);
+    rows.push(
+      { name: 'floor: JVM echo p50 loopback', value: median(floor.loopback), unit: 'ms' },
+      { name: 'floor: JVM echo p50 into a node over the bridge', value: median(floor.bridge), unit: 'ms' },
+      { name: 'floor ratio bridge/loopback', value: floorRatio, unit: 'x' },
+      {
+        name: 'getData p50 ratio ns/direct, bridge cost taken off',
+        value: overFloor,
+        unit: 'x',
+        target: '≤ 1.05',
+        pass: overFloor <= 1.05,
+      },
+    );
+    const cuts = await cutTimes(ns, dir);
+    const proxyTook = await proxyCutTimes(proxy);
+    rows.push(
+      {
+        name: 'isolate returned → last datagram in (max)',
+        value: Math.max(...cuts.late),
+        unit: 'ms',
+        target: '≤ 5',
+        pass: Math.max(...cuts.late) <= 5,
+      },
+      { name: 'isolate command, ns (median)', value: median(cuts.took), unit: 'ms' },
+      { name: 'isolate command, proxy (median)', value: median(proxyTook), unit: 'ms' },
+    );
+    return rows;
+  } finally {
+    for (const p of [ns, proxy]) {
+      await ensembleDown(p, { purge: true }).catch(() => undefined);
+      rmSync(dirname(p.root), { recursive: true, force: true });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
