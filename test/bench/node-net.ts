@@ -21,6 +21,7 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { netLeft } from '../helpers/kernel-net.js';
 import { benchLinks } from './net.js';
 import { median, percentile, type BenchRow } from './types.js';
 
@@ -28,22 +29,12 @@ const ECHO = join(PACKAGE_ROOT, 'test', 'programs', 'echo_node.py');
 const PORT = 7070;
 const UPS = 5;
 const READS = 500;
-const ROUNDS = 4;
+const ROUNDS = 8;
 const BLOCK = 100;
 const CUTS = 10;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newLab = (name: string) => new LabPaths(`${mkdtempSync(`/tmp/zklab-bench-${name}-`)}/lab`);
-
-/** What of the lab's network the machine still has (names carry the lab's prefix), from ip and nft themselves. */
-function netLeft(prefix: string): number {
-  const out = [
-    execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }),
-    execFileSync('ip', ['-br', 'link'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-    execFileSync('nft', ['list', 'tables'], { encoding: 'utf8' }),
-  ].join('\n');
-  return out.split('\n').filter((l) => l.includes(prefix)).length;
-}
 
 const prefixesNow = (): Set<string> =>
   new Set(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).match(/zl[0-9a-f]{8}(?=-zk1)/g) ?? []);
@@ -69,7 +60,7 @@ async function upTimes(): Promise<{ ns: number[]; proxy: number[]; down: number[
           const prefix = prefixSince(before);
           const down = performance.now();
           await ensembleDown(paths, { purge: true });
-          while (netLeft(prefix) > 0) {
+          while (netLeft(prefix).length > 0) {
             if (performance.now() - down > 10_000) throw new Error('bench: the ns lab left its network behind');
             await sleep(5);
           }
