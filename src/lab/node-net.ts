@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
 
 /**
@@ -45,6 +46,9 @@ export const bridgeName = (paths: LabPaths): string => `${netPrefix(paths)}br`;
 export const nsName = (paths: LabPaths, node: string): string => `${netPrefix(paths)}-${node}`;
 /** The host end of a node's veth pair (15 characters at most, as Linux requires). */
 const hostEnd = (paths: LabPaths, node: string): string => `${netPrefix(paths)}${node}`.slice(0, 15);
+
+/** The record of the nftables script last applied to a node's table (`host`: the bridge's), src/net/node-faults.ts. */
+export const appliedRulesFile = (paths: LabPaths, name: string): string => join(paths.nodeRulesDir, `${name}.nft`);
 
 /** Where a network namespace's handle lives (`ip netns add` makes it). */
 export const nsPath = (ns: string): string => `/run/netns/${ns}`;
@@ -172,6 +176,8 @@ export function createNodeNamespaces(paths: LabPaths, nodes: readonly (readonly 
     );
     for (const [node, addr] of nodes) {
       ipBatch([`addr add ${addr}/24 dev eth0`, 'link set eth0 up', 'link set lo up'], nsName(paths, node));
+      // A namespace made afresh holds no table, whatever an earlier one of the same name held.
+      rmSync(appliedRulesFile(paths, node), { force: true });
     }
   } catch (e) {
     for (const [node] of nodes) removeNodeNs(paths, node);
@@ -186,6 +192,7 @@ export const createNodeNs = (paths: LabPaths, node: string, addr: string): void 
 /** Removes a node's namespace (its veth pair and its rules go with it). Nothing there: nothing to do. */
 export function removeNodeNs(paths: LabPaths, node: string): void {
   const ns = nsName(paths, node);
+  rmSync(appliedRulesFile(paths, node), { force: true });
   // The machine's end of the veth pair goes at once; the kernel tears a namespace down a moment after its delete.
   if (existsSync(`/sys/class/net/${hostEnd(paths, node)}`)) spawnSync('ip', ['link', 'delete', hostEnd(paths, node)]);
   if (existsSync(nsPath(ns))) spawnSync('ip', ['netns', 'delete', ns]);
@@ -223,6 +230,7 @@ export function labTableLeft(paths: LabPaths): boolean {
  * veth pairs go with them), the bridge. The nodes' processes must be gone first. Safe when nothing is there.
  */
 export function removeLabNet(paths: LabPaths): void {
+  rmSync(paths.nodeRulesDir, { recursive: true, force: true });
   if (labTableLeft(paths)) {
     try {
       nft(`table bridge ${netTable(paths)} {}\ndelete table bridge ${netTable(paths)}\n`);

@@ -40,6 +40,10 @@ export class LabPaths {
   get controlSocket(): string {
     return join(this.root, 'net.sock');
   }
+  /** On the node network: the nftables script last applied per node (and `host`), so unchanged tables are left be. */
+  get nodeRulesDir(): string {
+    return join(this.root, 'node-rules');
+  }
   /** The prober's pid, while it runs (src/contenders/probing.ts), and its log. */
   get proberPidFile(): string {
     return join(this.root, 'prober.pid');

@@ -106,6 +106,9 @@ function table(family: 'inet' | 'bridge', name: string, body: readonly string[])
   return `${[...reset, ...chain].join('\n')}\n`;
 }
 
+/** True for a script that only removes its table (no fault touches it). */
+export const isEmptyRuleset = (script: string): boolean => !script.includes('chain input');
+
 /** The script for the table in one node's namespace. */
 export function nodeRuleset(net: KernelNet, node: string): string {
   const addr = net.addrs[node];

@@ -120,6 +120,14 @@ async function allServing(): Promise<void> {
   );
 }
 
+/** The faulted pairs `inspect --json` shows, as `from>to fault`. */
+async function viewedCuts(): Promise<string[]> {
+  const s = JSON.parse(await cli(['inspect', '--once', '--json'])) as {
+    partitions: { from: string; to: string; fault: string }[];
+  };
+  return s.partitions.map((p) => `${p.from}>${p.to} ${p.fault}`);
+}
+
 beforeAll(async () => {
   await cli(['ensemble', 'up', '-n', '3', '--net', 'ns']);
   await cli([
@@ -162,7 +170,14 @@ describe('nodes on a network of their own', () => {
     await cli(['partition', 'isolate', 'c1']);
     expect(await reach('c2', 'c1')).toBe(2);
     expect(await reach('c1', 'c2')).toBe(2);
+    // The views show the kernel's cut as they show a proxy's: every pair with c1, and no other.
+    expect(await cli(['partition', 'list'])).toMatch(/faults in the kernel[\s\S]*isolate c1/);
+    const cut = await viewedCuts();
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((p) => p.includes('c1'))).toBe(true);
+    expect(cut).toContain('c2>c1 partition');
     await cli(['heal', 'c1']);
+    expect(await viewedCuts()).toEqual([]);
     expect(await reach('c2', 'c1')).toBe(0);
     await cli(['partition', 'isolate', 'c1', '--mode', 'reject']);
     expect(await reach('c2', 'c1')).toBe(1);
@@ -185,6 +200,7 @@ describe('nodes on a network of their own', () => {
     await cli(['net', 'loss', 'c1', '30']);
     // The rules sit in the node's own namespace.
     expect((await inNetOf(c1.pid, ['nft', 'list', 'tables'])).stdout).toContain(prefix);
+    expect(await viewedCuts()).toContain('c1>all loss');
     await send('c2', 'c1', 'loss', 2000);
     await cli(['net', 'clear', 'c1']);
     expect((await inNetOf(c1.pid, ['nft', 'list', 'tables'])).stdout).not.toContain(prefix);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hostRuleset, type KernelNet, nodeRuleset, removeHostRuleset } from '../../../src/net/kernel-rules.js';
+import {
+  hostRuleset,
+  isEmptyRuleset,
+  type KernelNet,
+  nodeRuleset,
+  removeHostRuleset,
+} from '../../../src/net/kernel-rules.js';
 
 /**
  * The node network's faults as nftables text. Each expectation is written out by hand from the rule "a cut acts where
@@ -23,6 +29,9 @@ describe('kernel rules of the node network', () => {
     expect(script).toBe('table inet zlabc {}\ndelete table inet zlabc\n');
     expect(hostRuleset(net({}))).toBe('table bridge zlabc {}\ndelete table bridge zlabc\n');
     expect(removeHostRuleset('zlabc')).toBe('table bridge zlabc {}\ndelete table bridge zlabc\n');
+    expect(isEmptyRuleset(script)).toBe(true);
+    const cut = net({ rules: [{ type: 'isolate', member: 'c1', mode: 'blackhole' }] });
+    expect(isEmptyRuleset(nodeRuleset(cut, 'c1'))).toBe(false);
   });
 
   it('isolate c1: c1 receives nothing from its link, the others nothing from c1, the host nothing from c1', () => {
