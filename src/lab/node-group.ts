@@ -107,10 +107,11 @@ function removeTree(dir: string, below = true): void {
   }
 }
 
-class CgroupV2Node implements NodeGroup {
+/** A node held in a control group directory: what both cgroup versions share (entering, making, listing, removing). */
+abstract class CgroupNode implements NodeGroup {
   constructor(
     readonly name: string,
-    private readonly dir: string,
+    protected readonly dir: string,
   ) {}
 
   get entryFile(): string {
@@ -125,6 +126,17 @@ class CgroupV2Node implements NodeGroup {
     return groupPids(this.dir).filter(alive);
   }
 
+  remove(): void {
+    removeTree(this.dir);
+  }
+
+  abstract kill(timeoutMs?: number): Promise<number[]>;
+  abstract freeze(timeoutMs?: number, abort?: AbortSignal): Promise<void>;
+  abstract thaw(): void;
+  abstract frozen(): boolean;
+}
+
+class CgroupV2Node extends CgroupNode {
   private populated(): boolean {
     return subtree(this.dir).some((d) => readLines(join(d, 'cgroup.events')).includes('populated 1'));
   }
@@ -153,30 +165,9 @@ class CgroupV2Node implements NodeGroup {
   frozen(): boolean {
     return readLines(join(this.dir, 'cgroup.events')).includes('frozen 1');
   }
-
-  remove(): void {
-    removeTree(this.dir);
-  }
 }
 
-class CgroupV1Node implements NodeGroup {
-  constructor(
-    readonly name: string,
-    private readonly dir: string,
-  ) {}
-
-  get entryFile(): string {
-    return join(this.dir, 'cgroup.procs');
-  }
-
-  create(): void {
-    mkdirSync(this.dir, { recursive: true });
-  }
-
-  pids(): number[] {
-    return groupPids(this.dir).filter(alive);
-  }
-
+class CgroupV1Node extends CgroupNode {
   async kill(timeoutMs = 5000): Promise<number[]> {
     if (!existsSync(this.dir)) return [];
     // Frozen, nothing can fork while it is killed; thawed, the kills land.
@@ -198,10 +189,6 @@ class CgroupV1Node implements NodeGroup {
 
   frozen(): boolean {
     return readLines(join(this.dir, 'freezer.state'))[0] === 'FROZEN';
-  }
-
-  remove(): void {
-    removeTree(this.dir);
   }
 }
 

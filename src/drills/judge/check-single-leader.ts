@@ -140,6 +140,13 @@ function beliefOverlaps(h: History) {
 const SAMPLING_SLACK_MS = 350;
 const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
 
+/** Where two spans of time meet, or undefined when they do not. */
+function meet(a: { start: number; end: number }, b: { start: number; end: number }): [number, number] | undefined {
+  const start = Math.max(a.start, b.start);
+  const end = Math.min(a.end, b.end);
+  return end > start ? [start, end] : undefined;
+}
+
 interface ActingOverlap {
   readonly a: ActingInterval;
   readonly b: ActingInterval;
@@ -153,9 +160,9 @@ function actingOverlaps(h: History): ActingOverlap[] {
   h.acting.forEach((a, i) => {
     for (const b of h.acting.slice(i + 1)) {
       if (a.contender === b.contender) continue;
-      const start = Math.max(a.start, b.start);
-      const end = Math.min(a.end, b.end);
-      if (end <= start) continue;
+      const both = meet(a, b);
+      if (!both) continue;
+      const [start, end] = both;
       const ms = capableMs(h, a.contender, b.contender, start, end);
       if (ms > actingBound(a.everyMs, b.everyMs)) out.push({ a, b, start, ms });
     }
@@ -176,9 +183,9 @@ function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
   for (const a of h.acting) {
     for (const z of h.zkLeaders) {
       if (z.leader === null || z.leader === a.contender || z.start <= a.start) continue;
-      const start = Math.max(a.start, z.start);
-      const end = Math.min(a.end, z.end);
-      if (end <= start) continue;
+      const both = meet(a, z);
+      if (!both) continue;
+      const [start, end] = both;
       const ms = capableMs(h, a.contender, a.contender, start, end);
       if (ms > actingBound(a.everyMs)) out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, ms });
     }

@@ -82,6 +82,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
     }
     // Every job a step asked for is part of what is judged: a stream still submitting is waited for.
     await settleStreams(state, ran, say);
+    signal.throwIfAborted();
     return result(drill, state, seed, Date.now());
   } catch (e) {
     // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.

@@ -60,6 +60,8 @@ export async function runSteps(
   iterations: readonly string[] = [],
 ): Promise<boolean> {
   for (const [i, step] of steps.entries()) {
+    // An interrupt between steps stops the run here: a step that finds its condition met at once never waits on it.
+    state.signal.throwIfAborted();
     const at = [...path, i + 1];
     let go: boolean;
     if (step.kind === 'repeat') {
