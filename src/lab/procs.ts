@@ -28,9 +28,20 @@ export function pidAlive(pid: number): boolean {
 /** True when pid is alive and one of its arguments is one of `markers` (guards against pid reuse after a reboot). */
 export function isOurs(pid: number | undefined, markers: readonly string[]): boolean {
   if (!pid || pid <= 0) return false;
-  const args = cmdlineOf(pid);
-  return args?.some((a) => markers.includes(a)) ?? false;
+  for (let waited = 0; ; waited++) {
+    const args = cmdlineOf(pid);
+    if (args !== undefined) return args.some((a) => markers.includes(a));
+    // No command line: gone, a zombie, or a process in the middle of exec (a node starts as `sh -c '…; exec "$@"'`,
+    // and /proc/PID/cmdline reads empty for that moment). Only the last is worth a second look.
+    const state = processState(pid);
+    if (state === undefined || state === 'Z' || waited >= EXEC_WAIT_MS) return false;
+    Atomics.wait(PAUSE, 0, 0, 1);
+  }
 }
+
+/** How long a process with no command line yet is given to finish its exec (ms). */
+const EXEC_WAIT_MS = 50;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** 'R', 'S', 'T' (stopped), 'Z'… from /proc/pid/stat, or undefined if gone. */
 export function processState(pid: number): string | undefined {
