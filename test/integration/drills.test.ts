@@ -3,12 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
 import { parseDrill } from '../../src/drills/format/schema.js';
 import { expandVariants } from '../../src/drills/format/variants.js';
-import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/judge/result.js';
+import { checkVerdicts, drillPassed } from '../../src/drills/judge/result.js';
 import { runDrill } from '../../src/drills/run/runner.js';
 import type { DrillProgress } from '../../src/drills/run/progress.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { emptyState, writeState } from '../../src/lab/state.js';
 import { findMarked } from '../../src/lab/procs.js';
+import { explainDrill } from '../helpers/drill-explain.js';
 import { tempDir } from '../helpers/paths.js';
 
 /** Every built-in drill on a real ensemble of its own, one after the other; nothing is shared between them. */
@@ -23,20 +24,6 @@ function labDir(): string {
 function expectTornDown(dir: string): void {
   expect(findMarked(new LabPaths(dir).markers)).toEqual([]);
   expect(existsSync(dir)).toBe(false);
-}
-
-function explain(r: DrillResult): string {
-  const bad = [
-    r.error ?? '',
-    ...r.steps
-      .filter((s) => s.outcome === 'failed' || s.outcome === 'timeout')
-      .map((s) => `step ${s.index}: ${s.description}: ${s.detail ?? ''}`),
-    ...r.expectations.filter((e) => !e.passed).map((e) => `expect ${e.description} (step ${e.step}): ${e.detail}`),
-    ...checkVerdicts(r)
-      .filter((v) => !v.ok)
-      .map((v) => `${v.label} ${v.check.name}: ${v.check.summary}`),
-  ];
-  return bad.filter(Boolean).join('\n');
 }
 
 afterAll(() => {
@@ -68,7 +55,7 @@ describe('built-in drills on real ensembles', () => {
     const started = Date.now();
     const r = await runDrill(drill, { labDir: dir, seed: 1 });
     timings.push({ name, ms: Date.now() - started });
-    expect(drillPassed(r), explain(r)).toBe(true);
+    expect(drillPassed(r), explainDrill(r)).toBe(true);
     expect(r.steps.every((s) => s.outcome === 'ok')).toBe(true);
     expect(r.expectations.length).toBeGreaterThan(0);
     expect(r.expectations.every((e) => e.passed)).toBe(true);
@@ -124,7 +111,7 @@ checks: [singleLeader, liveness]
     const dir = labDir();
     const drill = parseDrill(EVERY_STEP, 'every-step.yaml');
     const r = await runDrill(drill, { labDir: dir });
-    expect(drillPassed(r), explain(r)).toBe(true);
+    expect(drillPassed(r), explainDrill(r)).toBe(true);
     expect(new Set(r.steps.map((s) => s.kind))).toEqual(
       new Set([
         'spawn',

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDrill } from '../../src/drills/format/builtins.js';
-import { checkVerdicts, drillPassed, type DrillResult } from '../../src/drills/judge/result.js';
+import { checkVerdicts, drillPassed } from '../../src/drills/judge/result.js';
 import { runDrill } from '../../src/drills/run/runner.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -19,6 +19,7 @@ import {
   nothingLeft,
 } from '../helpers/kernel-net.js';
 import { nodeProcessesUnder, processesNaming } from '../helpers/node-processes.js';
+import { explainDrill } from '../helpers/drill-explain.js';
 import { tempDir, tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
@@ -375,19 +376,6 @@ describe('nothing of a node network outlives its lab', () => {
   });
 });
 
-function explain(r: DrillResult): string {
-  return [
-    r.error ?? '',
-    ...r.steps.filter((s) => s.outcome !== 'ok').map((s) => `step ${s.index}: ${s.description}: ${s.detail ?? ''}`),
-    ...r.expectations.filter((e) => !e.passed).map((e) => `expect ${e.description}: ${e.detail}`),
-    ...checkVerdicts(r)
-      .filter((v) => !v.ok)
-      .map((v) => `${v.label} ${v.check.name}: ${v.check.summary}`),
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
 describe('built-in drills on the node network', () => {
   it.each(['zk-leader-isolation', 'client-partition', 'zombie-leader', 'leader-node-isolated'])(
     '%s passes on ns',
@@ -395,7 +383,7 @@ describe('built-in drills on the node network', () => {
     async (name) => {
       const dir = join(tempDir(), 'lab');
       const r = await runDrill(resolveDrill(name), { labDir: dir, seed: 1, net: 'ns' });
-      expect(drillPassed(r), explain(r)).toBe(true);
+      expect(drillPassed(r), explainDrill(r)).toBe(true);
       for (const v of checkVerdicts(r)) expect(v.check.passed, `${name} ${v.check.name}`).toBe(!v.expectedToFail);
       await nothingLeft(labNetPrefix(dir));
     },
