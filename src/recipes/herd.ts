@@ -1,4 +1,5 @@
 import type { ElectionRecipe } from './base.js';
+import { basename } from '../zk/paths.js';
 import { PredecessorElection } from './predecessor.js';
 
 /**
@@ -16,12 +17,17 @@ export class HerdElection extends PredecessorElection {
   protected override async waitFor(predecessor: string): Promise<void> {
     if (!this.parentWatchArmed) {
       this.parentWatchArmed = true;
-      await this.zk.getChildren(this.opts.path, (ev) => {
+      const children = await this.zk.getChildren(this.opts.path, (ev) => {
         this.parentWatchArmed = false;
         this.io.log('notified', { path: ev.path, type: ev.type });
         this.schedule();
       });
       this.io.log('watching', { path: this.opts.path, kind: 'children' });
+      if (!children.includes(basename(predecessor))) {
+        // Gone between the listing and the watch, which is armed after the change it would have reported: look again.
+        this.schedule();
+        return;
+      }
     }
     await this.follow({ predecessor });
   }

@@ -11,6 +11,10 @@ import type { RecipeIO, RecipeOptions } from './types.js';
  */
 export class PredecessorElection extends ElectionRecipe {
   private guid = randomUUID();
+  /** Whether a create under `guid` may have reached the servers: its znode is looked for before creating again. */
+  private guidSent = false;
+  /** The session `guid` was chosen in (a new session starts with a new name). */
+  private guidSession: string | null = null;
   /** The predecessor whose exists-watch is armed, so a re-evaluation does not stack a second watch on it. */
   private watched: string | null = null;
 
@@ -26,27 +30,41 @@ export class PredecessorElection extends ElectionRecipe {
     await this.joinElection();
   }
 
-  /** A new place at the end of the line: a fresh GUID, a new znode. */
+  /**
+   * A new place at the end of the line, under a GUID of its own. The base class runs a join again after a lost reply;
+   * the GUID stays until its znode is known, so a retried join finds the znode a lost create made instead of leaving
+   * it behind as an orphan that everyone after it waits on.
+   */
   protected async joinElection(): Promise<void> {
-    this.guid = randomUUID();
     this.watched = null;
+    if (this.guidSession !== this.zk.sessionId) this.newGuid();
     await this.zk.mkdirp(this.opts.path);
     this.ownNode = await this.createOwnNode();
+    this.newGuid();
     this.io.log('joined', { znode: this.ownNode });
     await this.io.failpoint('after-create-before-watch');
   }
 
-  /** Creates the znode; after a connection loss, looks for the GUID before creating again (the reply may be lost). */
+  private newGuid(): void {
+    this.guid = randomUUID();
+    this.guidSent = false;
+    this.guidSession = this.zk.sessionId;
+  }
+
+  /** Creates the znode; once a create under this GUID may have gone through, looks for it before creating again. */
   private async createOwnNode(): Promise<string> {
     for (;;) {
       try {
+        if (this.guidSent) {
+          const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
+          if (mine) return `${this.opts.path}/${mine}`;
+        }
+        this.guidSent = true;
         return await this.zk.create(`${this.opts.path}/${this.guid}-n_`, this.memberData, 'ephemeral-sequential');
       } catch (e) {
         if (!isCode(e, 'CONNECTIONLOSS', 'OPERATIONTIMEOUT')) throw e;
         this.io.log('retry', { op: 'create', message: (e as Error).message });
         await this.connectedAgain();
-        const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
-        if (mine) return `${this.opts.path}/${mine}`;
       }
     }
   }
