@@ -13,7 +13,7 @@ import {
   type LabKind,
   type RegistryEntry,
 } from '../lab/registry.js';
-import { readState, type LabState } from '../lab/state.js';
+import { readStateIfAny } from '../lab/state.js';
 import { ensembleDown } from './service.js';
 
 /**
@@ -52,15 +52,6 @@ function judge(e: RegistryEntry, processes: number): { status: LabStatus; reason
         : null;
   if (gone === null) return { status: processes > 0 ? 'running' : 'down', reason: null };
   return processes > 0 && thisBoot ? { status: 'orphan', reason: gone } : { status: 'stale', reason: gone };
-}
-
-/** A lab being removed while it is read, or with a broken state file, is listed without its state. */
-function readStateIfAny(paths: LabPaths): LabState | undefined {
-  try {
-    return existsSync(paths.root) ? readState(paths) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The owner made the directory and is gone: clearing the lab removes it. */

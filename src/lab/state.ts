@@ -145,6 +145,15 @@ export function readState(paths: LabPaths): LabState | undefined {
   return parsed;
 }
 
+/** The state, or undefined when there is none or it cannot be read (a lab being removed, a broken state file). */
+export function readStateIfAny(paths: LabPaths): LabState | undefined {
+  try {
+    return readState(paths);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes through a temporary file and a rename, so a crash never leaves half a state file. */
 export function writeState(paths: LabPaths, state: LabState): void {
   ensureDir(dirname(paths.stateFile));

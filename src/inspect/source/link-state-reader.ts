@@ -3,16 +3,8 @@ import type { LabPaths } from '../../lab/paths.js';
 import { withDaemon } from '../../net/control.js';
 import type { LinkInfo } from '../../net/protocol.js';
 import type { SnapshotPartition } from '../snapshot.js';
-import { type LabState, readState } from '../../lab/state.js';
+import { type LabState, readStateIfAny } from '../../lab/state.js';
 import { pairFaults } from '../../net/status.js';
-
-function readStateIfAny(paths: LabPaths): LabState | undefined {
-  try {
-    return readState(paths);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The faulted links as the snapshot shows them: one entry per (from, to, fault), whatever the link kinds. */
 export function partitionsOf(links: readonly LinkInfo[]): SnapshotPartition[] {
