@@ -98,6 +98,14 @@ export function nodeNetProblem(): string | undefined {
   return undefined;
 }
 
+/** Whether netem can be put on `dev` in namespace `ns` (a delay of 0 ms, replaced by the real one when there is one). */
+export function netemOn(ns: string, dev: string): { readonly ok: boolean; readonly why: string } {
+  const r = spawnSync('tc', ['-n', ns, 'qdisc', 'replace', 'dev', dev, 'root', 'netem', 'delay', '0ms'], {
+    encoding: 'utf8',
+  });
+  return { ok: r.status === 0, why: r.status === 0 ? '' : (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
+}
+
 /**
  * Whether this kernel has netem (the delays of the node network), tried in a namespace made for the question and
  * removed at once; undefined when no namespace can be made here.
@@ -108,10 +116,7 @@ export function netemHere(): { readonly ok: boolean; readonly why: string } | un
   if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return undefined;
   try {
     spawnSync('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
-    const r = spawnSync('tc', ['-n', ns, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'], {
-      encoding: 'utf8',
-    });
-    return { ok: r.status === 0, why: (r.stderr || r.error?.message || '').trim() };
+    return netemOn(ns, 'lo');
   } finally {
     spawnSync('ip', ['netns', 'delete', ns]);
   }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { labNode } from '../lab/nodes.js';
-import { appliedRulesFile, netTable, nsName, nsPath, removeNodeNs } from '../lab/node-net.js';
+import { appliedRulesFile, netemOn, netTable, nsName, nsPath, removeNodeNs } from '../lab/node-net.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isOurs } from '../lab/procs.js';
 import type { LabNetState, LabState } from '../lab/state.js';
@@ -69,15 +69,6 @@ function lastApplied(paths: LabPaths, name: string, script: string): string | un
   }
 }
 
-/** True when this kernel has netem (tried on a node's own interface, where a delay would go). */
-function netemAt(ns: string): { ok: true } | { ok: false; why: string } {
-  const r = spawnSync('tc', ['-n', ns, 'qdisc', 'replace', 'dev', 'eth0', 'root', 'netem', 'delay', '0ms'], {
-    encoding: 'utf8',
-  });
-  if (r.status === 0) return { ok: true };
-  return { ok: false, why: (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
-}
-
 /**
  * Each delayed member's outgoing packets held back by netem on its interface (round trips to it grow by the
  * delay); a member whose delay went has netem removed. Without netem in the kernel: one line, exit 2.
@@ -87,7 +78,8 @@ export function applyKernelDelays(paths: LabPaths, state: LabState, net: LabNetS
   for (const d of net.delays) {
     const ns = nsName(paths, d.member);
     if (!existsSync(nsPath(ns))) continue;
-    const probe = netemAt(ns);
+    // Tried on the node's own interface, where the delay goes.
+    const probe = netemOn(ns, 'eth0');
     if (!probe.ok) {
       throw new UsageError(
         `this kernel has no netem (${probe.why}): a delay on the node network needs it`,
