@@ -224,6 +224,15 @@ export function nft(script: string, ns?: string): void {
   if (r.status !== 0) throw new Error(`nft: ${(r.stderr || r.error?.message || '').trim()}`);
 }
 
+/**
+ * The nftables lines that remove a table whether or not it is there (declaring it first makes the delete safe), in
+ * the one transaction of the script they head.
+ */
+export const tableReset = (family: 'inet' | 'bridge', name: string): string[] => [
+  `table ${family} ${name} {}`,
+  `delete table ${family} ${name}`,
+];
+
 /** True when the machine's own namespace holds the lab's table (the kernel's rules for its commands' traffic). */
 export function labTableLeft(paths: LabPaths): boolean {
   const r = spawnSync('nft', ['list', 'tables'], { encoding: 'utf8' });
@@ -238,7 +247,7 @@ export function removeLabNet(paths: LabPaths): void {
   rmSync(paths.nodeRulesDir, { recursive: true, force: true });
   if (labTableLeft(paths)) {
     try {
-      nft(`table bridge ${netTable(paths)} {}\ndelete table bridge ${netTable(paths)}\n`);
+      nft(`${tableReset('bridge', netTable(paths)).join('\n')}\n`);
     } catch {
       // gone meanwhile
     }

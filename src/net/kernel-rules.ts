@@ -1,4 +1,5 @@
 import type { CutMode, MemberLoss, PartitionRule } from '../lab/net-plan.js';
+import { tableReset } from '../lab/node-net.js';
 
 /**
  * The lab's network faults as nftables rules, for a lab whose nodes sit on a bridge of their own (`--net ns`). A cut
@@ -93,7 +94,7 @@ function hostStatements(cuts: readonly Cut[]): string[] {
 
 /** A table made whole in one transaction (made, removed, made again with its rules), or removed when it has none. */
 function table(family: 'inet' | 'bridge', name: string, body: readonly string[]): string {
-  const reset = [`table ${family} ${name} {}`, `delete table ${family} ${name}`];
+  const reset = tableReset(family, name);
   if (body.length === 0) return `${reset.join('\n')}\n`;
   const chain = [
     `table ${family} ${name} {`,
