@@ -1,7 +1,6 @@
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
-import { deathOf, type History } from './history.js';
-import { unfrozenMs } from './lock-holds.js';
+import { deathOf, type History, unfrozenMs } from './history.js';
 import { duration, strict } from '../format/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
@@ -35,7 +34,7 @@ function lockWaits(h: History): LockWait[] {
       end,
       outcome,
       ...(why === undefined ? {} : { why }),
-      ms: unfrozenMs(h, e.id, e.t, end),
+      ms: unfrozenMs(h, [e.id], e.t, end),
     });
     if (died) out.push(wait(died.t, 'gone', died.reason));
     else if (next?.event === 'lock-acquired') out.push(wait(next.t, 'acquired'));

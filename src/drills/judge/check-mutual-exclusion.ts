@@ -1,6 +1,6 @@
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
-import type { History } from './history.js';
+import { type History, meet } from './history.js';
 import { formatToken, lockHolds, type LockHold } from './lock-holds.js';
 import { strict } from '../format/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
@@ -18,11 +18,10 @@ function overlaps(holds: readonly LockHold[]): Overlap[] {
   holds.forEach((a, i) => {
     for (const b of holds.slice(i + 1)) {
       if (a.contender === b.contender) continue;
-      const start = Math.max(a.start, b.start);
-      const end = Math.min(a.end, b.end);
-      if (end <= start) continue;
+      const both = meet(a, b);
+      if (!both) continue;
       const [first, second] = a.start <= b.start ? [a, b] : [b, a];
-      out.push({ a: first, b: second, start, end });
+      out.push({ a: first, b: second, ...both });
     }
   });
   return out;

@@ -3,7 +3,7 @@ import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
 import type { ActingInterval } from '../../lab/acting-intervals.js';
-import { intervalAt, isFrozen, zkLeaderAt, type History } from './history.js';
+import { intervalAt, isFrozen, meet, unfrozenMs, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 import { strict } from '../format/zod-helpers.js';
 import type { Checker } from './checker.js';
@@ -85,8 +85,8 @@ function beliefsBehindZooKeeper(h: History): { contender: string; zkLeader: stri
   for (const i of h.intervals.filter((x) => !x.byZooKeeper)) {
     for (const z of h.zkLeaders) {
       if (z.leader === null || z.leader === i.contender || z.start <= i.start) continue;
-      const ms = Math.min(i.end, z.end) - Math.max(i.start, z.start);
-      if (ms > 0) out.push({ contender: i.contender, zkLeader: z.leader, start: Math.max(i.start, z.start), ms });
+      const both = meet(i, z);
+      if (both) out.push({ contender: i.contender, zkLeader: z.leader, start: both.start, ms: both.end - both.start });
     }
   }
   return out;
@@ -102,22 +102,6 @@ function expiredSessionClaims(h: History) {
   );
 }
 
-/** Milliseconds in [start, end) during which neither contender was frozen. */
-function capableMs(h: History, a: string, b: string, start: number, end: number): number {
-  const cuts = h.frozen
-    .filter((w) => (w.contender === a || w.contender === b) && w.end > start && w.start < end)
-    .map((w) => [Math.max(w.start, start), Math.min(w.end, end)] as const)
-    .sort((x, y) => x[0] - y[0]);
-  let frozen = 0;
-  let cursor = start;
-  for (const [s, e] of cuts) {
-    if (e <= cursor) continue;
-    frozen += e - Math.max(s, cursor);
-    cursor = e;
-  }
-  return end - start - frozen;
-}
-
 function beliefOverlaps(h: History) {
   const out: { a: LeadershipInterval; b: LeadershipInterval; start: number; end: number; capable: number }[] = [];
   // Beliefs only: a silent program's leadership is ZooKeeper's word, judged by actsAgainstZooKeeper instead.
@@ -125,9 +109,8 @@ function beliefOverlaps(h: History) {
   beliefs.forEach((a, i) => {
     for (const b of beliefs.slice(i + 1)) {
       if (a.contender === b.contender) continue;
-      const start = Math.max(a.start, b.start);
-      const end = Math.min(a.end, b.end);
-      if (end > start) out.push({ a, b, start, end, capable: capableMs(h, a.contender, b.contender, start, end) });
+      const both = meet(a, b);
+      if (both) out.push({ a, b, ...both, capable: unfrozenMs(h, [a.contender, b.contender], both.start, both.end) });
     }
   });
   return out;
@@ -139,13 +122,6 @@ function beliefOverlaps(h: History) {
  */
 const SAMPLING_SLACK_MS = 350;
 const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
-
-/** Where two spans of time meet, or undefined when they do not. */
-function meet(a: { start: number; end: number }, b: { start: number; end: number }): [number, number] | undefined {
-  const start = Math.max(a.start, b.start);
-  const end = Math.min(a.end, b.end);
-  return end > start ? [start, end] : undefined;
-}
 
 interface ActingOverlap {
   readonly a: ActingInterval;
@@ -162,9 +138,8 @@ function actingOverlaps(h: History): ActingOverlap[] {
       if (a.contender === b.contender) continue;
       const both = meet(a, b);
       if (!both) continue;
-      const [start, end] = both;
-      const ms = capableMs(h, a.contender, b.contender, start, end);
-      if (ms > actingBound(a.everyMs, b.everyMs)) out.push({ a, b, start, ms });
+      const ms = unfrozenMs(h, [a.contender, b.contender], both.start, both.end);
+      if (ms > actingBound(a.everyMs, b.everyMs)) out.push({ a, b, start: both.start, ms });
     }
   });
   return out;
@@ -185,8 +160,7 @@ function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
       if (z.leader === null || z.leader === a.contender || z.start <= a.start) continue;
       const both = meet(a, z);
       if (!both) continue;
-      const [start, end] = both;
-      const ms = capableMs(h, a.contender, a.contender, start, end);
+      const ms = unfrozenMs(h, [a.contender], both.start, both.end);
       if (ms > actingBound(a.everyMs)) out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, ms });
     }
   }

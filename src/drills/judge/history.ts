@@ -203,6 +203,32 @@ export function isFrozen(h: History, contender: string, t: number): boolean {
   return h.frozen.some((w) => w.contender === contender && w.start <= t && t < w.end);
 }
 
+/** A span of time, half-open: [start, end). */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Where two spans meet, or undefined when they do not. */
+export function meet(a: Span, b: Span): Span | undefined {
+  const start = Math.max(a.start, b.start);
+  const end = Math.min(a.end, b.end);
+  return end > start ? { start, end } : undefined;
+}
+
+/** Milliseconds of [start, end) during which none of `contenders` was frozen (a lab SIGSTOP or a pause failpoint). */
+export function unfrozenMs(h: History, contenders: readonly string[], start: number, end: number): number {
+  let frozen = 0;
+  let cursor = start;
+  // h.frozen is sorted by start, so the windows of several contenders are merged in one pass.
+  for (const w of h.frozen) {
+    if (!contenders.includes(w.contender) || w.end <= cursor || w.start >= end) continue;
+    frozen += Math.min(w.end, end) - Math.max(w.start, cursor);
+    cursor = Math.min(w.end, end);
+  }
+  return Math.max(0, end - start - frozen);
+}
+
 /** The contender's interval that covers t, if any. */
 export function intervalAt(h: History, contender: string, t: number): LeadershipInterval | undefined {
   return h.intervals.find((i) => i.contender === contender && covers(i, t));

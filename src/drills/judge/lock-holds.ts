@@ -59,15 +59,3 @@ export function normalReleases(h: History): ContenderEventOf<'lock-released'>[] 
     (e): e is ContenderEventOf<'lock-released'> => e.event === 'lock-released' && e.reason === NORMAL_RELEASE,
   );
 }
-
-/** Milliseconds of [start, end) during which the contender was not frozen (a lab SIGSTOP or a pause failpoint). */
-export function unfrozenMs(h: History, contender: string, start: number, end: number): number {
-  let frozen = 0;
-  let cursor = start;
-  for (const w of h.frozen) {
-    if (w.contender !== contender || w.end <= cursor || w.start >= end) continue;
-    frozen += Math.min(w.end, end) - Math.max(w.start, cursor);
-    cursor = Math.min(w.end, end);
-  }
-  return Math.max(0, end - start - frozen);
-}
