@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { ContenderEvent } from '../lab/events.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -10,6 +10,7 @@ import { type ContenderRecord, type LabState, nodeHost } from '../lab/state.js';
 import type { ContenderSpec } from './spec.js';
 import { prepareAdapter } from './adapters/adapters.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
+import { findIn, pathDirs } from '../search-path.js';
 
 /** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
 
@@ -36,9 +37,8 @@ export function resolveProgram(command: string, env: NodeJS.ProcessEnv = process
       );
     return file;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, command))) return join(dir, command);
-  }
+  const found = findIn(pathDirs(env), command, executable);
+  if (found) return found;
   throw new UsageError(`the program "${command}" is not on the PATH`, 'give its path (./my-contender) or install it');
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
+import { findIn, pathDirs } from '../search-path.js';
 
 export interface ZooKeeperInstall {
   /** Where it was found: 'debian' package layout or a 'home' (release tarball) layout. */
@@ -109,11 +110,8 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): JavaInstall {
       'point JAVA_HOME at a JDK or JRE (11 or newer), or unset it to use java from PATH',
     );
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const bin = join(dir, 'java');
-    if (existsSync(bin)) return { bin, source: 'PATH' };
-  }
+  const bin = findIn(pathDirs(env), 'java');
+  if (bin) return { bin, source: 'PATH' };
   throw new EnvironmentError(
     'Java was not found (no JAVA_HOME, no java on PATH)',
     `${SETUP_HINT}, or install a JRE 11+ and put java on PATH`,

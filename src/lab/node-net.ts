@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
+import { findIn, pathDirs } from '../search-path.js';
 
 /**
  * The lab's own network of nodes on this machine (`--net ns`): a bridge, and a network namespace per node (server
@@ -80,10 +81,8 @@ function hasCapability(bit: number): boolean {
 }
 
 function onPath(program: string): boolean {
-  return (process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin')
-    .split(':')
-    .concat(['/usr/sbin', '/sbin'])
-    .some((dir) => dir !== '' && existsSync(`${dir}/${program}`));
+  const dirs = pathDirs({ PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' });
+  return findIn([...dirs, '/usr/sbin', '/sbin'], program) !== undefined;
 }
 
 /** What keeps this process from making a node network here, in words, or undefined when nothing does. */

@@ -15,6 +15,7 @@ import { basename, delimiter, dirname, join } from 'node:path';
 import { findJava, type JavaInstall } from '../../ensemble/discover.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../templates.js';
+import { findIn, pathDirs } from '../../search-path.js';
 
 /** Curator's LeaderLatch as a zklab contender: a Java source compiled once per (source, class path, Java). */
 
@@ -169,8 +170,7 @@ async function javaVersionOf(java: JavaInstall): Promise<string> {
 
 function findJavac(java: JavaInstall, env: NodeJS.ProcessEnv): string {
   const beside = [dirname(java.bin), dirname(realpathSync(java.bin))];
-  const onPath = (env.PATH ?? '').split(delimiter).filter((d) => d.length > 0);
-  const found = [...beside, ...onPath].map((d) => join(d, 'javac')).find((p) => existsSync(p));
+  const found = findIn([...beside, ...pathDirs(env)], 'javac');
   if (!found)
     throw new UsageError(
       `the Java compiler (javac) was not found next to ${java.bin} or on PATH; the Curator contender is compiled once before its first run`,

@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../templates.js';
+import { findIn, pathDirs } from '../../search-path.js';
 
 /** kazoo's Election as a zklab contender: a Python script run by an interpreter that can import kazoo. */
 
@@ -39,10 +40,7 @@ export function parseKazooProbe(stdout: string): { kazooVersion: string; pythonV
  */
 export function pythonCandidates(env: NodeJS.ProcessEnv, resolve: (path: string) => string | undefined): string[] {
   if (env.ZKLAB_PYTHON) return [env.ZKLAB_PYTHON];
-  const onPath = (env.PATH ?? '')
-    .split(delimiter)
-    .filter((d) => d.length > 0)
-    .map((d) => join(d, 'python3'));
+  const onPath = pathDirs(env).map((d) => join(d, 'python3'));
   const seen = new Set<string>();
   const out: string[] = [];
   for (const candidate of [DEBIAN_PYTHON, ...onPath]) {
@@ -100,11 +98,7 @@ export function describeKazoo(rt: KazooRuntime): string {
 
 /** The first `python3` on PATH (what `--exec -- python3 …` runs), or undefined. */
 export function pathPython(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return (env.PATH ?? '')
-    .split(delimiter)
-    .filter((d) => d.length > 0)
-    .map((d) => join(d, 'python3'))
-    .find((p) => realPath(p) !== undefined);
+  return findIn(pathDirs(env), 'python3', (p) => realPath(p) !== undefined);
 }
 
 /** True when `python` can import kazoo. */
