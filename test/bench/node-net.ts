@@ -10,7 +10,6 @@
  *   The command's own duration, ns vs proxy, beside it.
  */
 import { execa, type ResultPromise } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnContenders } from '../../src/contenders/service.js';
@@ -20,7 +19,7 @@ import { heal, isolate } from '../../src/faults/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { netLeft } from '../helpers/kernel-net.js';
+import { netLeft, netnsNames } from '../helpers/kernel-net.js';
 import { benchLinks } from './net.js';
 import { median, percentile, type BenchRow } from './types.js';
 
@@ -34,8 +33,7 @@ const CUTS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newLab = (name: string) => new LabPaths(`${mkdtempSync(`/tmp/zklab-bench-${name}-`)}/lab`);
 
-const prefixesNow = (): Set<string> =>
-  new Set(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).match(/zl[0-9a-f]{8}(?=-zk1)/g) ?? []);
+const prefixesNow = (): Set<string> => new Set(netnsNames().flatMap((n) => /^(zl[0-9a-f]{8})-zk1$/.exec(n)?.[1] ?? []));
 
 /** The prefix of the lab made since `before`, read from its namespaces (not from the code under test). */
 function prefixSince(before: Set<string>): string {

@@ -16,6 +16,7 @@ import { emptyState, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { withBenchLab } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
+import { liveProcesses } from '../helpers/node-processes.js';
 
 const AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
 const PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
@@ -25,20 +26,7 @@ const RUNS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every live process whose command line names `dir` (the agent, its database and the workers), from /proc. */
-function processesOf(dir: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').includes(dir)) out.push(Number(e));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
+const processesOf = (dir: string): number[] => liveProcesses((args) => args.includes(dir));
 
 async function until(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { waitFor } from './wait.js';
+import { liveProcesses } from './node-processes.js';
 
 /**
  * test/programs/ha_agent.py as a test drives it: an HA agent that elects through ZooKeeper and a database it starts
@@ -123,24 +124,8 @@ export function roleOnPort(port: number): Promise<string | null> {
 }
 
 /** Every live process whose command line names this directory: the agents, their databases and the workers. */
-export function processesOf(dir: string, role?: 'agent' | 'database'): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let args: string[];
-    try {
-      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-    } catch {
-      continue;
-    }
-    if (!args.includes(dir)) continue;
-    if (role && !args.includes(role)) continue;
-    out.push(Number(entry));
-  }
-  return out;
-}
+export const processesOf = (dir: string, role?: 'agent' | 'database'): number[] =>
+  liveProcesses((args) => args.includes(dir) && (role === undefined || args.includes(role)));
 
 /** Waits until no process of these nodes is left and their heartbeats have stopped: what "nothing left" means. */
 export async function allGone(dir: string, ids: readonly string[], timeoutMs = 5000): Promise<void> {

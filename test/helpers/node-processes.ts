@@ -19,16 +19,21 @@ export function nodeProcessesUnder(prefix: string): number[] {
   return out;
 }
 
-/** Live processes whose command line names `text` (a lab's directory on a JVM's, say), read from /proc. */
-export function processesNaming(text: string): number[] {
+/** Live processes (zombies and this one left out) whose command line `match` accepts, read from /proc. */
+export function liveProcesses(match: (args: readonly string[]) => boolean): number[] {
   const out: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) out.push(Number(entry));
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+      if (match(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0'))) out.push(Number(entry));
     } catch {
       // gone
     }
   }
   return out;
 }
+
+/** Live processes whose command line names `text` (a lab's directory on a JVM's, say). */
+export const processesNaming = (text: string): number[] => liveProcesses((args) => args.join('\0').includes(text));
