@@ -3,11 +3,13 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findJava, findZooKeeper } from '../../src/ensemble/discover.js';
 import { isPortFree } from '../../src/lab/ports.js';
 import { zklab } from '../helpers/cli.js';
 import { tempDir } from '../helpers/paths.js';
+import { freeTestPorts } from '../helpers/sockets.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The native client itself, not zklab's port over it: the test asks ZooKeeper, not the code under test.
@@ -30,16 +32,12 @@ afterEach(async () => {
   }
 });
 
-async function freeBase(): Promise<number> {
-  for (let base = 31_000 + Math.floor(Math.random() * 2000); ; base += 10) {
-    if ((await Promise.all([0, 1, 2].map((k) => isPortFree(base + k)))).every(Boolean)) return base;
-  }
-}
-
 /** `srvr` on the port, as the server answers it. */
 function srvr(port: number): Promise<string> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1', () => s.end('srvr'));
+    // A listener that is not a serving ZooKeeper may hold the connection open: give up on it, and ask again.
+    s.setTimeout(2000, () => s.destroy());
     let out = '';
     s.on('data', (d) => {
       out += d.toString();
@@ -64,13 +62,27 @@ async function startByHand(cfg: string, port: number): Promise<void> {
   await waitFor(async () => /Mode: standalone/.test(await srvr(port)), 'the hand-started server to serve', 30_000, 100);
 }
 
+/** `p`, or an error naming what did not come: a hang here would otherwise surface only as the test's timeout. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    p,
+    sleep(ms, undefined, { ref: false }).then(() => {
+      throw new Error(`no ${what} within ${ms} ms`);
+    }),
+  ]);
+}
+
 async function createTtl(port: number): Promise<string> {
   const client = new ZooKeeper({ connect: `127.0.0.1:${port}`, timeout: 4000 });
   const connected = new Promise<void>((resolve) => client.on('connect', resolve));
   client.init({});
-  await connected;
   try {
-    return await client.create('/ttl-by-hand', 'x', ZooKeeper.constants.ZOO_PERSISTENT_WITH_TTL, 30_000);
+    await within(connected, 20_000, 'session');
+    return await within(
+      client.create('/ttl-by-hand', 'x', ZooKeeper.constants.ZOO_PERSISTENT_WITH_TTL, 30_000),
+      20_000,
+      'answer to the create',
+    );
   } catch (e) {
     return (e as Error).message;
   } finally {
@@ -81,7 +93,7 @@ async function createTtl(port: number): Promise<string> {
 describe('zklab config generate: the files a user takes elsewhere', () => {
   it('make a server started by hand, without zklab, accept a TTL znode (and without the line, it refuses)', async () => {
     const out = join(tempDir(), 'conf');
-    const base = await freeBase();
+    const base = await freeTestPorts([0, 10, 20]);
     const r = await zklab(['config', 'generate', '--out', out, '--servers', '1', '--base-port', String(base)]);
     expect(r.exitCode).toBe(0);
     const cfg = join(out, 'zk1', 'zoo.cfg');

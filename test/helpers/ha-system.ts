@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { waitFor } from './wait.js';
 import { liveProcesses } from './node-processes.js';
+import { freeTestPorts } from './sockets.js';
 
 /**
  * test/programs/ha_agent.py as a test drives it: an HA agent that elects through ZooKeeper and a database it starts
@@ -25,21 +26,8 @@ export async function kazooPython(): Promise<string> {
 }
 
 /** `count` consecutive free loopback ports after a base: the databases of members 1..count listen on base + n. */
-export async function freePortBase(count: number): Promise<number> {
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 30_000 + Math.floor(Math.random() * 2000) * 10;
-    let ok = true;
-    for (let n = 1; n <= count && ok; n++) ok = await free(base + n);
-    if (ok) return base;
-  }
-  throw new Error('no free ports for the databases');
-}
+export const freePortBase = (count: number): Promise<number> =>
+  freeTestPorts(Array.from({ length: count }, (_, n) => n + 1));
 
 /** The arguments of `contenders spawn` that run the agent (after the spawn's own flags). */
 export function agentArgs(

@@ -78,3 +78,17 @@ export async function listeningPeerLinks(
   }
   return taken;
 }
+
+/**
+ * A base whose ports base+o (each o of `offsets`) are free on loopback now, from 32000–32767: above the blocks labs
+ * take (below 32000) and below Linux's ephemeral range (32768+), so neither a lab of a test running beside this one
+ * nor a client socket's local port takes them before the test's own program binds them.
+ */
+export async function freeTestPorts(offsets: readonly number[]): Promise<number> {
+  const span = Math.max(...offsets);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const base = 32_000 + Math.floor(Math.random() * (768 - span));
+    if ((await Promise.all(offsets.map((o) => isPortFree(base + o)))).every(Boolean)) return base;
+  }
+  throw new Error(`no free ports at ${offsets.length} offsets in 32000–32767`);
+}
