@@ -17,6 +17,7 @@ import { PACKAGE_ROOT } from '../../src/templates.js';
 import { withBenchLab } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 import { liveProcesses } from '../helpers/node-processes.js';
+import { freeTestPorts } from '../helpers/sockets.js';
 
 const AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
 const PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
@@ -49,6 +50,7 @@ async function killTimes(root: string): Promise<{ node: number[]; group: number[
   const paths = new LabPaths(root);
   const state = { ...emptyState(), containment: newLabContainment() };
   const out = { node: [] as number[], group: [] as number[], pause: [] as number[], gapOk: true };
+  const ports = await freeTestPorts(Array.from({ length: RUNS * 2 }, (_, k) => k));
   for (let i = 0; i < RUNS; i++) {
     for (const kind of ['node', 'group'] as const) {
       const dir = mkdtempSync(join(root, `${kind}-`));
@@ -60,7 +62,7 @@ async function killTimes(root: string): Promise<{ node: number[]; group: number[
         '--dir',
         dir,
         '--port',
-        String(45_000 + i * 2 + Number(kind === 'group')),
+        String(ports + i * 2 + Number(kind === 'group')),
       ];
       const log = join(dir, 'log');
       const child =
@@ -183,7 +185,8 @@ export async function run(): Promise<BenchRow[]> {
   rows.push(
     ...(await withBenchLab('nodes', async (paths) => {
       const dir = mkdtempSync('/tmp/zklab-bench-ha-');
-      const base = 46_000;
+      // The databases of members c1..c10 listen on base + n.
+      const base = await freeTestPorts(Array.from({ length: 10 }, (_, k) => k + 1));
       const spec = requireContenderSpec({
         count: 10,
         exec: [PYTHON, AGENT, 'agent', '--dir', dir, '--port-base', String(base)],
