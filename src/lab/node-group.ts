@@ -309,6 +309,21 @@ export function nodeSizes(paths: LabPaths, c: Containment = containment()): Map<
   return sizes;
 }
 
+/**
+ * The lab's nodes that have a process left. Under cgroup v2 the kernel keeps that answer (`populated` in each
+ * group's cgroup.events, its subtree included): one read per node, where nodeSizes reads every member's state.
+ */
+export function nodesWithProcesses(paths: LabPaths, c: Containment = containment()): Set<string> {
+  if (c.kind !== 'cgroup2') return new Set(nodeSizes(paths, c).keys());
+  const dir = labGroupsDir(paths, c);
+  const out = new Set<string>();
+  if (dir === '' || !existsSync(dir)) return out;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && readLines(join(dir, e.name, 'cgroup.events')).includes('populated 1')) out.add(e.name);
+  }
+  return out;
+}
+
 /** Every process of every node of the lab: its control groups' members and whatever carries its node marker. */
 export function labNodePids(paths: LabPaths, c: Containment = containment()): number[] {
   const dir = labGroupsDir(paths, c);

@@ -63,6 +63,26 @@ export function processStartTime(pid: number): string | undefined {
   }
 }
 
+/** The pids of a process's children: the kernel's list where it keeps one, else a scan of /proc for its ppid. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    // a kernel without CONFIG_PROC_CHILDREN: the parent field of every process's stat
+  }
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid);
+      } catch {
+        return false;
+      }
+    });
+}
+
 export function isStopped(pid: number): boolean {
   const s = processState(pid);
   return s === 'T' || s === 't';
