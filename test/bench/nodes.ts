@@ -3,7 +3,7 @@
  * of as many processes beside it; pause until the node is frozen; `contenders stop --all` of 10 HA agents; the
  * prober's CPU for 10 contenders probed every 250 ms.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
@@ -11,7 +11,7 @@ import { containment } from '../../src/lab/containment.js';
 import { labNode, newLabContainment, spawnNode } from '../../src/lab/nodes.js';
 import { killLabNodes } from '../../src/lab/node-group.js';
 import { LabPaths } from '../../src/lab/paths.js';
-import { spawnDetached } from '../../src/lab/procs.js';
+import { childrenOf, cmdlineOf, spawnDetached } from '../../src/lab/procs.js';
 import { emptyState, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { withBenchLab } from './bench-lab.js';
@@ -106,22 +106,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** The probe shells of a prober: its children that run zklab's probe loop. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .map(Number)
-    .filter((p) => {
-      try {
-        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        return (
-          stat.split(') ')[1]!.split(' ')[1] === String(pid) &&
-          readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('zklab-probe')
-        );
-      } catch {
-        return false;
-      }
-    });
-}
+const shellsOf = (pid: number): number[] => childrenOf(pid).filter((p) => cmdlineOf(p)?.includes('zklab-probe'));
 
 /** The floor of a Node prober that starts each probe itself: CPU of spawning /usr/bin/true ten at a time every 250ms. */
 async function nodeSpawnFloor(): Promise<number> {
@@ -199,8 +184,8 @@ export async function run(): Promise<BenchRow[]> {
       // The prober runs once a spawn with probes is made: its CPU and its shells' over ten seconds of probing ten
       // nodes (the probes' own CPU is theirs, not zklab's).
       const prober = Number(readFileSync(paths.proberPidFile, 'utf8'));
-      const probing = () => [prober, ...childrenOf(prober)].reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      await until(() => childrenOf(prober).length === 10, 'a shell per probe', 5000);
+      const probing = () => [prober, ...shellsOf(prober)].reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      await until(() => shellsOf(prober).length === 10, 'a shell per probe', 5000);
       const c0 = probing();
       const w0 = performance.now();
       await sleep(10_000);
