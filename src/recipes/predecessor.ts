@@ -70,11 +70,15 @@ export class PredecessorElection extends ElectionRecipe {
   }
 
   protected async evaluate(): Promise<void> {
-    if (!this.ownNode) return;
+    const own = this.ownNode;
+    if (!own) return;
     // Both go out at once (one round trip: the server answers a session's requests in order); the ownership check
     // matters only to the one that turns out first, and it is on the path of every hand-over.
-    const [children, stat] = await Promise.all([this.zk.getChildren(this.opts.path), this.ownsNode(this.ownNode)]);
-    const pred = predecessorOf(children, basename(this.ownNode));
+    const [children, stat] = await Promise.all([this.zk.getChildren(this.opts.path), this.ownsNode(own)]);
+    // The place changed while we read (the session ended and a new one joined): what we read is of the old place,
+    // and acting on it would take a second place in the new session.
+    if (this.ownNode !== own) return;
+    const pred = predecessorOf(children, basename(own));
     if (pred === undefined) {
       // Our znode is gone while the session lives (deleted by someone): take a new place at the end.
       await this.lostPlace();

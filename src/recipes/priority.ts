@@ -115,7 +115,8 @@ export class PriorityElection extends ElectionRecipe {
   }
 
   protected async evaluate(): Promise<void> {
-    if (!this.ownNode) return;
+    const own = this.ownNode;
+    if (!own) return;
     // Independent reads go out together, so a follower's pass is one round trip. leader/elected and leader/current
     // are watched by those involved with them as of the last pass; one who becomes involved now arms them below.
     // A contender that is not the elector also lists nodes/ (without a watch): should it have just become the
@@ -128,7 +129,9 @@ export class PriorityElection extends ElectionRecipe {
       readCurrent(this.zk, watchLeader, this.paths.current),
       this.elector ? null : unlessGone(this.zk.getChildren(this.paths.nodes)),
     ]);
-    const predecessor = predecessorOf(children, basename(this.ownNode));
+    // The place changed while we read (a new session joined): what we read is of the old place.
+    if (this.ownNode !== own) return;
+    const predecessor = predecessorOf(children, basename(own));
     if (predecessor === undefined) {
       this.io.log('error', { message: `own znode ${this.ownNode} is gone while the session lives; joining again` });
       this.guid = randomUUID();
