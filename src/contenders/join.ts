@@ -7,7 +7,7 @@ import { SAYS_WHERE_IT_STANDS, type ContenderEvent } from '../lab/events.js';
 import { tailFile } from '../lab/fs.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import { killNodes } from '../lab/nodes.js';
 import { directConnectString, readState, writeState, type ContenderRecord } from '../lab/state.js';
 import { forgetGoneContenderLinks, stopNetwork } from '../net/lab-network.js';

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import type { ContenderRecord, LabState } from '../lab/state.js';
 import { isCode, unlessGone } from '../zk/errors.js';
 import { withObserver } from '../zk/observer.js';

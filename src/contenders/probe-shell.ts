@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { childrenOf } from '../lab/procs.js';
+import { childrenOf } from '../lab/node/procs.js';
 
 /**
  * Runs one contender's probe again and again through a shell of its own that lives as long as the probing: each

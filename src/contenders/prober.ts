@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { EventLogWriter } from '../lab/event-log.js';
 import type { ContenderEventFields } from '../lab/events.js';
-import { nodeEnv, nodesWithProcesses } from '../lab/node-group.js';
+import { nodeEnv, nodesWithProcesses } from '../lab/node/group.js';
 import { labContainment } from '../lab/nodes.js';
 import { LabPaths, NODE_MARKER_PREFIX } from '../lab/paths.js';
 import { releasePidLock, tryPidLock } from '../lab/pid-lock.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { pidLockHolder } from '../lab/pid-lock.js';
-import { isOurs, spawnDetached } from '../lab/procs.js';
+import { isOurs, spawnDetached } from '../lab/node/procs.js';
 import type { ContenderRecord, LabState } from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';

@@ -6,9 +6,9 @@ import { recordLabEvent } from '../lab/event-log.js';
 import { registerLongLived } from '../lab/registry.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import { isPaused, killNodes, labContainment, labNode, newLabContainment, spawnNode } from '../lab/nodes.js';
-import { nodeSizes } from '../lab/node-group.js';
+import { nodeSizes } from '../lab/node/group.js';
 import { lastProbed } from '../lab/acting-intervals.js';
 import {
   directConnectString,

@@ -1,9 +1,9 @@
 import type { LabPaths } from '../lab/paths.js';
 import { takenPorts } from '../lab/ports.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { type LabState, readState } from '../lab/state.js';
-import { containment } from '../lab/containment.js';
-import { netemHere, nodeNetProblem } from '../lab/node-net.js';
+import { containment } from '../lab/node/containment.js';
+import { netemHere, nodeNetProblem } from '../lab/node/net.js';
 import { ZklabError } from '../errors.js';
 import { findJava, findZooKeeper } from './discover.js';
 import { loadNative } from '../zk/native.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
-import { serverAddr } from '../lab/node-net.js';
+import { serverAddr } from '../lab/node/net.js';
 import { hostname } from 'node:os';
 import { labSuperUser } from '../lab/super-user.js';
 import { proxiedPeers, serverHostsFile } from '../net/lab-links.js';

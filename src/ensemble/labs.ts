@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { clearLab } from '../lab/clear.js';
 import { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { labProcesses } from '../lab/nodes.js';
 import { holdsLab } from '../lab/in-use.js';
 import {

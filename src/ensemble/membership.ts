@@ -4,7 +4,7 @@ import { UsageError, ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { planServerPorts, serverName, takenPorts } from '../lab/ports.js';
-import { isOurs, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import { nodeHost, requireEnsemble, writeState, type LabState, type ServerRecord } from '../lab/state.js';
 import { labSuperUser } from '../lab/super-user.js';
 import { recordLabEvent } from '../lab/event-log.js';

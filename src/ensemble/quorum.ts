@@ -2,7 +2,7 @@ import { formatDuration } from '../duration.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
 import { leadsQuorum, probeSrvr, type ServerMode, type Srvr } from '../zk/four-letter.js';
 import { tailFile } from '../lab/fs.js';

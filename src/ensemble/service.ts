@@ -7,7 +7,7 @@ import {
   nodeNetProblem,
   removeLabNet,
   serverAddr,
-} from '../lab/node-net.js';
+} from '../lab/node/net.js';
 import { endLabProcesses } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, takenPorts } from '../lab/ports.js';
-import { isOurs, stopProcesses } from '../lab/procs.js';
+import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import {
   netModeOf,
   nodeHost,

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { isPaused, labNode } from '../lab/nodes.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, signal, signalStop, stopProcesses } from '../lab/procs.js';
+import { isOurs, signal, signalStop, stopProcesses } from '../lab/node/procs.js';
 import { requireState, type ContenderRecord } from '../lab/state.js';
 import { resolveContender } from '../contenders/service.js';
 import type { FaultScope } from './scope.js';

@@ -2,7 +2,7 @@ import { describeContender, sessionsOf } from '../contenders/service.js';
 import { leadingServer, resolveServer, serverStatuses } from '../ensemble/service.js';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import {
   directConnectString,
   requireEnsemble,

@@ -3,7 +3,7 @@ import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { isPaused, labNode } from '../lab/nodes.js';
-import { isOurs, signal, waitForExit } from '../lab/procs.js';
+import { isOurs, signal, waitForExit } from '../lab/node/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
 import { resolveServer } from '../ensemble/service.js';
 

@@ -7,7 +7,7 @@ import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { isPaused } from '../lab/nodes.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
 import { recordLabEvent } from '../lab/event-log.js';

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
-import { killLabNodes } from './node-group.js';
+import { killLabNodes } from './node/group.js';
 import { labContainment, labProcesses } from './nodes.js';
-import { removeLabNet } from './node-net.js';
-import { stopProcesses } from './procs.js';
+import { removeLabNet } from './node/net.js';
+import { stopProcesses } from './node/procs.js';
 import { type LabState, readState } from './state.js';
 import { deregister, readEntry } from './registry.js';
 

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { type Containment, containment, processFrozen } from './containment.js';
-import { labNodePids, type NodeGroup, nodeEnv, nodeGroup } from './node-group.js';
+import { type Containment, containment, processFrozen } from './node/containment.js';
+import { labNodePids, type NodeGroup, nodeEnv, nodeGroup } from './node/group.js';
 import type { LabPaths } from './paths.js';
-import { findMarked, isStopped, spawnDetached } from './procs.js';
-import { inNodeNs } from './node-net.js';
+import { findMarked, isStopped, spawnDetached } from './node/procs.js';
+import { inNodeNs } from './node/net.js';
 import { type LabState, readState } from './state.js';
 
 /**

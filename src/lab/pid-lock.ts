@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { pidAlive } from './procs.js';
+import { pidAlive } from './node/procs.js';
 
 /** A lock file being taken this instant holds no pid yet; one older than this without a pid was abandoned. */
 const TAKING_MS = 10_000;

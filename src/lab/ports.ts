@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { EnvironmentError } from '../errors.js';
 import { wholeNumber } from '../validate.js';
-import { describePortHolder } from './port-holder.js';
+import { describePortHolder } from './node/port-holder.js';
 
 export const MAX_SERVERS = 9;
 /** Ports a lab reserves: client, quorum and election per server (link proxies listen on the same ports at addresses of their own). */

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDir } from './fs.js';
 import type { LabPaths } from './paths.js';
-import { processStartTime } from './procs.js';
+import { processStartTime } from './node/procs.js';
 
 /**
  * Every lab on this machine for this user, one small JSON file each, in the user's runtime directory

@@ -1,8 +1,8 @@
 import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
-import type { ContainmentKind } from './containment.js';
-import type { NetMode, NodeNet } from './node-net.js';
+import type { ContainmentKind } from './node/containment.js';
+import type { NetMode, NodeNet } from './node/net.js';
 import type { LabPaths } from './paths.js';
 import { ensureDir } from './fs.js';
 import type { MemberDelay, MemberLoss, PartitionRule } from './net-plan.js';
@@ -107,11 +107,11 @@ export interface LabState {
   external?: ExternalServer[];
   /** The lab network as asked for, so a restarted link daemon gets it back (src/net/ gives it meaning). */
   net?: LabNetState;
-  /** How the lab holds its nodes (src/lab/containment.ts) and where its control groups are, chosen when it was made. */
+  /** How the lab holds its nodes (src/lab/node/containment.ts) and where its control groups are, chosen when it was made. */
   containment?: { readonly kind: ContainmentKind; readonly base: string };
   /**
    * `ns`: every node of the lab in a network namespace of its own on the lab's bridge, at an address of the lab's
-   * /24 (src/lab/node-net.ts); absent: the link proxies of src/net/ (`proxy`).
+   * /24 (src/lab/node/net.ts); absent: the link proxies of src/net/ (`proxy`).
    */
   nodeNet?: NodeNet;
 }

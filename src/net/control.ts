@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from '../templates.js';
 import { lineSplitter } from './lines.js';
 import type { ErrorResponse, NetRequest, NetResponse, ResponseFor } from './protocol.js';
 import { tailFile } from '../lab/fs.js';
-import { signal, spawnDetached } from '../lab/procs.js';
+import { signal, spawnDetached } from '../lab/node/procs.js';
 
 /** The compiled daemon entry. */
 export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');

@@ -1,5 +1,5 @@
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import type { LabState } from '../lab/state.js';
 import { contenderLinkSpecs } from './lab-links.js';
 

@@ -1,5 +1,5 @@
 import type { CutMode, MemberLoss, PartitionRule } from '../lab/net-plan.js';
-import { tableReset } from '../lab/node-net.js';
+import { tableReset } from '../lab/node/net.js';
 
 /**
  * The lab's network faults as nftables rules, for a lab whose nodes sit on a bridge of their own (`--net ns`). A cut

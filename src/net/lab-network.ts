@@ -1,5 +1,5 @@
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, stopProcesses, waitForExit } from '../lab/procs.js';
+import { isOurs, stopProcesses, waitForExit } from '../lab/node/procs.js';
 import {
   type ContenderVia,
   directConnectString,
@@ -14,7 +14,7 @@ import {
   type NodeNet,
   removeNodeNs,
   serverAddr,
-} from '../lab/node-net.js';
+} from '../lab/node/net.js';
 import { applyKernelRules, releaseEndedNodes } from './node-faults.js';
 import { linkId } from './link-types.js';
 import { type NetControl, pingDaemon, startDaemon, withDaemon } from './control.js';

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { labNode } from '../lab/nodes.js';
-import { appliedRulesFile, netemOn, netTable, nsName, nsPath, removeNodeNs } from '../lab/node-net.js';
+import { appliedRulesFile, netemOn, netTable, nsName, nsPath, removeNodeNs } from '../lab/node/net.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import type { LabNetState, LabState } from '../lab/state.js';
 import { hostRuleset, isEmptyRuleset, type KernelNet, nodeRuleset } from './kernel-rules.js';
 

@@ -1,4 +1,4 @@
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';

@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs } from '../lab/procs.js';
+import { isOurs } from '../lab/node/procs.js';
 import { upstreams, type LabNetState, type LabState, type ServerRecord } from '../lab/state.js';
 import { daemonPid } from './lab-network.js';
 import { emptyNet, labMembers } from './lab-links.js';
@@ -8,7 +8,7 @@ import type { CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import type { MemberDelay, PartitionRule } from '../lab/net-plan.js';
 import { computeLinkFaults, describeLoss, describeRule, ruleCuts } from './partition.js';
-import { bridgeName } from '../lab/node-net.js';
+import { bridgeName } from '../lab/node/net.js';
 
 /** The lab network as `ensemble status`, `contenders list` and `partition list` show it. */
 export interface NetworkStatus {

@@ -24,7 +24,7 @@ import { probeSrvr } from '../../src/zk/four-letter.js';
 import { writeServerFiles } from '../../src/ensemble/lab-files.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { choosePorts, serverName } from '../../src/lab/ports.js';
-import { stopProcesses } from '../../src/lab/procs.js';
+import { stopProcesses } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { median, type BenchRow } from './types.js';

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabPaths } from '../../src/lab/paths.js';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { median, type BenchRow } from './types.js';
 

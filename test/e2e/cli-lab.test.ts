@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
-import { findMarked, waitForExit } from '../../src/lab/procs.js';
+import { findMarked, waitForExit } from '../../src/lab/node/procs.js';
 import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { zkLeaderContender } from '../helpers/contenders.js';

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
-import { findMarked } from '../../src/lab/procs.js';
+import { findMarked } from '../../src/lab/node/procs.js';
 import { emptyState, writeState } from '../../src/lab/state.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { tempDir } from '../helpers/paths.js';

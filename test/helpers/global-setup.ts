@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
 import { testRootPrefix } from './paths.js';
 import { nodeProcessesUnder } from './node-processes.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { zklab } from './cli.js';
 import { nodeProcessesUnder } from './node-processes.js';
 

@@ -4,7 +4,7 @@ import { contenderOf } from '../../src/lab/events.js';
 import * as faults from '../../src/faults/service.js';
 import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { cmdlineOf, findMarked } from '../../src/lab/procs.js';
+import { cmdlineOf, findMarked } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { allEvents, events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
 import { leadershipSpans } from '../helpers/beliefs.js';

@@ -8,7 +8,7 @@ import { runDrill } from '../../src/drills/run/runner.js';
 import type { DrillProgress } from '../../src/drills/run/progress.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { emptyState, writeState } from '../../src/lab/state.js';
-import { findMarked } from '../../src/lab/procs.js';
+import { findMarked } from '../../src/lab/node/procs.js';
 import { explainDrill } from '../helpers/drill-explain.js';
 import { tempDir } from '../helpers/paths.js';
 

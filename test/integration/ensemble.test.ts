@@ -3,7 +3,7 @@ import { fourLetterWord, parseSrvr, probeSrvr } from '../../src/zk/four-letter.j
 import { ensembleDown, ensembleStatus, ensembleUp, restartServers } from '../../src/ensemble/service.js';
 import { killServer, pauseServer } from '../../src/faults/server-signals.js';
 import { zkLeader } from '../../src/faults/leader.js';
-import { findMarked, processState, signal, waitForExit } from '../../src/lab/procs.js';
+import { findMarked, processState, signal, waitForExit } from '../../src/lab/node/procs.js';
 import { isFrozen } from '../helpers/frozen.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { fourLetterWord } from '../../src/zk/four-letter.js';
-import { findMarked } from '../../src/lab/procs.js';
+import { findMarked } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { zklab } from '../helpers/cli.js';

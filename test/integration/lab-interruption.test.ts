@@ -2,7 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
-import { findMarked, stopProcesses } from '../../src/lab/procs.js';
+import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';

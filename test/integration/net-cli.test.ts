@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningPeerLinks } from '../helpers/sockets.js';
 import { ensembleDown } from '../../src/ensemble/service.js';
-import { findMarked } from '../../src/lab/procs.js';
+import { findMarked } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { zklab, type CliResult } from '../helpers/cli.js';
 import { tempDir, tempLab } from '../helpers/paths.js';

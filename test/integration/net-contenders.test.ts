@@ -16,7 +16,7 @@ import { connectedPorts } from '../helpers/sockets.js';
 import { readFileSync } from 'node:fs';
 import { withDaemon } from '../../src/net/control.js';
 import type { LinkInfo } from '../../src/net/protocol.js';
-import { isStopped, waitForExit } from '../../src/lab/procs.js';
+import { isStopped, waitForExit } from '../../src/lab/node/procs.js';
 
 const paths = tempLab();
 const SESSION = 2000;

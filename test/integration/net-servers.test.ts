@@ -5,7 +5,7 @@ import { readLabEvents } from '../../src/lab/event-log.js';
 import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleStatus, ensembleUp } from '../../src/ensemble/service.js';
 import { ProcessError } from '../../src/errors.js';
-import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/procs.js';
+import { findMarked, isOurs, processState, signal, waitForExit } from '../../src/lab/node/procs.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import { listNetwork } from '../../src/net/service.js';

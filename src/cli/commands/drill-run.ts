@@ -16,7 +16,7 @@ import { wholeNumber } from '../../validate.js';
 import { expandVariants } from '../../drills/format/variants.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
-import { NET_MODES, type NetMode } from '../../lab/node-net.js';
+import { NET_MODES, type NetMode } from '../../lab/node/net.js';
 import { renderVariantComparison } from '../../drills/report/variants.js';
 
 export interface RunArgs extends GlobalArgs {

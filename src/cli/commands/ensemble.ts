@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import type { NetMode } from '../../lab/node-net.js';
+import type { NetMode } from '../../lab/node/net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';

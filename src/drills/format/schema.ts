@@ -104,7 +104,7 @@ import {
   wordRefs,
 } from '../../contenders/spec.js';
 import { observerShape } from '../../ensemble/config.js';
-import { NET_MODES } from '../../lab/node-net.js';
+import { NET_MODES } from '../../lab/node/net.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
 import { traitsOf, workloadOf } from './contender-traits.js';

@@ -1,4 +1,4 @@
-import type { NetMode } from '../../lab/node-net.js';
+import type { NetMode } from '../../lab/node/net.js';
 /** The words a drill is made of: its contender states, targets and ensemble. Durations are milliseconds. */
 
 /** A contender's state as the drill sees it; `frozen` is a lab SIGSTOP, `paused` a contender's own disconnect pause. */

@@ -9,7 +9,7 @@ import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
 import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
 import { clearLab } from '../../lab/clear.js';
-import { findMarked } from '../../lab/procs.js';
+import { findMarked } from '../../lab/node/procs.js';
 import { holdsLab } from '../../lab/in-use.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';

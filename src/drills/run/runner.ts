@@ -9,7 +9,7 @@ import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
 import { settleStreams } from './streams.js';
 import { runOne, runSteps } from './steps.js';
-import type { NetMode } from '../../lab/node-net.js';
+import type { NetMode } from '../../lab/node/net.js';
 import type { Drill } from '../format/drill.js';
 
 export interface RunOptions {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { LabPaths } from '../../lab/paths.js';
-import { spawnDetached, stopProcesses } from '../../lab/procs.js';
+import { spawnDetached, stopProcesses } from '../../lab/node/procs.js';
 import { PACKAGE_ROOT } from '../../templates.js';
 
 const ENTRY = join(PACKAGE_ROOT, 'dist', 'drills', 'run', 'sampler-child.js');

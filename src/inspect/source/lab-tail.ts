@@ -1,10 +1,10 @@
 import { isPaused, labContainment } from '../../lab/nodes.js';
-import { nodeSizes } from '../../lab/node-group.js';
+import { nodeSizes } from '../../lab/node/group.js';
 import { statSync } from 'node:fs';
 import { parseLines } from '../../lab/event-log.js';
 import { isContenderEvent, isLabEvent, type ContenderEvent, type LabEvent } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
-import { isOurs } from '../../lab/procs.js';
+import { isOurs } from '../../lab/node/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
 import { ruleOf } from '../../contenders/leader-rule.js';
 import type { LeaderRule } from '../../recipes/leadership.js';

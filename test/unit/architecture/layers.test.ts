@@ -25,6 +25,19 @@ const RANK: Readonly<Record<string, number>> = {
 
 const SRC = join(PACKAGE_ROOT, 'src');
 
+/**
+ * Rooms inside a big folder, lowest first, with the same rule as the folders: a file may import from its own room
+ * and from rooms of a lower rank. `roomOf` gets the path inside the folder.
+ */
+const INNER: Readonly<Record<string, { rank: Readonly<Record<string, number>>; roomOf: (rel: string) => string }>> = {
+  // The lab's ground (its paths and file helpers), then its nodes (processes, containment, node networks), then
+  // the lab's records (state, locks, the event log, the registry) and what reads them.
+  lab: {
+    rank: { ground: 0, node: 1, records: 2 },
+    roomOf: (rel) => (rel.startsWith('node/') ? 'node' : ['paths.ts', 'fs.ts'].includes(rel) ? 'ground' : 'records'),
+  },
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
@@ -73,6 +86,34 @@ describe('layers', () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it('inside a big folder, no import points up or sideways between its rooms', () => {
+    const bad: string[] = [];
+    for (const [file, deps] of graph) {
+      const folder = folderOf(file);
+      const inner = INNER[folder];
+      if (!inner) continue;
+      const within = (f: string) => relative(join(SRC, folder), f);
+      const from = inner.roomOf(within(file));
+      for (const dep of deps) {
+        if (folderOf(dep) !== folder) continue;
+        const to = inner.roomOf(within(dep));
+        if (to !== from && !(inner.rank[to]! < inner.rank[from]!))
+          bad.push(`${relative(SRC, file)} → ${relative(SRC, dep)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('every room inside a big folder has a rank', () => {
+    const unranked = files.flatMap((f) => {
+      const inner = INNER[folderOf(f)];
+      if (!inner) return [];
+      const room = inner.roomOf(relative(join(SRC, folderOf(f)), f));
+      return inner.rank[room] === undefined ? [relative(SRC, f)] : [];
+    });
+    expect(unranked).toEqual([]);
   });
 
   it('no import cycle between files', () => {

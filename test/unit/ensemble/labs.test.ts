@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listLabs, pruneLabs } from '../../../src/ensemble/labs.js';
 import { LabPaths } from '../../../src/lab/paths.js';
-import { processStartTime } from '../../../src/lab/procs.js';
+import { processStartTime } from '../../../src/lab/node/procs.js';
 import { readEntry, readRegistry, register, registerLongLived, registryDir } from '../../../src/lab/registry.js';
 
 /** Registry entries judged against the machine (no lab processes run here, so nothing is killed). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LabPaths } from '../../../src/lab/paths.js';
-import { findMarked, stopProcesses } from '../../../src/lab/procs.js';
+import { findMarked, stopProcesses } from '../../../src/lab/node/procs.js';
 import { PACKAGE_ROOT } from '../../../src/templates.js';
 import { waitFor } from '../../helpers/wait.js';
 

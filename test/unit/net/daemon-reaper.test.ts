@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { NetControl, startDaemon } from '../../../src/net/control.js';
 import { withLabLock } from '../../../src/lab/lock.js';
 import type { LabPaths } from '../../../src/lab/paths.js';
-import { isStopped, signal, waitForExit } from '../../../src/lab/procs.js';
+import { isStopped, signal, waitForExit } from '../../../src/lab/node/procs.js';
 import { emptyState, readState, writeState, type ContenderRecord, type LabState } from '../../../src/lab/state.js';
 import { tempLab } from '../../helpers/paths.js';
 import { TargetServer, eventually, waitFor } from './helpers.js';

@@ -7,7 +7,7 @@ import { NetControl, DAEMON_SCRIPT, pingDaemon, startDaemon } from '../../../src
 import { isolate } from '../../../src/net/partition.js';
 import { UsageError } from '../../../src/errors.js';
 import type { LabPaths } from '../../../src/lab/paths.js';
-import { isOurs, signal, waitForExit } from '../../../src/lab/procs.js';
+import { isOurs, signal, waitForExit } from '../../../src/lab/node/procs.js';
 import { tempLab } from '../../helpers/paths.js';
 import { TargetServer, connectPeer, echoRoundTrip, eventually, waitFor } from './helpers.js';
 

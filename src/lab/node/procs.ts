@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ensureDir } from './fs.js';
+import { ensureDir } from '../fs.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The command line of a live process as an argument list, or undefined when it is gone (or a zombie). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freeContenderAddr, nsName, serverAddr } from '../../../src/lab/node-net.js';
-import { LabPaths } from '../../../src/lab/paths.js';
+import { freeContenderAddr, nsName, serverAddr } from '../../../../src/lab/node/net.js';
+import { LabPaths } from '../../../../src/lab/paths.js';
 
 describe('node network addresses and names', () => {
   it('servers at .11 to .19 by id; contenders from .32, the lowest free one, never a server address', () => {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LabPaths } from './paths.js';
-import { findIn, pathDirs } from '../search-path.js';
+import type { LabPaths } from '../paths.js';
+import { findIn, pathDirs } from '../../search-path.js';
 
 /**
  * The lab's own network of nodes on this machine (`--net ns`): a bridge, and a network namespace per node (server

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isOurs } from '../../../src/lab/procs.js';
+import { isOurs } from '../../../../src/lab/node/procs.js';
 
 /**
  * A node starts as `sh -c '…; exec "$@"' sh PROGRAM … MARKER`: while the shell execs the program, /proc/PID/cmdline

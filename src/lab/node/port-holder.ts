@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cmdlineOf } from './procs.js';
-import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from './paths.js';
+import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../paths.js';
 
 /** The socket inodes listening on `port` (IPv4 or IPv6), from /proc/net/tcp{,6}: state 0A is LISTEN. */
 function listeningInodes(port: number): Set<string> {

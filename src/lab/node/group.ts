@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Containment, containment, NODE_ENV } from './containment.js';
-import type { LabPaths } from './paths.js';
+import type { LabPaths } from '../paths.js';
 import { isStopped, processState } from './procs.js';
 
 /**
