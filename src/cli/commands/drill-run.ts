@@ -11,7 +11,7 @@ import { drillPassed, type DrillResult } from '../../drills/judge/result.js';
 import { runDrillRepeatedly } from '../../drills/run/runner.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { MAX_REPEAT } from '../../drills/run/limits.js';
+import { MAX_REPEAT } from '../../drills/core/limits.js';
 import { wholeNumber } from '../../validate.js';
 import { expandVariants } from '../../drills/format/variants.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';

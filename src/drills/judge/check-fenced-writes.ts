@@ -3,7 +3,7 @@ import type { LabEventOf } from '../../lab/events.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken } from './lock-holds.js';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 type Write = LabEventOf<'resource-write'>;

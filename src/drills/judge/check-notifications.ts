@@ -3,7 +3,7 @@ import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { formatToken, normalReleases } from './lock-holds.js';
 import { z } from 'zod';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 interface ReleaseWake {

@@ -4,7 +4,7 @@ import type { History } from './history.js';
 import { describeWhereabouts, jobFacts, someOf } from './jobs.js';
 import { leaderClaims } from './leader-hits.js';
 import { leaderAt, stateAt } from './queries.js';
-import type { Expectation } from '../format/expectation.js';
+import type { Expectation } from '../core/expectation.js';
 
 export type ExpectationStatus = 'passed' | 'failed' | 'pending';
 

@@ -1,5 +1,5 @@
-import type { ContenderState } from '../format/types.js';
-import type { WaitCondition } from '../format/wait-condition.js';
+import type { ContenderState } from '../core/types.js';
+import type { WaitCondition } from '../core/wait-condition.js';
 import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
 import { doneBy, jobFacts } from './jobs.js';
 

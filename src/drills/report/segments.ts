@@ -1,4 +1,4 @@
-import type { ContenderState } from '../format/types.js';
+import type { ContenderState } from '../core/types.js';
 import { intervalAt, type History } from '../judge/history.js';
 import { stateAt } from '../judge/queries.js';
 import { contenderOf } from '../../lab/events.js';

@@ -3,7 +3,7 @@ import type { History } from '../judge/history.js';
 import { escapeHtml as esc } from './html-escape.js';
 import type { FaultKind } from '../judge/fault-windows.js';
 import { laneSegments } from './segments.js';
-import type { ContenderState } from '../format/types.js';
+import type { ContenderState } from '../core/types.js';
 
 export const STATE_COLOURS: Readonly<Record<ContenderState, string>> = {
   follower: '#9db4c8',

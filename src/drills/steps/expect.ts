@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { formatDuration } from '../../duration.js';
-import { NEEDS_LOCK } from '../format/contender-traits.js';
-import { describeExpectation, type Expectation } from '../format/expectation.js';
-import { CONTENDER_STATES } from '../format/types.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { NEEDS_LOCK } from '../core/contender-traits.js';
+import { describeExpectation, type Expectation } from '../core/expectation.js';
+import { CONTENDER_STATES } from '../core/types.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import { evaluateExpectation } from '../judge/expectations.js';
 import type { ExpectationResult } from '../judge/result.js';
-import { streaming } from '../run/streams.js';
+import { streaming } from '../lab/streams.js';
 import {
   type BuildContext,
   POLL_MS,

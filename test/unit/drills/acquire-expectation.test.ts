@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeStep } from '../../../src/drills/steps/registry.js';
-import { describeExpectation } from '../../../src/drills/format/expectation.js';
+import { describeExpectation } from '../../../src/drills/core/expectation.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
+import type { Expectation } from '../../../src/drills/core/expectation.js';
 import { evaluateExpectation } from '../../../src/drills/judge/expectations.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import type { ContenderEvent, LabEvent } from '../../../src/lab/events.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateExpectation, type ExpectationContext } from '../../../src/drills/judge/expectations.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
+import type { Expectation } from '../../../src/drills/core/expectation.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const events = [

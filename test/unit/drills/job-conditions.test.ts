@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateExpectation } from '../../../src/drills/judge/expectations.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import { leaderAt, stateAt, waitConditionsHold } from '../../../src/drills/judge/queries.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
+import type { Expectation } from '../../../src/drills/core/expectation.js';
 import { ev, lab } from './fixtures.js';
 import { ran, submitted, workers } from './job-fixtures.js';
 
