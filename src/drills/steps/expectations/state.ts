@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENDER_STATES, type ContenderState, type Target } from '../../core/types.js';
+import { DRILL_CONTENDER_STATES, type DrillContenderState, type Target } from '../../core/types.js';
 import { stateAt } from '../../judge/queries.js';
 import type { ExpectationKind } from './kind.js';
 
@@ -7,10 +7,10 @@ import type { ExpectationKind } from './kind.js';
 export interface StateIs {
   readonly kind: 'state';
   readonly contender: Target;
-  readonly state: ContenderState;
+  readonly state: DrillContenderState;
 }
 
-const schema = z.record(z.string(), z.enum(CONTENDER_STATES));
+const schema = z.record(z.string(), z.enum(DRILL_CONTENDER_STATES));
 
 export const state: ExpectationKind<StateIs, typeof schema> = {
   kind: 'state',
