@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { RunArgs } from './drill-run.js';
-import { MAX_REPEAT } from '../../drills/run/limits.js';
+import { MAX_REPEAT } from '../../drills/core/limits.js';
 
 export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
