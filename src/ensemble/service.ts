@@ -327,7 +327,11 @@ async function startAndWait(
       toStart.map((s) => s.pid).filter((p): p is number => p !== undefined),
       'SIGKILL',
     );
-    await killNodes(paths, state, toStart.map((s) => s.name));
+    await killNodes(
+      paths,
+      state,
+      toStart.map((s) => s.name),
+    );
     for (const s of toStart) delete s.pid;
     writeState(paths, state);
     throw e;
