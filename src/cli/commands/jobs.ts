@@ -2,6 +2,7 @@ import { plural } from '../../text.js';
 import type { Argv, CommandModule } from 'yargs';
 import chalk from 'chalk';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../views/table.js';
@@ -142,16 +143,20 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
           command: 'submit <count>',
           describe: 'Queue jobs: JSON data a worker interprets (sleep, sum, fail), never code',
           builder: (b) =>
-            b
-              .positional('count', { type: 'string', demandOption: true })
-              .option('kind', { type: 'string', describe: `${JOB_KINDS.join(', ')} (default sleep)` })
-              .option('ms', { type: 'string', describe: 'sleep: how long the job takes (default 200ms)' })
-              .option('args', { type: 'string', describe: 'sum: the numbers, e.g. 2,3' })
-              .option('path', {
-                type: 'string',
-                describe: "the scheduler's root (default: the lab's workers', else /scheduler)",
-              })
-              .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
+            withOptions(
+              b,
+              {
+                kind: { type: 'string', describe: `${JOB_KINDS.join(', ')} (default sleep)` },
+                ms: { type: 'string', describe: 'sleep: how long the job takes (default 200ms)' },
+                args: { type: 'string', describe: 'sum: the numbers, e.g. 2,3' },
+                path: {
+                  type: 'string',
+                  describe: "the scheduler's root (default: the lab's workers', else /scheduler)",
+                },
+                json: { type: 'boolean', default: false },
+              },
+              { count: { type: 'string', demandOption: true } },
+            ) as Argv<JobsArgs>,
           handler: async (a) => {
             const count = wholeNumber(a.count, 'the job count', 1, 100_000, SUBMIT_EXAMPLE);
             const spec = jobSpecFromArgs(a);
@@ -176,17 +181,18 @@ export function jobsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Jobs
           command: 'status',
           describe: "Pending, assigned and done jobs from the znodes, runs per job from the workers' logs",
           builder: (b) =>
-            b
-              .option('path', {
+            withOptions(b, {
+              path: {
                 type: 'string',
                 describe: "the scheduler's root (default: the lab's workers', else /scheduler)",
-              })
-              .option('watch', {
+              },
+              watch: {
                 type: 'boolean',
                 default: false,
                 describe: 'keep showing it, every second, until Ctrl-C',
-              })
-              .option('json', { type: 'boolean', default: false }) as Argv<JobsArgs>,
+              },
+              json: { type: 'boolean', default: false },
+            }) as Argv<JobsArgs>,
           handler: async (a) => {
             const path = a.path === undefined ? undefined : znodePathArg(a.path);
             const { jobsStatus } = await import('../../contenders/jobs.js');
