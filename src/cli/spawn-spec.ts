@@ -1,5 +1,5 @@
 import type { Argv, Options } from 'yargs';
-import { CONTENDER_FIELDS, type ContenderField } from '../contenders/fields.js';
+import { CONTENDER_FIELDS, type ContenderField, flagOf } from '../contenders/fields.js';
 import {
   type ContenderSpec,
   type ContenderSpecInput,
@@ -13,9 +13,9 @@ import { UsageError } from '../errors.js';
 import { type OptionTable, withOptions } from './options.js';
 
 type Fields = typeof CONTENDER_FIELDS;
-type FlagValue<F extends ContenderField> = F['type'] extends 'boolean'
+type FlagValue<F extends ContenderField> = F extends { type: 'boolean' }
   ? boolean
-  : F['type'] extends 'array'
+  : F extends { type: 'array' }
     ? readonly string[]
     : string;
 
@@ -58,7 +58,7 @@ export const SPAWN_HELP_ORDER: readonly SpecField[] = [
 ];
 
 function yargsOption({ type, help }: ContenderField): Options {
-  return type === 'array' ? { type, string: true, describe: help } : { type, describe: help };
+  return type === 'array' ? { type, string: true, describe: help } : { type: type ?? 'string', describe: help };
 }
 
 /**
@@ -66,7 +66,7 @@ function yargsOption({ type, help }: ContenderField): Options {
  * options, then `extra`, the command's own.
  */
 export function withContenderOptions<T>(y: Argv<T>, extra: OptionTable = {}): Argv<T & SpawnFlags> {
-  const options = SPAWN_HELP_ORDER.filter((f) => f !== 'count').map((f) => CONTENDER_FIELDS[f]);
+  const options = SPAWN_HELP_ORDER.filter((f) => f !== 'count').map((f): ContenderField => CONTENDER_FIELDS[f]);
   return withOptions(
     y,
     { ...Object.fromEntries(options.map((f) => [f.option, yargsOption(f)])), ...extra },
@@ -80,7 +80,7 @@ const EXEC_EXAMPLE = 'e.g. `zklab contenders spawn 3 --exec -- python3 my_conten
 
 /** A field as the command line names it: `--recipe`, or `--recipe priority` with a value. */
 function flagWords(field: SpecField, value?: string): string {
-  const flag = CONTENDER_FIELDS[field].flag;
+  const flag = flagOf(field);
   if (value === undefined) return flag;
   return field === 'exec' ? `--exec -- ${value}` : `${flag} ${value}`;
 }

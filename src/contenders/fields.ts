@@ -39,11 +39,11 @@ export type FieldOwner =
   | { readonly with: 'probe' };
 
 export interface ContenderField {
-  /** How a command line names it, in messages: `--recipe`, `<count>` (a positional), `--no-preempt`. */
-  readonly flag: string;
-  /** The yargs option (or positional) that carries it, and how yargs reads it (`array`: a list of words). */
+  /** The yargs option (or positional) that carries it, and how yargs reads it (default string; array: words). */
   readonly option: string;
-  readonly type: 'string' | 'boolean' | 'array';
+  readonly type?: 'boolean' | 'array';
+  /** How a command line names it in messages, when not `--option`: `<count>` (a positional), `--no-preempt`. */
+  readonly flag?: string;
   /** Its line in `contenders spawn --help`. */
   readonly help: string;
   /** false: not a key of a drill's `contenders:` section (a drill's `connect` comes from `drill run --connect`). */
@@ -64,15 +64,12 @@ const by = (ms: number) => `(default ${formatDuration(ms)})`;
  * reports problems in this order, and a drill lists its keys so. `cli/spawn-spec.ts` holds the order of `--help`.
  */
 export const CONTENDER_FIELDS = {
-  count: { flag: '<count>', option: 'count', type: 'string', help: `how many, 1 to ${MAX_CONTENDERS}` },
+  count: { flag: '<count>', option: 'count', help: `how many, 1 to ${MAX_CONTENDERS}` },
   recipe: {
-    flag: '--recipe',
     option: 'recipe',
-    type: 'string',
     help: 'predecessor (default), herd, single-file, priority; curator-latch or kazoo-election',
   },
   exec: {
-    flag: '--exec',
     option: 'exec',
     type: 'boolean',
     help:
@@ -80,71 +77,54 @@ export const CONTENDER_FIELDS = {
       'ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments',
   },
   leaderRule: {
-    flag: '--leader-rule',
     option: 'leader-rule',
     type: 'array',
     help: "programs: who leads by ZooKeeper's view: lowest-sequence (default) or single-node NAME",
     owner: { programs: true },
   },
   curatorErrorPolicy: {
-    flag: '--curator-error-policy',
     option: 'curator-error-policy',
-    type: 'string',
     help: 'curator-latch: standard (default: leadership ends on SUSPENDED) or session (on LOST)',
     owner: { recipe: 'curator-latch' },
     read: (v) => choice(v, CURATOR_ERROR_POLICIES),
     fallback: 'standard',
   },
   sessionTimeout: {
-    flag: '--session-timeout',
     option: 'session-timeout',
-    type: 'string',
     help: `a duration such as 2s or 500ms ${by(DEFAULT_SESSION_TIMEOUT_MS)}`,
   },
   onDisconnect: {
-    flag: '--on-disconnect',
     option: 'on-disconnect',
-    type: 'string',
     help: 'pause (default) or ignore (unsafe: keeps leading through a disconnect)',
     read: (v) => choice(v, ON_DISCONNECT),
     fallback: 'pause',
   },
   policy: {
-    flag: '--policy',
     option: 'policy',
-    type: 'string',
     help: 'priority recipe: priority (default), site, first or round-robin',
     owner: { recipe: 'priority' },
     read: (v) => choice(v, POLICIES),
     fallback: 'priority',
   },
   priorities: {
-    flag: '--priority',
     option: 'priority',
-    type: 'string',
     help: 'priority recipe: one number per contender, e.g. 5,3,1',
     owner: { recipe: 'priority' },
   },
   sites: {
-    flag: '--site',
     option: 'site',
-    type: 'string',
     help: 'priority recipe: one site per contender, e.g. a,a,b',
     owner: { recipe: 'priority' },
   },
   takeoverMs: {
-    flag: '--takeover-ms',
     option: 'takeover-ms',
-    type: 'string',
     help: `priority recipe: how long the PROGRESS → READY work takes ${by(DEFAULT_TAKEOVER_MS)}`,
     owner: { recipe: 'priority' },
     read: duration('takeoverMs'),
     fallback: DEFAULT_TAKEOVER_MS,
   },
   watchdogMs: {
-    flag: '--watchdog-ms',
     option: 'watchdog-ms',
-    type: 'string',
     help:
       'priority recipe: how long a named contender has to reach READY before the elector passes it over ' +
       '(default 3 × takeover + 1s)',
@@ -161,104 +141,80 @@ export const CONTENDER_FIELDS = {
     fallback: true,
   },
   workload: {
-    flag: '--workload',
     option: 'workload',
-    type: 'string',
     help:
       "scheduler: the task scheduler's workers (seed 001), --path is its root (default /scheduler); " +
       'lock: acquire → hold → release → think on the lock at --path (default /lock)',
     read: (v) => choice(v, WORKLOADS),
   },
   strategy: {
-    flag: '--strategy',
     option: 'strategy',
-    type: 'string',
     help: 'scheduler: round-robin (default) or random',
     owner: { workload: 'scheduler' },
     read: (v) => choice(v, STRATEGIES),
     fallback: 'round-robin',
   },
   statusTtl: {
-    flag: '--status-ttl',
     option: 'status-ttl',
-    type: 'string',
     help: `scheduler: how long a job's status znode lives ${by(DEFAULT_STATUS_TTL_MS)}`,
     owner: { workload: 'scheduler' },
     read: duration('statusTtl'),
     fallback: DEFAULT_STATUS_TTL_MS,
   },
   hold: {
-    flag: '--hold',
     option: 'hold',
-    type: 'string',
     help: `lock: how long a holder keeps the lock ${by(DEFAULT_HOLD_MS)}`,
     owner: { workload: 'lock' },
     read: duration('hold'),
     fallback: DEFAULT_HOLD_MS,
   },
   think: {
-    flag: '--think',
     option: 'think',
-    type: 'string',
     help: `lock: the pause between a release and the next try ${by(DEFAULT_THINK_MS)}`,
     owner: { workload: 'lock' },
     read: duration('think'),
     fallback: DEFAULT_THINK_MS,
   },
   fencing: {
-    flag: '--fencing',
     option: 'fencing',
-    type: 'string',
     help: 'lock: on (default: the resource refuses a token lower than one it accepted) or off',
     owner: { workload: 'lock' },
     read: (v) => choice(v, ['on', 'off'] as const),
     fallback: 'on',
   },
   path: {
-    flag: '--path',
     option: 'path',
-    type: 'string',
     help: `election path (default ${DEFAULT_PATH})`,
     // Its default is the workload's (src/contenders/spec.ts).
     read: znodePath,
   },
   via: {
-    flag: '--via',
     option: 'via',
-    type: 'string',
     help: "all (default) or observers: which of the lab's servers the contenders connect to",
     read: (v) => choice(v, CONTENDER_VIA),
     fallback: 'all',
   },
   connect: {
-    flag: '--connect',
     option: 'connect',
-    type: 'string',
     help: "HOST:PORT,… of another ensemble instead of the lab's",
     drill: false,
     read: connectString,
   },
   joinTimeout: {
-    flag: '--join-timeout',
     option: 'join-timeout',
-    type: 'string',
     help: `how long to wait for them to join before taking the spawn back ${by(DEFAULT_JOIN_TIMEOUT_MS)}`,
     read: duration('joinTimeout'),
     fallback: DEFAULT_JOIN_TIMEOUT_MS,
   },
   probe: {
-    flag: '--probe',
     option: 'probe',
-    type: 'string',
     help:
       "'COMMAND ARGS…' run for each node (no shell): exit 0 = it acts as leader now; " +
       'placeholders {id} {n} {connect} {path}',
     read: probeCommand,
   },
   probeInterval: {
-    flag: '--probe-interval',
     option: 'probe-interval',
-    type: 'string',
     help: `how often each probe runs ${by(DEFAULT_PROBE_INTERVAL_MS)}`,
     owner: { with: 'probe' },
     read: duration('probeInterval'),
@@ -281,3 +237,9 @@ export type ReadValue<K extends ReadField> = Fields[K] extends { read: (v: unkno
     ? T
     : T | undefined
   : never;
+
+/** How a command line names a field in messages: `--recipe`, `<count>`, `--no-preempt`. */
+export function flagOf(field: SpecField): string {
+  const f: ContenderField = CONTENDER_FIELDS[field];
+  return f.flag ?? `--${f.option}`;
+}
