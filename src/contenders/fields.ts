@@ -34,8 +34,8 @@ export const SPEC_LIMITS = {
 export type FieldOwner =
   | { readonly recipe: 'priority' | 'curator-latch' }
   | { readonly workload: Workload }
-  /** Programs: `exec` and the client adapters. */
-  | { readonly programs: true }
+  /** Programs: `exec` and the client adapters; `why` tells what a recipe does instead. */
+  | { readonly programs: true; readonly why: string }
   | { readonly with: 'probe' };
 
 export interface ContenderField {
@@ -80,7 +80,7 @@ export const CONTENDER_FIELDS = {
     option: 'leader-rule',
     type: 'array',
     help: "programs: who leads by ZooKeeper's view: lowest-sequence (default) or single-node NAME",
-    owner: { programs: true },
+    owner: { programs: true, why: 'zklab knows how its own recipes elect' },
   },
   curatorErrorPolicy: {
     option: 'curator-error-policy',

@@ -249,7 +249,7 @@ function ownerProblem(owner: FieldOwner, recipe: ContenderKind): [message: strin
   if ('programs' in owner) {
     return [
       `only applies to programs («exec», curator-latch, kazoo-election), not to the ${recipe} recipe`,
-      'remove it: zklab knows how its own recipes elect',
+      `remove it: ${owner.why}`,
     ];
   }
   return [`only applies with «${owner.with}»`, `add «${owner.with}», or remove it`];
