@@ -252,6 +252,8 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       await startAndWait(paths, state, state.servers, v, opts, false, network);
     } catch (e) {
       await stopNetwork(paths);
+      // Nothing of a fresh lab that did not come up stays: its nodes' processes and control groups, the lab's own.
+      await endLabProcesses(paths, state);
       removeLabNet(paths);
       // A fresh lab that did not come up runs nothing: it is not listed either.
       forgetLongLived(paths);
