@@ -1,5 +1,5 @@
 /** Issue 3: failover per recipe (KILL, TERM), herd size, join time, memory per contender. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
 import * as faults from '../../src/faults/service.js';
 import { resolveLeader } from '../../src/faults/leader.js';
@@ -8,6 +8,7 @@ import { listContenders, spawnContenders, stopContenders } from '../../src/conte
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import type { RecipeName } from '../../src/recipes/types.js';
+import { benchDir } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 
 const TICK = 200;
@@ -101,7 +102,7 @@ function rssMb(pid: number): number {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-contenders-'));
+  const paths = new LabPaths(benchDir('contenders'));
   const rows: BenchRow[] = [];
   try {
     await ensembleUp(paths, { servers: 3, tickMs: TICK });

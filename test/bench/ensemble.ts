@@ -13,7 +13,7 @@
  * bound, election started, LEADING/FOLLOWING, synced: "broadcast") and their process start times.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { archivePlan } from '../../src/ensemble/class-data.js';
@@ -27,6 +27,7 @@ import { choosePorts, serverName } from '../../src/lab/ports.js';
 import { stopProcesses } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
+import { benchDir } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 
 const RUNS = Number(process.env.ZKLAB_BENCH_UP_RUNS ?? 4);
@@ -46,7 +47,7 @@ function slowest(perServer: readonly Marks[]): Marks {
 
 /** `flags`: 'default' is a plain launch; 'zklab' is zklab's own server command line, launched without the CLI. */
 async function rawUp(servers: number, flags: 'default' | 'zklab' = 'default'): Promise<{ up: number; marks: Marks }> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-raw-'));
+  const paths = new LabPaths(benchDir('raw'));
   const { plan } = await choosePorts(paths.root, servers);
   const records = plan.map((p) => ({ ...p, name: serverName(p.id) }));
   writeServerFiles(paths, records, 200);
@@ -140,7 +141,7 @@ async function zklabUpDown(
   servers: number,
   archive: string | undefined,
 ): Promise<{ up: number; down: number; marks: Marks; mapped: boolean }> {
-  const lab = mkdtempSync('/tmp/zklab-bench-lab-');
+  const lab = benchDir('lab');
   const paths = new LabPaths(lab);
   const wall0 = Date.now();
   const boot0 = uptimeMs();

@@ -3,7 +3,7 @@
  * and what the link proxy adds to a Curator client's getData (p50/p99, through a contender's proxies vs direct).
  */
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ContenderSpecInput, requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
@@ -12,6 +12,7 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
+import { benchDir } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 
 const EACH = 5;
@@ -52,7 +53,7 @@ function latencyLine(text: string): { p50Us: number; p99Us: number } {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-foreign-'));
+  const paths = new LabPaths(benchDir('foreign'));
   const rows: BenchRow[] = [];
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });

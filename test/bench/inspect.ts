@@ -1,6 +1,6 @@
 /** Issue 5: render of a 500-znode tree, change-to-frame latency, CPU of an idle live inspect. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
@@ -15,6 +15,7 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { benchDir } from './bench-lab.js';
 import { median, percentile, type BenchRow } from './types.js';
 import { nextSnapshot } from '../helpers/snapshots.js';
 
@@ -210,7 +211,7 @@ async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
 
 export async function run(): Promise<BenchRow[]> {
   const rows = await renderRows();
-  const paths = new LabPaths(`${mkdtempSync('/tmp/zklab-bench-inspect-')}/lab`);
+  const paths = new LabPaths(`${benchDir('inspect')}/lab`);
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
     await spawnContenders(paths, requireContenderSpec({ count: 5 }));

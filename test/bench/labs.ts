@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
+import { benchDir } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 
 const TRIALS = 10;
@@ -53,7 +54,7 @@ async function down(dir: string): Promise<number> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const dir = mkdtempSync('/tmp/zklab-bench-labs-');
+  const dir = benchDir('labs');
   // The bench's labs are listed in a registry of their own, not among the developer's.
   const registry = process.env.ZKLAB_REGISTRY;
   process.env.ZKLAB_REGISTRY = join(dir, 'registry');

@@ -5,7 +5,7 @@
  * - time from `partition isolate zk-leader` to a new serving leader (by srvr).
  * Direct and linked runs alternate in blocks, so drift of a shared 2-core machine hits both alike.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -16,6 +16,7 @@ import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
 import { heal, isolate } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
+import { benchDir } from './bench-lab.js';
 import { median, percentile, type BenchRow } from './types.js';
 
 const PAIRS = 1000;
@@ -111,7 +112,7 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(`${mkdtempSync('/tmp/zklab-bench-net-')}/lab`);
+  const paths = new LabPaths(`${benchDir('net')}/lab`);
   const rows: BenchRow[] = [];
   const clients: ZkClient[] = [];
   try {

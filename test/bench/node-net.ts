@@ -10,7 +10,7 @@
  *   The command's own duration, ns vs proxy, beside it.
  */
 import { execa, type ResultPromise } from 'execa';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnContenders } from '../../src/contenders/service.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
@@ -21,6 +21,7 @@ import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { netLeft, netnsNames } from '../helpers/kernel-net.js';
 import { benchLinks } from './net.js';
+import { benchDir } from './bench-lab.js';
 import { median, percentile, type BenchRow } from './types.js';
 
 const ECHO = join(PACKAGE_ROOT, 'test', 'programs', 'echo_node.py');
@@ -31,7 +32,7 @@ const ROUNDS = 4;
 const CUTS = 10;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const newLab = (name: string) => new LabPaths(`${mkdtempSync(`/tmp/zklab-bench-${name}-`)}/lab`);
+const newLab = (name: string) => new LabPaths(`${benchDir(name)}/lab`);
 
 const prefixesNow = (): Set<string> => new Set(netnsNames().flatMap((n) => /^(zl[0-9a-f]{8})-zk1$/.exec(n)?.[1] ?? []));
 
@@ -174,7 +175,7 @@ export async function run(): Promise<BenchRow[]> {
 
   const ns = newLab('nodenet');
   const proxy = newLab('proxynet');
-  const dir = mkdtempSync('/tmp/zklab-bench-echo-');
+  const dir = benchDir('echo');
   try {
     await ensembleUp(ns, { servers: 3, net: 'ns' });
     await ensembleUp(proxy, { servers: 3 });

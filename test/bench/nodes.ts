@@ -14,7 +14,7 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { childrenOf, cmdlineOf, spawnDetached } from '../../src/lab/node/procs.js';
 import { emptyState, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { withBenchLab } from './bench-lab.js';
+import { benchDir, withBenchLab } from './bench-lab.js';
 import { median, type BenchRow } from './types.js';
 import { liveProcesses } from '../helpers/node-processes.js';
 import { freeTestPorts } from '../helpers/sockets.js';
@@ -127,7 +127,7 @@ async function nodeSpawnFloor(): Promise<number> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const root = mkdtempSync('/tmp/zklab-bench-nodes-');
+  const root = benchDir('nodes');
   const rows: BenchRow[] = [];
   try {
     const k = await killTimes(root);
@@ -169,7 +169,7 @@ export async function run(): Promise<BenchRow[]> {
   }
   rows.push(
     ...(await withBenchLab('nodes', async (paths) => {
-      const dir = mkdtempSync('/tmp/zklab-bench-ha-');
+      const dir = benchDir('ha');
       // The databases of members c1..c10 listen on base + n.
       const base = await freeTestPorts(Array.from({ length: 10 }, (_, k) => k + 1));
       const spec = requireContenderSpec({
