@@ -13,10 +13,10 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { benchDir } from './bench-lab.js';
-import { median, type BenchRow } from './types.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const EACH = 5;
-const GETS = 3000;
+/** Contenders of each kind spawned at once, getData calls per client. */
+const sizes = (opts: BenchOptions) => ({ each: sized(opts, 5, 1), gets: sized(opts, 3000, 50) });
 const RAW = join(PACKAGE_ROOT, 'test', 'programs', 'raw_election.py');
 const GETDATA = join(PACKAGE_ROOT, 'test', 'bench', 'programs', 'CuratorGetData.java');
 
@@ -52,7 +52,8 @@ function latencyLine(text: string): { p50Us: number; p99Us: number } {
   return JSON.parse(m[1]!) as { p50Us: number; p99Us: number };
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { each, gets } = sizes(opts);
   const paths = new LabPaths(benchDir('foreign'));
   const rows: BenchRow[] = [];
   try {
@@ -64,18 +65,18 @@ export async function run(): Promise<BenchRow[]> {
       const t0 = performance.now();
       const { spawned } = await spawnContenders(
         paths,
-        requireContenderSpec({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }),
+        requireContenderSpec({ ...kind.raw, count: each, path: `/bench-kind-${k}` }),
       );
-      const perContender = (performance.now() - t0) / EACH;
+      const perContender = (performance.now() - t0) / each;
       const rss = median(spawned.map((c) => groupRssMb(c.pid!)));
       baseline ??= { perContender, rss };
       rows.push({
-        name: `${kind.label}: spawn to joined, per contender (${EACH} at once)`,
+        name: `${kind.label}: spawn to joined, per contender (${each} at once)`,
         value: perContender,
         unit: 'ms',
       });
       rows.push({
-        name: `${kind.label}: RSS per contender, process group (median of ${EACH})`,
+        name: `${kind.label}: RSS per contender, process group (median of ${each})`,
         value: rss,
         unit: 'MB',
       });
@@ -99,7 +100,7 @@ export async function run(): Promise<BenchRow[]> {
       requireContenderSpec({
         count: 1,
         path: '/bench-getdata-c',
-        exec: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)],
+        exec: [java, '-cp', cp, GETDATA, '{connect}', String(gets)],
       }),
     );
     const id = spawned[0]!.id;
@@ -111,9 +112,9 @@ export async function run(): Promise<BenchRow[]> {
     }
     const proxied = latencyLine(log);
     const direct = latencyLine(
-      (await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(GETS)])).stdout,
+      (await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(gets)])).stdout,
     );
-    rows.push({ name: `Curator getData p50, direct (${GETS} calls)`, value: direct.p50Us, unit: 'µs' });
+    rows.push({ name: `Curator getData p50, direct (${gets} calls)`, value: direct.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p50, through the link proxy`, value: proxied.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p99, direct`, value: direct.p99Us, unit: 'µs' });
     rows.push({ name: `Curator getData p99, through the link proxy`, value: proxied.p99Us, unit: 'µs' });
