@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { tailFile } from '../../src/lab/fs.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
@@ -39,6 +40,11 @@ export async function withBenchLab<T>(name: string, fn: (paths: LabPaths, zk: Zk
       quiet: true,
     });
     return await fn(paths, zk);
+  } catch (e) {
+    // The lab directory goes below: what its link daemon said last ("shutting down: why", "crashed: …", or nothing
+    // when it was killed) is the one record of a daemon that went away mid-benchmark.
+    process.stderr.write(`bench: ${name} failed; the end of its link daemon's log:\n${tailFile(paths.netLog, 20)}\n`);
+    throw e;
   } finally {
     await zk?.close();
     await ensembleDown(paths, { purge: true }).catch(() => undefined);
