@@ -1,5 +1,5 @@
 /** Issue 3: failover per recipe (KILL, TERM), herd size, join time, memory per contender. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
 import * as faults from '../../src/faults/service.js';
 import { resolveLeader } from '../../src/faults/leader.js';
@@ -8,11 +8,21 @@ import { listContenders, spawnContenders, stopContenders } from '../../src/conte
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import type { RecipeName } from '../../src/recipes/types.js';
-import { median, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
 const TICK = 200;
-const SESSION = 2000;
-const KILLS = 10;
+
+/**
+ * Kills per recipe and signal (a KILL waits out the session); contenders per herd count; the spawn sizes timed (the
+ * last one's memory read too).
+ */
+const sizes = (opts: BenchOptions) => ({
+  session: sized(opts, 2000, 800),
+  kills: sized(opts, 10, 1),
+  herd: sized(opts, 10, 3),
+  joins: sized(opts, [5, 50], [1, 3]),
+});
 
 async function until<T>(probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -41,17 +51,25 @@ function claimAfter(paths: LabPaths, ids: readonly string[], t: number): number 
   return claims.length > 0 ? Math.min(...claims.map((e) => e.t)) : undefined;
 }
 
-async function failovers(paths: LabPaths, recipe: RecipeName, sig: 'SIGKILL' | 'SIGTERM'): Promise<number[]> {
+async function failovers(
+  paths: LabPaths,
+  recipe: RecipeName,
+  sig: 'SIGKILL' | 'SIGTERM',
+  kills: number,
+  session: number,
+): Promise<number[]> {
   const path = `/bench-${recipe}-${sig}`;
+  // A takeover of 0 ms makes a priority leader's failover comparable; the other recipes have no takeover to set.
+  const takeover = recipe === 'priority' ? { takeoverMs: 0 } : {};
   const ids = (
     await spawnContenders(
       paths,
-      requireContenderSpec({ count: KILLS + 1, recipe, path, sessionTimeout: SESSION, takeoverMs: 0 }),
+      requireContenderSpec({ count: kills + 1, recipe, path, sessionTimeout: session, ...takeover }),
     )
   ).spawned.map((c) => c.id);
   await until(() => listContenders(paths).some((c) => c.path === path && c.state === 'leader'));
   const times: number[] = [];
-  for (let i = 0; i < KILLS; i++) {
+  for (let i = 0; i < kills; i++) {
     const leader = await untilAsync(() =>
       resolveLeader(paths).then(
         (l) => l.contender.id,
@@ -78,12 +96,12 @@ async function failovers(paths: LabPaths, recipe: RecipeName, sig: 'SIGKILL' | '
   return times;
 }
 
-async function notificationsPerDeath(paths: LabPaths, recipe: RecipeName): Promise<number> {
+async function notificationsPerDeath(paths: LabPaths, recipe: RecipeName, count: number): Promise<number> {
   const path = `/bench-herd-${recipe}`;
-  const ids = (await spawnContenders(paths, requireContenderSpec({ count: 10, recipe, path }))).spawned.map(
-    (c) => c.id,
+  const ids = (await spawnContenders(paths, requireContenderSpec({ count, recipe, path }))).spawned.map((c) => c.id);
+  await until(
+    () => listContenders(paths).filter((c) => c.path === path && c.state === 'follower').length === count - 1,
   );
-  await until(() => listContenders(paths).filter((c) => c.path === path && c.state === 'follower').length === 9);
   const t0 = Date.now();
   await faults.kill(paths, 'leader', 'SIGTERM');
   await until(() => claimAfter(paths, ids, t0));
@@ -100,47 +118,49 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-contenders-'));
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { session, kills, herd: herdSize, joins } = sizes(opts);
+  const paths = new LabPaths(benchDir('contenders'));
   const rows: BenchRow[] = [];
   try {
     await ensembleUp(paths, { servers: 3, tickMs: TICK });
     for (const recipe of ['predecessor', 'herd', 'single-file', 'priority'] as const) {
-      const kill = median(await failovers(paths, recipe, 'SIGKILL'));
-      const term = median(await failovers(paths, recipe, 'SIGTERM'));
-      const killTarget = SESSION + 2 * TICK + 100;
+      const kill = median(await failovers(paths, recipe, 'SIGKILL', kills, session));
+      const term = median(await failovers(paths, recipe, 'SIGTERM', kills, session));
+      const killTarget = session + 2 * TICK + 100;
       rows.push({
-        name: `${recipe}: KILL failover (median of ${KILLS}; session ${SESSION} ms, ratio ${(kill / SESSION).toFixed(2)})`,
+        name: `${recipe}: KILL failover (median of ${kills}; session ${session} ms, ratio ${(kill / session).toFixed(2)})`,
         value: kill,
         unit: 'ms',
         target: `≤ ${killTarget} ms`,
         pass: kill <= killTarget,
       });
       rows.push({
-        name: `${recipe}: TERM failover (median of ${KILLS})`,
+        name: `${recipe}: TERM failover (median of ${kills})`,
         value: term,
         unit: 'ms',
         target: '≤ 50 ms',
         pass: term <= 50,
       });
     }
-    const chain = await notificationsPerDeath(paths, 'predecessor');
-    const herd = await notificationsPerDeath(paths, 'herd');
+    const chain = await notificationsPerDeath(paths, 'predecessor', herdSize);
+    const herd = await notificationsPerDeath(paths, 'herd', herdSize);
     rows.push({
-      name: 'predecessor: notifications per leader death, 10 contenders',
+      name: `predecessor: notifications per leader death, ${herdSize} contenders`,
       value: chain,
       unit: 'count',
       target: '1',
       pass: chain === 1,
     });
     rows.push({
-      name: 'herd: notifications per leader death, 10 contenders',
+      name: `herd: notifications per leader death, ${herdSize} contenders`,
       value: herd,
       unit: 'count',
-      target: '9 (N−1)',
-      pass: herd === 9,
+      target: `${herdSize - 1} (N−1)`,
+      pass: herd === herdSize - 1,
     });
-    for (const n of [5, 50]) {
+    const largest = joins.at(-1)!;
+    for (const n of joins) {
       const t0 = performance.now();
       const spawned = await spawnContenders(paths, requireContenderSpec({ count: n, path: `/bench-join-${n}` }));
       const took = performance.now() - t0;
@@ -148,19 +168,19 @@ export async function run(): Promise<BenchRow[]> {
         name: `${n} contenders spawned and joined`,
         value: took / 1000,
         unit: 's',
-        target: n === 50 ? '≤ 10 s' : undefined,
-        pass: n === 50 ? took <= 10_000 : undefined,
+        target: n === largest ? '≤ 10 s' : undefined,
+        pass: n === largest ? took <= 10_000 : undefined,
       });
-      if (n === 50) {
+      if (n === largest) {
         const rss = spawned.spawned.map((c) => rssMb(c.pid!));
         rows.push({
-          name: 'RSS per contender (median of 50)',
+          name: `RSS per contender (median of ${n})`,
           value: median(rss),
           unit: 'MB',
           target: '≤ 60 MB',
           pass: Math.max(...rss) <= 60,
         });
-        rows.push({ name: 'RSS per contender (max of 50)', value: Math.max(...rss), unit: 'MB' });
+        rows.push({ name: `RSS per contender (max of ${n})`, value: Math.max(...rss), unit: 'MB' });
       }
       await stopContenders(paths, 'all');
     }

@@ -8,15 +8,24 @@ import { runDrill } from '../../src/drills/run/runner.js';
 import { parseDrill } from '../../src/drills/format/schema.js';
 import { expandVariants } from '../../src/drills/format/variants.js';
 import type { RecipeName } from '../../src/recipes/types.js';
-import { median, type BenchRow } from './types.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const RECIPES: readonly RecipeName[] = ['predecessor', 'herd', 'single-file', 'priority'];
-const SIGNALS = ['KILL', 'TERM'] as const;
-const DEATHS = 3;
+type Signal = 'KILL' | 'TERM';
 const SEED = 6;
 
+/**
+ * The smoke runs one short built-in drill (the test suite runs them all) and one failover drill, of the recipe whose
+ * drill differs (priority) and the signal that needs no session to expire.
+ */
+const sizes = (opts: BenchOptions) => ({
+  builtins: sized(opts, listBuiltinDrills(), ['join-and-elect']),
+  recipes: sized<readonly RecipeName[]>(opts, ['predecessor', 'herd', 'single-file', 'priority'], ['priority']),
+  signals: sized<readonly Signal[]>(opts, ['KILL', 'TERM'], ['TERM']),
+  deaths: sized(opts, 3, 1),
+});
+
 /** Three leader deaths by one signal, a fresh contender after each so that every death has four contenders around. */
-function failoverDrill(recipe: RecipeName, signal: (typeof SIGNALS)[number]): string {
+function failoverDrill(recipe: RecipeName, signal: Signal, deaths: number): string {
   const priority = recipe === 'priority' ? ', priorities: [40, 30, 20, 10], takeoverMs: 200ms' : '';
   return `name: failover-${recipe}-${signal.toLowerCase()}
 contenders: { count: 4, recipe: ${recipe}, sessionTimeout: 2s${priority} }
@@ -24,7 +33,7 @@ steps:
   - wait: { joined: 4, timeout: 20s }
   - wait: { leader: true, timeout: 10s }
   - repeat:
-      times: ${DEATHS}
+      times: ${deaths}
       steps:
         - kill: { target: leader, signal: ${signal} }
         # Waiting for the death's notifications to settle keeps the join of the next spawn out of its count.
@@ -47,12 +56,13 @@ async function timed(run: () => Promise<DrillResult>): Promise<{ r: DrillResult;
   return { r, ms: performance.now() - start };
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { builtins, recipes, signals, deaths } = sizes(opts);
   const rows: BenchRow[] = [];
   let suiteMs = 0;
   let passed = 0;
   // A drill with variants is one run per variant, as `zklab drill run` does it (each with its expected failures).
-  const drills = listBuiltinDrills().flatMap((name) => expandVariants(resolveDrill(name)));
+  const drills = builtins.flatMap((name) => expandVariants(resolveDrill(name)));
   for (const drill of drills) {
     const { r, ms } = await timed(() => runDrill(drill, { seed: SEED }));
     suiteMs += ms;
@@ -73,19 +83,19 @@ export async function run(): Promise<BenchRow[]> {
     pass: passed === drills.length,
   });
 
-  for (const signal of SIGNALS) {
-    for (const recipe of RECIPES) {
-      const drill = parseDrill(failoverDrill(recipe, signal), `bench:failover-${recipe}-${signal}`);
+  for (const signal of signals) {
+    for (const recipe of recipes) {
+      const drill = parseDrill(failoverDrill(recipe, signal, deaths), `bench:failover-${recipe}-${signal}`);
       const { r } = await timed(() => runDrill(drill, { seed: SEED }));
       const failovers = measurements(r, 'failoverTime', 'failover after');
       const woken = measurements(r, 'herdSize', 'notified after');
-      const ok = drillPassed(r) && failovers.length === DEATHS;
+      const ok = drillPassed(r) && failovers.length === deaths;
       const label = `${recipe} ${signal}`;
       rows.push({
         name: `failover ${label}: median of ${failovers.length}`,
         value: failovers.length ? median(failovers) : NaN,
         unit: 'ms',
-        target: `${DEATHS} failovers`,
+        target: `${deaths} failovers`,
         pass: ok,
       });
       rows.push({

@@ -13,7 +13,7 @@
  * bound, election started, LEADING/FOLLOWING, synced: "broadcast") and their process start times.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { archivePlan } from '../../src/ensemble/class-data.js';
@@ -27,12 +27,17 @@ import { choosePorts, serverName } from '../../src/lab/ports.js';
 import { stopProcesses } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { median, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const RUNS = Number(process.env.ZKLAB_BENCH_UP_RUNS ?? 4);
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
 const TARGET = 0.6;
-const SIZES = (process.env.ZKLAB_BENCH_UP_SIZES ?? '3,5').split(',').map(Number);
+
+/** Runs of each launch per ensemble size, and the sizes; a full run's may be set from the environment. */
+const sizes = (opts: BenchOptions) => ({
+  runs: sized(opts, Number(process.env.ZKLAB_BENCH_UP_RUNS ?? 4), 1),
+  servers: sized(opts, (process.env.ZKLAB_BENCH_UP_SIZES ?? '3,5').split(',').map(Number), [3]),
+});
 const QUORUM_MAIN = 'org.apache.zookeeper.server.quorum.QuorumPeerMain';
 
 type Marks = Record<string, number>;
@@ -46,7 +51,7 @@ function slowest(perServer: readonly Marks[]): Marks {
 
 /** `flags`: 'default' is a plain launch; 'zklab' is zklab's own server command line, launched without the CLI. */
 async function rawUp(servers: number, flags: 'default' | 'zklab' = 'default'): Promise<{ up: number; marks: Marks }> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-raw-'));
+  const paths = new LabPaths(benchDir('raw'));
   const { plan } = await choosePorts(paths.root, servers);
   const records = plan.map((p) => ({ ...p, name: serverName(p.id) }));
   writeServerFiles(paths, records, 200);
@@ -140,7 +145,7 @@ async function zklabUpDown(
   servers: number,
   archive: string | undefined,
 ): Promise<{ up: number; down: number; marks: Marks; mapped: boolean }> {
-  const lab = mkdtempSync('/tmp/zklab-bench-lab-');
+  const lab = benchDir('lab');
   const paths = new LabPaths(lab);
   const wall0 = Date.now();
   const boot0 = uptimeMs();
@@ -177,7 +182,8 @@ function medianMarks(runs: readonly Marks[]): Map<string, number> {
   return new Map(keys.map((k) => [k, median(runs.map((r) => r[k]).filter((v): v is number => v !== undefined))]));
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { runs, servers: ensembleSizes } = sizes(opts);
   const rows: BenchRow[] = [];
   // The archive is built once per Java and ZooKeeper (bin/setup does it); build it here too, before timing anything.
   const target = { java: findJava().bin, zk: findZooKeeper() };
@@ -189,7 +195,7 @@ export async function run(): Promise<BenchRow[]> {
     value: (performance.now() - b0) / 1000,
     unit: 's',
   });
-  for (const n of SIZES) {
+  for (const n of ensembleSizes) {
     const raw: number[] = [];
     const rawMarks: Marks[] = [];
     const direct: number[] = [];
@@ -197,7 +203,7 @@ export async function run(): Promise<BenchRow[]> {
     const ourMarks: Marks[] = [];
     const downs: number[] = [];
     let mapped = 0;
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so that neither always runs right after the other's JVMs were torn down.
       const order = i % 2 === 0 ? ['raw', 'zklab', 'direct'] : ['direct', 'zklab', 'raw'];
       for (const which of order) {
@@ -218,7 +224,7 @@ export async function run(): Promise<BenchRow[]> {
     }
     const ratio = median(ours) / median(raw);
     rows.push({
-      name: `raw default JVM launch to serving, ${n} servers (median of ${RUNS})`,
+      name: `raw default JVM launch to serving, ${n} servers (median of ${runs})`,
       value: median(raw) / 1000,
       unit: 's',
     });
@@ -228,13 +234,13 @@ export async function run(): Promise<BenchRow[]> {
         value: Math.round(v),
         unit: 'ms',
       });
-    rows.push({ name: `zklab ensemble up, ${n} servers (median of ${RUNS})`, value: median(ours) / 1000, unit: 's' });
+    rows.push({ name: `zklab ensemble up, ${n} servers (median of ${runs})`, value: median(ours) / 1000, unit: 's' });
     for (const [k, v] of medianMarks(ourMarks))
       rows.push({ name: `  zklab ${n}: ${k}`, value: Math.round(v), unit: 'ms' });
     rows.push({
       name: `  zklab ${n}: runs whose servers all mapped the class-data archive`,
       value: mapped,
-      unit: `of ${RUNS}`,
+      unit: `of ${runs}`,
     });
     rows.push({
       name: `zklab/raw, ${n} servers`,
@@ -244,7 +250,7 @@ export async function run(): Promise<BenchRow[]> {
       pass: ratio <= TARGET,
     });
     rows.push({
-      name: `zklab's server flags launched direct (no CLI, no link daemon), ${n} servers (median of ${RUNS})`,
+      name: `zklab's server flags launched direct (no CLI, no link daemon), ${n} servers (median of ${runs})`,
       value: median(direct) / 1000,
       unit: 's',
     });

@@ -3,7 +3,7 @@
  * and what the link proxy adds to a Curator client's getData (p50/p99, through a contender's proxies vs direct).
  */
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ContenderSpecInput, requireContenderSpec } from '../../src/contenders/spec.js';
 import { spawnContenders, stopContenders } from '../../src/contenders/service.js';
@@ -12,10 +12,11 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { median, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const EACH = 5;
-const GETS = 3000;
+/** Contenders of each kind spawned at once, getData calls per client. */
+const sizes = (opts: BenchOptions) => ({ each: sized(opts, 5, 1), gets: sized(opts, 3000, 50) });
 const RAW = join(PACKAGE_ROOT, 'test', 'programs', 'raw_election.py');
 const GETDATA = join(PACKAGE_ROOT, 'test', 'bench', 'programs', 'CuratorGetData.java');
 
@@ -51,8 +52,9 @@ function latencyLine(text: string): { p50Us: number; p99Us: number } {
   return JSON.parse(m[1]!) as { p50Us: number; p99Us: number };
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(mkdtempSync('/tmp/zklab-bench-foreign-'));
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { each, gets } = sizes(opts);
+  const paths = new LabPaths(benchDir('foreign'));
   const rows: BenchRow[] = [];
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
@@ -63,18 +65,18 @@ export async function run(): Promise<BenchRow[]> {
       const t0 = performance.now();
       const { spawned } = await spawnContenders(
         paths,
-        requireContenderSpec({ ...kind.raw, count: EACH, path: `/bench-kind-${k}` }),
+        requireContenderSpec({ ...kind.raw, count: each, path: `/bench-kind-${k}` }),
       );
-      const perContender = (performance.now() - t0) / EACH;
+      const perContender = (performance.now() - t0) / each;
       const rss = median(spawned.map((c) => groupRssMb(c.pid!)));
       baseline ??= { perContender, rss };
       rows.push({
-        name: `${kind.label}: spawn to joined, per contender (${EACH} at once)`,
+        name: `${kind.label}: spawn to joined, per contender (${each} at once)`,
         value: perContender,
         unit: 'ms',
       });
       rows.push({
-        name: `${kind.label}: RSS per contender, process group (median of ${EACH})`,
+        name: `${kind.label}: RSS per contender, process group (median of ${each})`,
         value: rss,
         unit: 'MB',
       });
@@ -98,7 +100,7 @@ export async function run(): Promise<BenchRow[]> {
       requireContenderSpec({
         count: 1,
         path: '/bench-getdata-c',
-        exec: [java, '-cp', cp, GETDATA, '{connect}', String(GETS)],
+        exec: [java, '-cp', cp, GETDATA, '{connect}', String(gets)],
       }),
     );
     const id = spawned[0]!.id;
@@ -110,9 +112,9 @@ export async function run(): Promise<BenchRow[]> {
     }
     const proxied = latencyLine(log);
     const direct = latencyLine(
-      (await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(GETS)])).stdout,
+      (await execa(java, ['-cp', cp, GETDATA, directConnectString(readState(paths)!), String(gets)])).stdout,
     );
-    rows.push({ name: `Curator getData p50, direct (${GETS} calls)`, value: direct.p50Us, unit: 'µs' });
+    rows.push({ name: `Curator getData p50, direct (${gets} calls)`, value: direct.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p50, through the link proxy`, value: proxied.p50Us, unit: 'µs' });
     rows.push({ name: `Curator getData p99, direct`, value: direct.p99Us, unit: 'µs' });
     rows.push({ name: `Curator getData p99, through the link proxy`, value: proxied.p99Us, unit: 'µs' });

@@ -1,6 +1,6 @@
 /** Issue 5: render of a 500-znode tree, change-to-frame latency, CPU of an idle live inspect. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
@@ -15,10 +15,23 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { median, percentile, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
 import { nextSnapshot } from '../helpers/snapshots.js';
 
 const NOW = Date.now();
+
+/** Timed renders (after warm-ups), create/delete pairs, contenders left idle and the seconds of idle measured. */
+const sizes = (opts: BenchOptions) => ({
+  warmUps: sized(opts, 10, 1),
+  builds: sized(opts, 30, 2),
+  frames: sized(opts, 60, 2),
+  pairs: sized(opts, 40, 2),
+  contenders: sized(opts, 5, 1),
+  settleMs: sized(opts, 2000, 200),
+  idleMs: sized(opts, 5000, 500),
+});
+type Sizes = ReturnType<typeof sizes>;
 
 /** What `zklab inspect` renders with (src/inspect/entry.ts picks React's production build), unless loaded before. */
 async function loadRenderer(): Promise<{
@@ -77,8 +90,8 @@ function election(count: number): SnapshotInput {
   };
 }
 
-function timeIt(fn: () => void, runs: number): number[] {
-  for (let i = 0; i < 10; i++) fn();
+function timeIt(fn: () => void, runs: number, warmUps: number): number[] {
+  for (let i = 0; i < warmUps; i++) fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
@@ -88,27 +101,27 @@ function timeIt(fn: () => void, runs: number): number[] {
   return out;
 }
 
-async function renderRows(): Promise<BenchRow[]> {
+async function renderRows({ warmUps, builds, frames }: Sizes): Promise<BenchRow[]> {
   const { renderInspectFrame, react } = await loadRenderer();
   const input = election(500);
-  const build = median(timeIt(() => buildSnapshot(input), 30));
+  const build = median(timeIt(() => buildSnapshot(input), builds, warmUps));
   const snapshot = buildSnapshot(input);
-  const frame = timeIt(() => renderInspectFrame(snapshot, 140, 45, 250), 60);
+  const frame = timeIt(() => renderInspectFrame(snapshot, 140, 45, 250), frames, warmUps);
   return [
     {
-      name: `render of a 500-znode tree, 140×45 frame (median of 60; ${react})`,
+      name: `render of a 500-znode tree, 140×45 frame (median of ${frames}; ${react})`,
       value: median(frame),
       unit: 'ms',
       target: '≤ 30 ms',
       pass: median(frame) <= 30,
     },
     { name: 'render of a 500-znode tree, 140×45 frame (p95)', value: percentile(frame, 95), unit: 'ms' },
-    { name: 'buildSnapshot of 500 znodes and contenders (median of 30)', value: build, unit: 'ms' },
+    { name: `buildSnapshot of 500 znodes and contenders (median of ${builds})`, value: build, unit: 'ms' },
   ];
 }
 
 /** From issuing a create or delete to a rendered frame that shows it, through the watch path of a real source. */
-async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
+async function latencyRows(paths: LabPaths, pairs: number): Promise<BenchRow[]> {
   const { renderInspectFrame } = await loadRenderer();
   const path = '/bench-latency';
   const zk = await ZkClient.connect({
@@ -121,7 +134,7 @@ async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
     await zk.create(path, '', 'persistent');
     await nextSnapshot(source, (s) => s.exists, 'the election path', 10_000);
     const times: number[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < pairs; i++) {
       const t0 = performance.now();
       const created = await zk.create(`${path}/n_`, '', 'ephemeral-sequential');
       await nextSnapshot(source, (s) => s.nodes.some((n) => n.path === created), 'the new znode', 10_000, true).then(
@@ -138,7 +151,7 @@ async function latencyRows(paths: LabPaths): Promise<BenchRow[]> {
     const p50 = median(times);
     return [
       {
-        name: 'change-to-frame latency, znode create/delete (p50 of 80)',
+        name: `change-to-frame latency, znode create/delete (p50 of ${2 * pairs})`,
         value: p50,
         unit: 'ms',
         target: '≤ 200 ms',
@@ -160,8 +173,8 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]); // utime, stime
 }
 
-/** CPU of `zklab inspect` running live in a tmux terminal on 5 contenders nobody disturbs, over 5 s. */
-async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
+/** CPU of `zklab inspect` running live in a tmux terminal on contenders nobody disturbs, over `idleMs`. */
+async function idleCpuRows(paths: LabPaths, { contenders, settleMs, idleMs }: Sizes): Promise<BenchRow[]> {
   const socket = `zklab-bench-inspect-${process.pid}`;
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { reject: false, stdin: 'ignore' });
   if (spawnSync('tmux', ['-V']).status !== 0)
@@ -188,14 +201,14 @@ async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
       if ((await tmux('capture-pane', '-p', '-t', 'idle')).stdout.includes('★ LEADER')) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, settleMs));
     const ticks0 = cpuTicks(pid);
     const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, 5000));
+    await new Promise((r) => setTimeout(r, idleMs));
     const cpu = ((cpuTicks(pid) - ticks0) / CLK_TCK / ((performance.now() - t0) / 1000)) * 100;
     return [
       {
-        name: 'idle live inspect in tmux, 5 contenders, 5 s (CPU of one core)',
+        name: `idle live inspect in tmux, ${contenders} contenders, ${idleMs / 1000} s (CPU of one core)`,
         value: cpu,
         unit: '%',
         target: '< 2 %',
@@ -208,14 +221,15 @@ async function idleCpuRows(paths: LabPaths): Promise<BenchRow[]> {
   }
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const rows = await renderRows();
-  const paths = new LabPaths(`${mkdtempSync('/tmp/zklab-bench-inspect-')}/lab`);
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = sizes(opts);
+  const rows = await renderRows(size);
+  const paths = new LabPaths(`${benchDir('inspect')}/lab`);
   try {
     await ensembleUp(paths, { servers: 3, tickMs: 200 });
-    await spawnContenders(paths, requireContenderSpec({ count: 5 }));
-    rows.push(...(await latencyRows(paths)));
-    rows.push(...(await idleCpuRows(paths)));
+    await spawnContenders(paths, requireContenderSpec({ count: size.contenders }));
+    rows.push(...(await latencyRows(paths, size.pairs)));
+    rows.push(...(await idleCpuRows(paths, size)));
   } finally {
     await ensembleDown(paths, { purge: true });
     rmSync(dirname(paths.root), { recursive: true, force: true });

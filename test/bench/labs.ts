@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { median, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const TRIALS = 10;
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
 
 async function until(probe: () => boolean, timeoutMs: number): Promise<void> {
@@ -52,8 +52,9 @@ async function down(dir: string): Promise<number> {
   }
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const dir = mkdtempSync('/tmp/zklab-bench-labs-');
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const trials = sized(opts, 10, 1);
+  const dir = benchDir('labs');
   // The bench's labs are listed in a registry of their own, not among the developer's.
   const registry = process.env.ZKLAB_REGISTRY;
   process.env.ZKLAB_REGISTRY = join(dir, 'registry');
@@ -62,7 +63,7 @@ export async function run(): Promise<BenchRow[]> {
   const kills: number[] = [];
   const downs: number[] = [];
   try {
-    for (let i = 0; i < TRIALS; i++) {
+    for (let i = 0; i < trials; i++) {
       kills.push(await ownerKill(mkdtempSync(join(dir, 'k-')), drillFile));
       downs.push(await down(mkdtempSync(join(dir, 'd-'))));
     }
@@ -74,20 +75,20 @@ export async function run(): Promise<BenchRow[]> {
   const worst = Math.max(...kills);
   return [
     {
-      name: `owner SIGKILL → last lab process gone, 3 servers + 3 contenders (median of ${TRIALS})`,
+      name: `owner SIGKILL → last lab process gone, 3 servers + 3 contenders (median of ${trials})`,
       value: median(kills) / 1000,
       unit: 's',
       target: '≤ 5 s',
       pass: worst <= 5000,
     },
     {
-      name: `owner SIGKILL → last lab process gone, max of ${TRIALS}`,
+      name: `owner SIGKILL → last lab process gone, max of ${trials}`,
       value: worst / 1000,
       unit: 's',
       target: '≤ 5 s',
       pass: worst <= 5000,
     },
-    { name: `ensemble down, same shape (median of ${TRIALS})`, value: median(downs) / 1000, unit: 's' },
+    { name: `ensemble down, same shape (median of ${trials})`, value: median(downs) / 1000, unit: 's' },
     { name: 'owner-death clean-up / ensemble down', value: median(kills) / median(downs), unit: 'x' },
   ];
 }

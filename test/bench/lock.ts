@@ -13,20 +13,24 @@ import { spawnContenders, stopContenders } from '../../src/contenders/service.js
 import type { LabPaths } from '../../src/lab/paths.js';
 import type { ZkClient } from '../../src/zk/client.js';
 import { until, withBenchLab } from './bench-lab.js';
-import { median, percentile, type BenchRow } from './types.js';
+import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
 
-const WINDOW_MS = 5000;
-const ROUND_TRIPS = 500;
-const PREEMPTIONS = 10;
+/** Create+delete pairs, acquisitions before the window and its length, pre-emptions. */
+const sizes = (opts: BenchOptions) => ({
+  roundTrips: sized(opts, 500, 10),
+  warmUp: sized(opts, 200, 5),
+  windowMs: sized(opts, 5000, 500),
+  preemptions: sized(opts, 10, 1),
+});
 
 const eventsOf = (paths: LabPaths, ids: readonly string[]): ContenderEvent[] =>
   ids.flatMap((id) => readEventFile(paths.contenderEvents(id))).sort((a, b) => a.t - b.t);
 
 /** One client, create then delete, one after the other: ms per pair. */
-async function createDeleteRoundTrips(zk: ZkClient): Promise<number[]> {
+async function createDeleteRoundTrips(zk: ZkClient, roundTrips: number): Promise<number[]> {
   await zk.mkdirp('/bench-rt');
   const out: number[] = [];
-  for (let i = 0; i < ROUND_TRIPS; i++) {
+  for (let i = 0; i < roundTrips; i++) {
     const t0 = performance.now();
     const p = await zk.create('/bench-rt/n-', '', 'ephemeral-sequential');
     await zk.delete(p, -1);
@@ -35,13 +39,14 @@ async function createDeleteRoundTrips(zk: ZkClient): Promise<number[]> {
   return out;
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { roundTrips, warmUp, windowMs, preemptions } = sizes(opts);
   const rows: BenchRow[] = [];
   await withBenchLab('lock', async (paths, zk) => {
-    await createDeleteRoundTrips(zk); // warm-up
-    const pairs = await createDeleteRoundTrips(zk);
+    await createDeleteRoundTrips(zk, roundTrips); // warm-up
+    const pairs = await createDeleteRoundTrips(zk, roundTrips);
     rows.push({
-      name: `baseline: one client's create + delete, back to back (p50 of ${ROUND_TRIPS})`,
+      name: `baseline: one client's create + delete, back to back (p50 of ${roundTrips})`,
       value: median(pairs),
       unit: 'ms',
     });
@@ -53,9 +58,9 @@ export async function run(): Promise<BenchRow[]> {
     );
     const ids = spawned.map((c) => c.id);
     const acquired = () => eventsOf(paths, ids).filter((e) => e.event === 'lock-acquired').length;
-    await until(() => acquired() >= 200, 'a warm-up of 200 acquisitions', 60_000);
+    await until(() => acquired() >= warmUp, `a warm-up of ${warmUp} acquisitions`, 60_000);
     const from = Date.now();
-    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    await new Promise((r) => setTimeout(r, windowMs));
     const to = Date.now();
     await stopContenders(paths, 'all');
     const events = eventsOf(paths, ids).filter((e) => e.t >= from && e.t < to);
@@ -97,7 +102,7 @@ export async function run(): Promise<BenchRow[]> {
       20_000,
     );
     const times: number[] = [];
-    for (let i = 0; i < PREEMPTIONS; i++) {
+    for (let i = 0; i < preemptions; i++) {
       const [better] = (
         await spawnContenders(
           paths,
@@ -116,7 +121,7 @@ export async function run(): Promise<BenchRow[]> {
       );
     }
     rows.push({
-      name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${PREEMPTIONS})`,
+      name: `priority pre-emption, joined → READY, takeover 0 ms (p50 of ${preemptions})`,
       value: median(times),
       unit: 'ms',
     });

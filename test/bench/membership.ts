@@ -7,16 +7,21 @@ import { restartServers } from '../../src/ensemble/service.js';
 import { probeSrvr } from '../../src/zk/four-letter.js';
 import { readState } from '../../src/lab/state.js';
 import { withBenchLab } from './bench-lab.js';
-import { median, type BenchRow } from './types.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
-const ROUNDS = 3;
-const WRITES = 200;
+/** Quorum writes timed; add/remove rounds (each adds a participant and an observer, and removes both); restart rounds. */
+const sizes = (opts: BenchOptions) => ({
+  writes: sized(opts, 200, 5),
+  rounds: sized(opts, 3, 1),
+  restarts: sized(opts, 2, 1),
+});
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { writes: writeCount, rounds, restarts } = sizes(opts);
   return withBenchLab('membership', async (paths, zk) => {
     await zk.create('/bench-write', '', 'persistent');
     const writes: number[] = [];
-    for (let i = 0; i < WRITES; i++) {
+    for (let i = 0; i < writeCount; i++) {
       const t = performance.now();
       await zk.setData('/bench-write', String(i));
       writes.push(performance.now() - t);
@@ -30,7 +35,7 @@ export async function run(): Promise<BenchRow[]> {
         steps[`${kind}: ${k}`]!.push(ms);
       }
     };
-    for (let r = 0; r < ROUNDS; r++) {
+    for (let r = 0; r < rounds; r++) {
       const a = await ensembleAdd(paths);
       keep('add', a.steps);
       const o = await ensembleAdd(paths, { observer: true });
@@ -39,16 +44,16 @@ export async function run(): Promise<BenchRow[]> {
       keep('remove', (await ensembleRemove(paths, a.server)).steps);
     }
     const rows: BenchRow[] = [
-      { name: `baseline: one quorum write (setData), p50 of ${WRITES}`, value: write, unit: 'ms' },
+      { name: `baseline: one quorum write (setData), p50 of ${writeCount}`, value: write, unit: 'ms' },
     ];
     for (const [name, xs] of Object.entries(steps))
       rows.push({ name: `${name}, median of ${xs.length}`, value: median(xs), unit: 'ms' });
     const reconfig = median([...(steps['add: reconfig'] ?? []), ...(steps['remove: reconfig'] ?? [])]);
     rows.push({ name: 'reconfig call ÷ quorum write (both p50)', value: reconfig / write, unit: 'x' });
 
-    // A rolling restart, twice: each server in turn, the next once the previous serves again.
+    // Rolling restarts (twice in full): each server in turn, the next once the previous serves again.
     const down: Record<string, number[]> = {};
-    for (let r = 0; r < 2; r++) {
+    for (let r = 0; r < restarts; r++) {
       for (const s of readState(paths)!.servers) {
         const role = (await probeSrvr(s.clientPort, 500)).mode === 'leader' ? 'the quorum leader' : 'a follower';
         down[role] ??= [];

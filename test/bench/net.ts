@@ -5,7 +5,7 @@
  * - time from `partition isolate zk-leader` to a new serving leader (by srvr).
  * Direct and linked runs alternate in blocks, so drift of a shared 2-core machine hits both alike.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { probeSrvr } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -16,13 +16,18 @@ import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
 import { heal, isolate } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
-import { median, percentile, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
 
-const PAIRS = 1000;
-const BLOCK = 100;
-const CLIENTS = 20;
-const THROUGHPUT_MS = 4000;
-const FAILOVERS = 5;
+/** Latency pairs (in blocks of each side), concurrent clients and how long they run, leader isolations. */
+const sizes = (opts: BenchOptions) => ({
+  pairs: sized(opts, 1000, 10),
+  block: sized(opts, 100, 5),
+  clients: sized(opts, 20, 2),
+  throughputMs: sized(opts, 4000, 200),
+  failovers: sized(opts, 5, 1),
+});
+type Sizes = ReturnType<typeof sizes>;
 
 const connect = (port: number) =>
   ZkClient.connect({ connect: `127.0.0.1:${port}`, sessionTimeoutMs: 10_000, connectTimeoutMs: 15_000 });
@@ -56,22 +61,26 @@ async function pair(zk: ZkClient, path: string): Promise<number> {
   return performance.now() - t;
 }
 
-async function latency(direct: ZkClient, linked: ZkClient): Promise<{ direct: number[]; linked: number[] }> {
+async function latency(
+  direct: ZkClient,
+  linked: ZkClient,
+  { pairs, block }: Sizes,
+): Promise<{ direct: number[]; linked: number[] }> {
   const out = { direct: [] as number[], linked: [] as number[] };
-  for (let i = 0; i < BLOCK; i++) {
+  for (let i = 0; i < block; i++) {
     await pair(direct, '/bench-warm-d');
     await pair(linked, '/bench-warm-l');
   }
-  for (let b = 0; b < PAIRS / BLOCK; b++) {
-    for (let i = 0; i < BLOCK; i++) out.direct.push(await pair(direct, '/bench-lat-d'));
-    for (let i = 0; i < BLOCK; i++) out.linked.push(await pair(linked, '/bench-lat-l'));
+  for (let b = 0; b < pairs / block; b++) {
+    for (let i = 0; i < block; i++) out.direct.push(await pair(direct, '/bench-lat-d'));
+    for (let i = 0; i < block; i++) out.linked.push(await pair(linked, '/bench-lat-l'));
   }
   return out;
 }
 
-/** create+delete pairs per second of `clients` running at once for THROUGHPUT_MS. */
-async function throughput(clients: readonly ZkClient[], tag: string): Promise<number> {
-  const end = performance.now() + THROUGHPUT_MS;
+/** create+delete pairs per second of `clients` running at once for `ms`. */
+async function throughput(clients: readonly ZkClient[], tag: string, ms: number): Promise<number> {
+  const end = performance.now() + ms;
   const counts = await Promise.all(
     clients.map(async (zk, i) => {
       let n = 0;
@@ -82,7 +91,7 @@ async function throughput(clients: readonly ZkClient[], tag: string): Promise<nu
       return n;
     }),
   );
-  return (counts.reduce((a, b) => a + b, 0) * 1000) / THROUGHPUT_MS;
+  return (counts.reduce((a, b) => a + b, 0) * 1000) / ms;
 }
 
 async function failover(paths: LabPaths, state: LabState): Promise<number> {
@@ -110,8 +119,10 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
   return took;
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const paths = new LabPaths(`${mkdtempSync('/tmp/zklab-bench-net-')}/lab`);
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = sizes(opts);
+  const { clients: concurrent, throughputMs } = size;
+  const paths = new LabPaths(`${benchDir('net')}/lab`);
   const rows: BenchRow[] = [];
   const clients: ZkClient[] = [];
   try {
@@ -122,7 +133,7 @@ export async function run(): Promise<BenchRow[]> {
     const direct = await connect(one.targets[0]!);
     const linked = await connect(one.ports[0]!);
     clients.push(direct, linked);
-    const lat = await latency(direct, linked);
+    const lat = await latency(direct, linked, size);
     const p50 = { direct: median(lat.direct), linked: median(lat.linked) };
     rows.push(
       { name: 'create+delete p50 direct', value: p50.direct, unit: 'ms' },
@@ -138,29 +149,29 @@ export async function run(): Promise<BenchRow[]> {
       },
     );
 
-    const many = await benchLinks(paths, state, CLIENTS);
+    const many = await benchLinks(paths, state, concurrent);
     const directs = await Promise.all(many.targets.map(connect));
     const linkeds = await Promise.all(many.ports.map(connect));
     clients.push(...directs, ...linkeds);
-    await throughput([...directs, ...linkeds], 'warm');
+    await throughput([...directs, ...linkeds], 'warm', throughputMs);
     const tp = { direct: [] as number[], linked: [] as number[] };
     // ABBA order: a trend over time (JIT, caches, a neighbour's load) weighs on both sides alike.
-    tp.direct.push(await throughput(directs, 'd'));
-    tp.linked.push(await throughput(linkeds, 'l'));
-    tp.linked.push(await throughput(linkeds, 'l'));
-    tp.direct.push(await throughput(directs, 'd'));
+    tp.direct.push(await throughput(directs, 'd', throughputMs));
+    tp.linked.push(await throughput(linkeds, 'l', throughputMs));
+    tp.linked.push(await throughput(linkeds, 'l', throughputMs));
+    tp.direct.push(await throughput(directs, 'd', throughputMs));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const ratio = mean(tp.linked) / mean(tp.direct);
     rows.push(
-      { name: `${CLIENTS} clients direct`, value: mean(tp.direct), unit: 'pairs/s' },
-      { name: `${CLIENTS} clients via links`, value: mean(tp.linked), unit: 'pairs/s' },
+      { name: `${concurrent} clients direct`, value: mean(tp.direct), unit: 'pairs/s' },
+      { name: `${concurrent} clients via links`, value: mean(tp.linked), unit: 'pairs/s' },
       { name: 'throughput ratio link/direct', value: ratio, unit: 'x', target: '≥ 0.9', pass: ratio >= 0.9 },
     );
     await Promise.all(clients.splice(0).map((c) => c.close()));
     await withDaemon(paths, (ctl) => ctl.request({ op: 'remove-links', ids: [...one.ids, ...many.ids] }));
 
     const times: number[] = [];
-    for (let i = 0; i < FAILOVERS; i++) times.push(await failover(paths, state));
+    for (let i = 0; i < size.failovers; i++) times.push(await failover(paths, state));
     rows.push(
       {
         name: 'isolate zk-leader → new serving leader (median)',

@@ -10,7 +10,7 @@
  *   The command's own duration, ns vs proxy, beside it.
  */
 import { execa, type ResultPromise } from 'execa';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnContenders } from '../../src/contenders/service.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
@@ -21,17 +21,23 @@ import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { netLeft, netnsNames } from '../helpers/kernel-net.js';
 import { benchLinks } from './net.js';
-import { median, percentile, type BenchRow } from './types.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
 
 const ECHO = join(PACKAGE_ROOT, 'test', 'programs', 'echo_node.py');
 const PORT = 7070;
-const UPS = 5;
-const READS = 1000;
-const ROUNDS = 4;
-const CUTS = 10;
+
+/** `up`s of each net, reads per turn, rounds of turns, isolations of each net. */
+const sizes = (opts: BenchOptions) => ({
+  ups: sized(opts, 5, 1),
+  reads: sized(opts, 1000, 10),
+  rounds: sized(opts, 4, 1),
+  cuts: sized(opts, 10, 1),
+});
+type Sizes = ReturnType<typeof sizes>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const newLab = (name: string) => new LabPaths(`${mkdtempSync(`/tmp/zklab-bench-${name}-`)}/lab`);
+const newLab = (name: string) => new LabPaths(`${benchDir(name)}/lab`);
 
 const prefixesNow = (): Set<string> => new Set(netnsNames().flatMap((n) => /^(zl[0-9a-f]{8})-zk1$/.exec(n)?.[1] ?? []));
 
@@ -42,9 +48,9 @@ function prefixSince(before: Set<string>): string {
   return made[0]!;
 }
 
-async function upTimes(): Promise<{ ns: number[]; proxy: number[]; down: number[] }> {
+async function upTimes(ups: number): Promise<{ ns: number[]; proxy: number[]; down: number[] }> {
   const t = { ns: [] as number[], proxy: [] as number[], down: [] as number[] };
-  for (let i = 0; i < UPS; i++) {
+  for (let i = 0; i < ups; i++) {
     for (const net of i % 2 === 0 ? (['ns', 'proxy'] as const) : (['proxy', 'ns'] as const)) {
       const paths = newLab(`up-${net}`);
       try {
@@ -73,9 +79,9 @@ async function upTimes(): Promise<{ ns: number[]; proxy: number[]; down: number[
 
 const GETDATA_TIMES = join(PACKAGE_ROOT, 'test', 'bench', 'programs', 'getdata-times.ts');
 
-/** One turn: a client process of its own (in `netOfPid`'s namespace when given) reading READS times. */
-async function readTurn(connect: string, netOfPid?: number): Promise<number[]> {
-  const argv = [process.execPath, '--import', 'tsx', GETDATA_TIMES, connect, String(READS)];
+/** One turn: a client process of its own (in `netOfPid`'s namespace when given) reading `reads` times. */
+async function readTurn(connect: string, reads: number, netOfPid?: number): Promise<number[]> {
+  const argv = [process.execPath, '--import', 'tsx', GETDATA_TIMES, connect, String(reads)];
   const r =
     netOfPid === undefined
       ? await execa(argv[0]!, argv.slice(1))
@@ -90,12 +96,13 @@ async function readTurn(connect: string, netOfPid?: number): Promise<number[]> {
  */
 async function readTimes(
   groups: Record<string, { connect: string; netOfPid?: number }[]>,
+  { reads, rounds }: Sizes,
 ): Promise<Record<string, number[]>> {
   const out: Record<string, number[]> = Object.fromEntries(Object.keys(groups).map((k) => [k, []]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const order = Object.keys(groups);
     if (round % 2 === 1) order.reverse();
-    for (const k of order) for (const t of groups[k]!) out[k]!.push(...(await readTurn(t.connect, t.netOfPid)));
+    for (const k of order) for (const t of groups[k]!) out[k]!.push(...(await readTurn(t.connect, reads, t.netOfPid)));
   }
   return out;
 }
@@ -116,9 +123,9 @@ const echo = (dir: string, id: string): Echo | undefined => {
 };
 
 /** Milliseconds by which datagrams still arrived after `partition isolate c1` returned (0: none did), and its durations. */
-async function cutTimes(paths: LabPaths, dir: string): Promise<{ late: number[]; took: number[] }> {
+async function cutTimes(paths: LabPaths, dir: string, cuts: number): Promise<{ late: number[]; took: number[] }> {
   const out = { late: [] as number[], took: [] as number[] };
-  for (let i = 0; i < CUTS; i++) {
+  for (let i = 0; i < cuts; i++) {
     const [c1, c2] = [echo(dir, 'c1')!, echo(dir, 'c2')!];
     const tag = `cut${i}`;
     const sender: ResultPromise = execa(
@@ -144,9 +151,9 @@ async function cutTimes(paths: LabPaths, dir: string): Promise<{ late: number[];
   return out;
 }
 
-async function proxyCutTimes(paths: LabPaths): Promise<number[]> {
+async function proxyCutTimes(paths: LabPaths, cuts: number): Promise<number[]> {
   const took: number[] = [];
-  for (let i = 0; i < CUTS; i++) {
+  for (let i = 0; i < cuts; i++) {
     const start = performance.now();
     await isolate(paths, 'zk1');
     took.push(performance.now() - start);
@@ -155,9 +162,10 @@ async function proxyCutTimes(paths: LabPaths): Promise<number[]> {
   return took;
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = sizes(opts);
   const rows: BenchRow[] = [];
-  const up = await upTimes();
+  const up = await upTimes(size.ups);
   const ratio = median(up.ns) / median(up.proxy);
   rows.push(
     { name: 'ensemble up 3 servers, proxy (median)', value: median(up.proxy), unit: 'ms' },
@@ -174,7 +182,7 @@ export async function run(): Promise<BenchRow[]> {
 
   const ns = newLab('nodenet');
   const proxy = newLab('proxynet');
-  const dir = mkdtempSync('/tmp/zklab-bench-echo-');
+  const dir = benchDir('echo');
   try {
     await ensembleUp(ns, { servers: 3, net: 'ns' });
     await ensembleUp(proxy, { servers: 3 });
@@ -182,13 +190,16 @@ export async function run(): Promise<BenchRow[]> {
     const pState = readState(proxy)!;
     const link = await benchLinks(proxy, pState, 3);
     const nsTarget = (s: (typeof nsState.servers)[number]) => `${nsState.nodeNet!.addrs[s.name]}:${s.clientPort}`;
-    const reads = await readTimes({
-      direct: pState.servers.map((s) => ({ connect: `127.0.0.1:${s.clientPort}` })),
-      proxy: link.ports.map((port) => ({ connect: `127.0.0.1:${port}` })),
-      ns: nsState.servers.map((s) => ({ connect: nsTarget(s) })),
-      // The same servers asked from inside each one's own namespace: no bridge in the path.
-      nsLocal: nsState.servers.map((s) => ({ connect: nsTarget(s), netOfPid: s.pid })),
-    });
+    const reads = await readTimes(
+      {
+        direct: pState.servers.map((s) => ({ connect: `127.0.0.1:${s.clientPort}` })),
+        proxy: link.ports.map((port) => ({ connect: `127.0.0.1:${port}` })),
+        ns: nsState.servers.map((s) => ({ connect: nsTarget(s) })),
+        // The same servers asked from inside each one's own namespace: no bridge in the path.
+        nsLocal: nsState.servers.map((s) => ({ connect: nsTarget(s), netOfPid: s.pid })),
+      },
+      size,
+    );
     for (const k of ['direct', 'proxy', 'ns', 'nsLocal'] as const) {
       rows.push(
         { name: `getData p50 ${k}`, value: median(reads[k]!), unit: 'ms' },
@@ -217,8 +228,8 @@ export async function run(): Promise<BenchRow[]> {
     });
     await spawnContenders(ns, spec);
     while (!echo(dir, 'c1') || !echo(dir, 'c2')) await sleep(20);
-    const cuts = await cutTimes(ns, dir);
-    const proxyTook = await proxyCutTimes(proxy);
+    const cuts = await cutTimes(ns, dir, size.cuts);
+    const proxyTook = await proxyCutTimes(proxy, size.cuts);
     rows.push(
       {
         name: 'isolate returned → last datagram in (max)',

@@ -14,15 +14,22 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { childrenOf, cmdlineOf, spawnDetached } from '../../src/lab/node/procs.js';
 import { emptyState, readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { withBenchLab } from './bench-lab.js';
-import { median, type BenchRow } from './types.js';
+import { benchDir, withBenchLab } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 import { liveProcesses } from '../helpers/node-processes.js';
 import { freeTestPorts } from '../helpers/sockets.js';
 
 const AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
 const PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
 const PYTHON = '/usr/bin/python3';
-const RUNS = 10;
+
+/** Kills of each kind, rounds of the spawn floor, HA agents and how long their probing is measured. */
+const sizes = (opts: BenchOptions) => ({
+  runs: sized(opts, 10, 1),
+  floorRounds: sized(opts, 20, 2),
+  agents: sized(opts, 10, 2),
+  probingMs: sized(opts, 10_000, 1000),
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,12 +53,15 @@ function lastBeat(dir: string, id: string): number {
 }
 
 /** Milliseconds from the kill until the last of the six processes is gone: one node, or one process group. */
-async function killTimes(root: string): Promise<{ node: number[]; group: number[]; pause: number[]; gapOk: boolean }> {
+async function killTimes(
+  root: string,
+  runs: number,
+): Promise<{ node: number[]; group: number[]; pause: number[]; gapOk: boolean }> {
   const paths = new LabPaths(root);
   const state = { ...emptyState(), containment: newLabContainment() };
   const out = { node: [] as number[], group: [] as number[], pause: [] as number[], gapOk: true };
-  const ports = await freeTestPorts(Array.from({ length: RUNS * 2 }, (_, k) => k));
-  for (let i = 0; i < RUNS; i++) {
+  const ports = await freeTestPorts(Array.from({ length: runs * 2 }, (_, k) => k));
+  for (let i = 0; i < runs; i++) {
     for (const kind of ['node', 'group'] as const) {
       const dir = mkdtempSync(join(root, `${kind}-`));
       const args = [
@@ -109,11 +119,11 @@ function cpuSeconds(pid: number): number {
 const shellsOf = (pid: number): number[] => childrenOf(pid).filter((p) => cmdlineOf(p)?.includes('zklab-probe'));
 
 /** The floor of a Node prober that starts each probe itself: CPU of spawning /usr/bin/true ten at a time every 250ms. */
-async function nodeSpawnFloor(): Promise<number> {
+async function nodeSpawnFloor(rounds: number): Promise<number> {
   const { spawn } = await import('node:child_process');
   const c0 = process.cpuUsage();
   const w0 = performance.now();
-  for (let round = 0; round < 20; round++) {
+  for (let round = 0; round < rounds; round++) {
     await Promise.all(
       Array.from(
         { length: 10 },
@@ -126,23 +136,24 @@ async function nodeSpawnFloor(): Promise<number> {
   return (c.user + c.system) / 1000 / (performance.now() - w0);
 }
 
-export async function run(): Promise<BenchRow[]> {
-  const root = mkdtempSync('/tmp/zklab-bench-nodes-');
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { runs, floorRounds, agents, probingMs } = sizes(opts);
+  const root = benchDir('nodes');
   const rows: BenchRow[] = [];
   try {
-    const k = await killTimes(root);
+    const k = await killTimes(root, runs);
     const node = median(k.node);
     const group = median(k.group);
     rows.push(
       { name: `containment (${containment().kind})`, value: 0, unit: '' },
       {
-        name: 'node kill: agent + 5-process daemon, median of 10',
+        name: `node kill: agent + 5-process daemon, median of ${runs}`,
         value: node,
         unit: 'ms',
         target: '≤ 100',
         pass: node <= 100,
       },
-      { name: 'process-group kill of 6 processes, median of 10', value: group, unit: 'ms' },
+      { name: `process-group kill of 6 processes, median of ${runs}`, value: group, unit: 'ms' },
       {
         name: 'node kill / process-group kill',
         value: node / group,
@@ -151,7 +162,7 @@ export async function run(): Promise<BenchRow[]> {
         pass: node / group <= 1.5,
       },
       {
-        name: 'pause → node frozen, median of 10 (no heartbeat after)',
+        name: `pause → node frozen, median of ${runs} (no heartbeat after)`,
         value: median(k.pause),
         unit: 'ms',
         target: '≤ 50',
@@ -160,7 +171,7 @@ export async function run(): Promise<BenchRow[]> {
     );
     rows.push({
       name: 'floor: Node spawning 10 no-op probes every 250ms itself (why probes run through shells)',
-      value: (await nodeSpawnFloor()) * 100,
+      value: (await nodeSpawnFloor(floorRounds)) * 100,
       unit: '% of a core',
     });
   } finally {
@@ -169,43 +180,43 @@ export async function run(): Promise<BenchRow[]> {
   }
   rows.push(
     ...(await withBenchLab('nodes', async (paths) => {
-      const dir = mkdtempSync('/tmp/zklab-bench-ha-');
-      // The databases of members c1..c10 listen on base + n.
-      const base = await freeTestPorts(Array.from({ length: 10 }, (_, k) => k + 1));
+      const dir = benchDir('ha');
+      // The databases of members c1..cN listen on base + n.
+      const base = await freeTestPorts(Array.from({ length: agents }, (_, k) => k + 1));
       const spec = requireContenderSpec({
-        count: 10,
+        count: agents,
         exec: [PYTHON, AGENT, 'agent', '--dir', dir, '--port-base', String(base)],
         path: '/bench-ha',
         leaderRule: 'single-node leader',
         probe: [PYTHON, PROBE, String(base), '{n}'],
       });
       await spawnContenders(paths, spec);
-      await until(() => processesOf(dir).length === 10 * 6, 'ten agents and their databases', 30_000);
-      // The prober runs once a spawn with probes is made: its CPU and its shells' over ten seconds of probing ten
-      // nodes (the probes' own CPU is theirs, not zklab's).
+      await until(() => processesOf(dir).length === agents * 6, `${agents} agents and their databases`, 30_000);
+      // The prober runs once a spawn with probes is made: its CPU and its shells' over seconds of probing every node
+      // (the probes' own CPU is theirs, not zklab's).
       const prober = Number(readFileSync(paths.proberPidFile, 'utf8'));
       const probing = () => [prober, ...shellsOf(prober)].reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      await until(() => shellsOf(prober).length === 10, 'a shell per probe', 5000);
+      await until(() => shellsOf(prober).length === agents, 'a shell per probe', 5000);
       const c0 = probing();
       const w0 = performance.now();
-      await sleep(10_000);
+      await sleep(probingMs);
       const cpu = (probing() - c0) / ((performance.now() - w0) / 1000);
       const t0 = performance.now();
       await stopContenders(paths, 'all');
       const stopMs = performance.now() - t0;
       const left = processesOf(dir).length;
       rmSync(dir, { recursive: true, force: true });
-      if (readState(paths)?.contenders.length !== 10) throw new Error('bench: the lab lost its contenders');
+      if (readState(paths)?.contenders.length !== agents) throw new Error('bench: the lab lost its contenders');
       return [
         {
-          name: '`contenders stop --all` of 10 HA nodes',
+          name: `\`contenders stop --all\` of ${agents} HA nodes`,
           value: stopMs,
           unit: 'ms',
           target: '≤ 1000, nothing left',
           pass: stopMs <= 1000 && left === 0,
         },
         {
-          name: "the prober's CPU, 10 contenders every 250ms",
+          name: `the prober's CPU, ${agents} contenders every 250ms`,
           value: cpu * 100,
           unit: '% of a core',
           target: '≤ 2',

@@ -2,26 +2,20 @@
  * `npm run bench [-- name…]`: runs every module in test/bench that exports `run()` (or only the named ones),
  * prints one table and writes the figures as JSON to bench-results/<timestamp>.json.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BenchModule, BenchRow } from './types.js';
+import { fileURLToPath } from 'node:url';
+import { benchModules } from './modules.js';
+import type { BenchRow } from './types.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const only = process.argv.slice(2);
-const modules = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && !['run.ts', 'types.ts', 'bench-lab.ts'].includes(f) && !f.endsWith('.test.ts'))
-  .map((f) => f.replace(/\.ts$/, ''))
-  .filter((m) => only.length === 0 || only.includes(m));
 
 const results: Record<string, BenchRow[]> = {};
 let failed = 0;
-for (const name of modules) {
-  const mod = (await import(pathToFileURL(join(here, `${name}.ts`)).href)) as Partial<BenchModule>;
-  if (typeof mod.run !== 'function') continue;
+for (const { name, run } of await benchModules(process.argv.slice(2))) {
   process.stderr.write(`bench: ${name} …\n`);
   try {
-    results[name] = await mod.run();
+    results[name] = await run({ smoke: false });
   } catch (e) {
     failed++;
     process.stderr.write(`bench: ${name} failed: ${(e as Error).stack ?? e}\n`);

@@ -10,41 +10,47 @@ import { spawnContenders, stopContenders } from '../../src/contenders/service.js
 import { submitJobs } from '../../src/contenders/jobs.js';
 import type { ZkClient } from '../../src/zk/client.js';
 import { until, withBenchLab } from './bench-lab.js';
-import { median, percentile, type BenchRow } from './types.js';
+import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
 
-const JOBS = 1000;
-const WARM_UP = 200;
-const CEILING_CREATES = 4000;
 const STEADY_RATE = 100;
-const STEADY_SECONDS = 5;
+
+/** Jobs timed (after a warm-up), creates per ceiling run, worker counts (the first also takes steady arrivals). */
+const sizes = (opts: BenchOptions) => ({
+  jobs: sized(opts, 1000, 20),
+  warmUp: sized(opts, 200, 5),
+  ceilingCreates: sized(opts, 4000, 100),
+  workerCounts: sized(opts, [3, 10], [1, 2]),
+  steadySeconds: sized(opts, 5, 0.2),
+});
 
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
 
 /** Creates per second from one client with every request in flight at once (in windows of 500). */
-async function createCeiling(zk: ZkClient): Promise<number> {
+async function createCeiling(zk: ZkClient, creates: number): Promise<number> {
   await zk.mkdirp('/bench-ceiling');
   const t0 = performance.now();
-  for (let i = 0; i < CEILING_CREATES; i += 500) {
+  for (let i = 0; i < creates; i += 500) {
     await Promise.all(
-      Array.from({ length: Math.min(500, CEILING_CREATES - i) }, () =>
+      Array.from({ length: Math.min(500, creates - i) }, () =>
         zk.create('/bench-ceiling/n-', '{"kind":"sleep","ms":0}', 'persistent-sequential'),
       ),
     );
   }
-  return CEILING_CREATES / ((performance.now() - t0) / 1000);
+  return creates / ((performance.now() - t0) / 1000);
 }
 
-export async function run(): Promise<BenchRow[]> {
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const { jobs, warmUp, ceilingCreates, workerCounts, steadySeconds } = sizes(opts);
   const rows: BenchRow[] = [];
   await withBenchLab('scheduler', async (paths, observer) => {
-    await createCeiling(observer); // warm-up: the JIT of the servers, the page cache
+    await createCeiling(observer, ceilingCreates); // warm-up: the JIT of the servers, the page cache
     // The median of three: one run on two busy cores varies by half.
     const ceiling = median([
-      await createCeiling(observer),
-      await createCeiling(observer),
-      await createCeiling(observer),
+      await createCeiling(observer, ceilingCreates),
+      await createCeiling(observer, ceilingCreates),
+      await createCeiling(observer, ceilingCreates),
     ]);
     rows.push({
       name: 'ceiling: async creates per second, one client, same ensemble (median of 3)',
@@ -52,7 +58,7 @@ export async function run(): Promise<BenchRow[]> {
       unit: '/s',
     });
 
-    for (const workers of [3, 10]) {
+    for (const workers of workerCounts) {
       const root = `/bench-${workers}`;
       const { spawned } = await spawnContenders(
         paths,
@@ -66,14 +72,14 @@ export async function run(): Promise<BenchRow[]> {
       // The count from a stat (numChildren), not a listing: the watcher must not load the servers it measures.
       const done = async (n: number) => ((await observer.exists(`${root}/status`))?.numChildren ?? 0) >= n;
       // Warm-up, as the ceiling had: the workers' JIT, the leader's first (full) reconciliation.
-      await submitJobs(paths, { count: WARM_UP, spec: { kind: 'sleep', ms: 0 }, path: root });
-      await until(() => done(WARM_UP), 'the warm-up jobs', 120_000);
+      await submitJobs(paths, { count: warmUp, spec: { kind: 'sleep', ms: 0 }, path: root });
+      await until(() => done(warmUp), 'the warm-up jobs', 120_000);
       const t0 = performance.now();
-      await submitJobs(paths, { count: JOBS, spec: { kind: 'sleep', ms: 0 }, path: root });
-      await until(() => done(WARM_UP + JOBS), `${JOBS} status znodes`, 300_000);
-      const perSecond = JOBS / ((performance.now() - t0) / 1000);
+      await submitJobs(paths, { count: jobs, spec: { kind: 'sleep', ms: 0 }, path: root });
+      await until(() => done(warmUp + jobs), `${jobs} status znodes`, 300_000);
+      const perSecond = jobs / ((performance.now() - t0) / 1000);
       rows.push({
-        name: `${JOBS} zero-length jobs, ${workers} workers: jobs per second (submit to last status)`,
+        name: `${jobs} zero-length jobs, ${workers} workers: jobs per second (submit to last status)`,
         value: perSecond,
         unit: '/s',
       });
@@ -86,19 +92,19 @@ export async function run(): Promise<BenchRow[]> {
       });
       const rss = spawned.map((c) => rssMb(c.pid!));
       rows.push({
-        name: `${workers} workers: RSS per worker after ${JOBS} jobs (median / max)`,
+        name: `${workers} workers: RSS per worker after ${jobs} jobs (median / max)`,
         value: median(rss),
         unit: `MB (max ${Math.max(...rss).toFixed(1)})`,
         target: '≤ 60',
         pass: Math.max(...rss) <= 60,
       });
 
-      if (workers === 3) {
+      if (workers === workerCounts[0]) {
         // Steady arrivals: one job every 10 ms; latency from just before its create to its status znode's ctime.
         const steadyRoot = root;
         const submitted = new Map<string, number>();
         const pending: Promise<void>[] = [];
-        const total = STEADY_RATE * STEADY_SECONDS;
+        const total = STEADY_RATE * steadySeconds;
         const start = Date.now();
         for (let i = 0; i < total; i++) {
           const due = start + (i * 1000) / STEADY_RATE;
@@ -118,17 +124,17 @@ export async function run(): Promise<BenchRow[]> {
           );
         }
         await Promise.all(pending);
-        await until(() => done(WARM_UP + JOBS + total), 'the steady jobs done', 120_000);
+        await until(() => done(warmUp + jobs + total), 'the steady jobs done', 120_000);
         const latencies: number[] = [];
         for (const [job, at] of submitted)
           latencies.push((await observer.exists(`${steadyRoot}/status/${job}`))!.ctime - at);
         rows.push({
-          name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p50`,
+          name: `submit → status at a steady ${STEADY_RATE} jobs/s, ${workers} workers: p50`,
           value: percentile(latencies, 50),
           unit: 'ms',
         });
         rows.push({
-          name: `submit → status at a steady ${STEADY_RATE} jobs/s, 3 workers: p99`,
+          name: `submit → status at a steady ${STEADY_RATE} jobs/s, ${workers} workers: p99`,
           value: percentile(latencies, 99),
           unit: 'ms',
         });

@@ -8,7 +8,18 @@ export interface BenchRow {
   readonly pass?: boolean;
 }
 
-export type BenchModule = { run: () => Promise<BenchRow[]> };
+/** How much work a run does: the full sizes (`npm run bench`) or the smoke's, the least that still produces every row. */
+export interface BenchOptions {
+  /** Seconds instead of minutes, for the test suite: it proves the benchmark runs; its figures mean nothing. */
+  readonly smoke: boolean;
+}
+
+export type BenchModule = { run: (opts: BenchOptions) => Promise<BenchRow[]> };
+
+/** `full` in a full run, `smoke` in a smoke run: one benchmark's count, duration or list of cases. */
+export function sized<T>(opts: BenchOptions, full: T, smoke: T): T {
+  return opts.smoke ? smoke : full;
+}
 
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
