@@ -32,6 +32,8 @@ import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
 const TARGET = 0.6;
+/** What `up` may add to its own servers' start: the CLI, the link daemon and the lab's files. */
+const OVER_DIRECT_TARGET = 1.15;
 
 /** Runs of each launch per ensemble size, and the sizes; a full run's may be set from the environment. */
 const sizes = (opts: BenchOptions) => ({
@@ -258,6 +260,14 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
       name: `  the servers alone ÷ raw, ${n} servers: the floor for zklab/raw`,
       value: median(direct) / median(raw),
       unit: 'x',
+    });
+    const overDirect = median(ours) / median(direct);
+    rows.push({
+      name: `zklab ensemble up ÷ its own servers launched direct, ${n} servers`,
+      value: overDirect,
+      unit: 'x',
+      target: `≤ ${OVER_DIRECT_TARGET}`,
+      pass: overDirect <= OVER_DIRECT_TARGET,
     });
     rows.push({
       name: `zklab ensemble down, ${n} servers`,
