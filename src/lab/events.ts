@@ -47,8 +47,6 @@ export const LAB_EVENTS = {
   /** `kind` tells lifting partitions from clearing delays; no target: everything. */
   heal: z.object({ kind: z.enum(['partition', 'delay']), description: z.string(), target: z.string().optional() }),
   delay: z.object({ description: z.string(), target: z.string(), ms: z.number(), jitter: z.number() }),
-  /** A fraction of a node's packets dropped at random (the node network); 0 ends it, as `net clear` does. */
-  loss: z.object({ description: z.string(), target: z.string(), percent: z.number() }),
   /** The demo's measured failover, for the live view's event pane. */
   failover: z.object({ description: z.string(), ms: z.number() }),
   /**

@@ -177,8 +177,6 @@ export function describeRule(rule: PartitionRule): string {
   return `${what} (${rule.mode})`;
 }
 
-export const MAX_LOSS_PERCENT = 100;
-
 /** Sets one member's packet loss, replacing any earlier one; 0 removes it. */
 export function setLoss(losses: readonly MemberLoss[], l: MemberLoss): MemberLoss[] {
   const others = losses.filter((x) => x.member !== l.member);
