@@ -2,14 +2,30 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/bench/**', 'node_modules/**'],
-    // Integration files start JVMs; one file at a time keeps a 2-core machine honest and the timings meaningful.
-    fileParallelism: false,
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 90_000,
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        // Pure logic and views: two files at a time, first.
+        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        // These start JVMs: one file at a time keeps a 2-core machine honest and the timings meaningful.
+        test: {
+          name: 'labs',
+          include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
+          fileParallelism: false,
+          // A test marked concurrent (a built-in drill, mostly waiting on sessions) runs beside one more at most.
+          maxConcurrency: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -6,6 +6,7 @@ import type { Argv, CommandModule } from 'yargs';
 import type yargsFactory from 'yargs';
 import { UsageError } from '../errors.js';
 import type { CommandContext, GlobalArgs } from './context.js';
+import { declaredOptions, type OptionTable } from './options.js';
 
 // yargs' CommonJS build: its ESM build lays help out with cliui's ESM fallback, which breaks lines mid-word
 // and wraps a usage text of several lines to the width left beside its longest line.
@@ -100,6 +101,17 @@ function usageFailure(msg: string | undefined, argv: readonly string[], options:
   return new UsageError(text, group ? `${helpOf(group)} describes each` : '`zklab --help` lists the commands');
 }
 
+/** Options every command accepts (`GlobalArgs`). */
+const GLOBAL_OPTIONS = {
+  lab: { type: 'string', global: true, describe: 'lab directory (default .zklab, or ZKLAB_LAB)' },
+  'zk-home': {
+    type: 'string',
+    global: true,
+    describe: 'ZooKeeper install (default ZOOKEEPER_HOME, then Debian paths)',
+  },
+  verbose: { type: 'boolean', global: true, default: false, describe: 'show stacks of unexpected failures' },
+} as const satisfies OptionTable;
+
 export async function buildParser(argv: readonly string[], ctx: CommandContext): Promise<Argv<GlobalArgs>> {
   let parser = yargs([...argv])
     .scriptName('zklab')
@@ -108,18 +120,7 @@ export async function buildParser(argv: readonly string[], ctx: CommandContext):
     .usage(
       'zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]',
     )
-    .option('lab', { type: 'string', global: true, describe: 'lab directory (default .zklab, or ZKLAB_LAB)' })
-    .option('zk-home', {
-      type: 'string',
-      global: true,
-      describe: 'ZooKeeper install (default ZOOKEEPER_HOME, then Debian paths)',
-    })
-    .option('verbose', {
-      type: 'boolean',
-      global: true,
-      default: false,
-      describe: 'show stacks of unexpected failures',
-    })
+    .options(GLOBAL_OPTIONS)
     .strict()
     .recommendCommands()
     .demandCommand(1, 'name a command; `zklab --help` lists them')
@@ -127,11 +128,9 @@ export async function buildParser(argv: readonly string[], ctx: CommandContext):
     .alias('help', 'h')
     .version('version', 'print the version', packageVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((msg, err, y) => {
+    .fail((msg, err) => {
       if (err) throw err;
-      // yargs hands its usage instance over: the options the command line's command describes.
-      const described = (y as unknown as { getDescriptions?: () => Record<string, string> }).getDescriptions?.() ?? {};
-      throw usageFailure(msg, argv, Object.keys(described));
+      throw usageFailure(msg, argv, [...Object.keys(GLOBAL_OPTIONS), 'help', 'version', ...declaredOptions(parser)]);
     })
     .exitProcess(false) as Argv<GlobalArgs>;
   const named = COMMANDS.find((c) => c.names.includes(argv[0] ?? ''));

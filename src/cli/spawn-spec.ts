@@ -1,77 +1,86 @@
+import type { Argv, Options } from 'yargs';
+import { CONTENDER_FIELDS, type ContenderField, flagOf } from '../contenders/fields.js';
 import {
   type ContenderSpec,
   type ContenderSpecInput,
   checkContenderSpec,
+  SPEC_FIELDS,
   type SpecField,
   type SpecIssue,
   wordRefs,
 } from '../contenders/spec.js';
 import { UsageError } from '../errors.js';
+import { type OptionTable, withOptions } from './options.js';
 
-/** The flag of each field of a contender spec on `contenders spawn`. */
-export const SPAWN_FLAGS: Readonly<Record<SpecField, string>> = {
-  count: '<count>',
-  recipe: '--recipe',
-  exec: '--exec',
-  leaderRule: '--leader-rule',
-  curatorErrorPolicy: '--curator-error-policy',
-  sessionTimeout: '--session-timeout',
-  onDisconnect: '--on-disconnect',
-  policy: '--policy',
-  priorities: '--priority',
-  sites: '--site',
-  takeoverMs: '--takeover-ms',
-  watchdogMs: '--watchdog-ms',
-  preempt: '--no-preempt',
-  workload: '--workload',
-  strategy: '--strategy',
-  statusTtl: '--status-ttl',
-  hold: '--hold',
-  think: '--think',
-  fencing: '--fencing',
-  path: '--path',
-  via: '--via',
-  connect: '--connect',
-  joinTimeout: '--join-timeout',
-  probe: '--probe',
-  probeInterval: '--probe-interval',
+type Fields = typeof CONTENDER_FIELDS;
+type FlagValue<F extends ContenderField> = F extends { type: 'boolean' }
+  ? boolean
+  : F extends { type: 'array' }
+    ? readonly string[]
+    : string;
+
+/** The arguments of a command that takes a contender spec (`contenders spawn`), as yargs hands them over. */
+export type SpawnFlags = {
+  readonly [K in Exclude<SpecField, 'count'> as Fields[K]['option']]?: FlagValue<Fields[K]>;
+} & {
+  readonly count: unknown;
+  /** What follows `--`: the program, with `--exec`. */
+  readonly '--'?: readonly (string | number)[];
 };
 
-/** The arguments of `contenders spawn` as yargs hands them over. */
-export interface SpawnFlags {
-  readonly count: unknown;
-  readonly recipe?: string;
-  readonly 'session-timeout'?: string;
-  readonly path?: string;
-  readonly priority?: string;
-  readonly site?: string;
-  readonly policy?: string;
-  readonly 'takeover-ms'?: string;
-  readonly 'watchdog-ms'?: string;
-  readonly preempt?: boolean;
-  readonly 'on-disconnect'?: string;
-  readonly connect?: string;
-  readonly via?: string;
-  readonly exec?: boolean;
-  readonly 'leader-rule'?: readonly string[];
-  readonly 'curator-error-policy'?: string;
-  readonly workload?: string;
-  readonly strategy?: string;
-  readonly 'status-ttl'?: string;
-  readonly hold?: string;
-  readonly think?: string;
-  readonly fencing?: string;
-  readonly 'join-timeout'?: string;
-  readonly probe?: string;
-  readonly 'probe-interval'?: string;
-  readonly '--'?: readonly (string | number)[];
+/** The order `contenders spawn --help` lists the fields in (the table's is the order its problems are told in). */
+export const SPAWN_HELP_ORDER: readonly SpecField[] = [
+  'count',
+  'recipe',
+  'exec',
+  'leaderRule',
+  'curatorErrorPolicy',
+  'sessionTimeout',
+  'path',
+  'priorities',
+  'sites',
+  'policy',
+  'takeoverMs',
+  'watchdogMs',
+  'preempt',
+  'onDisconnect',
+  'connect',
+  'via',
+  'workload',
+  'strategy',
+  'statusTtl',
+  'hold',
+  'think',
+  'fencing',
+  'joinTimeout',
+  'probe',
+  'probeInterval',
+];
+
+function yargsOption({ type, help }: ContenderField): Options {
+  return type === 'array' ? { type, string: true, describe: help } : { type: type ?? 'string', describe: help };
+}
+
+/**
+ * Adds the contender spec's fields to a command: `<count>` as its positional (the command names it), the rest as
+ * options, then `extra`, the command's own.
+ */
+export function withContenderOptions<T>(y: Argv<T>, extra: OptionTable = {}): Argv<T & SpawnFlags> {
+  const options = SPAWN_HELP_ORDER.filter((f) => f !== 'count').map((f): ContenderField => CONTENDER_FIELDS[f]);
+  return withOptions(
+    y,
+    { ...Object.fromEntries(options.map((f) => [f.option, yargsOption(f)])), ...extra },
+    {
+      count: { type: 'string', describe: CONTENDER_FIELDS.count.help },
+    },
+  ) as Argv<T & SpawnFlags>;
 }
 
 const EXEC_EXAMPLE = 'e.g. `zklab contenders spawn 3 --exec -- python3 my_contender.py {connect}`';
 
 /** A field as the command line names it: `--recipe`, or `--recipe priority` with a value. */
 function flagWords(field: SpecField, value?: string): string {
-  const flag = SPAWN_FLAGS[field];
+  const flag = flagOf(field);
   if (value === undefined) return flag;
   return field === 'exec' ? `--exec -- ${value}` : `${flag} ${value}`;
 }
@@ -87,36 +96,15 @@ export function spawnUsageError(issue: SpecIssue): UsageError {
 /** The spec a command line gives; what follows `--` is the program only with `--exec`. */
 export function specInput(a: SpawnFlags): ContenderSpecInput {
   const program = a['--']?.map(String) ?? [];
-  if (!a.exec && program.length > 0) {
+  const flags: Readonly<Record<string, unknown>> = a;
+  if (!flags.exec && program.length > 0) {
     throw new UsageError(`"${program.join(' ')}" after -- is only read with --exec`, EXEC_EXAMPLE);
   }
-  return {
-    count: a.count,
-    recipe: a.recipe,
-    ...(a.exec ? { exec: program } : {}),
-    leaderRule: a['leader-rule'],
-    curatorErrorPolicy: a['curator-error-policy'],
-    sessionTimeout: a['session-timeout'],
-    onDisconnect: a['on-disconnect'],
-    policy: a.policy,
-    priorities: a.priority,
-    sites: a.site,
-    takeoverMs: a['takeover-ms'],
-    watchdogMs: a['watchdog-ms'],
-    preempt: a.preempt,
-    workload: a.workload,
-    strategy: a.strategy,
-    statusTtl: a['status-ttl'],
-    hold: a.hold,
-    think: a.think,
-    fencing: a.fencing,
-    path: a.path,
-    via: a.via,
-    connect: a.connect,
-    joinTimeout: a['join-timeout'],
-    probe: a.probe,
-    probeInterval: a['probe-interval'],
-  };
+  const given = SPEC_FIELDS.map((f) => [
+    f,
+    f === 'exec' ? (flags.exec ? program : undefined) : flags[CONTENDER_FIELDS[f].option],
+  ]);
+  return Object.fromEntries(given.filter(([, v]) => v !== undefined));
 }
 
 /** The checked spec of a command line, or its first problem as a UsageError (one line, exit 2). */

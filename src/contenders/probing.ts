@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { pidLockHolder } from '../lab/pid-lock.js';
 import { isOurs, spawnDetached } from '../lab/node/procs.js';
 import type { ContenderRecord, LabState } from '../lab/state.js';
-import { PACKAGE_ROOT } from '../templates.js';
+import { entryPoint } from '../entry-points.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
 import { resolveProgram } from './program.js';
 import type { ContenderSpec } from './spec.js';
@@ -15,7 +14,7 @@ import type { ContenderSpec } from './spec.js';
  * node acts as the leader now. One prober per lab runs them all (src/contenders/prober.ts), outside every node, so
  * that it keeps asking when a node's agent is dead and its data plane lives on, and a node fault never stops it.
  */
-export const PROBER_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'prober.js');
+export const PROBER_ENTRY = entryPoint('contenders/prober');
 
 /** The name probes carry in ZKLAB_NODE: clearing the lab finds a probe that outlived its prober. */
 export const PROBES_NODE = 'probes';

@@ -1,10 +1,10 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { ContenderEvent } from '../lab/events.js';
 import type { LabPaths } from '../lab/paths.js';
 import { spawnNode } from '../lab/nodes.js';
-import { PACKAGE_ROOT } from '../templates.js';
+import { entryPoint } from '../entry-points.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
 import { type ContenderRecord, type LabState, nodeHost } from '../lab/state.js';
 import type { ContenderSpec } from './spec.js';
@@ -14,7 +14,7 @@ import { findIn, pathDirs } from '../search-path.js';
 
 /** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
 
-export const EXEC_CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'exec-child.js');
+export const EXEC_CHILD_ENTRY = entryPoint('contenders/exec-child');
 
 function executable(file: string): boolean {
   try {

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { isServing, probeServer } from '../ensemble/quorum.js';
 import { recordLabEvent } from '../lab/event-log.js';
@@ -22,7 +21,7 @@ import {
   type ContenderRecord,
   type LabState,
 } from '../lab/state.js';
-import { PACKAGE_ROOT } from '../templates.js';
+import { entryPoint } from '../entry-points.js';
 import { encodeChildConfig, type ChildConfig } from './child-config.js';
 import { readEventFile } from '../lab/event-log.js';
 import { type ContenderSpec, runsProgram } from './spec.js';
@@ -46,7 +45,7 @@ import {
 import { withDaemon } from '../net/control.js';
 import { memberNetwork, networkStatus, type MemberNetwork, type NetworkStatus } from '../net/status.js';
 
-export const CHILD_ENTRY = join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js');
+export const CHILD_ENTRY = entryPoint('contenders/child');
 
 export interface ContenderInfo extends ContenderSummary {
   readonly id: string;

@@ -1,4 +1,8 @@
+import { isConnectString } from '../connect-string.js';
 import { formatDuration, parseDuration } from '../duration.js';
+import { splitShellWords } from '../shell-words.js';
+import { isZnodePath } from '../validate.js';
+import { PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
 
 /**
  * Readers of one raw value of a contender spec, the same for every front end: a command line gives strings, a
@@ -58,4 +62,40 @@ export function listOf(v: unknown): Read<readonly unknown[]> {
 export function flag(v: unknown): Read<boolean> {
   if (typeof v === 'boolean') return ok(v);
   return bad(`expected true or false, got ${shown(v)}`, 'write true or false');
+}
+
+const PROBE_EXAMPLE =
+  "e.g. «probe=pg_isready -p 54{n}» or, for a pipeline, «probe=sh -c 'curl -s :80{n} | grep primary'»";
+
+/** A probe: an argument vector (a drill's list), or a command line split as a shell would, with no shell run. */
+export function probeCommand(v: unknown): Read<readonly string[]> {
+  let argv: readonly string[];
+  if (typeof v === 'string') {
+    const split = splitShellWords(v);
+    if ('error' in split) return bad(`${shown(v)}: ${split.error}`, PROBE_EXAMPLE);
+    argv = split.words;
+  } else if (Array.isArray(v) && v.every((a) => typeof a === 'string' || typeof a === 'number')) {
+    argv = v.map(String);
+  } else {
+    return bad(`expected a command and its arguments, got ${shown(v)}`, PROBE_EXAMPLE);
+  }
+  if (argv.length === 0 || argv[0] === '') return bad('needs a command', PROBE_EXAMPLE);
+  const unknown = unknownPlaceholders(argv);
+  if (unknown.length > 0) {
+    return bad(
+      `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a placeholder' : 'are not placeholders'}`,
+      `use ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+    );
+  }
+  return ok(argv);
+}
+
+export function znodePath(v: unknown): Read<string> {
+  if (isZnodePath(v)) return ok(v);
+  return bad(`${shown(v)} is not a ZooKeeper path`, 'use an absolute path such as /election: letters, digits, . _ : -');
+}
+
+export function connectString(v: unknown): Read<string> {
+  if (typeof v === 'string' && isConnectString(v)) return ok(v);
+  return bad(`${shown(v)} is not a list of host:port`, 'e.g. 10.0.0.1:2181,10.0.0.2:2181');
 }

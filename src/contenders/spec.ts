@@ -1,69 +1,45 @@
-import { isConnectString } from '../connect-string.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
-import { isZnodePath } from '../validate.js';
 import { labMaxSessionTimeoutMs } from '../ensemble/config.js';
-import { CONTENDER_VIA, type ContenderVia } from '../lab/state.js';
+import type { ContenderVia } from '../lab/state.js';
 import { AUTO_RULE, type LeaderRule, parseLeaderRule } from '../recipes/leadership.js';
-import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
-import {
-  DEFAULT_SCHEDULER_PATH,
-  DEFAULT_STATUS_TTL_MS,
-  STRATEGIES,
-  schedulerLayout,
-} from '../recipes/scheduler-layout.js';
+import { DEFAULT_SCHEDULER_PATH, schedulerLayout } from '../recipes/scheduler-layout.js';
 import {
   type ElectorPolicy,
   type LockOptions,
   type OnDisconnect,
-  POLICIES,
   RECIPES,
   type RecipeName,
   type SchedulerOptions,
 } from '../recipes/types.js';
-import { ADAPTERS, type AdapterName, CURATOR_ERROR_POLICIES, type CuratorErrorPolicy } from './adapters/adapters.js';
-import { bad, choice, durationIn, flag, listOf, ok, type Read, shown, wholeIn } from './spec-values.js';
-import { PLACEHOLDERS, unknownPlaceholders } from './placeholders.js';
-import { splitShellWords } from '../shell-words.js';
+import { ADAPTERS, type AdapterName, type CuratorErrorPolicy } from './adapters/adapters.js';
+import {
+  CONTENDER_FIELDS,
+  type ContenderField,
+  type ContenderSpecInput,
+  DEFAULT_LOCK_PATH,
+  DEFAULT_PATH,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  type FieldOwner,
+  MAX_CONTENDERS,
+  type ReadField,
+  type ReadValue,
+  SPEC_FIELDS,
+  SPEC_LIMITS,
+  type SpecField,
+  WORKLOADS,
+} from './fields.js';
+import { bad, choice, durationIn, listOf, ok, type Read, shown, wholeIn } from './spec-values.js';
+
+export { DEFAULT_PATH, SPEC_FIELDS, type ContenderSpecInput, type SpecField } from './fields.js';
 
 /**
  * A contender spec: what `contenders spawn` reads from its flags and a drill from its `contenders:` section, checked
- * by one validator. Problems come back as `{field, message, hint}` under the drill file's field names; each front
- * end words the field for what the user typed (`--takeover-ms`, `contenders.takeoverMs` at a line). In messages,
- * `«field»` and `«field=value»` name another field, so that each front end can word it too.
+ * by one validator over the fields of one table (`fields.ts`). Problems come back as `{field, message, hint}` under
+ * the drill file's field names; each front end words the field for what the user typed (`--takeover-ms`,
+ * `contenders.takeoverMs` at a line). In messages, `«field»` and `«field=value»` name another field, so that each
+ * front end can word it too.
  */
-export const SPEC_FIELDS = [
-  'count',
-  'recipe',
-  'exec',
-  'leaderRule',
-  'curatorErrorPolicy',
-  'sessionTimeout',
-  'onDisconnect',
-  'policy',
-  'priorities',
-  'sites',
-  'takeoverMs',
-  'watchdogMs',
-  'preempt',
-  'workload',
-  'strategy',
-  'statusTtl',
-  'hold',
-  'think',
-  'fencing',
-  'path',
-  'via',
-  'connect',
-  'joinTimeout',
-  'probe',
-  'probeInterval',
-] as const;
-export type SpecField = (typeof SPEC_FIELDS)[number];
-
-/** Raw values as a front end has them, by field. */
-export type ContenderSpecInput = { readonly [K in SpecField]?: unknown };
-
 export interface SpecIssue {
   readonly field: SpecField;
   /** What is wrong, without naming the field itself. */
@@ -75,29 +51,6 @@ export interface SpecIssue {
 /** What a contender runs: one of zklab's recipes, a built-in client adapter, or any program (`exec`). */
 export type ContenderKind = RecipeName | AdapterName | 'exec';
 export const CONTENDER_KINDS: readonly (RecipeName | AdapterName)[] = [...RECIPES, ...ADAPTERS];
-export const WORKLOADS = ['scheduler', 'lock'] as const;
-
-export const MAX_CONTENDERS = 200;
-export const DEFAULT_SESSION_TIMEOUT_MS = 2000;
-export const DEFAULT_PATH = '/election';
-export const DEFAULT_LOCK_PATH = '/lock';
-export const DEFAULT_HOLD_MS = 200;
-export const DEFAULT_THINK_MS = 100;
-export const DEFAULT_JOIN_TIMEOUT_MS = 30_000;
-
-/** The bounds of every duration a spec takes. */
-export const SPEC_LIMITS = {
-  sessionTimeout: { min: 100, max: 120_000 },
-  takeoverMs: { min: 0, max: 60_000 },
-  watchdogMs: { min: 1, max: 600_000 },
-  statusTtl: { min: 1, max: 24 * 3600_000 },
-  hold: { min: 0, max: 3600_000 },
-  think: { min: 0, max: 3600_000 },
-  joinTimeout: { min: 100, max: 3600_000 },
-  probeInterval: { min: 50, max: 60_000 },
-} as const;
-export const DEFAULT_PROBE_INTERVAL_MS = 250;
-
 /** A checked spec: every default filled in, durations in ms. One spawn of `count` contenders. */
 export interface ContenderSpec {
   readonly count: number;
@@ -150,14 +103,6 @@ export function runsProgram(kind: string): boolean {
   return kind === 'exec' || (ADAPTERS as readonly string[]).includes(kind);
 }
 
-const PRIORITY_ONLY = ['policy', 'priorities', 'sites', 'takeoverMs', 'watchdogMs', 'preempt'] as const;
-const WORKLOAD_ONLY = {
-  strategy: 'scheduler',
-  statusTtl: 'scheduler',
-  hold: 'lock',
-  think: 'lock',
-  fencing: 'lock',
-} as const;
 export type SpecCheck =
   | { readonly spec: ContenderSpec; readonly issues?: undefined }
   | { readonly spec?: undefined; readonly issues: readonly SpecIssue[] };
@@ -179,33 +124,33 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   const workload = given('workload') ? take('workload', choice(input.workload, WORKLOADS), undefined) : undefined;
   const { recipe, program } = kindOf(input, workload, take, problem);
 
-  for (const [field, owner] of Object.entries(WORKLOAD_ONLY) as [SpecField, string][]) {
-    if (given(field) && workload !== owner) {
-      problem(field, `only applies to «workload=${owner}»`, `remove it, or add «workload=${owner}»`);
-    }
+  const owned = (owner: FieldOwner): boolean =>
+    'recipe' in owner
+      ? recipe === owner.recipe
+      : 'workload' in owner
+        ? workload === owner.workload
+        : 'programs' in owner
+          ? runsProgram(recipe)
+          : given(owner.with);
+  for (const field of SPEC_FIELDS) {
+    const { owner }: ContenderField = CONTENDER_FIELDS[field];
+    if (owner && given(field) && !owned(owner)) problem(field, ...ownerProblem(owner, recipe));
   }
-  for (const field of PRIORITY_ONLY) {
-    if (given(field) && recipe !== 'priority') {
-      problem(field, 'only applies to «recipe=priority»', 'remove it, or use «recipe=priority»');
-    }
-  }
-  const leaderRule = leaderRuleOf(input, recipe, take, problem);
-  if (given('curatorErrorPolicy') && recipe !== 'curator-latch') {
-    problem('curatorErrorPolicy', 'only applies to «recipe=curator-latch»', 'remove it, or use «recipe=curator-latch»');
-  }
-  const curatorErrorPolicy =
-    recipe === 'curator-latch' && given('curatorErrorPolicy')
-      ? take('curatorErrorPolicy', choice(input.curatorErrorPolicy, CURATOR_ERROR_POLICIES), 'standard')
-      : recipe === 'curator-latch'
-        ? 'standard'
-        : undefined;
+  /** A field the table reads: its fallback when not given, or given for another recipe or workload. */
+  const value = <K extends ReadField>(field: K): ReadValue<K> => {
+    const f: ContenderField = CONTENDER_FIELDS[field];
+    // One that needs another field beside it is still checked on its own: both problems are worth fixing.
+    const read = given(field) && (!f.owner || 'with' in f.owner || owned(f.owner));
+    return (read ? take(field, f.read!(input[field]), f.fallback) : f.fallback) as ReadValue<K>;
+  };
+
+  const leaderRule = leaderRuleOf(input, recipe, take);
+  const curatorErrorPolicy = recipe === 'curator-latch' ? value('curatorErrorPolicy') : undefined;
   const sessionTimeoutMs = sessionTimeoutOf(input.sessionTimeout, ctx.tickMs, take);
-  const onDisconnect = given('onDisconnect')
-    ? take('onDisconnect', choice(input.onDisconnect, ['pause', 'ignore'] as const), 'pause')
-    : 'pause';
+  const onDisconnect = value('onDisconnect');
 
   const priority = recipe === 'priority';
-  const policy = priority && given('policy') ? take('policy', choice(input.policy, POLICIES), 'priority') : 'priority';
+  const policy = value('policy');
   const perContender = (field: 'priorities' | 'sites', item: (v: unknown) => Read<number | string>) => {
     if (!priority || !given(field)) return undefined;
     const list = take(field, listOf(input[field]), undefined);
@@ -228,14 +173,8 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   const sites = perContender('sites', (v) =>
     typeof v === 'string' && v !== '' ? ok(v) : bad(`${shown(v)} is not a site name`, 'e.g. a,a,b'),
   ) as string[] | undefined;
-  const takeoverMs =
-    priority && given('takeoverMs')
-      ? take('takeoverMs', durationIn(input.takeoverMs, SPEC_LIMITS.takeoverMs), DEFAULT_TAKEOVER_MS)
-      : DEFAULT_TAKEOVER_MS;
-  const watchdogMs =
-    priority && given('watchdogMs')
-      ? take('watchdogMs', durationIn(input.watchdogMs, SPEC_LIMITS.watchdogMs), undefined)
-      : undefined;
+  const takeoverMs = value('takeoverMs');
+  const watchdogMs = value('watchdogMs');
   if (watchdogMs !== undefined && watchdogMs <= takeoverMs) {
     problem(
       'watchdogMs',
@@ -243,28 +182,25 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
       `give more than ${formatDuration(takeoverMs)}, or leave it out: the default is 3 × takeover + 1s`,
     );
   }
-  const preempt = priority && given('preempt') ? take('preempt', flag(input.preempt), true) : true;
+  const preempt = value('preempt');
 
-  const scheduler = workload === 'scheduler' ? schedulerOf(input, take) : undefined;
-  const lock = workload === 'lock' ? lockOf(input, take) : undefined;
+  const scheduler =
+    workload === 'scheduler' ? { strategy: value('strategy'), statusTtlMs: value('statusTtl') } : undefined;
+  const lock =
+    workload === 'lock'
+      ? { holdMs: value('hold'), thinkMs: value('think'), fencing: value('fencing') === 'on' }
+      : undefined;
   const defaultPath =
     workload === 'lock' ? DEFAULT_LOCK_PATH : workload === 'scheduler' ? DEFAULT_SCHEDULER_PATH : DEFAULT_PATH;
-  const path = given('path') ? take('path', znodePath(input.path), defaultPath) : defaultPath;
-  const connect = given('connect') ? take('connect', connectString(input.connect), undefined) : undefined;
-  const via = given('via') ? take('via', choice(input.via, CONTENDER_VIA), 'all') : 'all';
+  const path = value('path') ?? defaultPath;
+  const connect = value('connect');
+  const via = value('via');
   if (via === 'observers' && connect !== undefined) {
     problem('via', "applies to the lab's own ensemble, not to «connect»", 'drop one of them');
   }
-  const joinTimeoutMs = given('joinTimeout')
-    ? take('joinTimeout', durationIn(input.joinTimeout, SPEC_LIMITS.joinTimeout), DEFAULT_JOIN_TIMEOUT_MS)
-    : DEFAULT_JOIN_TIMEOUT_MS;
-  const probe = given('probe') ? take('probe', probeCommand(input.probe), undefined) : undefined;
-  if (given('probeInterval') && !given('probe')) {
-    problem('probeInterval', 'only applies with «probe»', 'add «probe», or remove it');
-  }
-  const everyMs = given('probeInterval')
-    ? take('probeInterval', durationIn(input.probeInterval, SPEC_LIMITS.probeInterval), DEFAULT_PROBE_INTERVAL_MS)
-    : DEFAULT_PROBE_INTERVAL_MS;
+  const joinTimeoutMs = value('joinTimeout');
+  const probe = value('probe');
+  const everyMs = value('probeInterval');
   if (via === 'observers' && ctx.observers === 0) {
     problem('via', 'the ensemble has no observers to connect to', 'give the ensemble observers, or leave «via» out');
   }
@@ -303,6 +239,22 @@ export function checkContenderSpec(input: ContenderSpecInput, ctx: SpecContext =
   return { spec };
 }
 
+/** What a field given without its owner is told, worded by the owner. */
+function ownerProblem(owner: FieldOwner, recipe: ContenderKind): [message: string, hint: string] {
+  if ('recipe' in owner)
+    return [`only applies to «recipe=${owner.recipe}»`, `remove it, or use «recipe=${owner.recipe}»`];
+  if ('workload' in owner) {
+    return [`only applies to «workload=${owner.workload}»`, `remove it, or add «workload=${owner.workload}»`];
+  }
+  if ('programs' in owner) {
+    return [
+      `only applies to programs («exec», curator-latch, kazoo-election), not to the ${recipe} recipe`,
+      `remove it: ${owner.why}`,
+    ];
+  }
+  return [`only applies with «${owner.with}»`, `add «${owner.with}», or remove it`];
+}
+
 type Take = <T>(field: SpecField, r: Read<T>, fallback: T) => T;
 type Problem = (field: SpecField, message: string, hint: string) => void;
 
@@ -339,17 +291,11 @@ function kindOf(
   return { recipe };
 }
 
-function leaderRuleOf(input: ContenderSpecInput, recipe: ContenderKind, take: Take, problem: Problem): LeaderRule {
+function leaderRuleOf(input: ContenderSpecInput, recipe: ContenderKind, take: Take): LeaderRule {
   const programRule: LeaderRule = { kind: 'lowest-sequence' };
-  if (input.leaderRule === undefined) return runsProgram(recipe) ? programRule : AUTO_RULE;
-  if (!runsProgram(recipe)) {
-    problem(
-      'leaderRule',
-      `only applies to programs («exec», curator-latch, kazoo-election), not to the ${recipe} recipe`,
-      'remove it: zklab knows how its own recipes elect',
-    );
-    return AUTO_RULE;
-  }
+  // Given for a recipe, it is refused as a field without its owner.
+  if (!runsProgram(recipe)) return AUTO_RULE;
+  if (input.leaderRule === undefined) return programRule;
   const text = Array.isArray(input.leaderRule) ? input.leaderRule.join(' ') : String(input.leaderRule);
   const rule = parseLeaderRule(text);
   return take(
@@ -382,67 +328,6 @@ function sessionTimeoutOf(raw: unknown, tickMs: number | undefined, take: Take):
     ),
     fallback,
   );
-}
-
-function schedulerOf(input: ContenderSpecInput, take: Take): Omit<SchedulerOptions, 'root'> {
-  return {
-    strategy:
-      input.strategy === undefined
-        ? 'round-robin'
-        : take('strategy', choice(input.strategy, STRATEGIES), 'round-robin'),
-    statusTtlMs:
-      input.statusTtl === undefined
-        ? DEFAULT_STATUS_TTL_MS
-        : take('statusTtl', durationIn(input.statusTtl, SPEC_LIMITS.statusTtl), DEFAULT_STATUS_TTL_MS),
-  };
-}
-
-function lockOf(input: ContenderSpecInput, take: Take): LockOptions {
-  const phase = (field: 'hold' | 'think', fallback: number) =>
-    input[field] === undefined ? fallback : take(field, durationIn(input[field], SPEC_LIMITS[field]), fallback);
-  const fencing =
-    input.fencing === undefined ? 'on' : take('fencing', choice(input.fencing, ['on', 'off'] as const), 'on');
-  return {
-    holdMs: phase('hold', DEFAULT_HOLD_MS),
-    thinkMs: phase('think', DEFAULT_THINK_MS),
-    fencing: fencing === 'on',
-  };
-}
-
-const PROBE_EXAMPLE =
-  "e.g. «probe=pg_isready -p 54{n}» or, for a pipeline, «probe=sh -c 'curl -s :80{n} | grep primary'»";
-
-/** A probe: an argument vector (a drill's list), or a command line split as a shell would, with no shell run. */
-function probeCommand(v: unknown): Read<readonly string[]> {
-  let argv: readonly string[];
-  if (typeof v === 'string') {
-    const split = splitShellWords(v);
-    if ('error' in split) return bad(`${shown(v)}: ${split.error}`, PROBE_EXAMPLE);
-    argv = split.words;
-  } else if (Array.isArray(v) && v.every((a) => typeof a === 'string' || typeof a === 'number')) {
-    argv = v.map(String);
-  } else {
-    return bad(`expected a command and its arguments, got ${shown(v)}`, PROBE_EXAMPLE);
-  }
-  if (argv.length === 0 || argv[0] === '') return bad('needs a command', PROBE_EXAMPLE);
-  const unknown = unknownPlaceholders(argv);
-  if (unknown.length > 0) {
-    return bad(
-      `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a placeholder' : 'are not placeholders'}`,
-      `use ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
-    );
-  }
-  return ok(argv);
-}
-
-function znodePath(v: unknown): Read<string> {
-  if (isZnodePath(v)) return ok(v);
-  return bad(`${shown(v)} is not a ZooKeeper path`, 'use an absolute path such as /election: letters, digits, . _ : -');
-}
-
-function connectString(v: unknown): Read<string> {
-  if (typeof v === 'string' && isConnectString(v)) return ok(v);
-  return bad(`${shown(v)} is not a list of host:port`, 'e.g. 10.0.0.1:2181,10.0.0.2:2181');
 }
 
 /** The spec of the k-th contender (0-based) of a checked spec: one contender, its own priority and site. */

@@ -3,7 +3,11 @@ import type { ContenderEvent } from '../lab/events.js';
 import { leadershipEndOf } from '../lab/leadership-intervals.js';
 import { runsProgram } from './spec.js';
 
-/** running: a program that has not said what it believes (ZooKeeper's view still tells whether it leads). */
+/**
+ * A contender's state. running: a program that has not said what it believes (ZooKeeper's view still tells whether
+ * it leads); paused: its own pause on a disconnect; frozen: the lab stopped its process (a SIGSTOP), which a summary
+ * shows as paused (withProcessFacts) and a drill tells apart.
+ */
 export type ContenderState =
   | 'starting'
   | 'running'
@@ -11,6 +15,7 @@ export type ContenderState =
   | 'leader'
   | 'follower'
   | 'paused'
+  | 'frozen'
   | 'expired'
   | 'stopped'
   | 'dead';

@@ -1,4 +1,4 @@
-import { isPaused, newLabContainment } from '../lab/nodes.js';
+import { isPaused, killNodes, newLabContainment } from '../lab/nodes.js';
 import {
   ensureNodeNetwork,
   freeSubnet,
@@ -321,10 +321,16 @@ async function startAndWait(
     await network;
     await waitForServing(paths, state, opts, toStart);
   } catch (e) {
-    // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind.
+    // Whatever this call started, it stops: a failed or interrupted `up` leaves no JVM behind, and no control
+    // group of its nodes (an empty one is still the lab's, in the kernel, after the lab is gone).
     await stopProcesses(
       toStart.map((s) => s.pid).filter((p): p is number => p !== undefined),
       'SIGKILL',
+    );
+    await killNodes(
+      paths,
+      state,
+      toStart.map((s) => s.name),
     );
     for (const s of toStart) delete s.pid;
     writeState(paths, state);

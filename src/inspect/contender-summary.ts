@@ -15,6 +15,7 @@ const CLAIMED: Readonly<Record<ContenderState, ClaimedState>> = {
   leader: 'leader',
   follower: 'follower',
   paused: 'paused',
+  frozen: 'paused',
   expired: 'expired',
   stopped: 'stopped',
   dead: 'unknown',

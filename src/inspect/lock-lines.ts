@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.js';
+import { formatToken } from '../lab/fenced-resource.js';
 import type {
   LockHolder,
   LockNodeFacts,
@@ -19,11 +20,6 @@ export interface LockLine {
 
 /** How many queue members the queue line names. */
 export const QUEUE_NAMED = 8;
-
-/** Fencing tokens (czxids) as ZooKeeper prints zxids: "0x1a2". */
-export function formatToken(token: number): string {
-  return `0x${token.toString(16)}`;
-}
 
 function label(q: Pick<LockQueueEntry, 'contender' | 'session' | 'znode'>): string {
   return q.contender ?? q.session ?? q.znode;

@@ -9,6 +9,11 @@ import type { LabEvent } from './events.js';
  * fold rebuilds a register from that log (a restarted daemon, inspect, the drills' fencedWrites check).
  */
 
+/** A fencing token (a czxid) as ZooKeeper's tools print zxids: "0x1a2". */
+export function formatToken(token: number): string {
+  return `0x${token.toString(16)}`;
+}
+
 export interface ResourceState {
   readonly name: string;
   readonly fencing: boolean;

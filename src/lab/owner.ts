@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../templates.js';
+import { entryPoint } from '../entry-points.js';
 import type { LabPaths } from './paths.js';
 import { deregister, processRef, register } from './registry.js';
 
-export const WARDEN_SCRIPT = join(PACKAGE_ROOT, 'dist', 'lab', 'warden.js');
+export const WARDEN_SCRIPT = entryPoint('lab/warden');
 /** What the owner tells its warden when it has cleared the lab itself. */
 export const RELEASED = 'released\n';
 

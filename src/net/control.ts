@@ -1,9 +1,8 @@
 import { formatDuration } from '../duration.js';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { LabPaths } from '../lab/paths.js';
-import { PACKAGE_ROOT } from '../templates.js';
+import { entryPoint } from '../entry-points.js';
 // Types only from protocol.ts: its zod schemas are the daemon's business, and cost every CLI command 70 ms to load.
 import { lineSplitter } from './lines.js';
 import type { ErrorResponse, NetRequest, NetResponse, ResponseFor } from './protocol.js';
@@ -11,7 +10,7 @@ import { tailFile } from '../lab/fs.js';
 import { signal, spawnDetached } from '../lab/node/procs.js';
 
 /** The compiled daemon entry. */
-export const DAEMON_SCRIPT = join(PACKAGE_ROOT, 'dist', 'net', 'daemon.js');
+export const DAEMON_SCRIPT = entryPoint('net/daemon');
 
 /** sun_path holds 108 bytes on Linux, the last one a NUL. */
 export const MAX_UNIX_SOCKET_PATH = 107;

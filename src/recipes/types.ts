@@ -10,7 +10,8 @@ export const POLICIES = ['priority', 'site', 'first', 'round-robin'] as const;
 export type ElectorPolicy = (typeof POLICIES)[number];
 
 /** pause: stop acting as leader on a disconnect (safe). ignore: keep acting (unsafe on purpose, for split-brain drills). */
-export type OnDisconnect = 'pause' | 'ignore';
+export const ON_DISCONNECT = ['pause', 'ignore'] as const;
+export type OnDisconnect = (typeof ON_DISCONNECT)[number];
 
 export interface RecipeOptions {
   readonly id: string;

@@ -79,10 +79,11 @@ describe('the README, run as written', () => {
     ]);
   });
 
-  it.each(runnable.filter((b) => !b.text.includes('bin/setup')).map((b) => [`line ${b.line}`, b] as const))(
+  // Each block has a directory and a lab of its own: two run side by side (the labs project's maxConcurrency).
+  it.concurrent.for(runnable.filter((b) => !b.text.includes('bin/setup')).map((b) => [`line ${b.line}`, b] as const))(
     'the block at %s',
     { timeout: 240_000 },
-    async (_, block) => {
+    async ([, block], { expect }) => {
       const cwd = tempDir();
       const lab = join(tempDir(), 'lab');
       labs.push(lab);

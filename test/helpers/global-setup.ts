@@ -4,14 +4,21 @@ import { join } from 'node:path';
 import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
 import { testRootPrefix } from './paths.js';
+import { labKernelObjects, leftSince, ownRegistryDir, removeLeftovers } from './kernel-leftovers.js';
 import { nodeProcessesUnder } from './node-processes.js';
 import { readRegistry } from '../../src/lab/registry.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
+
+/** What the kernel held of any lab before this run, and where the developer's own labs are listed. */
+let kernelBefore: string[] = [];
+let ownRegistry = '';
 
 export function setup(): void {
   if (!existsSync(join(PACKAGE_ROOT, 'dist', 'contenders', 'child.js'))) {
     throw new Error('dist/ is missing: run `npm test` (it builds first) or `npm run build`');
   }
+  ownRegistry = ownRegistryDir();
+  kernelBefore = labKernelObjects();
   // Set before the workers start, so they inherit it.
   process.env.ZKLAB_TEST_RUN = randomBytes(4).toString('hex');
   // This run's labs are listed in a registry of their own, not among the developer's labs.
@@ -50,4 +57,18 @@ export async function teardown(): Promise<void> {
     throw new Error(
       `tests left ${listed.length} lab(s) in the registry: ${listed.map((e) => `${e.root} (${e.kind}, ${e.command})`).join('; ')}`,
     );
+  // The kernel's own evidence: control groups, namespaces, links and tables that appeared during the run. A warden
+  // may still be removing the last file's lab, so what is left is looked at again for a few seconds.
+  let inKernel = leftSince(kernelBefore, ownRegistry);
+  const until = Date.now() + 5000;
+  while (inKernel.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    inKernel = leftSince(kernelBefore, ownRegistry);
+  }
+  if (inKernel.length > 0) {
+    removeLeftovers(inKernel);
+    throw new Error(
+      `tests left ${inKernel.length} thing(s) of their labs in the kernel (removed now): ${inKernel.join('; ')}`,
+    );
+  }
 }

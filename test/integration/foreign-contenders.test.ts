@@ -398,7 +398,8 @@ describe('the isolation drills report what the real clients do', () => {
   const measured = (r: Report, name: string) =>
     r.checks.find((c) => c.name === 'singleLeader')!.measurements.find((m) => m.name === name)!.value;
 
-  it('curator-leader-isolated: the standard policy never lets two lead; the session policy lets the old leader act on', async () => {
+  // The two drills run side by side: each has a lab of its own, and mostly waits on sessions.
+  it.concurrent('curator-leader-isolated: the standard policy never lets two lead; the session policy lets the old leader act on', async () => {
     const r = await zklab(['drill', 'run', 'curator-leader-isolated', '--json'], { timeoutMs: 240_000 });
     expect(r.exitCode, r.stderr).toBe(0);
     const { reports } = JSON.parse(r.stdout) as { reports: Report[] };
@@ -416,7 +417,7 @@ describe('the isolation drills report what the real clients do', () => {
     expect(measured(session!, 'belief overlap (unfrozen)')).toBeGreaterThan(0);
   }, 240_000);
 
-  it('kazoo-leader-isolated: the old leader goes on working after ZooKeeper chose another', async () => {
+  it.concurrent('kazoo-leader-isolated: the old leader goes on working after ZooKeeper chose another', async () => {
     const r = await zklab(['drill', 'run', 'kazoo-leader-isolated', '--json'], { timeoutMs: 120_000 });
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as Report;

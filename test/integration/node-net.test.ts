@@ -376,11 +376,12 @@ describe('nothing of a node network outlives its lab', () => {
   });
 });
 
+// Two drills at a time (the labs project's maxConcurrency): each has a lab and a /24 of its own.
 describe('built-in drills on the node network', () => {
-  it.each(['zk-leader-isolation', 'client-partition', 'zombie-leader', 'leader-node-isolated'])(
+  it.concurrent.for(['zk-leader-isolation', 'client-partition', 'zombie-leader', 'leader-node-isolated'])(
     '%s passes on ns',
     { timeout: 180_000 },
-    async (name) => {
+    async (name, { expect }) => {
       const dir = join(tempDir(), 'lab');
       const r = await runDrill(resolveDrill(name), { labDir: dir, seed: 1, net: 'ns' });
       expect(drillPassed(r), explainDrill(r)).toBe(true);
@@ -389,9 +390,9 @@ describe('built-in drills on the node network', () => {
     },
   );
 
-  it('leader-node-isolated on the proxy net: the old primary keeps taking writes, singleLeader fails', {
+  it.concurrent('leader-node-isolated on the proxy net: the old primary keeps taking writes, singleLeader fails', {
     timeout: 180_000,
-  }, async () => {
+  }, async ({ expect }) => {
     const r = await runDrill(resolveDrill('leader-node-isolated'), {
       labDir: join(tempDir(), 'lab'),
       seed: 1,

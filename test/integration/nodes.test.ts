@@ -351,8 +351,9 @@ checks: [singleLeader]
   return { file, dir, base };
 }
 
+// The first two drills run side by side (each its own lab, directory and ports), mostly waiting on sessions.
 describe('drills of a system whose data plane outlives its agent', () => {
-  it('kill of the leader agent alone: singleLeader fails, the two primaries measured; nothing is left after', async () => {
+  it.concurrent('kill of the leader agent alone: singleLeader fails, the two primaries measured; nothing is left after', async () => {
     const { file, dir } = await drillFile('ha-agent-dies', 'process');
     const r = await zklab(['drill', 'run', file, '--json'], { timeoutMs: 120_000 });
     expect(r.exitCode, r.stderr).toBe(1);
@@ -369,7 +370,7 @@ describe('drills of a system whose data plane outlives its agent', () => {
     await allGone(dir, ['c1', 'c2']);
   }, 150_000);
 
-  it('kill of the leader node: singleLeader passes, and nothing is left after', async () => {
+  it.concurrent('kill of the leader node: singleLeader passes, and nothing is left after', async () => {
     const { file, dir } = await drillFile('ha-node-dies', 'node');
     const r = await zklab(['drill', 'run', file, '--json'], { timeoutMs: 120_000 });
     expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);

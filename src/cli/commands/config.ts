@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { evenCountWarning } from '../../ensemble/config.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 interface GenerateArgs extends GlobalArgs {
@@ -20,25 +21,26 @@ export function configCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
           command: 'generate',
           describe: 'Write one zoo.cfg and myid per server (a local lab, or real hosts with --hosts)',
           builder: (b) =>
-            b
-              .option('servers', {
+            withOptions(b, {
+              servers: {
                 alias: 'n',
                 type: 'string',
                 describe: 'number of servers (default 3, or the number of --hosts)',
-              })
-              .option('out', { type: 'string', demandOption: true, describe: 'directory to write into' })
-              .option('tick', {
+              },
+              out: { type: 'string', demandOption: true, describe: 'directory to write into' },
+              tick: {
                 type: 'string',
                 describe: 'tickTime, a duration (default 200ms locally, 2s with --hosts)',
-              })
-              .option('hosts', {
+              },
+              hosts: {
                 type: 'string',
                 describe: 'comma-separated hosts of a real ensemble (ports 2181/2888/3888)',
-              })
-              .option('base-port', {
+              },
+              'base-port': {
                 type: 'string',
                 describe: 'first port for a local lab (default 2181)',
-              }) as Argv<GenerateArgs>,
+              },
+            }) as Argv<GenerateArgs>,
           handler: async (a) => {
             const { generateConfigs } = await import('../../ensemble/generate.js');
             const written = generateConfigs({

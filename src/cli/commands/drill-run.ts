@@ -1,23 +1,19 @@
 /** The drill commands' work, loaded only when a drill command runs (the drill modules pull in yaml and zod). */
-import chalk from 'chalk';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { listBuiltinDrills, resolveDrill } from '../../drills/format/builtins.js';
 import { formatProgress } from '../../drills/run/progress.js';
 import { renderHtmlReport } from '../../drills/report/html.js';
-import { renderTextReport } from '../../drills/report/text.js';
-import { toJsonReport } from '../../drills/judge/result.js';
-import { drillPassed, type DrillResult } from '../../drills/judge/result.js';
-import { runDrillRepeatedly } from '../../drills/run/runner.js';
+import { drillPassed } from '../../drills/judge/result.js';
+import { runDrillVariants } from '../../drills/run/runner.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { MAX_REPEAT } from '../../drills/run/limits.js';
+import { MAX_REPEAT } from '../../drills/core/limits.js';
 import { wholeNumber } from '../../validate.js';
-import { expandVariants } from '../../drills/format/variants.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
-import { renderVariantComparison } from '../../drills/report/variants.js';
+import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../views/drills.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
@@ -58,53 +54,10 @@ function reportFiles(report: string | undefined, runs: number, variants: readonl
   return Array.from({ length: runs }, (_, k) => `${base}-${k + 1}.html`);
 }
 
-/** The text report with its verdict words coloured (chalk leaves them plain without a colour terminal). */
-function colourReport(text: string): string {
-  return text
-    .replace(
-      /^(drill \S+: )(PASSED|FAILED)/,
-      (_, head: string, v: string) => head + (v === 'PASSED' ? chalk.green.bold(v) : chalk.red.bold(v)),
-    )
-    .replace(
-      /^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED)/gm,
-      (_, pad: string, v: string) => pad + (v.startsWith('PASSED (') || v === 'FAILED' ? chalk.red(v) : chalk.green(v)),
-    );
-}
-
-/** Wraps a description to the terminal under a hanging indent. */
-function wrap(text: string, indent: number, width: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.trim().split(/\s+/)) {
-    if (line && indent + line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.join(`\n${' '.repeat(indent)}`);
-}
-
 export function listHandler(ctx: CommandContext, json: boolean): void {
   const drills = listBuiltinDrills().map((name) => resolveDrill(name));
-  if (json) {
-    ctx.out(
-      JSON.stringify(
-        { drills: drills.map((d) => ({ name: d.name, description: d.description ?? '', file: d.file })) },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
-  const pad = Math.max(...drills.map((d) => d.name.length)) + 2;
   const width = Math.max(60, Math.min(110, process.stdout.columns || 100));
-  const rows = drills.map((d) => `${chalk.bold(d.name.padEnd(pad))}${wrap(d.description ?? '', pad, width)}`);
-  ctx.out(
-    `${rows.join('\n')}\n\nrun one: \`zklab drill run ${drills[0]?.name ?? '<name>'}\` (or give the path of a drill file of your own)`,
-  );
+  ctx.out(json ? drillListJson(drills) : renderDrillList(drills, width));
 }
 
 function netArg(text: string): NetMode {
@@ -133,8 +86,6 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
       'run it without --connect on a lab of its own, or drop its server steps',
     );
   }
-  const runs = expandVariants(drill);
-  const total = repeat * runs.length;
   const files = reportFiles(
     a.report,
     repeat,
@@ -144,36 +95,26 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
     ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})`
     : '';
   ctx.err(`drill ${drill.name}${variants}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
-  const results: DrillResult[] = [];
-  for (const run of runs) {
-    if (runs.length > 1) ctx.err(`variant ${run.name}`);
-    results.push(
-      ...(await runDrillRepeatedly(run, repeat, {
-        signal: ctx.signal,
-        ...(a.lab === undefined ? {} : { labDir: a.lab }),
-        ...(seed === undefined ? {} : { seed }),
-        ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
-        ...(connect === undefined ? {} : { connect }),
-        ...(net === undefined ? {} : { net }),
-        onProgress: (p) => ctx.err(formatProgress(p)),
-      })),
-    );
-  }
+  const results = await runDrillVariants(drill, repeat, {
+    signal: ctx.signal,
+    ...(a.lab === undefined ? {} : { labDir: a.lab }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
+    ...(connect === undefined ? {} : { connect }),
+    ...(net === undefined ? {} : { net }),
+    onProgress: (p) => ctx.err(formatProgress(p)),
+    onVariant: (name) => ctx.err(`variant ${name}`),
+  });
   results.forEach((r, k) => {
     const file = files[k];
     if (file === undefined) return;
     writeFileSync(file, renderHtmlReport(r));
     ctx.err(`report: ${file}`);
   });
+  const total = results.length;
   const passed = results.filter(drillPassed).length;
-  if (a.json) {
-    const reports = results.map(toJsonReport);
-    ctx.out(JSON.stringify(total === 1 ? reports[0] : { drill: drill.name, runs: total, passed, reports }, null, 2));
-  } else {
-    for (const r of results) ctx.out(colourReport(renderTextReport(r)));
-    if (runs.length > 1) ctx.out(renderVariantComparison(results));
-    if (total > 1) ctx.out(`${passed} of ${total} runs passed`);
-  }
+  if (a.json) ctx.out(drillRunsJson(drill.name, results));
+  else for (const block of renderDrillRuns(results, { compare: (drill.variants?.length ?? 0) > 1 })) ctx.out(block);
   if (passed < total) {
     throw new CheckFailedError(
       total === 1 ? `drill ${drill.name} failed` : `drill ${drill.name} failed in ${total - passed} of ${total} runs`,

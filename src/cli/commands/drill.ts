@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import type { RunArgs } from './drill-run.js';
-import { MAX_REPEAT } from '../../drills/run/limits.js';
+import { MAX_REPEAT } from '../../drills/core/limits.js';
 
 export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
   return {
@@ -12,7 +13,7 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
         .command<GlobalArgs & { json?: boolean }>({
           command: 'list',
           describe: 'The built-in drills, one per lesson',
-          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => (await import('./drill-run.js')).listHandler(ctx, Boolean(a.json)),
         })
         .command<RunArgs>({
@@ -20,34 +21,41 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           describe:
             'Run a drill (a built-in name or a drill file) on a fresh lab; exit 0 when every verdict is as expected',
           builder: (b) =>
-            b
-              .positional('drill', {
-                type: 'string',
-                demandOption: true,
-                describe: 'built-in name (`zklab drill list`) or path of a .yaml file',
-              })
-              .option('repeat', {
-                type: 'string',
-                describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})`,
-              })
-              .option('seed', {
-                type: 'string',
-                describe:
-                  "seeds the links' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)",
-              })
-              .option('connect', {
-                type: 'string',
-                describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only',
-              })
-              .option('net', {
-                type: 'string',
-                describe: "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
-              })
-              .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
-              .option('report', {
-                type: 'string',
-                describe: 'write a self-contained HTML report with a timeline to FILE.html',
-              }) as Argv<RunArgs>,
+            withOptions(
+              b,
+              {
+                repeat: {
+                  type: 'string',
+                  describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})`,
+                },
+                seed: {
+                  type: 'string',
+                  describe:
+                    "seeds the links' delay jitter, so a run can be repeated (run k of --repeat uses seed + k - 1)",
+                },
+                connect: {
+                  type: 'string',
+                  describe: 'run against this ensemble (HOST:PORT,…) zklab did not start: contender faults only',
+                },
+                net: {
+                  type: 'string',
+                  describe:
+                    "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
+                },
+                json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+                report: {
+                  type: 'string',
+                  describe: 'write a self-contained HTML report with a timeline to FILE.html',
+                },
+              },
+              {
+                drill: {
+                  type: 'string',
+                  demandOption: true,
+                  describe: 'built-in name (`zklab drill list`) or path of a .yaml file',
+                },
+              },
+            ) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
         })
         .demandCommand(1, 'name a drill command: list or run'),

@@ -3,6 +3,7 @@ import type { NetMode } from '../../lab/node/net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import {
@@ -42,21 +43,22 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'up',
           describe: 'Start an ensemble (or repair the servers of one that died) and wait for quorum',
           builder: (b) =>
-            b
-              .option('servers', { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' })
-              .option('observers', { type: 'string', describe: 'non-voting servers beside the voters (default 0)' })
-              .option('tick', { type: 'string', describe: 'tickTime, a duration (default 200ms)' })
-              .option('base-port', {
+            withOptions(b, {
+              servers: { alias: 'n', type: 'string', describe: 'number of servers, 1 to 9 (default 3)' },
+              observers: { type: 'string', describe: 'non-voting servers beside the voters (default 0)' },
+              tick: { type: 'string', describe: 'tickTime, a duration (default 200ms)' },
+              'base-port': {
                 type: 'string',
                 describe: "first port of the lab's block (default: a free block chosen per lab)",
-              })
-              .option('net', {
+              },
+              net: {
                 type: 'string',
                 describe:
                   "proxy (default: link proxies on ZooKeeper's links) or ns (every node in a network namespace of " +
                   'its own; faults in the kernel; needs root)',
-              })
-              .option('json', { type: 'boolean', default: false, describe: 'print the status as JSON' }),
+              },
+              json: { type: 'boolean', default: false, describe: 'print the status as JSON' },
+            }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
             const servers = a.servers === undefined ? undefined : validateServerCount(a.servers);
@@ -87,7 +89,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command<GlobalArgs & { json?: boolean }>({
           command: 'status',
           describe: 'Ask every server for its mode, zxid and connections',
-          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => {
             const { ensembleStatus } = await import('../../ensemble/service.js');
             const status = await ensembleStatus(labPaths(a));
@@ -98,7 +100,9 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'down',
           describe: 'Stop every process of the lab and wait for them to exit',
           builder: (b) =>
-            b.option('purge', { type: 'boolean', default: false, describe: 'also delete data, logs and state' }),
+            withOptions(b, {
+              purge: { type: 'boolean', default: false, describe: 'also delete data, logs and state' },
+            }),
           handler: async (a) => {
             const { ensembleDown } = await import('../../ensemble/service.js');
             const paths = labPaths(a);
@@ -109,7 +113,8 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command<GlobalArgs & { target: string }>({
           command: 'restart <target>',
           describe: 'Restart one server (zkN) or all of them, keeping their data',
-          builder: (b) => b.positional('target', { type: 'string', demandOption: true, describe: 'zkN or all' }),
+          builder: (b) =>
+            withOptions(b, {}, { target: { type: 'string', demandOption: true, describe: 'zkN or all' } }),
           handler: async (a) => {
             const { restartServers } = await import('../../ensemble/service.js');
             const status = await restartServers(labPaths(a), a.target, {
@@ -124,10 +129,11 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'add',
           describe: 'Start a new server and join it to the ensemble by dynamic reconfiguration',
           builder: (b) =>
-            b
-              .option('observer', { type: 'boolean', default: false, describe: 'join it as an observer (no vote)' })
-              .option('id', { type: 'string', describe: 'its server id (default: the lowest free one)' })
-              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+            withOptions(b, {
+              observer: { type: 'boolean', default: false, describe: 'join it as an observer (no vote)' },
+              id: { type: 'string', describe: 'its server id (default: the lowest free one)' },
+              json: { type: 'boolean', default: false, describe: 'print JSON' },
+            }),
           handler: async (a) => {
             const { ensembleAdd, describeStepTimes } = await import('../../ensemble/membership.js');
             const r = await ensembleAdd(labPaths(a), {
@@ -143,9 +149,11 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'remove <server>',
           describe: 'Remove a server from the ensemble by dynamic reconfiguration, then stop it',
           builder: (b) =>
-            b
-              .positional('server', { type: 'string', demandOption: true, describe: 'zkN' })
-              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+            withOptions(
+              b,
+              { json: { type: 'boolean', default: false, describe: 'print JSON' } },
+              { server: { type: 'string', demandOption: true, describe: 'zkN' } },
+            ),
           handler: async (a) => {
             const { ensembleRemove, describeStepTimes } = await import('../../ensemble/membership.js');
             const r = await ensembleRemove(labPaths(a), a.server, {
@@ -158,7 +166,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command<GlobalArgs & { json?: boolean }>({
           command: 'config',
           describe: 'Print the dynamic configuration and its version, as each server reports it',
-          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => {
             const { ensembleConfig } = await import('../../ensemble/membership.js');
             const r = await ensembleConfig(labPaths(a));

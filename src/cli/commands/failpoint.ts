@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../views/table.js';
@@ -23,15 +24,18 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
           command: 'set <target> <at>',
           describe: `Arm a failpoint: target cN or leader; at ${SCHEDULER_FAILPOINTS.join(', ')}`,
           builder: (b) =>
-            b
-              .positional('target', { type: 'string', demandOption: true })
-              .positional('at', { type: 'string', demandOption: true })
-              .option('action', {
-                type: 'string',
-                describe:
-                  'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), ' +
-                  'hang (that step never goes on; the session lives)',
-              }) as Argv<FailpointArgs>,
+            withOptions(
+              b,
+              {
+                action: {
+                  type: 'string',
+                  describe:
+                    'crash (SIGKILL itself, default), pause (SIGSTOP itself: `zklab resume contender cN`), ' +
+                    'hang (that step never goes on; the session lives)',
+                },
+              },
+              { target: { type: 'string', demandOption: true }, at: { type: 'string', demandOption: true } },
+            ) as Argv<FailpointArgs>,
           handler: async (a) => {
             const action = oneOf(a.action, FAILPOINT_ACTIONS, 'failpoint action', 'crash');
             const { armFailpoint } = await import('../../faults/service.js');
@@ -42,7 +46,7 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         .command({
           command: 'list',
           describe: 'The failpoints armed and not yet reached',
-          builder: (b) => b.option('json', { type: 'boolean', default: false }) as Argv<FailpointArgs>,
+          builder: (b) => withOptions(b, { json: { type: 'boolean', default: false } }) as Argv<FailpointArgs>,
           handler: async (a) => {
             const { listFailpoints } = await import('../../lab/failpoints.js');
             const armed = [...listFailpoints(labPaths(a))].map(([contender, fp]) => ({ contender, ...fp }));
@@ -61,7 +65,7 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         .command({
           command: 'clear [target]',
           describe: 'Disarm the failpoint of a contender, or every one',
-          builder: (b) => b.positional('target', { type: 'string' }) as Argv<FailpointArgs>,
+          builder: (b) => withOptions(b, {}, { target: { type: 'string' } }) as Argv<FailpointArgs>,
           handler: async (a) => {
             const { clearFailpoint, listFailpoints } = await import('../../lab/failpoints.js');
             const paths = labPaths(a);

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../text.js';
 import { requireState } from '../../lab/state.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import type { Target } from '../../faults/service.js';
@@ -66,15 +67,14 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
     command: 'kill <target> [name]',
     describe: `Kill a process of the lab: ${TARGETS}`,
     builder: (y: Argv<GlobalArgs>) =>
-      y
-        .positional('target', {
-          type: 'string',
-          demandOption: true,
-          describe: 'server, zk-leader, leader or contender',
-        })
-        .positional('name', { type: 'string', describe: 'zkN for server, cN for contender' })
-        .option('signal', { type: 'string', describe: 'KILL (default) or TERM' })
-        .option('scope', scopeOption) as Argv<TargetArgs>,
+      withOptions(
+        y,
+        { signal: { type: 'string', describe: 'KILL (default) or TERM' }, scope: scopeOption },
+        {
+          target: { type: 'string', demandOption: true, describe: 'server, zk-leader, leader or contender' },
+          name: { type: 'string', describe: 'zkN for server, cN for contender' },
+        },
+      ) as Argv<TargetArgs>,
     handler: async (a) => {
       const faults = await import('../../faults/service.js');
       const paths = labPaths(a);
@@ -111,12 +111,11 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
     describe: pause
       ? 'Freeze a node, every process of it (server zkN, zk-leader, leader, contender cN)'
       : 'Thaw a frozen node (server zkN, contender cN, leader, or paused: every paused one)',
-    builder: (y: Argv<GlobalArgs>) => {
-      const base = y
-        .positional('target', { type: 'string', demandOption: true })
-        .positional('name', { type: 'string' });
-      return (pause ? base.option('scope', scopeOption) : base) as Argv<TargetArgs>;
-    },
+    builder: (y: Argv<GlobalArgs>) =>
+      withOptions(y, pause ? { scope: scopeOption } : {}, {
+        target: { type: 'string', demandOption: true },
+        name: { type: 'string' },
+      }) as Argv<TargetArgs>,
     handler: async (a) => {
       const faults = await import('../../faults/service.js');
       const paths = labPaths(a);

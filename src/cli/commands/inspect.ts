@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { runInspect } from '../../inspect/entry.js';
 import { resolveInspectTarget } from '../../inspect/target.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 
@@ -16,26 +17,27 @@ export function inspectCommand(ctx: CommandContext): CommandModule<GlobalArgs, I
     command: 'inspect',
     describe: 'Watch an election live: znodes, who leads, who watches whom, the ensemble, events; keys to break it',
     builder: (y: Argv<GlobalArgs>) =>
-      y
-        .option('path', {
+      withOptions(y, {
+        path: {
           type: 'string',
           describe:
             "election path, a scheduler's root or a lock (default: the newest contender's path or scheduler root, else /election)",
-        })
-        .option('connect', {
+        },
+        connect: {
           type: 'string',
           describe: "HOST:PORT,… of any ensemble, instead of (or besides) the lab's",
-        })
-        .option('once', {
+        },
+        once: {
           type: 'boolean',
           default: false,
           describe: 'print the view as plain text once and exit (the default without a terminal)',
-        })
-        .option('json', {
+        },
+        json: {
           type: 'boolean',
           default: false,
           describe: 'print one snapshot as JSON and exit',
-        }) as Argv<InspectArgs>,
+        },
+      }) as Argv<InspectArgs>,
     handler: async (a) => {
       const target = resolveInspectTarget({ paths: labPaths(a), path: a.path, connect: a.connect });
       // Keys need a terminal on stdin as well; without one, a single snapshot is what the view can give.

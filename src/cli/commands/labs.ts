@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { renderLabs } from '../views/labs.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
 export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs> {
@@ -12,9 +13,10 @@ export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
           command: '$0',
           describe: 'List them: status, owner, servers and contenders running, client port, age',
           builder: (b) =>
-            b
-              .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
-              .option('wide', { type: 'boolean', default: false, describe: 'paths, ports and commands whole (wider)' }),
+            withOptions(b, {
+              json: { type: 'boolean', default: false, describe: 'print JSON' },
+              wide: { type: 'boolean', default: false, describe: 'paths, ports and commands whole (wider)' },
+            }),
           handler: async (a) => {
             const { listLabs } = await import('../../ensemble/labs.js');
             const labs = listLabs();
@@ -38,9 +40,11 @@ export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
           command: 'down <target>',
           describe: 'Stop one lab (its directory) or every listed lab (all)',
           builder: (b) =>
-            b.positional('target', { type: 'string', demandOption: true, describe: 'a lab directory, or all' }) as Argv<
-              GlobalArgs & { target: string }
-            >,
+            withOptions(
+              b,
+              {},
+              { target: { type: 'string', demandOption: true, describe: 'a lab directory, or all' } },
+            ) as Argv<GlobalArgs & { target: string }>,
           handler: async (a) => {
             const { labsDown } = await import('../../ensemble/labs.js');
             const roots = await labsDown(a.target);

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { tailFile } from '../../lab/fs.js';
@@ -18,18 +19,22 @@ export function logsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Logs
     command: 'logs <name>',
     describe: 'Show the log of a server (zkN), a contender (cN) or the link daemon (net)',
     builder: (y: Argv<GlobalArgs>) =>
-      y
-        .positional('name', { type: 'string', demandOption: true })
-        .option('follow', {
-          alias: 'f',
-          type: 'boolean',
-          default: false,
-          describe: 'keep printing new lines until Ctrl-C',
-        })
-        .option('lines', {
-          type: 'string',
-          describe: `how many lines of the end to show first, 1 to ${MAX_LINES} (default ${DEFAULT_LINES})`,
-        }) as Argv<LogsArgs>,
+      withOptions(
+        y,
+        {
+          follow: {
+            alias: 'f',
+            type: 'boolean',
+            default: false,
+            describe: 'keep printing new lines until Ctrl-C',
+          },
+          lines: {
+            type: 'string',
+            describe: `how many lines of the end to show first, 1 to ${MAX_LINES} (default ${DEFAULT_LINES})`,
+          },
+        },
+        { name: { type: 'string', demandOption: true } },
+      ) as Argv<LogsArgs>,
     handler: async (a) => {
       const lines =
         a.lines === undefined

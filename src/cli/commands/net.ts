@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { durationArg } from '../../validate.js';
 import { MAX_DELAY_MS } from '../../net/partition.js';
 import { applyLoss, loss } from '../../faults/kinds/loss.js';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 
@@ -30,17 +31,23 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
           describe:
             'Add <ms> of round-trip latency to every link of a member (zkN, cN, leader, zk-leader); 0 removes it',
           builder: (b) =>
-            b
-              .positional('target', { type: 'string', demandOption: true })
-              .positional('ms', {
-                type: 'string',
-                demandOption: true,
-                describe: 'a duration, 0 to 60s: 300ms, 1s or 300',
-              })
-              .option('jitter', {
-                type: 'string',
-                describe: 'up to this much more, at random (default 0)',
-              }) as Argv<DelayArgs>,
+            withOptions(
+              b,
+              {
+                jitter: {
+                  type: 'string',
+                  describe: 'up to this much more, at random (default 0)',
+                },
+              },
+              {
+                target: { type: 'string', demandOption: true },
+                ms: {
+                  type: 'string',
+                  demandOption: true,
+                  describe: 'a duration, 0 to 60s: 300ms, 1s or 300',
+                },
+              },
+            ) as Argv<DelayArgs>,
           handler: async (a) => {
             const { delay } = await import('../../faults/service.js');
             const r = await delay(
@@ -56,9 +63,14 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
           command: 'loss <target> <percent>',
           describe: loss.description,
           builder: (b) =>
-            b
-              .positional('target', { type: 'string', demandOption: true })
-              .positional('percent', { type: 'string', demandOption: true, describe: '0 to 100; 0 ends it' }),
+            withOptions(
+              b,
+              {},
+              {
+                target: { type: 'string', demandOption: true },
+                percent: { type: 'string', demandOption: true, describe: '0 to 100; 0 ends it' },
+              },
+            ),
           handler: async (a) => {
             const text = a.percent.trim().replace(/%$/, '');
             const percent = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
@@ -69,7 +81,8 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
         .command<GlobalArgs & { target?: string }>({
           command: 'clear [target]',
           describe: 'Remove the delay and loss of a member, or every delay and loss',
-          builder: (b) => b.positional('target', { type: 'string', describe: 'a member; every one when left out' }),
+          builder: (b) =>
+            withOptions(b, {}, { target: { type: 'string', describe: 'a member; every one when left out' } }),
           handler: async (a) => {
             const { clearDelay } = await import('../../faults/service.js');
             const r = await clearDelay(labPaths(a), a.target);

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { listingJson, renderListing } from '../views/net.js';
@@ -20,9 +21,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
           command: 'isolate <target>',
           describe: `Cut every link of one member: ${TARGETS}`,
           builder: (b) =>
-            b
-              .positional('target', { type: 'string', demandOption: true, describe: TARGETS })
-              .option('mode', modeOption),
+            withOptions(b, { mode: modeOption }, { target: { type: 'string', demandOption: true, describe: TARGETS } }),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
             const { isolate } = await import('../../faults/service.js');
@@ -37,7 +36,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
           describe:
             'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
           builder: (b) =>
-            b.positional('groups', { type: 'string', array: true, demandOption: true }).option('mode', modeOption),
+            withOptions(b, { mode: modeOption }, { groups: { type: 'string', array: true, demandOption: true } }),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
             const { split } = await import('../../faults/service.js');
@@ -51,10 +50,14 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
           command: 'one-way <from> <to>',
           describe: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
           builder: (b) =>
-            b
-              .positional('from', { type: 'string', demandOption: true, describe: TARGETS })
-              .positional('to', { type: 'string', demandOption: true, describe: TARGETS })
-              .option('mode', modeOption),
+            withOptions(
+              b,
+              { mode: modeOption },
+              {
+                from: { type: 'string', demandOption: true, describe: TARGETS },
+                to: { type: 'string', demandOption: true, describe: TARGETS },
+              },
+            ),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
             const { oneWay } = await import('../../faults/service.js');
@@ -65,7 +68,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         .command<GlobalArgs & { json?: boolean }>({
           command: 'list',
           describe: 'Active partitions and delays, and the links they affect',
-          builder: (b) => b.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => {
             const { listNetwork } = await import('../../net/service.js');
             const l = await listNetwork(labPaths(a));
@@ -82,7 +85,7 @@ export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
     command: 'heal [target]',
     describe: `Lift a member's isolation and the splits that cut it off (${TARGETS}), or all partitions`,
     builder: (y: Argv<GlobalArgs>) =>
-      y.positional('target', { type: 'string', describe: 'a member; all partitions when left out' }) as Argv<
+      withOptions(y, {}, { target: { type: 'string', describe: 'a member; all partitions when left out' } }) as Argv<
         GlobalArgs & { target?: string }
       >,
     handler: async (a) => {

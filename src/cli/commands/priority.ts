@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../views/table.js';
@@ -45,11 +46,10 @@ function renderView(v: PriorityView): string {
 }
 
 export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, PriorityArgs> {
-  const pathOption = (b: Argv<PriorityArgs>) =>
-    b.option('path', {
-      type: 'string',
-      describe: "the priority election (default: the one the lab's priority contenders use)",
-    });
+  const pathOption = {
+    type: 'string',
+    describe: "the priority election (default: the one the lab's priority contenders use)",
+  } as const;
   const path = (a: PriorityArgs) => (a.path === undefined ? {} : { path: znodePathArg(a.path) });
   return {
     command: 'priority',
@@ -60,7 +60,8 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         .command({
           command: 'show',
           describe: "The policy znode, each member's priority and site, who is elected and who holds leader/current",
-          builder: (b) => pathOption(b.option('json', { type: 'boolean', default: false }) as Argv<PriorityArgs>),
+          builder: (b) =>
+            withOptions(b, { json: { type: 'boolean', default: false }, path: pathOption }) as Argv<PriorityArgs>,
           handler: async (a) => {
             const { showPriority } = await import('../../contenders/priority-admin.js');
             const v = await showPriority(labPaths(a), path(a));
@@ -71,11 +72,11 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           command: 'set <id> <priority>',
           describe: 'Give a running priority contender a priority in the policy (overrides the one it registered)',
           builder: (b) =>
-            pathOption(
-              b
-                .positional('id', { type: 'string', demandOption: true })
-                .positional('priority', { type: 'string', demandOption: true }) as Argv<PriorityArgs>,
-            ),
+            withOptions(
+              b,
+              { path: pathOption },
+              { id: { type: 'string', demandOption: true }, priority: { type: 'string', demandOption: true } },
+            ) as Argv<PriorityArgs>,
           handler: async (a) => {
             const { setPriority } = await import('../../contenders/priority-admin.js');
             const r = await setPriority(labPaths(a), a.id!, String(a.priority), path(a));
@@ -89,7 +90,11 @@ export function priorityCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
           describe:
             "Put a site first in the policy: its members lead before any other site's (priority and site policies)",
           builder: (b) =>
-            pathOption(b.positional('site', { type: 'string', demandOption: true }) as Argv<PriorityArgs>),
+            withOptions(
+              b,
+              { path: pathOption },
+              { site: { type: 'string', demandOption: true } },
+            ) as Argv<PriorityArgs>,
           handler: async (a) => {
             const { preferSiteOf } = await import('../../contenders/priority-admin.js');
             const r = await preferSiteOf(labPaths(a), String(a.site), path(a));

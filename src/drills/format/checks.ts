@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHECKERS, type CheckConfig, type CheckName, checkerNamed, DEFAULT_CHECKS } from '../judge/checkers.js';
-import type { ContenderTraits } from './contender-traits.js';
-import { type RawIssue, strict } from './zod-helpers.js';
+import type { ContenderTraits } from '../core/contender-traits.js';
+import { type RawIssue, strict } from '../core/zod-helpers.js';
 
 /** One item of a drill's checks list, each checker's options checked by its own schema. */
 export const checkEntry = z.preprocess(

@@ -5,7 +5,7 @@
 
 import type { ContenderSpec } from '../../contenders/spec.js';
 import type { CheckConfig, CheckName } from '../judge/checkers.js';
-import type { EnsembleSpec } from './types.js';
+import type { EnsembleSpec } from '../core/types.js';
 import type { Step } from '../steps/registry.js';
 
 export interface Drill {

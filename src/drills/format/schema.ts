@@ -107,13 +107,13 @@ import { observerShape } from '../../ensemble/config.js';
 import { NET_MODES } from '../../lab/node/net.js';
 import { MAX_SERVERS } from '../../lab/ports.js';
 import { UsageError } from '../../errors.js';
-import { traitsOf, workloadOf } from './contender-traits.js';
+import { traitsOf, workloadOf } from '../core/contender-traits.js';
 import { parseSteps } from './steps.js';
 import { CHECK_NAMES } from '../judge/checkers.js';
 import { checkEntry, readChecks } from './checks.js';
 import type { Drill, DrillVariant } from './drill.js';
 import { formatPath, lineOf, locate } from './yaml-lines.js';
-import { duration, errorMap, fromZod, strict, type RawIssue } from './zod-helpers.js';
+import { duration, errorMap, fromZod, strict, type RawIssue } from '../core/zod-helpers.js';
 
 export interface DrillIssue {
   readonly line: number;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { checkTarget, type TargetScope } from '../../faults/targets.js';
 import type { BuildContext, FieldPath, StepKind } from '../steps/kind.js';
 import { type RegisteredStep, STEP_KINDS, type Step, stepKindNamed } from '../steps/registry.js';
-import { type ContenderTraits, NEEDS_SCHEDULER } from './contender-traits.js';
-import { errorMap, fromZod, type RawIssue, strict } from './zod-helpers.js';
+import { type ContenderTraits, NEEDS_SCHEDULER } from '../core/contender-traits.js';
+import { errorMap, fromZod, type RawIssue, strict } from '../core/zod-helpers.js';
 
 type Path = readonly (string | number)[];
 

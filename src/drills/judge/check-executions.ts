@@ -3,7 +3,7 @@ import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { jobFacts } from './jobs.js';
 import { z } from 'zod';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_MAX_EXECUTIONS = 1;

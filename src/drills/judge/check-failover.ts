@@ -2,7 +2,7 @@ import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
 /** Time from each fault that took the leader down to the next claim by another contender. */

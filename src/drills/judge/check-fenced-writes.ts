@@ -2,8 +2,8 @@ import { formatOffset } from '../../duration.js';
 import type { LabEventOf } from '../../lab/events.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
-import { formatToken } from './lock-holds.js';
-import { strict } from '../format/zod-helpers.js';
+import { formatToken } from '../../lab/fenced-resource.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 type Write = LabEventOf<'resource-write'>;

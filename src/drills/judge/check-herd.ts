@@ -3,7 +3,7 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
 import { z } from 'zod';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
 export const DEFAULT_HERD_WINDOW_MS = 500;

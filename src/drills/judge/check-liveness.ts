@@ -4,7 +4,7 @@ import { covers, type LeadershipInterval } from '../../lab/leadership-intervals.
 import { isFrozen, type History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
 import { isDead } from './queries.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
 export const DEFAULT_LIVENESS_MS = 30_000;

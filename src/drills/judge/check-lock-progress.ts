@@ -1,7 +1,7 @@
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { deathOf, type History, unfrozenMs } from './history.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 export const DEFAULT_LOCK_WAIT_MS = 10_000;

@@ -3,7 +3,7 @@ import type { LabEventName } from '../../lab/events.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import type { History } from './history.js';
 import { describeWhereabouts, jobFacts } from './jobs.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_LOST_JOB_MS = 30_000;

@@ -1,8 +1,9 @@
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { type History, meet } from './history.js';
-import { formatToken, lockHolds, type LockHold } from './lock-holds.js';
-import { strict } from '../format/zod-helpers.js';
+import { formatToken } from '../../lab/fenced-resource.js';
+import { lockHolds, type LockHold } from './lock-holds.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 interface Overlap {

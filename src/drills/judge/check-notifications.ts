@@ -1,9 +1,10 @@
 import { formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
-import { formatToken, normalReleases } from './lock-holds.js';
+import { formatToken } from '../../lab/fenced-resource.js';
+import { normalReleases } from './lock-holds.js';
 import { z } from 'zod';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import { type Checker, needsLock } from './checker.js';
 
 interface ReleaseWake {

@@ -2,7 +2,7 @@ import type { ContenderEvent, ContenderEventOf } from '../../lab/events.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import type { History } from './history.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
 export const DEFAULT_PREEMPTION_WITHIN_MS = 5000;

@@ -5,7 +5,7 @@ import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
 import type { ActingInterval } from '../../lab/acting-intervals.js';
 import { intervalAt, isFrozen, meet, unfrozenMs, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
 interface StaleActs {

@@ -2,7 +2,7 @@ import { formatDuration, formatOffset } from '../../duration.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import { TTL_REAPER_INTERVAL_MS as REAPER_INTERVAL_MS } from '../../ensemble/jvm.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import { type Checker, needsScheduler } from './checker.js';
 
 export const DEFAULT_TTL_SLACK_MS = 2000;

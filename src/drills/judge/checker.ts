@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type ContenderTraits, NEEDS_LOCK, NEEDS_SCHEDULER } from '../format/contender-traits.js';
+import { type ContenderTraits, NEEDS_LOCK, NEEDS_SCHEDULER } from '../core/contender-traits.js';
 import type { CheckResult } from './check-types.js';
 import type { History } from './history.js';
 import type { LeaderFault } from './leader-hits.js';

@@ -24,11 +24,6 @@ export interface LockHold {
   readonly releaseReason?: string;
 }
 
-/** A fencing token (a czxid) as ZooKeeper's tools print zxids. */
-export function formatToken(token: number): string {
-  return `0x${token.toString(16)}`;
-}
-
 /**
  * Every believed hold, sorted by start. A SIGSTOP does not end one: a frozen holder, resumed, still believes it
  * holds until its own log says otherwise; neither does an `expired`, which the holder hears of before it lets go.

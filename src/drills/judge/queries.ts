@@ -1,5 +1,5 @@
-import type { ContenderState } from '../format/types.js';
-import type { WaitCondition } from '../format/wait-condition.js';
+import type { DrillContenderState } from '../core/types.js';
+import type { WaitCondition } from '../core/wait-condition.js';
 import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
 import { doneBy, jobFacts } from './jobs.js';
 
@@ -38,7 +38,7 @@ export function isDead(h: History, contender: string, t: number): boolean {
 }
 
 /** The contender's state at t, or undefined before it logged anything. Dead > frozen > leader > paused > follower. */
-export function stateAt(h: History, contender: string, t: number): ContenderState | undefined {
+export function stateAt(h: History, contender: string, t: number): DrillContenderState | undefined {
   const own = h.events.filter((e) => e.id === contender);
   const first = own[0];
   if (!first || first.t > t) return isDead(h, contender, t) ? 'dead' : undefined;

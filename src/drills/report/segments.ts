@@ -1,4 +1,4 @@
-import type { ContenderState } from '../format/types.js';
+import type { DrillContenderState } from '../core/types.js';
 import { intervalAt, type History } from '../judge/history.js';
 import { stateAt } from '../judge/queries.js';
 import { contenderOf } from '../../lab/events.js';
@@ -7,7 +7,7 @@ import { contenderOf } from '../../lab/events.js';
 export interface LaneSegment {
   readonly start: number;
   readonly end: number;
-  readonly state: ContenderState;
+  readonly state: DrillContenderState;
   /** It still believed it led (a frozen or partitioned leader that has not heard it lost). */
   readonly believesLeader: boolean;
 }

@@ -3,9 +3,9 @@ import type { History } from '../judge/history.js';
 import { escapeHtml as esc } from './html-escape.js';
 import { faultRuleOf } from '../judge/fault-windows.js';
 import { laneSegments } from './segments.js';
-import type { ContenderState } from '../format/types.js';
+import type { DrillContenderState } from '../core/types.js';
 
-export const STATE_COLOURS: Readonly<Record<ContenderState, string>> = {
+export const STATE_COLOURS: Readonly<Record<DrillContenderState, string>> = {
   follower: '#9db4c8',
   leader: '#2e9d4f',
   paused: '#f0a830',

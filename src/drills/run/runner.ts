@@ -4,13 +4,14 @@ import { formatDuration } from '../../duration.js';
 import { buildHistory } from '../judge/history.js';
 import type { DrillProgress } from './progress.js';
 import { rememberHistory, type DrillResult } from '../judge/result.js';
-import { DrillLab } from './drill-lab.js';
+import { DrillLab } from '../lab/drill-lab.js';
 import { SamplerProcess } from './sampler-process.js';
 import type { RunState } from './state.js';
-import { settleStreams } from './streams.js';
+import { settleStreams } from '../lab/streams.js';
 import { runOne, runSteps } from './steps.js';
 import type { NetMode } from '../../lab/node/net.js';
 import type { Drill } from '../format/drill.js';
+import { expandVariants } from '../format/variants.js';
 
 export interface RunOptions {
   /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */
@@ -125,6 +126,25 @@ export async function runDrillRepeatedly(drill: Drill, times: number, opts: RunO
   for (let k = 0; k < times; k++) {
     if (times > 1) opts.onProgress?.({ kind: 'lab', t: Date.now(), message: `run ${k + 1} of ${times}` });
     results.push(await runDrill(drill, { ...opts, seed: seed + k }));
+  }
+  return results;
+}
+
+/**
+ * Every run a drill asks for: the drill, or each of its variants, `times` times (see runDrillRepeatedly), one after
+ * the other. `onVariant` hears when a variant's runs begin, when there are several.
+ */
+export async function runDrillVariants(
+  drill: Drill,
+  times: number,
+  opts: RunOptions & { readonly onVariant?: (name: string) => void } = {},
+): Promise<DrillResult[]> {
+  const { onVariant, ...options } = opts;
+  const runs = expandVariants(drill);
+  const results: DrillResult[] = [];
+  for (const run of runs) {
+    if (runs.length > 1) onVariant?.(run.name);
+    results.push(...(await runDrillRepeatedly(run, times, options)));
   }
   return results;
 }

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { LabPaths } from '../../lab/paths.js';
 import { spawnDetached, stopProcesses } from '../../lab/node/procs.js';
-import { PACKAGE_ROOT } from '../../templates.js';
+import { entryPoint } from '../../entry-points.js';
 
-const ENTRY = join(PACKAGE_ROOT, 'dist', 'drills', 'run', 'sampler-child.js');
+const ENTRY = entryPoint('drills/run/sampler-child');
 
 /** The drill's samplers of ZooKeeper's own state (who leads, status znodes), in a process of their own (why: see SamplerSession). */
 export class SamplerProcess {

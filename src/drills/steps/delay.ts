@@ -1,8 +1,8 @@
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { formatDuration } from '../../duration.js';
-import { duration, strict } from '../format/zod-helpers.js';
-import { shown } from '../run/aliases.js';
+import { duration, strict } from '../core/zod-helpers.js';
+import { shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, serverTarget, target } from './targets.js';
 

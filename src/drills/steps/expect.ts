@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatDuration } from '../../duration.js';
-import { NEEDS_LOCK } from '../format/contender-traits.js';
-import { describeExpectation, type Expectation } from '../format/expectation.js';
-import { CONTENDER_STATES } from '../format/types.js';
-import { duration, strict } from '../format/zod-helpers.js';
-import { evaluateExpectation } from '../judge/expectations.js';
+import { strict } from '../core/zod-helpers.js';
 import type { ExpectationResult } from '../judge/result.js';
-import { streaming } from '../run/streams.js';
+import { streaming } from '../lab/streams.js';
+import {
+  boundOf,
+  describeExpectation,
+  EXPECTATION_KINDS,
+  type Expectation,
+  evaluateExpectation,
+} from './expectations/registry.js';
+import type { ExpectationKind } from './expectations/kind.js';
 import {
   type BuildContext,
   POLL_MS,
@@ -16,7 +20,6 @@ import {
   type StepKind,
   type StepRunContext,
 } from './kind.js';
-import { target } from './targets.js';
 
 /** Judges expectations as the run goes; a failed one is recorded and the run goes on. */
 export interface ExpectStep extends StepBase {
@@ -27,63 +30,38 @@ export interface ExpectStep extends StepBase {
 /** An expectation still undecided this long after its own bound (or its step's start) fails as undecided. */
 export const UNDECIDED_AFTER_MS = 10_000;
 
-const fields = {
-  newLeaderWithin: duration().optional(),
-  noLeaderChange: duration().optional(),
-  leaderIs: target.optional(),
-  leaderIsNot: target.optional(),
-  notificationsPerDeath: strict({ max: z.number().int().min(0) }).optional(),
-  state: z.record(z.string(), z.enum(CONTENDER_STATES)).optional(),
-  allJobsDoneWithin: duration().optional(),
-  everyoneAcquiresWithin: duration().optional(),
+type Registered = (typeof EXPECTATION_KINDS)[number];
+const fields = Object.fromEntries(EXPECTATION_KINDS.map((k) => [k.kind, k.schema.optional()])) as {
+  [K in Registered as K['kind']]: z.ZodOptional<K['schema']>;
 };
 const schema = strict(fields);
 type Value = z.output<typeof schema>;
 
-const EXPECTS_NOTHING =
-  'expects nothing (add newLeaderWithin, noLeaderChange, leaderIs, leaderIsNot, notificationsPerDeath, state, ' +
-  'allJobsDoneWithin or everyoneAcquiresWithin)';
+const KINDS: readonly ExpectationKind[] = EXPECTATION_KINDS;
+const NAMES = KINDS.map((k) => k.kind);
+const EXPECTS_NOTHING = `expects nothing (add ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)})`;
 
 export const expect: StepKind<ExpectStep, typeof schema> = {
   kind: 'expect',
   schema,
-  fields: Object.keys(fields),
-  build(v, ctx) {
-    if (v.allJobsDoneWithin !== undefined) ctx.needsScheduler(['allJobsDoneWithin']);
-    if (v.everyoneAcquiresWithin !== undefined && ctx.contenders && !ctx.contenders.lock) {
-      ctx.problem(NEEDS_LOCK, ['everyoneAcquiresWithin']);
-    }
-    return { kind: 'expect', expectations: expectationsOf(v, ctx) };
-  },
+  fields: NAMES,
+  build: (v, ctx) => ({ kind: 'expect', expectations: expectationsOf(v, ctx) }),
   describe: (step) => `expect ${step.expectations.map(describeExpectation).join('; ')}`,
   run: (ctx, step, index) => judge(ctx, step, index),
 };
 
+/** The expectations of the step's value, in the registry's order; what the contenders cannot give is a problem. */
 function expectationsOf(v: Value, ctx: BuildContext): Expectation[] {
-  const out: Expectation[] = [];
-  for (const key of Object.keys(v) as (keyof Value)[]) {
-    if (key === 'newLeaderWithin' || key === 'noLeaderChange') {
-      out.push({ kind: key, ms: v[key] ?? 0 });
-    } else if (key === 'leaderIs' || key === 'leaderIsNot') {
-      out.push({ kind: key, contender: ctx.target(v[key] ?? '', ['contender'], [key]) });
-    } else if (key === 'allJobsDoneWithin' || key === 'everyoneAcquiresWithin') {
-      out.push({ kind: key, ms: v[key] ?? 0 });
-    } else if (key === 'notificationsPerDeath') {
-      out.push({ kind: key, max: v.notificationsPerDeath?.max ?? 0 });
-    } else if (key === 'state') {
-      const states = Object.entries(v.state ?? {});
-      if (states.length === 0) ctx.problem('names no contender (write state: { c1: follower })', ['state']);
-      for (const [contender, state] of states) {
-        out.push({ kind: 'state', contender: ctx.target(contender, ['contender'], ['state', contender]), state });
-      }
-    }
+  const values: Readonly<Record<string, unknown>> = v;
+  const given = KINDS.filter((k) => values[k.kind] !== undefined);
+  for (const k of given) {
+    const unmet = ctx.contenders ? k.needs?.(ctx.contenders) : undefined;
+    if (unmet !== undefined) ctx.problem(unmet, [k.kind]);
   }
-  if (out.length === 0 && Object.keys(v).length === 0) ctx.problem(EXPECTS_NOTHING);
+  // Each kind builds expectations of its own kind from its own value.
+  const out = given.flatMap((k) => k.build(values[k.kind], ctx)) as Expectation[];
+  if (out.length === 0 && given.length === 0) ctx.problem(EXPECTS_NOTHING);
   return out;
-}
-
-function boundOf(e: Expectation): number {
-  return 'ms' in e ? e.ms : 0;
 }
 
 /**

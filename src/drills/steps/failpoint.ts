@@ -2,8 +2,8 @@ import { z } from 'zod';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { FAILPOINT_ACTIONS, type FailpointAction } from '../../recipes/failpoint-names.js';
-import { strict } from '../format/zod-helpers.js';
-import { shown } from '../run/aliases.js';
+import { strict } from '../core/zod-helpers.js';
+import { shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { target } from './targets.js';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { type KindStep, ownSteps } from '../../faults/kinds/registry.js';
 import type { OwnStep, StepBuild, StepRun } from '../../faults/kinds/step.js';
-import { strict } from '../format/zod-helpers.js';
-import { remember, shown } from '../run/aliases.js';
+import { strict } from '../core/zod-helpers.js';
+import { remember, shown } from '../core/aliases.js';
 import type { BuildContext, StepBase, StepKind, StepRunContext } from './kind.js';
 import { FAULTABLE, serverTarget } from './targets.js';
 

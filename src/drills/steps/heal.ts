@@ -1,5 +1,5 @@
 import * as faults from '../../faults/service.js';
-import { recalled, shown } from '../run/aliases.js';
+import { recalled, shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE_OR_ALL, serverTarget, target } from './targets.js';
 

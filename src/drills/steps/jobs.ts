@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { submitJobs } from '../../contenders/jobs.js';
 import { formatDuration } from '../../duration.js';
 import { JOB_KINDS, type JobSpec, parseJobSpec } from '../../recipes/scheduler-layout.js';
-import { duration, strict } from '../format/zod-helpers.js';
-import { JobStream } from '../run/job-stream.js';
+import { duration, strict } from '../core/zod-helpers.js';
+import { JobStream } from '../lab/job-stream.js';
 import type { BuildContext, StepBase, StepKind } from './kind.js';
 
 /** Queues `count` jobs, or with `over` streams them evenly over that time in the background. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import { plural } from '../../text.js';
-import { shown } from '../run/aliases.js';
+import { shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, scope, serverTarget, target } from './targets.js';
 import type { FaultScope } from '../../faults/scope.js';

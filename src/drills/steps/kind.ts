@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { ContenderSpec } from '../../contenders/spec.js';
 import type { TargetKind, TargetScope } from '../../faults/targets.js';
-import type { ContenderTraits } from '../format/contender-traits.js';
+import type { ContenderTraits } from '../core/contender-traits.js';
 import type { ExpectationResult, StepOutcome } from '../judge/result.js';
-import type { Alias } from '../run/aliases.js';
-import type { DrillLab } from '../run/drill-lab.js';
-import type { BackgroundStream } from '../run/streams.js';
+import type { Alias } from '../core/aliases.js';
+import type { DrillLab } from '../lab/drill-lab.js';
+import type { BackgroundStream } from '../lab/streams.js';
 
 /** A field path inside a step's value (`['split', 0, 1]`), for problems. */
 export type FieldPath = readonly (string | number)[];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
-import { strict } from '../format/zod-helpers.js';
-import { remember, shown } from '../run/aliases.js';
+import { strict } from '../core/zod-helpers.js';
+import { remember, shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, serverTarget, target } from './targets.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { FaultScope } from '../../faults/scope.js';
 import { resolveTarget } from '../../faults/targets.js';
-import { strict } from '../format/zod-helpers.js';
-import { remember, shown } from '../run/aliases.js';
+import { strict } from '../core/zod-helpers.js';
+import { remember, shown } from '../core/aliases.js';
 import { freeze } from './freeze.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, scope, serverTarget, target } from './targets.js';

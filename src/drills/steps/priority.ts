@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { preferSiteOf, setPriority } from '../../contenders/priority-admin.js';
-import { strict } from '../format/zod-helpers.js';
+import { strict } from '../core/zod-helpers.js';
 import type { StepBase, StepKind } from './kind.js';
 
 /** Writes the priority election's policy znode as `zklab priority set` / `prefer-site` would. */

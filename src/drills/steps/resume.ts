@@ -1,4 +1,4 @@
-import { recalled, shown } from '../run/aliases.js';
+import { recalled, shown } from '../core/aliases.js';
 import { freeze } from './freeze.js';
 import type { StepBase, StepDone, StepKind, StepRunContext } from './kind.js';
 import { FAULTABLE_OR_ALL, serverTarget, target } from './targets.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { formatDuration } from '../../duration.js';
-import { duration } from '../format/zod-helpers.js';
+import { duration } from '../core/zod-helpers.js';
 import type { StepBase, StepKind } from './kind.js';
 
 export interface SleepStep extends StepBase {

@@ -1,7 +1,7 @@
 import { stopContenders } from '../../contenders/service.js';
 import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
-import { shown } from '../run/aliases.js';
+import { shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
 import { FAULTABLE, serverTarget, target } from './targets.js';
 

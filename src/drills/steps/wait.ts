@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { formatDuration } from '../../duration.js';
 import { isServing, probeServer } from '../../ensemble/quorum.js';
 import { readState } from '../../lab/state.js';
-import { describeWait, type WaitCondition } from '../format/wait-condition.js';
-import { duration, strict } from '../format/zod-helpers.js';
+import { describeWait, type WaitCondition } from '../core/wait-condition.js';
+import { duration, strict } from '../core/zod-helpers.js';
 import type { History } from '../judge/history.js';
 import { doneBy, jobFacts } from '../judge/jobs.js';
 import { joinedCount, leaderAt, waitConditionsHold } from '../judge/queries.js';
-import { streaming } from '../run/streams.js';
+import { streaming } from '../lab/streams.js';
 import { POLL_MS, type StepBase, type StepDone, type StepKind, type StepRunContext } from './kind.js';
 import { target } from './targets.js';
 

@@ -36,6 +36,13 @@ const INNER: Readonly<Record<string, { rank: Readonly<Record<string, number>>; r
     rank: { ground: 0, node: 1, records: 2 },
     roomOf: (rel) => (rel.startsWith('node/') ? 'node' : ['paths.ts', 'fs.ts'].includes(rel) ? 'ground' : 'records'),
   },
+  // A drill's words (types, zod helpers, contender traits, aliases, limits), then its judges (history, checkers,
+  // expectations) and the reports drawn from a result, the lab a run owns and its job streams, the step kinds, the
+  // drill file (which composes the step kinds' and checkers' schemas), and last the runner.
+  drills: {
+    rank: { core: 0, judge: 1, report: 2, lab: 2, steps: 3, format: 4, run: 5 },
+    roomOf: (rel) => rel.slice(0, rel.indexOf('/')),
+  },
 };
 
 function sourceFiles(dir: string): string[] {

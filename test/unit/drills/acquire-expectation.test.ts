@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeStep } from '../../../src/drills/steps/registry.js';
-import { describeExpectation } from '../../../src/drills/format/expectation.js';
+import { describeExpectation } from '../../../src/drills/steps/expectations/registry.js';
 import { parseDrill } from '../../../src/drills/format/schema.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
-import { evaluateExpectation } from '../../../src/drills/judge/expectations.js';
+import type { Expectation } from '../../../src/drills/steps/expectations/registry.js';
+import { evaluateExpectation } from '../../../src/drills/steps/expectations/registry.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import type { ContenderEvent, LabEvent } from '../../../src/lab/events.js';
 import { drillErrors } from './drill-errors.js';

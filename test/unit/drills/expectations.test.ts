@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateExpectation, type ExpectationContext } from '../../../src/drills/judge/expectations.js';
+import type { ExpectationContext } from '../../../src/drills/steps/expectations/kind.js';
+import { evaluateExpectation } from '../../../src/drills/steps/expectations/registry.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
+import type { Expectation } from '../../../src/drills/steps/expectations/registry.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
 const events = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateExpectation } from '../../../src/drills/judge/expectations.js';
+import { evaluateExpectation } from '../../../src/drills/steps/expectations/registry.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import { leaderAt, stateAt, waitConditionsHold } from '../../../src/drills/judge/queries.js';
-import type { Expectation } from '../../../src/drills/format/expectation.js';
+import type { Expectation } from '../../../src/drills/steps/expectations/registry.js';
 import { ev, lab } from './fixtures.js';
 import { ran, submitted, workers } from './job-fixtures.js';
 

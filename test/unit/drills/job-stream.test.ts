@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { JobStream } from '../../../src/drills/run/job-stream.js';
+import { JobStream } from '../../../src/drills/lab/job-stream.js';
 import { LabPaths } from '../../../src/lab/paths.js';
 
 const submitted: { t: number; count: number }[] = [];
@@ -59,7 +59,7 @@ describe('JobStream', () => {
 
 describe('settleStreams', () => {
   it('waits for a stream to finish before the run is judged, and breaks the run when a stream failed', async () => {
-    const { settleStreams } = await import('../../../src/drills/run/streams.js');
+    const { settleStreams } = await import('../../../src/drills/lab/streams.js');
     type State = Parameters<typeof settleStreams>[0];
     failAfter = Infinity;
     const said: string[] = [];

@@ -5,7 +5,6 @@ import { buildSnapshot } from '../../../src/inspect/build-snapshot.js';
 import { planPanes } from '../../../src/inspect/layout.js';
 import { lockResource } from '../../../src/inspect/lock-facts.js';
 import {
-  formatToken,
   holderLine,
   lockLines,
   lockNote,
@@ -62,10 +61,6 @@ const entry = (contender: string, f: Partial<LockQueueEntry> = {}): LockQueueEnt
 });
 
 describe('the lock in words', () => {
-  it('prints tokens as zxids are printed', () => {
-    expect([formatToken(0x1a2), formatToken(0), formatToken(0x200000012)]).toEqual(['0x1a2', '0x0', '0x200000012']);
-  });
-
   it('notes each row: the holder and its token, what each waiter waits on', () => {
     expect(lockNote({ role: 'holder', token: 0x1a2 })).toEqual({
       text: 'holds the lock · token 0x1a2',

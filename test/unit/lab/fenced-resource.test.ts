@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyWrite,
   emptyResource,
+  formatToken,
   isResourceName,
   replayResources,
   type ResourceState,
@@ -59,6 +60,12 @@ function serve(ops: readonly Op[]): { registers: Map<string, ResourceState>; log
   });
   return { registers, log };
 }
+
+describe('formatToken', () => {
+  it('prints tokens as zxids are printed', () => {
+    expect([formatToken(0x1a2), formatToken(0), formatToken(0x200000012)]).toEqual(['0x1a2', '0x0', '0x200000012']);
+  });
+});
 
 describe('emptyResource', () => {
   it('starts with no token, value 0, no holder and no counts', () => {

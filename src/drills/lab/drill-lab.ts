@@ -14,7 +14,7 @@ import { findMarked } from '../../lab/node/procs.js';
 import { holdsLab } from '../../lab/in-use.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
-import type { EnsembleSpec } from '../format/types.js';
+import type { EnsembleSpec } from '../core/types.js';
 
 /**
  * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.

@@ -1,0 +1,34 @@
+import { formatDuration, formatOffset } from '../../../duration.js';
+import { duration } from '../../core/zod-helpers.js';
+import { leaderClaims } from '../../judge/leader-hits.js';
+import { leaderAt } from '../../judge/queries.js';
+import type { ExpectationKind } from './kind.js';
+
+/** For ms from this step, no contender but the one leading when it starts claims leadership. */
+export interface NoLeaderChange {
+  readonly kind: 'noLeaderChange';
+  readonly ms: number;
+}
+
+const schema = duration();
+
+export const noLeaderChange: ExpectationKind<NoLeaderChange, typeof schema> = {
+  kind: 'noLeaderChange',
+  schema,
+  build: (ms) => [{ kind: 'noLeaderChange', ms }],
+  describe: (e) => `no leader change for ${formatDuration(e.ms)}`,
+  bound: (e) => e.ms,
+  /** Decides by its deadline. */
+  evaluate(e, ctx) {
+    const h = ctx.history;
+    const before = leaderAt(h, ctx.stepStart);
+    const until = ctx.stepStart + e.ms;
+    const other = leaderClaims(h).find((c) => c.contender !== before?.contender && c.t > ctx.stepStart && c.t <= until);
+    // The same leader pausing and claiming again (a reconnect with its session intact) is no change of leader.
+    if (other) {
+      return { status: 'failed', detail: `${other.contender} claimed leadership at ${formatOffset(other.t, h.start)}` };
+    }
+    if (ctx.now < until) return { status: 'pending', detail: 'watching for a change' };
+    return { status: 'passed', detail: `${before?.contender ?? 'nobody'} led throughout ${formatDuration(e.ms)}` };
+  },
+};
