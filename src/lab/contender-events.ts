@@ -1,161 +1,120 @@
-import { z } from 'zod';
-import type { FieldsOf } from './event-schema.js';
+import { fields, type FieldsOf } from './event-schema.js';
 import { isRecord } from '../validate.js';
 
 /**
- * What a contender's lines carry beyond the common head, by event: one schema each, from which their types and
+ * What a contender's lines carry beyond the common head, by event: one declaration each, from which their types and
  * the guard that reads them back come. Each contender appends to <lab>/events/<id>.jsonl (src/lab/event-log.ts).
  */
 
-const token = z.number().nullable();
-const beliefState = z.enum(['active', 'inactive', 'paused']);
-
 export const CONTENDER_EVENTS = {
   /** The process runs. */
-  started: z.object({
-    recipe: z.string(),
-    path: z.string(),
-    sessionTimeoutMs: z.number(),
-    onDisconnect: z.string(),
-    connect: z.string(),
-    program: z.array(z.string()).optional(),
-  }),
+  started: fields<{
+    recipe: string;
+    path: string;
+    sessionTimeoutMs: number;
+    onDisconnect: string;
+    connect: string;
+    program?: string[];
+  }>(),
   /** The servers it uses changed with the lab's membership: its new connect string (its own link proxies). */
-  servers: z.object({ connect: z.string() }),
+  servers: fields<{ connect: string }>(),
   /** A session was established (first connect, or a new session after expiry). */
-  connected: z.object({ timeoutMs: z.number() }),
+  connected: fields<{ timeoutMs: number }>(),
   /**
    * Written by the link daemon, not the contender: a server granted this session on one of the contender's links
    * (`server`). How the lab knows the sessions of a program that says nothing about itself.
    */
-  session: z.object({ server: z.string(), timeoutMs: z.number() }),
+  session: fields<{ server: string; timeoutMs: number }>(),
   /** The contender's own znode exists (single-file: it takes part, without a znode of its own). */
-  joined: z.object({
-    znode: z.string().nullable().optional(),
-    member: z.string().optional(),
-    path: z.string().optional(),
-  }),
-  watching: z.object({ path: z.string(), kind: z.enum(['exists', 'children', 'data']) }),
+  joined: fields<{ znode?: string | null; member?: string; path?: string }>(),
+  watching: fields<{ path: string; kind: 'exists' | 'children' | 'data' }>(),
   /** A watch fired. */
-  notified: z.object({ path: z.string(), type: z.string() }),
+  notified: fields<{ path: string; type: string }>(),
   /** Leadership claimed, with a fencing token: the czxid of the leading znode (null: a program that gave none). */
-  leader: z.object({ token }),
+  leader: fields<{ token: number | null }>(),
   /** Not the leader; what it waits for. */
-  follower: z.object({
-    predecessor: z.string().nullable().optional(),
-    watching: z.string().nullable().optional(),
-    elected: z.string().nullable().optional(),
-    waitingFor: z.string().optional(),
-  }),
+  follower: fields<{
+    predecessor?: string | null;
+    watching?: string | null;
+    elected?: string | null;
+    waitingFor?: string;
+  }>(),
   /** The leader does its work, every ACT_INTERVAL_MS while it believes it leads. */
-  act: z.object({ token }),
+  act: fields<{ token: number | null }>(),
   /** Disconnected or stalled (frozen): it stops acting; the session may survive. */
-  paused: z.object({
-    reason: z.string(),
-    wasLeader: z.boolean(),
-    token: token.optional(),
-    gapMs: z.number().optional(),
-  }),
+  paused: fields<{ reason: string; wasLeader: boolean; token?: number | null; gapMs?: number }>(),
   /** Reconnected with the session intact. */
-  resumed: z.object({}),
+  resumed: fields(),
   /** Connection lost while running with --on-disconnect ignore: it keeps acting as before (unsafe on purpose). */
-  disconnected: z.object({ wasLeader: z.boolean() }),
+  disconnected: fields<{ wasLeader: boolean }>(),
   /** The session expired: every ephemeral znode of it is gone. */
-  expired: z.object({}),
+  expired: fields(),
   /** Leadership given up on purpose or lost. */
-  resigned: z.object({
-    reason: z.string(),
-    token,
-    wasLeader: z.boolean(),
-    wasTakingOver: z.boolean().optional(),
-  }),
+  resigned: fields<{ reason: string; token: number | null; wasLeader: boolean; wasTakingOver?: boolean }>(),
   /** single-file recipe: a change among active / inactive / paused. */
-  state: z.object({ state: beliefState, from: beliefState.nullable(), reason: z.string().optional() }),
+  state: fields<{
+    state: 'active' | 'inactive' | 'paused';
+    from: 'active' | 'inactive' | 'paused' | null;
+    reason?: string;
+  }>(),
   /** priority recipe: this contender is the elector. */
-  elector: z.object({ znode: z.string().nullable(), policy: z.string() }),
+  elector: fields<{ znode: string | null; policy: string }>(),
   /** priority recipe: the elector wrote leader/elected. */
-  elected: z.object({ candidate: z.string(), policy: z.string(), reason: z.string(), previous: z.string().nullable() }),
+  elected: fields<{ candidate: string; policy: string; reason: string; previous: string | null }>(),
   /** priority recipe: the elected contender created leader/current with PROGRESS. */
-  progress: z.object({ token: z.number() }),
+  progress: fields<{ token: number }>(),
   /** priority recipe: leader/current set to READY. */
-  ready: z.object({ token: z.number() }),
+  ready: fields<{ token: number }>(),
   /** priority recipe: the elector read the administrator's policy znode (changed, or first read); what it could not use. */
-  policy: z.object({
-    sites: z.array(z.string()),
-    priorities: z.record(z.string(), z.number()),
-    problems: z.array(z.string()),
-  }),
+  policy: fields<{ sites: string[]; priorities: Record<string, number>; problems: string[] }>(),
   /** priority recipe: the elector's watchdog excluded a candidate that did not reach READY. */
-  excluded: z.object({ candidate: z.string(), afterMs: z.number() }),
+  excluded: fields<{ candidate: string; afterMs: number }>(),
   /** A retryable failure (connection loss, timeout). */
-  retry: z.object({
-    op: z.string(),
-    message: z.string(),
-    attempt: z.number().optional(),
-    delayMs: z.number().optional(),
-    exhausted: z.boolean().optional(),
-  }),
+  retry: fields<{ op: string; message: string; attempt?: number; delayMs?: number; exhausted?: boolean }>(),
   /** Something unexpected. */
-  error: z.object({ message: z.string() }),
+  error: fields<{ message: string }>(),
   /** Clean shutdown: the session was closed. */
-  stopped: z.object({}),
+  stopped: fields(),
   /** A program run as a contender: its client library's own connection state (Curator's, kazoo's), as it said. */
-  'client-state': z.object({ state: z.string(), wasLeader: z.boolean().optional() }),
+  'client-state': fields<{ state: string; wasLeader?: boolean }>(),
   /** Written by the supervisor of a program run as a contender: the program ended (not on the lab's SIGTERM). */
-  exited: z.object({ code: z.number().nullable(), signal: z.string().nullable(), stderr: z.array(z.string()) }),
+  exited: fields<{ code: number | null; signal: string | null; stderr: string[] }>(),
   /** An armed failpoint was reached; the action follows at once (crash, pause: nothing more is written). */
-  failpoint: z.object({ at: z.string(), action: z.string() }),
+  failpoint: fields<{ at: string; action: string }>(),
   /** Scheduler: registered as a worker under this name (a new name per session). */
-  'worker-registered': z.object({ worker: z.string() }),
+  'worker-registered': fields<{ worker: string }>(),
   /** Scheduler leader: a job given to a worker, in one multi with the job's removal from the queue. */
-  'job-assigned': z.object({ job: z.string(), worker: z.string(), attempt: z.number(), strategy: z.string() }),
+  'job-assigned': fields<{ job: string; worker: string; attempt: number; strategy: string }>(),
   /** Scheduler leader: a job of a worker that is gone put back in the queue (attempt is the next one). */
-  'job-requeued': z.object({ job: z.string(), from: z.string(), attempt: z.number() }),
+  'job-requeued': fields<{ job: string; from: string; attempt: number }>(),
   /** Scheduler leader: a queued job removed because its status (or an assignment) already exists. */
-  'job-dropped': z.object({ job: z.string(), reason: z.string() }),
+  'job-dropped': fields<{ job: string; reason: string }>(),
   /** Scheduler worker: began running a job. */
-  'job-started': z.object({ job: z.string(), worker: z.string(), attempt: z.number(), kind: z.string() }),
+  'job-started': fields<{ job: string; worker: string; attempt: number; kind: string }>(),
   /** Scheduler worker: a job's run completed (ok or failed); every one counts as an execution. */
-  'job-finished': z.object({
-    job: z.string(),
-    worker: z.string(),
-    attempt: z.number(),
-    ok: z.boolean(),
-    result: z.number().optional(),
-    error: z.string().optional(),
-    ms: z.number(),
-  }),
+  'job-finished': fields<{
+    job: string;
+    worker: string;
+    attempt: number;
+    ok: boolean;
+    result?: number;
+    error?: string;
+    ms: number;
+  }>(),
   /** Scheduler worker: the job's status node is there (created: this worker wrote it; false: it already existed). */
-  'job-status': z.object({
-    job: z.string(),
-    worker: z.string(),
-    attempt: z.number(),
-    created: z.boolean(),
-    ttlMs: z.number(),
-  }),
+  'job-status': fields<{ job: string; worker: string; attempt: number; created: boolean; ttlMs: number }>(),
   /** Lock workload: this contender's lock znode is the lowest; it holds the lock (token: the znode's czxid). */
-  'lock-acquired': z.object({ token: z.number(), waitedMs: z.number() }),
+  'lock-acquired': fields<{ token: number; waitedMs: number }>(),
   /** Lock workload: a holder's write to the protected resource, and the resource's answer. */
-  'lock-write': z.object({
-    token: z.number(),
-    value: z.number(),
-    accepted: z.boolean(),
-    lastToken: z.number(),
-    previousValue: z.number(),
-  }),
+  'lock-write': fields<{ token: number; value: number; accepted: boolean; lastToken: number; previousValue: number }>(),
   /**
    * Written by the lab's prober, not the contender: what the contender's probe said, when it changed. `leads`: exit 0
    * (the node acts as the leader), non-zero (it does not), null (unknown: the probe hung past `everyMs` and was
    * killed, or could not start). `why` says what made it unknown, or that the node has no process left.
    */
-  probed: z.object({
-    leads: z.boolean().nullable(),
-    everyMs: z.number(),
-    exit: z.number().nullable().optional(),
-    why: z.string().optional(),
-  }),
+  probed: fields<{ leads: boolean | null; everyMs: number; exit?: number | null; why?: string }>(),
   /** Lock workload: the holder let go (deleted its znode, or found its session gone). Ends a believed hold. */
-  'lock-released': z.object({ token: z.number(), heldMs: z.number(), reason: z.string() }),
+  'lock-released': fields<{ token: number; heldMs: number; reason: string }>(),
 } as const;
 
 /** What a contender's lines carry beyond the common head, by event. */

@@ -44,7 +44,7 @@ export function recordLabEvent<E extends LabEventName>(paths: LabPaths, event: E
 
 /**
  * Appends a line of an event declared elsewhere (a fault kind's own, src/faults/kinds/): `schemas` holds it, and
- * the fields are what its schema says.
+ * the fields are what its declaration says.
  */
 export function recordLabLine<S extends EventSchemas, E extends keyof S & string>(
   paths: LabPaths,

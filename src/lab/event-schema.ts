@@ -1,17 +1,26 @@
-import type { z } from 'zod';
 import { isRecord } from '../validate.js';
 
+declare const FIELDS: unique symbol;
 /**
- * Events by name, each with the schema of the fields its lines carry beyond their head. The schema is the one
- * declaration of an event: its type comes from it (`z.infer`), and so does the guard that reads its lines back.
+ * An event's declaration: its fields, for the type alone. The readers check a line's head and its event's name,
+ * never its fields (see labLineGuard), so no schema runs: lab/ is loaded by every contender child, the link
+ * daemon and the prober, and a validator library would cost each of them its start-up.
  */
-export type EventSchemas = Readonly<Record<string, z.ZodObject>>;
+export interface Fields<F extends object> {
+  readonly [FIELDS]?: F;
+}
 
-/** An event's fields as its schema says; an event without fields has none (zod says `Record<string, never>`). */
-export type FieldsOfSchema<T extends z.ZodObject> = string extends keyof z.infer<T> ? Record<never, never> : z.infer<T>;
+/** Declares an event with these fields (none by default): `fields<{ servers: number }>()`. */
+export const fields = <F extends object = Record<never, never>>(): Fields<F> => ({});
+
+/**
+ * Events by name, each with its fields. The one declaration of an event: its type comes from it, and so does the
+ * name set of the guard that reads its lines back.
+ */
+export type EventSchemas = Readonly<Record<string, Fields<object>>>;
 
 /** The fields of each event of a set, by name. */
-export type FieldsOf<S extends EventSchemas> = { [E in keyof S & string]: FieldsOfSchema<S[E]> };
+export type FieldsOf<S extends EventSchemas> = { [E in keyof S & string]: S[E] extends Fields<infer F> ? F : never };
 
 /** Every line of the lab's own log (faults, ups and downs) starts so. */
 export interface LabLineHead {
@@ -22,7 +31,7 @@ export interface LabLineHead {
 
 /** The lab lines of a set of events, one member per event: `event` tells them apart. */
 export type LabLinesOf<S extends EventSchemas> = {
-  [E in keyof S & string]: LabLineHead & { readonly event: E } & Readonly<FieldsOfSchema<S[E]>>;
+  [E in keyof S & string]: LabLineHead & { readonly event: E } & Readonly<FieldsOf<S>[E]>;
 }[keyof S & string];
 
 /**

@@ -4,83 +4,69 @@
  * <lab>/events/lab.jsonl. Drills and inspect read both; ZooKeeper's own view (znodes, wchp, cons) is the
  * cross-check. src/lab/event-log.ts writes and reads them.
  *
- * One schema per event: its type and the guard that reads it back both come from it. The lines of a fault kind's
+ * One declaration per event: its type and the guard that reads it back both come from it. The lines of a fault kind's
  * own events are declared by its module (src/faults/kinds/), and the readers above compose them with these.
  */
 
-import { z } from 'zod';
-import { type FieldsOf, labLineGuard, type LabLinesOf } from './event-schema.js';
+import { fields, type FieldsOf, labLineGuard, type LabLinesOf } from './event-schema.js';
 
 export * from './contender-events.js';
 
-const scope = z.string().optional();
-
 /** What the lab's own lines carry, by event. */
 export const LAB_EVENTS = {
-  'ensemble-up': z.object({ servers: z.number() }),
+  'ensemble-up': fields<{ servers: number }>(),
   /** Dead servers (by name) started again, or the link daemon (`network`). */
-  'ensemble-repaired': z.object({ servers: z.array(z.string()), network: z.boolean().optional() }),
-  'ensemble-down': z.object({}),
-  'server-killed': z.object({ server: z.string(), signal: z.string() }),
-  'server-paused': z.object({ server: z.string() }),
-  'server-resumed': z.object({ server: z.string() }),
+  'ensemble-repaired': fields<{ servers: string[]; network?: boolean }>(),
+  'ensemble-down': fields(),
+  'server-killed': fields<{ server: string; signal: string }>(),
+  'server-paused': fields<{ server: string }>(),
+  'server-resumed': fields<{ server: string }>(),
   /** unavailableMs: SIGKILL until they served again (absent in labs from before it was measured). */
-  'server-restarted': z.object({ servers: z.array(z.string()), unavailableMs: z.number().optional() }),
+  'server-restarted': fields<{ servers: string[]; unavailableMs?: number }>(),
   /** Joined by dynamic reconfiguration; `version`: the configuration that took it in (hex). */
-  'server-added': z.object({ server: z.string(), role: z.string(), version: z.string() }),
+  'server-added': fields<{ server: string; role: string; version: string }>(),
   /** Left by dynamic reconfiguration, then stopped. */
-  'server-removed': z.object({ server: z.string(), version: z.string() }),
-  'contenders-spawned': z.object({ contenders: z.array(z.string()), recipe: z.string() }),
+  'server-removed': fields<{ server: string; version: string }>(),
+  'contenders-spawned': fields<{ contenders: string[]; recipe: string }>(),
   /** `scope`: node (all it started) or process (the program's own group); absent in labs from before nodes. */
-  'contender-killed': z.object({ contender: z.string(), pid: z.number(), signal: z.string(), scope }),
-  'contender-paused': z.object({ contender: z.string(), pid: z.number(), scope }),
-  'contender-resumed': z.object({ contender: z.string(), pid: z.number(), scope }),
-  'contender-stopped': z.object({ contender: z.string() }),
+  'contender-killed': fields<{ contender: string; pid: number; signal: string; scope?: string }>(),
+  'contender-paused': fields<{ contender: string; pid: number; scope?: string }>(),
+  'contender-resumed': fields<{ contender: string; pid: number; scope?: string }>(),
+  'contender-stopped': fields<{ contender: string }>(),
   /** An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`. */
-  partition: z.object({
-    description: z.string(),
-    mode: z.string(),
-    target: z.string().optional(),
-    requested: z.string().optional(),
-    groups: z.array(z.array(z.string())).optional(),
-  }),
+  partition: fields<{ description: string; mode: string; target?: string; requested?: string; groups?: string[][] }>(),
   /** `kind` tells lifting partitions from clearing delays; no target: everything. */
-  heal: z.object({ kind: z.enum(['partition', 'delay']), description: z.string(), target: z.string().optional() }),
-  delay: z.object({ description: z.string(), target: z.string(), ms: z.number(), jitter: z.number() }),
+  heal: fields<{ kind: 'partition' | 'delay'; description: string; target?: string }>(),
+  delay: fields<{ description: string; target: string; ms: number; jitter: number }>(),
   /** The demo's measured failover, for the live view's event pane. */
-  failover: z.object({ description: z.string(), ms: z.number() }),
+  failover: fields<{ description: string; ms: number }>(),
   /**
    * A drill's record of who leads `path` by ZooKeeper's own state (the owner of the leading znode), written when it
    * changes: `leader` is the contender, null when nobody leads or `session` is no contender's (another client).
    */
-  'zk-leader': z.object({
-    path: z.string(),
-    leader: z.string().nullable(),
-    znode: z.string().nullable(),
-    session: z.string().nullable(),
-  }),
+  'zk-leader': fields<{ path: string; leader: string | null; znode: string | null; session: string | null }>(),
   /** Jobs put in a scheduler's queue (`jobs submit`, a drill's jobs step), by name. */
-  'jobs-submitted': z.object({ path: z.string(), jobs: z.array(z.string()), kind: z.string() }),
+  'jobs-submitted': fields<{ path: string; jobs: string[]; kind: string }>(),
   /** A failpoint armed for a contender (`failpoint set`, a drill's failpoint step). */
-  'failpoint-armed': z.object({ contender: z.string(), at: z.string(), action: z.string() }),
+  'failpoint-armed': fields<{ contender: string; at: string; action: string }>(),
   /** A drill's record of a scheduler's status znodes as ZooKeeper shows them: seen (with the TTL from its data), gone. */
-  'status-seen': z.object({ path: z.string(), job: z.string(), ctime: z.number(), ttlMs: z.number().nullable() }),
-  'status-gone': z.object({ path: z.string(), job: z.string() }),
+  'status-seen': fields<{ path: string; job: string; ctime: number; ttlMs: number | null }>(),
+  'status-gone': fields<{ path: string; job: string }>(),
   /** The lock workload's protected resource (served by the link daemon) set up for a lock path. */
-  'resource-configured': z.object({ resource: z.string(), fencing: z.boolean(), reset: z.boolean().optional() }),
+  'resource-configured': fields<{ resource: string; fencing: boolean; reset?: boolean }>(),
   /** A holder read the resource presenting its token (logged when the token is a new highest: the fence moved). */
-  'resource-read': z.object({ resource: z.string(), holder: z.string(), token: z.number(), lastToken: z.number() }),
+  'resource-read': fields<{ resource: string; holder: string; token: number; lastToken: number }>(),
   /** The resource's own record of a write it was sent: accepted or refused (a token below `lastToken`, with fencing). */
-  'resource-write': z.object({
-    resource: z.string(),
-    holder: z.string(),
-    token: z.number(),
-    value: z.number(),
-    accepted: z.boolean(),
-    lastToken: z.number(),
-    previousValue: z.number(),
-    fencing: z.boolean(),
-  }),
+  'resource-write': fields<{
+    resource: string;
+    holder: string;
+    token: number;
+    value: number;
+    accepted: boolean;
+    lastToken: number;
+    previousValue: number;
+    fencing: boolean;
+  }>(),
 } as const;
 
 export type LabEventFields = FieldsOf<typeof LAB_EVENTS>;

@@ -16,7 +16,7 @@ export interface FaultKind<S extends EventSchemas = EventSchemas> {
   readonly name: string;
   /** One line: what it does, as the CLI's help says it. */
   readonly description: string;
-  /** The lab events only it writes, each with its schema; the lab's readers take them beside the lab's own. */
+  /** The lab events only it writes, each declared (lab/event-schema.ts); the lab's readers take them beside the lab's own. */
   readonly events?: S;
   /** How a judge finds its windows in the lab's log, and how the report colours them: one rule per opening event. */
   readonly windows?: readonly WindowRule[];

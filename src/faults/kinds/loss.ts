@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../../errors.js';
-import type { LabLinesOf } from '../../lab/event-schema.js';
+import { fields, type LabLinesOf } from '../../lab/event-schema.js';
 import type { MemberLoss } from '../../lab/net-plan.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { requireNetwork } from '../../lab/state.js';
@@ -24,7 +24,7 @@ const aim = () => import('../aim.js');
 
 const events = {
   /** A fraction of a node's packets dropped at random (the node network); 0 ends it, as `net clear` does. */
-  loss: z.object({ description: z.string(), target: z.string(), percent: z.number() }),
+  loss: fields<{ description: string; target: string; percent: number }>(),
 };
 type LossLine = LabLinesOf<typeof events>;
 
