@@ -104,26 +104,6 @@ export async function isolate(
   return { ...r, target };
 }
 
-/** Cuts `from`'s packets to `to` while `to`'s reach `from` (the node network only); aliases resolved now. */
-export async function oneWay(
-  paths: LabPaths,
-  from: Target,
-  to: Target,
-  mode: CutMode = 'blackhole',
-): Promise<net.IsolateResult> {
-  const a = await resolve(paths, from);
-  const b = await resolve(paths, to);
-  if (a.name === b.name) {
-    const named = (t: Target, r: Resolved) => (typeof t === 'string' ? t : r.name);
-    throw new UsageError(
-      `a one-way cut needs two members; ${named(from, a)} and ${named(to, b)} are both ${a.name}`,
-      'name two members, e.g. `zklab partition one-way c1 zk2`',
-    );
-  }
-  refuseDeadContender(paths, a, 'a one-way cut');
-  return net.oneWay(paths, a.name, b.name, mode);
-}
-
 /** Splits the lab into groups (members not named form one more); aliases are resolved when the split runs. */
 export async function split(
   paths: LabPaths,

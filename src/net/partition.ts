@@ -153,7 +153,9 @@ export function healRules(
 ): PartitionRule[] {
   if (target === undefined) return [];
   const lifts = (r: PartitionRule): boolean =>
-    !isDirected(r) && r.type === 'split' ? members.some((m) => ruleCuts(r, target, m)) : ruleMembers(r).includes(target);
+    !isDirected(r) && r.type === 'split'
+      ? members.some((m) => ruleCuts(r, target, m))
+      : ruleMembers(r).includes(target);
   return rules.filter((r) => !lifts(r));
 }
 

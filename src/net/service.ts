@@ -6,7 +6,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './control.js';
-import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
+import { CUT_MODES, type CutMode, isDirected } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
@@ -67,15 +67,6 @@ export async function changeNet(paths: LabPaths, change: (net: LabNetState) => L
   });
 }
 
-/** A fault only the kernel can make (one direction, a fraction of packets): refused on the link proxies' net. */
-function requireNodeNet(state: LabState, what: string): void {
-  if (state.nodeNet) return;
-  throw new UsageError(
-    `${what} needs the lab's node network: link proxies carry whole connections, both ways`,
-    'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
-  );
-}
-
 export interface IsolateResult {
   readonly member: string;
   readonly description: string;
@@ -104,7 +95,7 @@ export async function isolate(
   const rule = rules.isolate(member, mode);
   await changeNet(paths, (net) => ({
     ...net,
-    rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
+    rules: [...net.rules.filter((r) => !(!isDirected(r) && r.type === 'isolate' && r.member === member)), rule],
   }));
   const description = rules.describeRule(rule);
   recordLabEvent(paths, 'partition', {
@@ -114,29 +105,6 @@ export async function isolate(
     ...(requested === undefined ? {} : { requested }),
   });
   return { member, description };
-}
-
-/** Cuts `from`'s packets to `to` (node network only); `to`'s packets to `from` still arrive. */
-export async function oneWay(
-  paths: LabPaths,
-  from: string,
-  to: string,
-  mode: CutMode = 'blackhole',
-): Promise<IsolateResult> {
-  const state = requireNetwork(paths);
-  requireMember(state, from);
-  requireMember(state, to);
-  if (from === to)
-    throw new UsageError(`a one-way cut needs two members, got ${from} twice`, 'e.g. `zklab partition one-way c1 zk2`');
-  requireNodeNet(state, 'a one-way cut');
-  const rule = rules.oneWay(from, to, mode);
-  await changeNet(paths, (net) => ({
-    ...net,
-    rules: [...net.rules.filter((r) => !(r.type === 'one-way' && r.from === from && r.to === to)), rule],
-  }));
-  const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', { description, target: from, mode });
-  return { member: from, description };
 }
 
 export interface SplitResult {

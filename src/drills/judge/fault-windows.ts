@@ -37,6 +37,10 @@ const healOf = (ev: NetFaultEvent, e: LabEvent): boolean =>
   e.kind === ev.event &&
   (e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target));
 
+/** A partition or a delay: labelled by its description, ended by the heal of its kind. */
+const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule =>
+  windowRule<NetFaultEvent>({ event, colour, label: (e) => e.description, hits: partitionTargets, endedBy: healOf });
+
 /** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
 const LAB_RULES: readonly WindowRule[] = [
   windowRule<LabEventOf<'contender-killed'>>({
@@ -75,20 +79,8 @@ const LAB_RULES: readonly WindowRule[] = [
     hits: (e) => [e.server],
     endedBy: (ev, e) => ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server,
   }),
-  windowRule<LabEventOf<'partition'>>({
-    event: 'partition',
-    colour: '#1f77b4',
-    label: (e) => e.description,
-    hits: partitionTargets,
-    endedBy: healOf,
-  }),
-  windowRule<LabEventOf<'delay'>>({
-    event: 'delay',
-    colour: '#17becf',
-    label: (e) => e.description,
-    hits: partitionTargets,
-    endedBy: healOf,
-  }),
+  netFaultRule('partition', '#1f77b4'),
+  netFaultRule('delay', '#17becf'),
 ];
 const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
 

@@ -15,7 +15,7 @@ export const stepTarget = z.string().min(1);
 /** What every target of a fault step may name by default. */
 export const FAULT_TARGETS: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
 
-/** A field path inside a step's value (`['oneWay', 1]`), for problems. */
+/** A field path inside a step's value (`['split', 0, 1]`), for problems. */
 export type StepField = readonly (string | number)[];
 
 /** What building a step may check and report. */
@@ -69,7 +69,7 @@ export interface ModeStep<S extends z.ZodType = z.ZodType, T = unknown, K extend
   /** The field of the step's value that selects this mode. */
   readonly mode: string;
   readonly value: S;
-  /** The mode as a drill file writes it, for the problem that lists a step's modes: `oneWay: [c1, c2]`. */
+  /** The mode as a drill file writes it, for the problem that lists a step's modes (`<mode>: [c1, c2]`). */
   readonly example: string;
 }
 
