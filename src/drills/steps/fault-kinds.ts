@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type KindStep, ownSteps } from '../../faults/kinds/registry.js';
 import type { OwnStep, StepBuild, StepRun } from '../../faults/kinds/step.js';
 import { strict } from '../core/zod-helpers.js';
@@ -24,11 +24,12 @@ export const stepRun = (ctx: StepRunContext): StepRun => ({
 
 /** The drill's step kind for a fault kind's own step: strict fields, a fault newLeaderWithin measures from. */
 function stepKindOf(spec: OwnStep): StepKind<FaultKindStep, z.ZodType> {
-  const schema = strict(spec.fields);
+  const fields = spec.fields(z);
+  const schema = strict(fields);
   return {
     kind: spec.key as FaultKindStep['kind'],
     schema,
-    fields: Object.keys(spec.fields),
+    fields: Object.keys(fields),
     fault: true,
     build: (value, ctx) => {
       const built = spec.build(value as never, stepBuild(ctx));

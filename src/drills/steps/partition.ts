@@ -27,7 +27,7 @@ const modeNamed = (field: string): ModeStep => MODES.find((m) => m.mode === fiel
 const fields = {
   isolate: target.optional(),
   split: z.array(z.array(target).min(1)).min(2).optional(),
-  ...Object.fromEntries(MODES.map((m) => [m.mode, m.value.optional()])),
+  ...Object.fromEntries(MODES.map((m) => [m.mode, m.value(z).optional()])),
 };
 const schema = strict(fields);
 

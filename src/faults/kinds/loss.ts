@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import { fields, type LabLinesOf } from '../../lab/event-schema.js';
 import type { MemberLoss } from '../../lab/net-plan.js';
@@ -100,10 +99,10 @@ export const loss = {
   },
   step: ownStep({
     key: 'loss',
-    fields: {
-      target: stepTarget,
+    fields: (z) => ({
+      target: stepTarget(z),
       percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),
-    },
+    }),
     build: (v, ctx) => ({ target: ctx.target(v.target, ['target']), percent: v.percent }),
     describe: describeStep,
     names: (s) => [s.target],

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import { type CutMode, type DirectedRule, isDirected } from '../../lab/net-plan.js';
 import type { LabPaths } from '../../lab/paths.js';
@@ -82,7 +81,7 @@ export const oneWay = {
   step: modeStep({
     key: 'partition',
     mode: 'oneWay',
-    value: z.tuple([stepTarget, stepTarget]),
+    value: (z) => z.tuple([stepTarget(z), stepTarget(z)]),
     example: 'oneWay: [c1, c2]',
     build: ([from, to], ctx) => {
       if (from === to) ctx.problem(`names ${from} twice (a one-way cut needs two members)`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { LabPaths } from '../../lab/paths.js';
 import type { Resolved, TargetKind } from '../targets.js';
 
@@ -9,8 +9,14 @@ import type { Resolved, TargetKind } from '../targets.js';
  */
 export type FaultStep = OwnStep | ModeStep;
 
+/**
+ * zod, as the drill reader hands it to a kind's step: a kind's module imports no validator at run time, so that
+ * the verbs that apply it (`zklab net loss`) load none.
+ */
+export type Zod = typeof z;
+
 /** A target in a step's value; which kinds of target it may name is checked when the step is built. */
-export const stepTarget = z.string().min(1);
+export const stepTarget = (zod: Zod) => zod.string().min(1);
 
 /** What every target of a fault step may name by default. */
 export const FAULT_TARGETS: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
@@ -60,7 +66,7 @@ export interface OwnStep<
   K extends string = string,
 > extends StepCommon<z.output<z.ZodObject<F>>, T, K> {
   readonly mode?: undefined;
-  readonly fields: F;
+  readonly fields: (zod: Zod) => F;
 }
 
 /** `key: { field: value }`, one of the exclusive modes of another kind's step. */
@@ -68,7 +74,7 @@ export interface ModeStep<S extends z.ZodType = z.ZodType, T = unknown, K extend
   extends StepCommon<z.output<S>, T, K> {
   /** The field of the step's value that selects this mode. */
   readonly mode: string;
-  readonly value: S;
+  readonly value: (zod: Zod) => S;
   /** The mode as a drill file writes it, for the problem that lists a step's modes (`<mode>: [c1, c2]`). */
   readonly example: string;
 }

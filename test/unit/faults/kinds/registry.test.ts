@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { FaultKind } from '../../../../src/faults/kinds/kind.js';
 import {
   FAULT_KINDS,
@@ -64,7 +65,7 @@ describe('the fault kind registry', () => {
   it('gives each own drill step a key of its own and fields', () => {
     const keys = ownSteps().map((s) => s.key);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const s of ownSteps()) expect(Object.keys(s.fields).length, s.key).toBeGreaterThan(0);
+    for (const s of ownSteps()) expect(Object.keys(s.fields(z)).length, s.key).toBeGreaterThan(0);
   });
 
   it('prepares a node at its start with what the kinds ask for, nothing when none asks', () => {
