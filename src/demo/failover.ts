@@ -1,7 +1,8 @@
 import { formatDuration } from '../duration.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readLabLogs } from '../lab/event-log.js';
-import type { ContenderEvent, LabEvent } from '../lab/events.js';
+import type { ContenderEvent } from '../lab/events.js';
+import { isLabLine, type LabLine } from '../faults/kinds/registry.js';
 import { resolveLeader } from '../faults/leader.js';
 import { ProcessError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -19,9 +20,9 @@ export interface Failover {
 }
 
 /** Every event of the lab's contenders and of the lab itself, in time order. */
-export function labHistory(paths: LabPaths): (ContenderEvent | LabEvent)[] {
-  const { contender, lab } = readLabLogs(paths);
-  const all: (ContenderEvent | LabEvent)[] = [...lab, ...contender];
+export function labHistory(paths: LabPaths): (ContenderEvent | LabLine)[] {
+  const { contender, lab } = readLabLogs(paths, [], isLabLine);
+  const all: (ContenderEvent | LabLine)[] = [...lab, ...contender];
   return all.sort((a, b) => a.t - b.t);
 }
 
@@ -36,14 +37,14 @@ export async function awaitFailover(
   opts: {
     readonly timeoutMs: number;
     readonly signal?: AbortSignal;
-    readonly onEvent?: (e: ContenderEvent | LabEvent) => void;
+    readonly onEvent?: (e: ContenderEvent | LabLine) => void;
   },
 ): Promise<Failover> {
   const deadline = Date.now() + opts.timeoutMs;
   let shown = 0;
   for (;;) {
     const events = labHistory(paths);
-    const kill = events.find((e): e is LabEvent => e.event === 'contender-killed' && e.contender === killed);
+    const kill = events.find((e): e is LabLine => e.event === 'contender-killed' && e.contender === killed);
     const after = kill ? events.filter((e) => e.t >= kill.t && e.event !== 'act') : [];
     for (const e of after.slice(shown)) opts.onEvent?.(e);
     shown = after.length;

@@ -1,6 +1,7 @@
 import { fitWidth, wrapWords } from '../text.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ContenderEvent, LabEvent } from '../lab/events.js';
+import type { ContenderEvent } from '../lab/events.js';
+import type { LabLine } from '../faults/kinds/registry.js';
 import { resolveLeader } from '../faults/leader.js';
 import * as faults from '../faults/service.js';
 import { formatDuration } from '../duration.js';
@@ -49,7 +50,7 @@ async function electedLeader(paths: LabPaths, signal: AbortSignal) {
 }
 
 /** One event under the kill, cut to the width (a znode's full name does not fit beside the rest). */
-function eventLine(e: ContenderEvent | LabEvent, origin: number, width: number): string {
+function eventLine(e: ContenderEvent | LabLine, origin: number, width: number): string {
   const s = toSnapshotEvent(e);
   const line = `    ${`+${formatDuration(e.t - origin)}`.padStart(7)}  ${s.who.padEnd(4)} ${s.event.padEnd(17)} ${s.detail}`;
   return fitWidth(line.trimEnd(), width);
@@ -68,7 +69,7 @@ async function killLeader(
   paths: LabPaths,
   signal: AbortSignal,
   say: (t: string) => void,
-  onEvent?: (e: ContenderEvent | LabEvent) => void,
+  onEvent?: (e: ContenderEvent | LabLine) => void,
 ): Promise<Failover> {
   const {
     target: { name: id },

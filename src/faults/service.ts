@@ -2,6 +2,7 @@ import type { LabPaths } from '../lab/paths.js';
 import type { CutMode } from '../lab/net-plan.js';
 import * as net from '../net/service.js';
 import { contenderPaused, contenderSignals } from './contender-signals.js';
+import { refuseDeadContender, resolve, type Target } from './aim.js';
 import type { FaultScope } from './scope.js';
 import { killServer, pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
@@ -18,7 +19,7 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  * `zk-leader`, zkN, cN), resolved when the fault runs, or a Resolved one (a drill's remembered alias, a key on a
  * row). Each fault says whom it hit.
  */
-export type Target = string | Resolved;
+export type { Target } from './aim.js';
 
 export interface Hit {
   readonly target: Resolved;
@@ -30,9 +31,6 @@ export interface KillHit extends Hit {
   readonly processes: number;
   readonly left: number;
 }
-
-const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> =>
-  typeof t === 'string' ? resolveTarget(paths, t) : t;
 
 /**
  * SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way.
@@ -106,37 +104,6 @@ export async function isolate(
   return { ...r, target };
 }
 
-/** Cuts `from`'s packets to `to` while `to`'s reach `from` (the node network only); aliases resolved now. */
-export async function oneWay(
-  paths: LabPaths,
-  from: Target,
-  to: Target,
-  mode: CutMode = 'blackhole',
-): Promise<net.IsolateResult> {
-  const a = await resolve(paths, from);
-  const b = await resolve(paths, to);
-  if (a.name === b.name) {
-    const named = (t: Target, r: Resolved) => (typeof t === 'string' ? t : r.name);
-    throw new UsageError(
-      `a one-way cut needs two members; ${named(from, a)} and ${named(to, b)} are both ${a.name}`,
-      'name two members, e.g. `zklab partition one-way c1 zk2`',
-    );
-  }
-  refuseDeadContender(paths, a, 'a one-way cut');
-  return net.oneWay(paths, a.name, b.name, mode);
-}
-
-/** Drops `percent` % of a member's packets, both ways, at random (the node network only); 0 ends it. */
-export async function loss(
-  paths: LabPaths,
-  t: Target,
-  percent: number,
-): Promise<net.DelayResult & { target: Resolved }> {
-  const target = await resolve(paths, t);
-  if (percent > 0) refuseDeadContender(paths, target, 'a loss');
-  return { ...(await net.loss(paths, target.name, percent)), target };
-}
-
 /** Splits the lab into groups (members not named form one more); aliases are resolved when the split runs. */
 export async function split(
   paths: LabPaths,
@@ -168,18 +135,6 @@ export async function delay(
   const target = await resolve(paths, t);
   if (ms > 0) refuseDeadContender(paths, target, 'a delay');
   return { ...(await net.delay(paths, target.name, ms, jitterMs)), target };
-}
-
-/** A fault on the links of a contender that no longer runs would slow or cut nothing: say so instead. */
-function refuseDeadContender(paths: LabPaths, target: Resolved, what: string): void {
-  if (target.kind !== 'contender') return;
-  const c = requireState(paths).contenders.find((x) => x.id === target.name);
-  if (c && !isOurs(c.pid, paths.markers)) {
-    throw new UsageError(
-      `contender ${c.id} is not running: ${what} on its links would act on nothing`,
-      'name a running one (`zklab contenders list`)',
-    );
-  }
 }
 
 /** Removes the target's delay, or every delay. */

@@ -1,15 +1,10 @@
 import { formatDuration } from '../duration.js';
+import { kindLinkText } from '../faults/kinds/registry.js';
 import type { SnapshotPartition } from './snapshot.js';
 
 function faultText(p: SnapshotPartition): string {
-  switch (p.fault) {
-    case 'delay':
-      return `delay ${formatDuration(p.delayMs ?? 0)}`;
-    case 'loss':
-      return `loss ${p.lossPercent ?? 0}%`;
-    default:
-      return p.fault;
-  }
+  if (p.fault === 'delay') return `delay ${formatDuration(p.delayMs ?? 0)}`;
+  return kindLinkText(p) ?? p.fault;
 }
 
 /** Link faults in few words; the same fault both ways is one "zk1 ⇄ zk3 partition", one way "zk1 → zk3 delay 200ms". */

@@ -1,4 +1,5 @@
-import type { ContenderEvent, LabEvent } from '../lab/events.js';
+import type { ContenderEvent } from '../lab/events.js';
+import type { LabLine } from '../faults/kinds/registry.js';
 import { basename } from '../zk/paths.js';
 import type { SnapshotEvent } from './snapshot.js';
 import { sessionLabel } from './znode-facts.js';
@@ -8,7 +9,7 @@ export const DEFAULT_MAX_EVENTS = 50;
 const CONTENDER_HEADER_FIELDS = new Set(['t', 'id', 'pid', 'session', 'znode', 'event']);
 const LAB_HEADER_FIELDS = new Set(['t', 'source', 'event']);
 
-function isLabEvent(e: ContenderEvent | LabEvent): e is LabEvent {
+function isLabLine(e: ContenderEvent | LabLine): e is LabLine {
   return 'source' in e;
 }
 
@@ -24,8 +25,8 @@ function detailOf(e: object, skip: ReadonlySet<string>): string[] {
     .map(([k, v]) => `${k}=${formatValue(v)}`);
 }
 
-export function toSnapshotEvent(e: ContenderEvent | LabEvent): SnapshotEvent {
-  if (isLabEvent(e)) return { t: e.t, who: 'lab', event: e.event, detail: detailOf(e, LAB_HEADER_FIELDS).join(' ') };
+export function toSnapshotEvent(e: ContenderEvent | LabLine): SnapshotEvent {
+  if (isLabLine(e)) return { t: e.t, who: 'lab', event: e.event, detail: detailOf(e, LAB_HEADER_FIELDS).join(' ') };
   const head: string[] = [];
   // The own znode and session repeat on every line; show them where they are the news.
   if (e.event === 'joined' && e.znode) head.push(`znode=${basename(e.znode)}`);
@@ -34,10 +35,7 @@ export function toSnapshotEvent(e: ContenderEvent | LabEvent): SnapshotEvent {
 }
 
 /** The latest max events, oldest first. */
-export function latestEvents(
-  events: readonly (ContenderEvent | LabEvent)[],
-  max = DEFAULT_MAX_EVENTS,
-): SnapshotEvent[] {
+export function latestEvents(events: readonly (ContenderEvent | LabLine)[], max = DEFAULT_MAX_EVENTS): SnapshotEvent[] {
   if (max <= 0) return [];
   return [...events]
     .sort((a, b) => a.t - b.t)

@@ -1,4 +1,5 @@
-import type { ContenderEvent, LabEvent, LabEventOf } from '../lab/events.js';
+import type { ContenderEvent, LabEventOf } from '../lab/events.js';
+import type { LabLine } from '../faults/kinds/registry.js';
 import type { Srvr } from '../zk/four-letter.js';
 import type { SnapshotPartition } from './snapshot.js';
 import type { LeaderRule } from '../recipes/leadership.js';
@@ -89,6 +90,6 @@ export interface SnapshotInput {
   readonly servers: readonly ServerInput[];
   readonly partitions?: readonly SnapshotPartition[];
   /** Contender and lab events in any order; the latest maxEvents are kept. */
-  readonly events?: readonly (ContenderEvent | LabEvent)[];
+  readonly events?: readonly (ContenderEvent | LabLine)[];
   readonly maxEvents?: number;
 }

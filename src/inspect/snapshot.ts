@@ -1,6 +1,7 @@
 import type { ElectionLayout } from '../recipes/leadership.js';
 import type { JobSpec } from '../recipes/scheduler-layout.js';
 import type { ResourceState } from '../lab/fenced-resource.js';
+import type { LinkView } from '../faults/kinds/kind.js';
 /**
  * What `zklab inspect --json` prints and what every inspect view renders: one moment of an election as ZooKeeper
  * (znodes, watches, 4lw probes) and the lab (contenders, faults, event logs) saw it. Built by buildSnapshot.
@@ -221,14 +222,11 @@ export interface SnapshotServer {
   readonly childWatches: number | null;
 }
 
-/** One directed link fault of the lab network. partition: silence, sockets stay open; reject: connections reset. */
-export interface SnapshotPartition {
-  readonly from: string;
-  readonly to: string;
-  readonly fault: 'partition' | 'reject' | 'delay' | 'loss';
-  readonly delayMs?: number;
-  readonly lossPercent?: number;
-}
+/**
+ * One directed link fault of the lab network. partition: silence, sockets stay open; reject: connections reset;
+ * delay; or a fault kind's own (src/faults/kinds/), which says how it reads.
+ */
+export type SnapshotPartition = LinkView;
 
 export interface SnapshotEvent {
   /** Wall-clock ms. */

@@ -14,6 +14,7 @@ import {
   type LabEventFields,
   type LabEventName,
 } from './events.js';
+import type { EventSchemas, FieldsOf } from './event-schema.js';
 
 /** Appends a contender's events synchronously: a line is on disk before the next step, even if SIGKILL follows. */
 export class EventLogWriter {
@@ -38,6 +39,23 @@ export class EventLogWriter {
 
 /** Appends one line to the lab's own event log (faults, ups and downs) for inspect and drills to read. */
 export function recordLabEvent<E extends LabEventName>(paths: LabPaths, event: E, fields: LabEventFields[E]): void {
+  appendLabLine(paths, event, fields);
+}
+
+/**
+ * Appends a line of an event declared elsewhere (a fault kind's own, src/faults/kinds/): `schemas` holds it, and
+ * the fields are what its declaration says.
+ */
+export function recordLabLine<S extends EventSchemas, E extends keyof S & string>(
+  paths: LabPaths,
+  _schemas: S,
+  event: E,
+  fields: FieldsOf<S>[E],
+): void {
+  appendLabLine(paths, event, fields);
+}
+
+function appendLabLine(paths: LabPaths, event: string, fields: object): void {
   try {
     ensureDir(dirname(paths.labEventsFile));
     appendFileSync(paths.labEventsFile, `${JSON.stringify({ t: Date.now(), source: 'lab', event, ...fields })}\n`);
@@ -68,8 +86,11 @@ export function readEventFile(file: string): ContenderEvent[] {
   return readLines(file, isContenderEvent);
 }
 
-export function readLabEvents(file: string): LabEvent[] {
-  return readLines(file, isLabEvent);
+/** The lab's own lines; `accept` may take more events than the lab's own (a fault kind's, src/faults/kinds/). */
+export function readLabEvents(file: string): LabEvent[];
+export function readLabEvents<T>(file: string, accept: (v: unknown) => v is T): T[];
+export function readLabEvents(file: string, accept: (v: unknown) => boolean = isLabEvent): unknown[] {
+  return readLines(file, accept as (v: unknown) => v is unknown);
 }
 
 /**
@@ -78,11 +99,21 @@ export function readLabEvents(file: string): LabEvent[] {
  */
 export function readLabLogs(
   paths: LabPaths,
+  fallbackIds?: readonly string[],
+): { contender: ContenderEvent[]; lab: LabEvent[] };
+export function readLabLogs<T>(
+  paths: LabPaths,
+  fallbackIds: readonly string[],
+  accept: (v: unknown) => v is T,
+): { contender: ContenderEvent[]; lab: T[] };
+export function readLabLogs(
+  paths: LabPaths,
   fallbackIds: readonly string[] = [],
-): { contender: ContenderEvent[]; lab: LabEvent[] } {
+  accept: (v: unknown) => boolean = isLabEvent,
+): { contender: ContenderEvent[]; lab: unknown[] } {
   const ids = readState(paths)?.contenders.map((c) => c.id) ?? fallbackIds;
   return {
     contender: ids.flatMap((id) => readEventFile(paths.contenderEvents(id))),
-    lab: readLabEvents(paths.labEventsFile),
+    lab: readLabEvents(paths.labEventsFile, accept as (v: unknown) => v is unknown),
   };
 }

@@ -19,15 +19,21 @@ export interface SplitRule {
   readonly mode: CutMode;
 }
 
-/** Packets from `from` to `to` are cut; the other way they flow (the lab's node network only). */
-export interface OneWayRule {
-  readonly type: 'one-way';
+/**
+ * Packets from `from` to `to` are cut; the other way they flow (a kernel's doing: the lab's node network only).
+ * `type` names the fault kind that made it (src/faults/kinds/); the rule itself is generic.
+ */
+export interface DirectedRule {
+  readonly type: string;
   readonly from: string;
   readonly to: string;
   readonly mode: CutMode;
 }
 
-export type PartitionRule = IsolateRule | SplitRule | OneWayRule;
+export type PartitionRule = IsolateRule | SplitRule | DirectedRule;
+
+/** A directed rule: told apart by its shape, as its `type` is whatever kind made it. */
+export const isDirected = (r: PartitionRule): r is DirectedRule => 'from' in r;
 
 /** A fraction of every packet to and from `member` dropped at random (the lab's node network only). */
 export interface MemberLoss {

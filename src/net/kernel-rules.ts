@@ -1,4 +1,4 @@
-import type { CutMode, MemberLoss, PartitionRule } from '../lab/net-plan.js';
+import { type CutMode, isDirected, type MemberLoss, type PartitionRule } from '../lab/net-plan.js';
 import { tableReset } from '../lab/node/net.js';
 
 /**
@@ -35,12 +35,12 @@ function cutsOf(net: KernelNet): Cut[] {
   const addr = (name: string): string[] => (net.addrs[name] ? [net.addrs[name]!] : []);
   const cuts: Cut[] = [];
   for (const r of net.rules) {
-    if (r.type === 'isolate') {
-      const a = addr(r.member);
-      if (a.length > 0) cuts.push({ from: a, to: 'any', mode: r.mode }, { from: 'any', to: a, mode: r.mode });
-    } else if (r.type === 'one-way') {
+    if (isDirected(r)) {
       const [from, to] = [addr(r.from), addr(r.to)];
       if (from.length > 0 && to.length > 0) cuts.push({ from, to, mode: r.mode });
+    } else if (r.type === 'isolate') {
+      const a = addr(r.member);
+      if (a.length > 0) cuts.push({ from: a, to: 'any', mode: r.mode }, { from: 'any', to: a, mode: r.mode });
     } else {
       // Members not named form one more group: every node of the lab is in some group.
       const named = new Set(r.groups.flat());

@@ -1,11 +1,12 @@
-import type {
-  CutMode,
-  IsolateRule,
-  MemberDelay,
-  MemberLoss,
-  OneWayRule,
-  PartitionRule,
-  SplitRule,
+import {
+  type CutMode,
+  type DirectedRule,
+  type IsolateRule,
+  isDirected,
+  type MemberDelay,
+  type MemberLoss,
+  type PartitionRule,
+  type SplitRule,
 } from '../lab/net-plan.js';
 import { isNoFault, NO_FAULT, type LinkFault, type LinkRef } from './link-types.js';
 
@@ -24,15 +25,15 @@ export function split(groups: readonly (readonly string[])[], mode: CutMode = 'b
   return { type: 'split', groups, mode };
 }
 
-/** Cuts `from`'s packets to `to`; `to`'s to `from` still flow. The node network only. */
-export function oneWay(from: string, to: string, mode: CutMode = 'blackhole'): OneWayRule {
-  return { type: 'one-way', from, to, mode };
+/** Cuts `from`'s packets to `to`; `to`'s to `from` still flow. The node network only. `type`: the kind's name. */
+export function directed(type: string, from: string, to: string, mode: CutMode = 'blackhole'): DirectedRule {
+  return { type, from, to, mode };
 }
 
 /** Every member a rule names. */
 export function ruleMembers(rule: PartitionRule): string[] {
+  if (isDirected(rule)) return [rule.from, rule.to];
   if (rule.type === 'isolate') return [rule.member];
-  if (rule.type === 'one-way') return [rule.from, rule.to];
   return rule.groups.flat();
 }
 
@@ -56,14 +57,14 @@ export function validateRule(rule: PartitionRule, members: readonly string[]): s
   };
   if (rule.mode !== 'blackhole' && rule.mode !== 'reject')
     errors.push(`unknown mode '${String(rule.mode)}' (blackhole or reject)`);
-  if (rule.type === 'isolate') {
-    unknown(rule.member);
-    return errors;
-  }
-  if (rule.type === 'one-way') {
+  if (isDirected(rule)) {
     unknown(rule.from);
     unknown(rule.to);
-    if (rule.from === rule.to) errors.push(`a one-way cut needs two members, got '${rule.from}' twice`);
+    if (rule.from === rule.to) errors.push(`a ${rule.type} rule needs two members, got '${rule.from}' twice`);
+    return errors;
+  }
+  if (rule.type === 'isolate') {
+    unknown(rule.member);
     return errors;
   }
   const groupOf = new Map<string, number>();
@@ -108,8 +109,8 @@ export function validateNetRules(
 /** True when `rule` separates `a` from `b`. Ends that are not members count as part of a split's implicit group. */
 export function ruleCuts(rule: PartitionRule, a: string, b: string): boolean {
   if (a === b) return false;
+  if (isDirected(rule)) return a === rule.from && b === rule.to;
   if (rule.type === 'isolate') return a === rule.member || b === rule.member;
-  if (rule.type === 'one-way') return a === rule.from && b === rule.to;
   const groupIndex = (m: string): number => {
     const i = rule.groups.findIndex((g) => g.includes(m));
     return i === -1 ? rule.groups.length : i;
@@ -152,7 +153,9 @@ export function healRules(
 ): PartitionRule[] {
   if (target === undefined) return [];
   const lifts = (r: PartitionRule): boolean =>
-    r.type === 'split' ? members.some((m) => ruleCuts(r, target, m)) : ruleMembers(r).includes(target);
+    !isDirected(r) && r.type === 'split'
+      ? members.some((m) => ruleCuts(r, target, m))
+      : ruleMembers(r).includes(target);
   return rules.filter((r) => !lifts(r));
 }
 
@@ -166,18 +169,15 @@ export function clearDelays(delays: readonly MemberDelay[], target?: string): Me
   return target === undefined ? [] : delays.filter((d) => d.member !== target);
 }
 
-/** One line for humans: `isolate zk1 (blackhole)`, `split zk1,zk2 | zk3 (reject)`, `one-way c1 → c2 (blackhole)`. */
+/** One line for humans: `isolate zk1 (blackhole)`, `split zk1,zk2 | zk3 (reject)`, `<type> c1 → c2 (blackhole)`. */
 export function describeRule(rule: PartitionRule): string {
-  const what =
-    rule.type === 'isolate'
+  const what = isDirected(rule)
+    ? `${rule.type} ${rule.from} → ${rule.to}`
+    : rule.type === 'isolate'
       ? `isolate ${rule.member}`
-      : rule.type === 'one-way'
-        ? `one-way ${rule.from} → ${rule.to}`
-        : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
+      : `split ${rule.groups.map((g) => g.join(',')).join(' | ')}`;
   return `${what} (${rule.mode})`;
 }
-
-export const MAX_LOSS_PERCENT = 100;
 
 /** Sets one member's packet loss, replacing any earlier one; 0 removes it. */
 export function setLoss(losses: readonly MemberLoss[], l: MemberLoss): MemberLoss[] {

@@ -6,7 +6,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './control.js';
-import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
+import { CUT_MODES, type CutMode, isDirected } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
@@ -43,9 +43,9 @@ export function checkMs(what: string, v: number): void {
 
 /**
  * Validates the next network against the lab, has it applied (by the link daemon, or on the node network by the
- * kernel), then records it. All under the lab lock.
+ * kernel), then records it. All under the lab lock. The one way a fault changes the lab's network.
  */
-async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetState): Promise<LabNetState> {
+export async function changeNet(paths: LabPaths, change: (net: LabNetState) => LabNetState): Promise<LabNetState> {
   return withLabLock(paths, async () => {
     const state = requireNetwork(paths);
     const before = state.net ?? emptyNet();
@@ -67,15 +67,6 @@ async function applyNet(paths: LabPaths, change: (net: LabNetState) => LabNetSta
   });
 }
 
-/** A fault only the kernel can make (one direction, a fraction of packets): refused on the link proxies' net. */
-function requireNodeNet(state: LabState, what: string): void {
-  if (state.nodeNet) return;
-  throw new UsageError(
-    `${what} needs the lab's node network: link proxies carry whole connections, both ways`,
-    'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
-  );
-}
-
 export interface IsolateResult {
   readonly member: string;
   readonly description: string;
@@ -87,7 +78,7 @@ function membersHint(state: LabState): string {
 }
 
 /** Refuses a name that is no member of the lab (aliases such as `leader` are resolved in src/faults/). */
-function requireMember(state: LabState, name: string): string {
+export function requireMember(state: LabState, name: string): string {
   if (!labMembers(state).includes(name)) throw new UsageError(`unknown target "${name}"`, membersHint(state));
   return name;
 }
@@ -102,9 +93,9 @@ export async function isolate(
   const state = requireNetwork(paths);
   const member = requireMember(state, target);
   const rule = rules.isolate(member, mode);
-  await applyNet(paths, (net) => ({
+  await changeNet(paths, (net) => ({
     ...net,
-    rules: [...net.rules.filter((r) => !(r.type === 'isolate' && r.member === member)), rule],
+    rules: [...net.rules.filter((r) => !(!isDirected(r) && r.type === 'isolate' && r.member === member)), rule],
   }));
   const description = rules.describeRule(rule);
   recordLabEvent(paths, 'partition', {
@@ -114,29 +105,6 @@ export async function isolate(
     ...(requested === undefined ? {} : { requested }),
   });
   return { member, description };
-}
-
-/** Cuts `from`'s packets to `to` (node network only); `to`'s packets to `from` still arrive. */
-export async function oneWay(
-  paths: LabPaths,
-  from: string,
-  to: string,
-  mode: CutMode = 'blackhole',
-): Promise<IsolateResult> {
-  const state = requireNetwork(paths);
-  requireMember(state, from);
-  requireMember(state, to);
-  if (from === to)
-    throw new UsageError(`a one-way cut needs two members, got ${from} twice`, 'e.g. `zklab partition one-way c1 zk2`');
-  requireNodeNet(state, 'a one-way cut');
-  const rule = rules.oneWay(from, to, mode);
-  await applyNet(paths, (net) => ({
-    ...net,
-    rules: [...net.rules.filter((r) => !(r.type === 'one-way' && r.from === from && r.to === to)), rule],
-  }));
-  const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', { description, target: from, mode });
-  return { member: from, description };
 }
 
 export interface SplitResult {
@@ -163,7 +131,7 @@ export async function split(
   const problems = rules.validateRule(rule, labMembers(state));
   if (problems.length > 0)
     throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
-  await applyNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
+  await changeNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
   // The group of those not named holds the living: a dead contender is cut off from nothing.
   const living = labMembers(state).filter(
     (m) => !state.contenders.some((c) => c.id === m && !isOurs(c.pid, paths.markers)),
@@ -188,7 +156,7 @@ export async function heal(paths: LabPaths, target?: string): Promise<HealResult
   const after = rules.healRules(before, labMembers(state), member);
   const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
   if (healed.length > 0) {
-    await applyNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
+    await changeNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
     recordLabEvent(paths, 'heal', {
       kind: 'partition',
       description: `heal ${member ?? 'all'}`,
@@ -210,27 +178,9 @@ export async function delay(paths: LabPaths, target: string, ms: number, jitterM
   const state = requireNetwork(paths);
   const member = requireMember(state, target);
   const d = rules.delay(member, ms, jitterMs);
-  await applyNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
+  await changeNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
   const description = describeDelay(d);
   recordLabEvent(paths, 'delay', { description, target: member, ms, jitter: jitterMs });
-  return { member, description };
-}
-
-/** Drops `percent` % of every packet to and from a member, at random (node network only); 0 ends it. */
-export async function loss(paths: LabPaths, target: string, percent: number): Promise<DelayResult> {
-  if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < 0 || percent > rules.MAX_LOSS_PERCENT) {
-    throw new UsageError(
-      `a loss must be a percentage from 0 to ${rules.MAX_LOSS_PERCENT}, got ${String(percent)}`,
-      'e.g. `zklab net loss c1 30` (0 ends it)',
-    );
-  }
-  const state = requireNetwork(paths);
-  const member = requireMember(state, target);
-  requireNodeNet(state, 'packet loss');
-  const l = { member, percent };
-  await applyNet(paths, (net) => ({ ...net, losses: rules.setLoss(net.losses ?? [], l) }));
-  const description = rules.describeLoss(l);
-  recordLabEvent(paths, 'loss', { description, target: member, percent });
   return { member, description };
 }
 
@@ -245,7 +195,7 @@ export async function clearDelay(paths: LabPaths, target?: string): Promise<{ re
     ...lost.filter((l) => member === undefined || l.member === member).map(rules.describeLoss),
   ];
   if (cleared.length > 0) {
-    await applyNet(paths, (net) => ({
+    await changeNet(paths, (net) => ({
       ...net,
       delays: rules.clearDelays(net.delays, member),
       losses: rules.clearLosses(net.losses ?? [], member),

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { durationArg } from '../../validate.js';
 import { MAX_DELAY_MS } from '../../net/partition.js';
+import { applyLoss, loss } from '../../faults/kinds/loss.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
@@ -60,8 +61,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
         })
         .command<GlobalArgs & { target: string; percent: string }>({
           command: 'loss <target> <percent>',
-          describe:
-            "Drop <percent> % of a member's packets, both ways, at random (a lab on its node network: --net ns)",
+          describe: loss.description,
           builder: (b) =>
             withOptions(
               b,
@@ -72,10 +72,9 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
               },
             ),
           handler: async (a) => {
-            const { loss } = await import('../../faults/service.js');
             const text = a.percent.trim().replace(/%$/, '');
             const percent = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-            const r = await loss(labPaths(a), a.target, percent);
+            const r = await applyLoss(labPaths(a), a.target, percent);
             ctx.out(`${r.description}; \`zklab net clear ${r.member}\` ends it`);
           },
         })

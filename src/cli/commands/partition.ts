@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
+import { applyOneWay, oneWay } from '../../faults/kinds/one-way.js';
 import { listingJson, renderListing } from '../views/net.js';
 
 const TARGETS = 'zkN, cN, leader (the leading contender) or zk-leader (the leading server)';
@@ -48,7 +49,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         })
         .command<GlobalArgs & { from: string; to: string; mode?: string }>({
           command: 'one-way <from> <to>',
-          describe: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
+          describe: oneWay.description,
           builder: (b) =>
             withOptions(
               b,
@@ -60,8 +61,7 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             ),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
-            const { oneWay } = await import('../../faults/service.js');
-            const r = await oneWay(labPaths(a), a.from, a.to, parseMode(a.mode));
+            const r = await applyOneWay(labPaths(a), a.from, a.to, parseMode(a.mode));
             ctx.out(`${r.description}; \`zklab heal ${r.member}\` ends it`);
           },
         })

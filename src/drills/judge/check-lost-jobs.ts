@@ -9,7 +9,7 @@ import { type Checker, needsScheduler } from './checker.js';
 export const DEFAULT_LOST_JOB_MS = 30_000;
 
 /** The lab events fault steps write: after each, the scheduler may need a while to put things right. */
-const FAULT_EVENTS: ReadonlySet<LabEventName> = new Set<LabEventName>([
+const FAULT_EVENTS: ReadonlySet<string> = new Set<LabEventName>([
   'contender-killed',
   'contender-paused',
   'contender-resumed',

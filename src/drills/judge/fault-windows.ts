@@ -1,36 +1,12 @@
+import { windowRule, type WindowRule } from '../../faults/kinds/kind.js';
+import { type LabLine, windowRuleOf } from '../../faults/kinds/registry.js';
 import { targetKind } from '../../faults/targets.js';
 import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../../lab/events.js';
 
-/** The lab events that open a fault window (src/lab/events.ts lists every lab event and its fields). */
-export type FaultKind =
-  | 'contender-killed'
-  | 'contender-paused'
-  | 'contender-stopped'
-  | 'server-killed'
-  | 'server-paused'
-  | 'partition'
-  | 'delay'
-  | 'loss';
-
-type FaultEvent = LabEventOf<FaultKind>;
-type NetFaultEvent = LabEventOf<'partition' | 'delay' | 'loss'>;
-
-const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
-  'contender-killed',
-  'contender-paused',
-  'contender-stopped',
-  'server-killed',
-  'server-paused',
-  'partition',
-  'delay',
-  'loss',
-]);
-/** A loss of 0 % is the end of one, not a fault. */
-const isFault = (e: LabEvent): e is FaultEvent => FAULT_KINDS.has(e.event) && !(e.event === 'loss' && e.percent === 0);
-
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
-  readonly kind: FaultKind;
+  /** The event that opened it (its rule's colour in the report). */
+  readonly kind: string;
   readonly start: number;
   readonly end: number;
   readonly label: string;
@@ -41,6 +17,8 @@ export interface FaultWindow {
 
 const isContender = (n: string) => targetKind(n) === 'contender';
 const isServer = (n: string) => targetKind(n) === 'server';
+
+type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
 
 /** The names a partition or delay cuts off; for a split, the members of groups without a server majority. */
 export function partitionTargets(ev: NetFaultEvent): string[] {
@@ -53,73 +31,81 @@ export function partitionTargets(ev: NetFaultEvent): string[] {
   return [...new Set(names)];
 }
 
-function label(ev: FaultEvent): string {
-  switch (ev.event) {
-    case 'contender-killed':
-      return `kill ${ev.contender} (${ev.signal})`;
-    case 'server-killed':
-      return `kill ${ev.server} (${ev.signal})`;
-    case 'contender-paused':
-      return `pause ${ev.contender}`;
-    case 'server-paused':
-      return `pause ${ev.server}`;
-    case 'contender-stopped':
-      return `stop ${ev.contender}`;
-    case 'partition':
-    case 'delay':
-    case 'loss':
-      return ev.description;
-  }
-}
+/** A heal of the other kind (lifting partitions vs clearing delays) leaves the fault in place. */
+const healOf = (ev: NetFaultEvent, e: LabEvent): boolean =>
+  e.event === 'heal' &&
+  e.kind === ev.event &&
+  (e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target));
 
-/** Whether `e` ends the fault `ev`: the matching resume, heal or restart. */
-function ends(ev: FaultEvent, e: LabEvent): boolean {
-  switch (ev.event) {
-    case 'contender-killed':
-    case 'contender-stopped':
-      return false;
-    case 'contender-paused':
-      return (
-        ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
-        contenderOf(e) === ev.contender
-      );
-    case 'server-paused':
-      return ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server;
-    case 'server-killed':
-      return (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server);
-    case 'loss':
-      // Another loss for the same member replaces it; `net clear` ends it as it ends delays.
-      if (e.event === 'loss') return e.target === ev.target;
-      if (e.event !== 'heal' || e.kind !== 'delay') return false;
-      return e.target === undefined || e.target === 'all' || e.target === ev.target;
-    case 'partition':
-    case 'delay':
-      // A heal of the other kind (lifting partitions vs clearing delays) leaves this fault in place.
-      if (e.event !== 'heal' || e.kind !== ev.event) return false;
-      return e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target);
-  }
-}
+/** A partition or a delay: labelled by its description, ended by the heal of its kind. */
+const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule =>
+  windowRule<NetFaultEvent>({ event, colour, label: (e) => e.description, hits: partitionTargets, endedBy: healOf });
 
-/** When the fault stops: the matching resume / heal / restart, or `end` (the end of the history). */
-export function faultEnd(ev: FaultEvent, later: readonly LabEvent[], end: number): number {
-  if (ev.event === 'contender-killed' || ev.event === 'contender-stopped') return ev.t;
-  return later.find((e) => ends(ev, e))?.t ?? end;
+/** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
+const LAB_RULES: readonly WindowRule[] = [
+  windowRule<LabEventOf<'contender-killed'>>({
+    event: 'contender-killed',
+    colour: '#d62728',
+    label: (e) => `kill ${e.contender} (${e.signal})`,
+    hits: (e) => [e.contender],
+  }),
+  windowRule<LabEventOf<'contender-paused'>>({
+    event: 'contender-paused',
+    colour: '#8e6bbf',
+    label: (e) => `pause ${e.contender}`,
+    hits: (e) => [e.contender],
+    endedBy: (ev, e) =>
+      ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
+      contenderOf(e) === ev.contender,
+  }),
+  windowRule<LabEventOf<'contender-stopped'>>({
+    event: 'contender-stopped',
+    colour: '#7f7f7f',
+    label: (e) => `stop ${e.contender}`,
+    hits: (e) => [e.contender],
+  }),
+  windowRule<LabEventOf<'server-killed'>>({
+    event: 'server-killed',
+    colour: '#ff7f0e',
+    label: (e) => `kill ${e.server} (${e.signal})`,
+    hits: (e) => [e.server],
+    endedBy: (ev, e) =>
+      (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server),
+  }),
+  windowRule<LabEventOf<'server-paused'>>({
+    event: 'server-paused',
+    colour: '#bcbd22',
+    label: (e) => `pause ${e.server}`,
+    hits: (e) => [e.server],
+    endedBy: (ev, e) => ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server,
+  }),
+  netFaultRule('partition', '#1f77b4'),
+  netFaultRule('delay', '#17becf'),
+];
+const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
+
+/** How lines of `event` open fault windows, and their colour in the report; undefined when they open none. */
+export const faultRuleOf = (event: string): WindowRule | undefined => LAB_RULE_OF.get(event) ?? windowRuleOf(event);
+
+/** When the fault stops: the line that ends it (a resume, heal, restart), or `end` (the end of the history). */
+export function faultEnd(ev: LabLine, later: readonly LabLine[], end: number): number {
+  const rule = faultRuleOf(ev.event);
+  if (rule?.endedBy === undefined) return ev.t;
+  return later.find((e) => rule.endedBy!(ev, e))?.t ?? end;
 }
 
 /** The lab's faults as windows, in time order; `lab` must be sorted by time. */
-export function faultWindows(lab: readonly LabEvent[], end: number): FaultWindow[] {
+export function faultWindows(lab: readonly LabLine[], end: number): FaultWindow[] {
   const out: FaultWindow[] = [];
   lab.forEach((ev, i) => {
-    if (!isFault(ev)) return;
-    const names =
-      ev.event === 'partition' || ev.event === 'delay' || ev.event === 'loss'
-        ? partitionTargets(ev)
-        : [contenderOf(ev) ?? serverOf(ev) ?? ''];
+    const rule = faultRuleOf(ev.event);
+    if (!rule || (rule.opens && !rule.opens(ev))) return;
+    const names = rule.hits(ev);
     out.push({
       kind: ev.event,
       start: ev.t,
       end: faultEnd(ev, lab.slice(i + 1), end),
-      label: label(ev),
+      label: rule.label(ev),
       contenders: names.filter(isContender),
       servers: names.filter(isServer),
     });

@@ -1,4 +1,5 @@
-import { contenderOf, type ContenderEvent, type LabEvent } from '../../lab/events.js';
+import { contenderOf, type ContenderEvent, isLabEvent } from '../../lab/events.js';
+import type { LabLine } from '../../faults/kinds/registry.js';
 import { covers, leadershipIntervals, type LeadershipInterval } from '../../lab/leadership-intervals.js';
 import { type ActingInterval, actingIntervals } from '../../lab/acting-intervals.js';
 import { compareIds } from '../../recipes/elector-policy.js';
@@ -21,7 +22,7 @@ export interface History {
   /** Sorted by time. */
   readonly events: readonly ContenderEvent[];
   /** Sorted by time. */
-  readonly lab: readonly LabEvent[];
+  readonly lab: readonly LabLine[];
   /** Sorted by start. */
   readonly intervals: readonly LeadershipInterval[];
   readonly frozen: readonly FrozenWindow[];
@@ -51,7 +52,7 @@ const byTime = <T extends { t: number }>(xs: readonly T[]): T[] =>
  */
 export function buildHistory(
   contenderEvents: readonly ContenderEvent[],
-  labEvents: readonly LabEvent[],
+  labEvents: readonly LabLine[],
   options: { readonly start?: number; readonly end?: number } = {},
 ): History {
   const events = byTime(contenderEvents);
@@ -61,6 +62,8 @@ export function buildHistory(
   const end = options.end ?? (times.length ? Math.max(...times) : start);
   const ids = new Set(events.map((e) => e.id));
   const zkLeaders = zkLeaderIntervals(lab, end);
+  // Leadership and acting end at the lab's own kills and stops; the lines of fault kinds do not touch them.
+  const labOwn = lab.filter(isLabEvent);
   for (const e of lab) {
     const id = contenderOf(e);
     if (id !== undefined) ids.add(id);
@@ -72,13 +75,13 @@ export function buildHistory(
     events,
     lab,
     intervals: [
-      ...cutAtCrashes(leadershipIntervals(events, lab, end), events),
+      ...cutAtCrashes(leadershipIntervals(events, labOwn, end), events),
       ...silentLeadership(events, lab, zkLeaders),
     ].sort((a, b) => a.start - b.start),
     frozen: frozenWindows(lab, end, events),
     faults: faultWindows(lab, end),
     zkLeaders,
-    acting: actingIntervals(events, lab, end),
+    acting: actingIntervals(events, labOwn, end),
   };
 }
 
@@ -115,7 +118,7 @@ interface Death {
 export function deathOf(
   contender: string,
   events: readonly ContenderEvent[],
-  lab: readonly LabEvent[],
+  lab: readonly LabLine[],
 ): Death | undefined {
   const deaths: Death[] = [];
   for (const e of lab) {
@@ -136,7 +139,7 @@ export function deathOf(
  */
 function silentLeadership(
   events: readonly ContenderEvent[],
-  lab: readonly LabEvent[],
+  lab: readonly LabLine[],
   zk: readonly ZkLeaderInterval[],
 ): LeadershipInterval[] {
   const silent = silentContenders(events);
@@ -163,7 +166,7 @@ function silentLeadership(
   return out;
 }
 
-function zkLeaderIntervals(lab: readonly LabEvent[], end: number): ZkLeaderInterval[] {
+function zkLeaderIntervals(lab: readonly LabLine[], end: number): ZkLeaderInterval[] {
   const samples = lab.filter((e) => e.event === 'zk-leader');
   return samples.map((e, i) => ({
     leader: e.event === 'zk-leader' ? e.leader : null,
@@ -179,7 +182,7 @@ export function zkLeaderAt(h: History, t: number): ZkLeaderInterval | undefined 
 }
 
 /** The lab's SIGSTOPs, and those a contender gave itself at a failpoint armed to pause (up to its resume or death). */
-function frozenWindows(lab: readonly LabEvent[], end: number, events: readonly ContenderEvent[]): FrozenWindow[] {
+function frozenWindows(lab: readonly LabLine[], end: number, events: readonly ContenderEvent[]): FrozenWindow[] {
   const out: FrozenWindow[] = [];
   lab.forEach((e, i) => {
     if (e.event !== 'contender-paused') return;

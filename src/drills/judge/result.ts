@@ -1,4 +1,5 @@
-import type { ContenderEvent, LabEvent } from '../../lab/events.js';
+import type { ContenderEvent } from '../../lab/events.js';
+import type { LabLine } from '../../faults/kinds/registry.js';
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { buildHistory, type History } from './history.js';
 import type { CheckName } from './checkers.js';
@@ -49,7 +50,7 @@ export interface DrillResult {
   readonly expectations: readonly ExpectationResult[];
   readonly checks: readonly CheckResult[];
   readonly contenderEvents: readonly ContenderEvent[];
-  readonly labEvents: readonly LabEvent[];
+  readonly labEvents: readonly LabLine[];
   /** The run itself broke (a step could not be carried out): the drill fails whatever the checks say. */
   readonly error?: string;
 }

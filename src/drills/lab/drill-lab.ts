@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
-import type { ContenderEvent, LabEvent } from '../../lab/events.js';
+import type { ContenderEvent } from '../../lab/events.js';
+import { isLabLine, type LabLine } from '../../faults/kinds/registry.js';
 import { type ContenderSpec, specOfContender } from '../../contenders/spec.js';
 import { spawnContenders, pointAtOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
@@ -88,8 +89,8 @@ export class DrillLab {
   }
 
   /** Every contender event and lab event recorded so far. */
-  events(): { contender: ContenderEvent[]; lab: LabEvent[] } {
-    return readLabLogs(this.paths, this.contenders);
+  events(): { contender: ContenderEvent[]; lab: LabLine[] } {
+    return readLabLogs(this.paths, this.contenders, isLabLine);
   }
 
   history(start: number, end: number): History {

@@ -1,7 +1,7 @@
 import { formatDuration } from '../../duration.js';
 import type { History } from '../judge/history.js';
 import { escapeHtml as esc } from './html-escape.js';
-import type { FaultKind } from '../judge/fault-windows.js';
+import { faultRuleOf } from '../judge/fault-windows.js';
 import { laneSegments } from './segments.js';
 import type { DrillContenderState } from '../core/types.js';
 
@@ -13,16 +13,8 @@ export const STATE_COLOURS: Readonly<Record<DrillContenderState, string>> = {
   dead: '#555555',
 };
 
-export const FAULT_COLOURS: Readonly<Record<FaultKind, string>> = {
-  'contender-killed': '#d62728',
-  'contender-paused': '#8e6bbf',
-  'contender-stopped': '#7f7f7f',
-  'server-killed': '#ff7f0e',
-  'server-paused': '#bcbd22',
-  partition: '#1f77b4',
-  delay: '#17becf',
-  loss: '#9467bd',
-};
+/** A fault window's colour: its rule's (src/faults/kinds/). */
+const faultColour = (kind: string): string => faultRuleOf(kind)?.colour ?? '#7f7f7f';
 
 /** A node that acts as the leader by its probe (its data plane): a strip along the lane's foot. */
 export const ACTING_COLOUR = '#c2185b';
@@ -106,7 +98,7 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
     const x0 = x(f.start);
     const w = Math.max(x(f.end) - x0, 3);
     const labelY = ((i % BAND_LABEL_ROWS) + 1) * ROW - 2;
-    const colour = FAULT_COLOURS[f.kind];
+    const colour = faultColour(f.kind);
     out.push(
       `<g class="band band-${f.kind}"><rect x="${x0.toFixed(1)}" y="${top - 4}" width="${w.toFixed(1)}" ` +
         `height="${lanesBottom - top + 4}" fill="${colour}" fill-opacity="0.2" stroke="${colour}" stroke-opacity="0.6">` +
@@ -154,7 +146,7 @@ export function renderTimelineSvg(h: History, markers: readonly TimelineMarker[]
   const kinds = [...new Set(h.faults.map((f) => f.kind))];
   for (const kind of kinds) {
     out.push(
-      `<rect x="${lx}" y="${legendY + 18}" width="12" height="12" fill="${FAULT_COLOURS[kind]}" fill-opacity="0.3"/>` +
+      `<rect x="${lx}" y="${legendY + 18}" width="12" height="12" fill="${faultColour(kind)}" fill-opacity="0.3"/>` +
         `<text x="${lx + 16}" y="${legendY + 28}">${esc(kind)}</text>`,
     );
     lx += 22 + kind.length * 6.5;

@@ -3,27 +3,46 @@ import * as faults from '../../faults/service.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { strict } from '../core/zod-helpers.js';
 import { remember, shown } from '../core/aliases.js';
-import type { StepBase, StepKind } from './kind.js';
+import { stepModes } from '../../faults/kinds/registry.js';
+import type { ModeStep } from '../../faults/kinds/step.js';
+import { stepBuild, stepRun } from './fault-kinds.js';
+import type { BuildContext, StepBase, StepKind } from './kind.js';
 import { FAULTABLE, serverTarget, target } from './targets.js';
 
 /**
- * Cuts the links of one member off, or splits the members into groups (those not named form one more), or (on the
- * node network) drops one member's packets to another while the other way flows.
+ * Cuts the links of one member off, or splits the members into groups (those not named form one more), or takes a
+ * mode a fault kind adds to it (src/faults/kinds/: `stepModes('partition')`).
  */
 export interface PartitionStep extends StepBase {
   readonly kind: 'partition';
   readonly partition:
     | { readonly mode: 'isolate'; readonly target: string }
     | { readonly mode: 'split'; readonly groups: readonly (readonly string[])[] }
-    | { readonly mode: 'one-way'; readonly from: string; readonly to: string };
+    | { readonly mode: 'kind'; readonly field: string; readonly step: unknown };
 }
+
+const MODES = stepModes('partition');
+const modeNamed = (field: string): ModeStep => MODES.find((m) => m.mode === field)!;
 
 const fields = {
   isolate: target.optional(),
   split: z.array(z.array(target).min(1)).min(2).optional(),
-  oneWay: z.tuple([target, target]).optional(),
+  ...Object.fromEntries(MODES.map((m) => [m.mode, m.value(z).optional()])),
 };
 const schema = strict(fields);
+
+/** `a, b or c`, and `a, b, or c` for the examples (two: `a or b`). */
+const listed = (words: readonly string[], last: string): string =>
+  words.length < 3 ? words.join(' or ') : `${words.slice(0, -1).join(', ')}${last}${words.at(-1)}`;
+const NAMES = listed(['isolate', 'split', ...MODES.map((m) => m.mode)], ' or ');
+const EXAMPLES = listed(['isolate: leader', 'split: [[zk1], [zk2, zk3]]', ...MODES.map((m) => m.example)], ', or ');
+
+/** What a mode's build checks, at fields inside its own value. */
+const inMode = (ctx: BuildContext, field: string): BuildContext => ({
+  ...ctx,
+  target: (name, allowed, at = []) => ctx.target(name, allowed, [field, ...at]),
+  problem: (message, at = []) => ctx.problem(message, [field, ...at]),
+});
 
 export const partition: StepKind<PartitionStep, typeof schema> = {
   kind: 'partition',
@@ -31,24 +50,16 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
   fields: Object.keys(fields),
   fault: true,
   build(v, ctx) {
-    if ([v.isolate, v.split, v.oneWay].filter((x) => x !== undefined).length !== 1) {
-      ctx.problem(
-        'needs exactly one of isolate, split or oneWay (write isolate: leader, split: [[zk1], [zk2, zk3]], or ' +
-          'oneWay: [c1, c2])',
-      );
+    const values = v as Record<string, unknown>;
+    const given = Object.keys(fields).filter((f) => values[f] !== undefined);
+    if (given.length !== 1) {
+      ctx.problem(`needs exactly one of ${NAMES} (write ${EXAMPLES})`);
       return null;
     }
-    if (v.oneWay !== undefined) {
-      const [from, to] = v.oneWay;
-      if (from === to) ctx.problem(`names ${from} twice (a one-way cut needs two members)`, ['oneWay']);
-      return {
-        kind: 'partition',
-        partition: {
-          mode: 'one-way',
-          from: ctx.target(from, FAULTABLE, ['oneWay', 0]),
-          to: ctx.target(to, FAULTABLE, ['oneWay', 1]),
-        },
-      };
+    const mode = MODES.find((m) => values[m.mode] !== undefined);
+    if (mode !== undefined) {
+      const step = mode.build(values[mode.mode], stepBuild(inMode(ctx, mode.mode)));
+      return step === null ? null : { kind: 'partition', partition: { mode: 'kind', field: mode.mode, step } };
     }
     if (v.isolate !== undefined) {
       return {
@@ -70,15 +81,13 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
   describe: ({ partition: p }) =>
     p.mode === 'isolate'
       ? `partition: isolate ${p.target}`
-      : p.mode === 'one-way'
-        ? `partition: one-way ${p.from} → ${p.to}`
+      : p.mode === 'kind'
+        ? modeNamed(p.field).describe(p.step)
         : `partition: split ${p.groups.map((g) => `[${g.join(' ')}]`).join(' | ')}`,
   server: ({ partition: p }) =>
-    p.mode === 'isolate'
-      ? serverTarget(p.target)
-      : p.mode === 'one-way'
-        ? (serverTarget(p.from) ?? serverTarget(p.to))
-        : p.groups.flat().find((name) => serverTarget(name) !== undefined),
+    (p.mode === 'isolate' ? [p.target] : p.mode === 'kind' ? modeNamed(p.field).names(p.step) : p.groups.flat()).find(
+      (name) => serverTarget(name) !== undefined,
+    ),
   async run(ctx, step) {
     const paths = ctx.lab.paths;
     const p = step.partition;
@@ -89,13 +98,7 @@ export const partition: StepKind<PartitionStep, typeof schema> = {
       await faults.isolate(paths, r);
       return { description: `partition: isolate ${shown(p.target, r)}`, appliedAt };
     }
-    if (p.mode === 'one-way') {
-      const [from, to] = [await resolveTarget(paths, p.from), await resolveTarget(paths, p.to)];
-      remember(ctx.partitionedAlias, p.from, from);
-      const appliedAt = Date.now();
-      await faults.oneWay(paths, from, to);
-      return { description: `partition: one-way ${shown(p.from, from)} → ${shown(p.to, to)}`, appliedAt };
-    }
+    if (p.mode === 'kind') return modeNamed(p.field).run(stepRun(ctx), p.step);
     const groups: string[][] = [];
     for (const group of p.groups) {
       const names: string[] = [];

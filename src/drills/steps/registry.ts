@@ -1,12 +1,12 @@
 import { add } from './add.js';
 import { delay } from './delay.js';
 import { expect } from './expect.js';
+import { FAULT_KIND_STEPS } from './fault-kinds.js';
 import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
 import { jobs } from './jobs.js';
 import { kill } from './kill.js';
 import { log } from './log.js';
-import { loss } from './loss.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
 import { pause } from './pause.js';
@@ -28,7 +28,7 @@ export const STEP_KINDS = [
   partition,
   heal,
   delay,
-  loss,
+  ...FAULT_KIND_STEPS,
   spawn,
   stop,
   restart,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { type TargetKind, targetKind } from '../../faults/targets.js';
+import { FAULT_TARGETS, stepTarget } from '../../faults/kinds/step.js';
 import { FAULT_SCOPES, type FaultScope, isFaultScope, SCOPE_WORDS } from '../../faults/scope.js';
 
 /** A target in a step's value; which kinds of target a field allows is checked when the step is built. */
-export const target = z.string().min(1);
+export const target = stepTarget(z);
 
-export const FAULTABLE: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
+export const FAULTABLE: readonly TargetKind[] = FAULT_TARGETS;
 export const FAULTABLE_OR_ALL: readonly TargetKind[] = [...FAULTABLE, 'all'];
 
 /** The target if it names a server (zkN or zk-leader). */

@@ -2,7 +2,8 @@ import { isPaused, labContainment } from '../../lab/nodes.js';
 import { nodeSizes } from '../../lab/node/group.js';
 import { statSync } from 'node:fs';
 import { parseLines } from '../../lab/event-log.js';
-import { isContenderEvent, isLabEvent, type ContenderEvent, type LabEvent } from '../../lab/events.js';
+import { isContenderEvent, type ContenderEvent } from '../../lab/events.js';
+import { isLabLine, type LabLine } from '../../faults/kinds/registry.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { isOurs } from '../../lab/node/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
@@ -44,7 +45,7 @@ export class LabTail {
   private stateChanged = false;
   private readonly logs = new Map<string, ContenderLog>();
   private readonly labTail: FileTail;
-  private labEvents: LabEvent[] = [];
+  private labEvents: LabLine[] = [];
   /** The protected resource of this path (a lock's), every decision since the log began: its state is their fold. */
   private resource: ResourceEvent[] = [];
   private contenderProcs = new Map<string, ProcessFact>();
@@ -109,7 +110,7 @@ export class LabTail {
       this.resource = [];
     }
     if (lab.lines.length > 0) {
-      const fresh = parseLines(lab.lines.join('\n'), isLabEvent);
+      const fresh = parseLines(lab.lines.join('\n'), isLabLine);
       this.labEvents = this.labEvents.concat(fresh).slice(-RECENT_PER_SOURCE);
       for (const e of fresh) if (isResourceEventOf(e, this.electionPath)) this.resource.push(e);
     }
@@ -201,14 +202,14 @@ export class LabTail {
   }
 
   /** The latest events of every contender of the path and of the lab, unsorted. */
-  events(): (ContenderEvent | LabEvent)[] {
-    const out: (ContenderEvent | LabEvent)[] = [...this.labEvents];
+  events(): (ContenderEvent | LabLine)[] {
+    const out: (ContenderEvent | LabLine)[] = [...this.labEvents];
     for (const r of this.records()) out.push(...(this.logs.get(r.id)?.events.slice(-RECENT_PER_SOURCE) ?? []));
     return out;
   }
 }
 
-function isResourceEventOf(e: LabEvent, resource: string): e is ResourceEvent {
+function isResourceEventOf(e: LabLine, resource: string): e is ResourceEvent {
   return (
     (e.event === 'resource-configured' || e.event === 'resource-read' || e.event === 'resource-write') &&
     e.resource === resource

@@ -5,6 +5,7 @@ import type { LinkInfo } from '../../net/protocol.js';
 import type { SnapshotPartition } from '../snapshot.js';
 import { type LabState, readStateIfAny } from '../../lab/state.js';
 import { pairFaults } from '../../net/status.js';
+import { kindLinks } from '../../faults/kinds/registry.js';
 
 /** The faulted links as the snapshot shows them: one entry per (from, to, fault), whatever the link kinds. */
 export function partitionsOf(links: readonly LinkInfo[]): SnapshotPartition[] {
@@ -30,9 +31,7 @@ function kernelFaults(state: LabState): SnapshotPartition[] {
   const out: SnapshotPartition[] = pairFaults(state).flatMap((p): SnapshotPartition[] =>
     p.mode === 'pass' ? [] : [{ from: p.from, to: p.to, fault: p.mode === 'reject' ? 'reject' : 'partition' }],
   );
-  for (const l of state.net?.losses ?? [])
-    out.push({ from: l.member, to: 'all', fault: 'loss', lossPercent: l.percent });
-  return out;
+  return [...out, ...kindLinks(state)];
 }
 
 /** Asks the lab's link daemon for its links; no daemon socket means no lab network, hence no faults. */

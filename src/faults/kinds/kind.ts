@@ -1,0 +1,123 @@
+import { UsageError } from '../../errors.js';
+import type { EventSchemas } from '../../lab/event-schema.js';
+import type { LabEvent } from '../../lab/events.js';
+import type { LabPaths } from '../../lab/paths.js';
+import { type LabState, netModeOf } from '../../lab/state.js';
+import type { FaultStep } from './step.js';
+
+/**
+ * One kind of fault (Toxiproxy's toxic, Jepsen's nemesis): everything particular to it, in its module under
+ * src/faults/kinds/, listed by registry.ts. The CLI, the drill steps, the judges, `inspect` and the report know a
+ * kind only through the registry; src/net/ and src/lab/ give it generic primitives (packet rules, delays, drops, a
+ * typed event log).
+ */
+export interface FaultKind<S extends EventSchemas = EventSchemas> {
+  /** The registry's name for it (a drill step's key is the step's own, see `step`). */
+  readonly name: string;
+  /** One line: what it does, as the CLI's help says it. */
+  readonly description: string;
+  /** The lab events only it writes, each declared (lab/event-schema.ts); the lab's readers take them beside the lab's own. */
+  readonly events?: S;
+  /** How a judge finds its windows in the lab's log, and how the report colours them: one rule per opening event. */
+  readonly windows?: readonly WindowRule[];
+  /**
+   * How it is applied and lifted on each kind of network. A backend it has no hooks for refuses it, with
+   * `needs` (below) saying why; a kind that acts on processes rather than on a network gives each the same hooks.
+   */
+  readonly backends: Partial<Record<Backend, BackendHooks>>;
+  /** Words for a refusal on a backend it lacks: "packet loss", "a one-way cut". */
+  readonly needs?: string;
+  /**
+   * Run when a node of the lab is started, before its program: what the node must carry for the kind to act on it
+   * later (a clock fault puts libfaketime in its environment). Most kinds need nothing.
+   */
+  atNodeStart?(node: NodeStart): NodePrep | undefined;
+  /** How `inspect` shows it on the links (the faults the lab's rules make, read from the lab's state). */
+  readonly inspect?: InspectHooks;
+  /** Its drill step, or its mode of another kind's step. */
+  readonly step?: FaultStep;
+}
+
+/**
+ * Where a lab's faults act: its link proxies (`--net proxy`), its nodes' network namespaces (`--net ns`), and
+ * hosts reached over SSH (a backend to come).
+ */
+export type Backend = 'proxy' | 'ns' | 'hosts';
+
+/** What a kind does on one backend. `A`: the arguments its module has checked and resolved. */
+export interface BackendHooks<A = never> {
+  apply(paths: LabPaths, args: A): Promise<void>;
+  lift(paths: LabPaths, args: A): Promise<void>;
+}
+
+/** The backend a lab's faults act on now. */
+export const backendOf = (state: LabState): Backend => netModeOf(state);
+
+/** The hooks of `kind` on the lab's backend; refused, with nothing touched, when it has none there. */
+export function hooksFor<A>(kind: FaultKind, state: LabState): BackendHooks<A> {
+  const backend = backendOf(state);
+  const hooks = kind.backends[backend] as BackendHooks<A> | undefined;
+  if (hooks) return hooks;
+  if (backend === 'proxy') {
+    throw new UsageError(
+      `${kind.needs ?? kind.name} needs the lab's node network: link proxies carry whole connections, both ways`,
+      'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
+    );
+  }
+  throw new UsageError(`${kind.needs ?? kind.name} cannot act on this lab's network (${backend})`);
+}
+
+/** A node about to start. */
+export interface NodeStart {
+  readonly paths: LabPaths;
+  /** zk1, c3. */
+  readonly node: string;
+}
+
+/** What a node carries from its start: more environment for its program (and all it starts). */
+export interface NodePrep {
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** The head every lab line has, for a window rule that reads lines of other kinds too. */
+interface LineHead {
+  readonly t: number;
+  readonly event: string;
+}
+
+/**
+ * How a judge reads one event of the lab's log as a fault window (src/drills/judge/fault-windows.ts), and how the
+ * report colours it. `L`: the line of that event.
+ */
+export interface WindowRule<L extends LineHead = LineHead> {
+  /** The event that opens a window; also the window's kind in the report (its colour, class and legend). */
+  readonly event: L['event'];
+  readonly colour: string;
+  /** Whether this line opens one (default: every line of the event). */
+  opens?(line: L): boolean;
+  label(line: L): string;
+  /** The members it cuts off, stops or kills. */
+  hits(line: L): readonly string[];
+  /** Whether a later line ends it; without, the fault is instantaneous (a kill: start == end). */
+  endedBy?(line: L, later: LabEvent | L): boolean;
+}
+
+/** A rule typed by the line of its event (the kind holds it as a WindowRule of any line). */
+export const windowRule = <L extends LineHead>(r: WindowRule<L>): WindowRule => r as unknown as WindowRule;
+
+/** One directed link fault as `inspect` shows it (its SnapshotPartition). */
+export interface LinkView {
+  readonly from: string;
+  readonly to: string;
+  /** partition, reject, delay, or the name of the kind that made it. */
+  readonly fault: string;
+  readonly delayMs?: number;
+  readonly lossPercent?: number;
+}
+
+export interface InspectHooks {
+  /** The link faults of this kind in the lab's state, where no link daemon reports them (the node network). */
+  links?(state: LabState): readonly LinkView[];
+  /** A link fault of this kind in few words: `loss 10%`. */
+  text?(link: LinkView): string;
+}

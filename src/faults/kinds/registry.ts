@@ -1,0 +1,81 @@
+import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/event-schema.js';
+import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
+import type { LabState } from '../../lab/state.js';
+import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import { loss } from './loss.js';
+import { oneWay } from './one-way.js';
+import type { FaultStep, ModeStep, OwnStep, OwnStepOf } from './step.js';
+
+/**
+ * Every kind of fault the lab has, one module each (kind.ts says what a module holds). The CLI, the drill steps,
+ * the judges, `inspect` and the report read this list; none of them names a kind.
+ *
+ * Adding a kind (the clock faults, say):
+ *  1. write `kinds/<kind>.ts`: a FaultKind with its name and one-line description; its arguments, their checks and
+ *     the function that applies it; `backends` (the hooks that apply and lift it on the link proxies, the node
+ *     namespaces, hosts); `events` (the fields of each lab line only it writes); `windows` (how a judge reads
+ *     those lines as fault windows, and their colour in the report); `inspect`, if it shows on links; `step`, its
+ *     drill step (`clock: { … }`) or a mode of another kind's step; `atNodeStart`, if every node must be prepared
+ *     for it when it starts (libfaketime in its environment);
+ *  2. add it to FAULT_KINDS below;
+ *  3. give it a CLI verb: a command file in src/cli/commands/ (`zklab clock skew|drift|reset|list`), listed in
+ *     src/cli/main.ts, which calls the module's function and describes itself with the kind's description.
+ * Its drill step, its windows, its events in the readers and its view in `inspect` then follow from the list.
+ */
+export const FAULT_KINDS = [oneWay, loss] as const satisfies readonly FaultKind[];
+
+export type RegisteredKind = (typeof FAULT_KINDS)[number];
+
+const KINDS: readonly FaultKind[] = FAULT_KINDS;
+
+const BY_NAME: ReadonlyMap<string, FaultKind> = new Map(KINDS.map((k): [string, FaultKind] => [k.name, k]));
+
+export const faultKindNamed = (name: string): FaultKind | undefined => BY_NAME.get(name);
+
+type EventsOf<K> = K extends { readonly events?: infer S extends EventSchemas } ? LabLinesOf<S> : never;
+/** A line of an event some kind declares itself. */
+export type KindLine = EventsOf<RegisteredKind>;
+/** A line of the lab's own log, of an event the lab or one of its fault kinds declares. */
+export type LabLine = LabEvent | KindLine;
+
+const KIND_EVENTS: EventSchemas = Object.assign({}, ...KINDS.map((k) => k.events ?? {}));
+
+/** Whether a parsed line is a LabLine: the guard for the readers of the lab's log (lab/event-log.ts). */
+export const isLabLine: (v: unknown) => v is LabLine = labLineGuard({ ...LAB_EVENTS, ...KIND_EVENTS }) as (
+  v: unknown,
+) => v is LabLine;
+
+const WINDOWS: ReadonlyMap<string, WindowRule> = new Map(
+  KINDS.flatMap((k) => k.windows ?? []).map((w): [string, WindowRule] => [w.event, w]),
+);
+
+/** How a judge reads lines of `event` as fault windows; undefined when they open none. */
+export const windowRuleOf = (event: string): WindowRule | undefined => WINDOWS.get(event);
+
+/** Every window rule, in the registry's order. */
+export const windowRules = (): readonly WindowRule[] => [...WINDOWS.values()];
+
+/** The link faults the kinds' rules make, from the lab's state (the node network: no daemon reports them). */
+export const kindLinks = (state: LabState): LinkView[] => KINDS.flatMap((k) => k.inspect?.links?.(state) ?? []);
+
+/** A link fault in few words, when a kind says how (`loss 10%`). */
+export const kindLinkText = (link: LinkView): string | undefined => faultKindNamed(link.fault)?.inspect?.text?.(link);
+
+/** A drill step of a kind's own, as its module builds it: its key as `kind`, and what the module built. */
+export type KindStep = OwnStepOf<RegisteredKind>;
+
+/** The drill steps of their own the kinds have (`<key>: { … }`), in the registry's order. */
+export const ownSteps = (): readonly OwnStep[] =>
+  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter((s): s is OwnStep => s.mode === undefined);
+
+/** The modes kinds add to the step `key` (`partition: { <mode>: … }`), in the registry's order. */
+export const stepModes = (key: string): readonly ModeStep[] =>
+  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter(
+    (s): s is ModeStep => s.mode !== undefined && s.key === key,
+  );
+
+/** What a node carries from its start for every kind that asks (later kinds' environment wins a clash). */
+export function nodeStartPrep(node: NodeStart): Required<NodePrep> {
+  const preps = KINDS.map((k) => k.atNodeStart?.(node)).filter((p) => p !== undefined);
+  return { env: Object.assign({}, ...preps.map((p) => p.env ?? {})) };
+}
