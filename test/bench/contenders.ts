@@ -18,10 +18,11 @@ const TICK = 200;
  * last one's memory read too).
  */
 const sizes = (opts: BenchOptions) => ({
-  session: sized(opts, 2000, 800),
+  // 400 ms: the least ZooKeeper grants at tick 200 (two ticks); each KILL waits it out, four recipes in a row.
+  session: sized(opts, 2000, 400),
   kills: sized(opts, 10, 1),
-  herd: sized(opts, 10, 3),
-  joins: sized(opts, [5, 50], [1, 3]),
+  herd: sized(opts, 10, 2),
+  joins: sized(opts, [5, 50], [1, 2]),
 });
 
 async function until<T>(probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
