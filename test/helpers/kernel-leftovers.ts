@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { linkNames, netnsNames, nftTables } from './kernel-net.js';
+import { labNetPrefix, linkNames, netnsNames, nftTables } from './kernel-net.js';
 
 /**
  * What zklab's labs leave in the kernel, read from the kernel itself (/sys/fs/cgroup, `ip netns`, `ip link`,
@@ -30,8 +30,7 @@ export function labKernelObjects(): string[] {
 
 /** True when the line names an object of the lab at `root`. */
 export function belongsTo(line: string, root: string): boolean {
-  const h = sha(root);
-  return line.startsWith('cgroup ') ? line.endsWith(`/${h.slice(0, 16)}`) : line.includes(`zl${h.slice(0, 8)}`);
+  return line.startsWith('cgroup ') ? line.endsWith(`/${sha(root).slice(0, 16)}`) : line.includes(labNetPrefix(root));
 }
 
 /** Where the developer's own labs are listed (as zklab finds its registry), before a test run points it elsewhere. */
