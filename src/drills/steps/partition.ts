@@ -18,7 +18,7 @@ export interface PartitionStep extends StepBase {
   readonly partition:
     | { readonly mode: 'isolate'; readonly target: string }
     | { readonly mode: 'split'; readonly groups: readonly (readonly string[])[] }
-    | { readonly mode: 'kind'; readonly field: string; readonly step: unknown };
+    | { readonly mode: 'kind'; readonly field: string; readonly step: object };
 }
 
 const MODES = stepModes('partition');

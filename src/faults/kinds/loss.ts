@@ -97,20 +97,22 @@ export const loss = {
       (state.net?.losses ?? []).map((l) => ({ from: l.member, to: 'all', fault: 'loss', lossPercent: l.percent })),
     text: (link) => `loss ${link.lossPercent ?? 0}%`,
   },
-  step: ownStep({
-    key: 'loss',
-    fields: (z) => ({
-      target: stepTarget(z),
-      percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),
+  steps: [
+    ownStep({
+      key: 'loss',
+      fields: (z) => ({
+        target: stepTarget(z),
+        percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),
+      }),
+      build: (v, ctx) => ({ target: ctx.target(v.target, ['target']), percent: v.percent }),
+      describe: describeStep,
+      names: (s) => [s.target],
+      async run(ctx, s) {
+        const r = await (await aim()).resolve(ctx.paths, s.target);
+        const appliedAt = Date.now();
+        await applyLoss(ctx.paths, r, s.percent);
+        return { description: describeStep(s).replace(s.target, ctx.shown(s.target, r)), appliedAt };
+      },
     }),
-    build: (v, ctx) => ({ target: ctx.target(v.target, ['target']), percent: v.percent }),
-    describe: describeStep,
-    names: (s) => [s.target],
-    async run(ctx, s) {
-      const r = await (await aim()).resolve(ctx.paths, s.target);
-      const appliedAt = Date.now();
-      await applyLoss(ctx.paths, r, s.percent);
-      return { description: describeStep(s).replace(s.target, ctx.shown(s.target, r)), appliedAt };
-    },
-  }),
+  ],
 } satisfies FaultKind<typeof events>;

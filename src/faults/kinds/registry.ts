@@ -4,7 +4,7 @@ import type { LabState } from '../../lab/state.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
 import { loss } from './loss.js';
 import { oneWay } from './one-way.js';
-import type { FaultStep, ModeStep, OwnStep, OwnStepOf } from './step.js';
+import type { ModeStep, OwnStep, OwnStepOf } from './step.js';
 
 /**
  * Every kind of fault the lab has, one module each (kind.ts says what a module holds). The CLI, the drill steps,
@@ -14,13 +14,13 @@ import type { FaultStep, ModeStep, OwnStep, OwnStepOf } from './step.js';
  *  1. write `kinds/<kind>.ts`: a FaultKind with its name and one-line description; its arguments, their checks and
  *     the function that applies it; `backends` (the hooks that apply and lift it on the link proxies, the node
  *     namespaces, hosts); `events` (the fields of each lab line only it writes); `windows` (how a judge reads
- *     those lines as fault windows, and their colour in the report); `inspect`, if it shows on links; `step`, its
- *     drill step (`clock: { … }`) or a mode of another kind's step; `atNodeStart`, if every node must be prepared
- *     for it when it starts (libfaketime in its environment);
+ *     those lines as fault windows, and their colour in the report); `inspect`, if it shows on links; `steps`, its
+ *     drill steps (`clock: { … }`) or its modes of another kind's step; `atNodeStart`, if every node must be
+ *     prepared for it when it starts (libfaketime in its environment);
  *  2. add it to FAULT_KINDS below;
  *  3. give it a CLI verb: a command file in src/cli/commands/ (`zklab clock skew|drift|reset|list`), listed in
  *     src/cli/main.ts, which calls the module's function and describes itself with the kind's description.
- * Its drill step, its windows, its events in the readers and its view in `inspect` then follow from the list.
+ * Its drill steps, its windows, its events in the readers and its view in `inspect` then follow from the list.
  */
 export const FAULT_KINDS = [oneWay, loss] as const satisfies readonly FaultKind[];
 
@@ -64,15 +64,14 @@ export const kindLinkText = (link: LinkView): string | undefined => faultKindNam
 /** A drill step of a kind's own, as its module builds it: its key as `kind`, and what the module built. */
 export type KindStep = OwnStepOf<RegisteredKind>;
 
-/** The drill steps of their own the kinds have (`<key>: { … }`), in the registry's order. */
-export const ownSteps = (): readonly OwnStep[] =>
-  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter((s): s is OwnStep => s.mode === undefined);
+const STEPS = KINDS.flatMap((k) => k.steps ?? []);
+
+/** The drill steps of their own the kinds have (`<key>: …`), in the registry's order. */
+export const ownSteps = (): readonly OwnStep[] => STEPS.filter((s): s is OwnStep => s.mode === undefined);
 
 /** The modes kinds add to the step `key` (`partition: { <mode>: … }`), in the registry's order. */
 export const stepModes = (key: string): readonly ModeStep[] =>
-  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter(
-    (s): s is ModeStep => s.mode !== undefined && s.key === key,
-  );
+  STEPS.filter((s): s is ModeStep => s.mode !== undefined && s.key === key);
 
 /** What a node carries from its start for every kind that asks (later kinds' environment wins a clash). */
 export function nodeStartPrep(node: NodeStart): Required<NodePrep> {

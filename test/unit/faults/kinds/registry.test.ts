@@ -62,10 +62,13 @@ describe('the fault kind registry', () => {
     expect(isLabLine({ t: 1, event: 'ensemble-up' })).toBe(false);
   });
 
-  it('gives each own drill step a key of its own and fields', () => {
+  it('gives each own drill step a key of its own, and fields or a value', () => {
     const keys = ownSteps().map((s) => s.key);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const s of ownSteps()) expect(Object.keys(s.fields(z)).length, s.key).toBeGreaterThan(0);
+    for (const s of ownSteps()) {
+      if (s.fields) expect(Object.keys(s.fields(z)).length, s.key).toBeGreaterThan(0);
+      else expect(s.value(z), s.key).toBeInstanceOf(z.ZodType);
+    }
   });
 
   it('prepares a node at its start with what the kinds ask for, nothing when none asks', () => {
