@@ -2,9 +2,9 @@ import type { LabPaths } from '../lab/paths.js';
 import type { CutMode } from '../lab/net-plan.js';
 import * as net from '../net/service.js';
 import { contenderPaused, contenderSignals } from './contender-signals.js';
-import { refuseDeadContender, resolve, type Target } from './aim.js';
+import { type Hit, refuseDeadContender, resolve, type Target } from './aim.js';
 import type { FaultScope } from './scope.js';
-import { killServer, pauseServer } from './server-signals.js';
+import { pauseServer } from './server-signals.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
@@ -20,32 +20,6 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  * row). Each fault says whom it hit.
  */
 export type { Target } from './aim.js';
-
-export interface Hit {
-  readonly target: Resolved;
-  readonly pid: number;
-}
-
-/** A kill also says how many processes it ended (a node's, or the program's group) and how many of the node are left. */
-export interface KillHit extends Hit {
-  readonly processes: number;
-  readonly left: number;
-}
-
-/**
- * SIGKILL leaves a contender's session to expire; SIGTERM closes it at once. A server is stopped either way.
- * `scope`: the whole node (default) or the program's own process group (what it daemonized lives on).
- */
-export async function kill(
-  paths: LabPaths,
-  t: Target,
-  sig: 'SIGKILL' | 'SIGTERM',
-  scope: FaultScope = 'node',
-): Promise<KillHit> {
-  const target = await resolve(paths, t);
-  if (target.kind === 'contender') return { target, ...(await contenderSignals.kill(paths, target.name, sig, scope)) };
-  return { target, pid: (await killServer(paths, target.name, sig)).pid, processes: 1, left: 0 };
-}
 
 /** The lab's members that are paused now (their node frozen, or their process stopped), servers first. */
 export function pausedMembers(paths: LabPaths): Resolved[] {

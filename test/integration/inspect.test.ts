@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
 import { normalizeSessionId } from '../../src/zk/session-id.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -127,7 +127,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     await source.ready();
     expect(leaderNode(source.current())?.contender).toBe(chain[0]!.id);
     const killedAt = Date.now();
-    await faults.kill(paths, chain[0]!.id, 'SIGKILL');
+    await applyKill(paths, chain[0]!.id, 'SIGKILL');
     const s = await nextSnapshot(
       source,
       (x) => leaderNode(x)?.contender === chain[1]!.id,
@@ -172,7 +172,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     const victim = listContenders(paths)
       .filter((c) => c.alive && c.path === PATH)
       .at(-1)!;
-    await faults.kill(paths, victim.id, 'SIGTERM');
+    await applyKill(paths, victim.id, 'SIGTERM');
     const s = await nextSnapshot(
       source,
       (x) => x.nodes.length > 1 && !x.nodes.some((n) => n.contender === victim.id),

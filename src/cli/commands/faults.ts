@@ -5,7 +5,8 @@ import { requireState } from '../../lab/state.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import type { Target } from '../../faults/service.js';
+import type { Target } from '../../faults/aim.js';
+import { kill } from '../../faults/kinds/kill.js';
 import { FAULT_SCOPES, type FaultScope, isFaultScope, SCOPE_WORDS } from '../../faults/scope.js';
 
 interface TargetArgs extends GlobalArgs {
@@ -65,7 +66,7 @@ function targetOf(a: TargetArgs, verb: string): Target {
 export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, TargetArgs> {
   return {
     command: 'kill <target> [name]',
-    describe: `Kill a process of the lab: ${TARGETS}`,
+    describe: kill.description,
     builder: (y: Argv<GlobalArgs>) =>
       withOptions(
         y,
@@ -76,13 +77,13 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         },
       ) as Argv<TargetArgs>,
     handler: async (a) => {
-      const faults = await import('../../faults/service.js');
+      const { applyKill } = await import('../../faults/kinds/kill.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
       const scope = parseScope(a.scope);
       const target = targetOf(a, 'kill');
       requireState(paths);
-      const { target: hit, pid, processes, left } = await faults.kill(paths, target, sig, scope);
+      const { target: hit, pid, processes, left } = await applyKill(paths, target, sig, scope);
       if (hit.kind === 'server') {
         ctx.out(
           a.target === 'zk-leader'

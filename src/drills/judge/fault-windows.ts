@@ -43,12 +43,6 @@ const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule
 
 /** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
 const LAB_RULES: readonly WindowRule[] = [
-  windowRule<LabEventOf<'contender-killed'>>({
-    event: 'contender-killed',
-    colour: '#d62728',
-    label: (e) => `kill ${e.contender} (${e.signal})`,
-    hits: (e) => [e.contender],
-  }),
   windowRule<LabEventOf<'contender-paused'>>({
     event: 'contender-paused',
     colour: '#8e6bbf',
@@ -63,14 +57,6 @@ const LAB_RULES: readonly WindowRule[] = [
     colour: '#7f7f7f',
     label: (e) => `stop ${e.contender}`,
     hits: (e) => [e.contender],
-  }),
-  windowRule<LabEventOf<'server-killed'>>({
-    event: 'server-killed',
-    colour: '#ff7f0e',
-    label: (e) => `kill ${e.server} (${e.signal})`,
-    hits: (e) => [e.server],
-    endedBy: (ev, e) =>
-      (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server),
   }),
   windowRule<LabEventOf<'server-paused'>>({
     event: 'server-paused',

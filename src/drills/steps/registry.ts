@@ -5,7 +5,6 @@ import { FAULT_KIND_STEPS } from './fault-kinds.js';
 import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
 import { jobs } from './jobs.js';
-import { kill } from './kill.js';
 import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
@@ -19,16 +18,25 @@ import { spawn } from './spawn.js';
 import { stop } from './stop.js';
 import { wait } from './wait.js';
 
+/** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
+const PLACED: readonly string[] = ['kill'];
+
+const fault = (key: string) => {
+  const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
+  if (kind === undefined) throw new Error(`no fault kind has the drill step ${key}`);
+  return kind;
+};
+
 /** Every step kind a drill may use, in the order its error messages list them. */
 export const STEP_KINDS = [
   wait,
-  kill,
+  fault('kill'),
   pause,
   resume,
   partition,
   heal,
   delay,
-  ...FAULT_KIND_STEPS,
+  ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
   spawn,
   stop,
   restart,

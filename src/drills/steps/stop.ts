@@ -1,5 +1,5 @@
 import { stopContenders } from '../../contenders/service.js';
-import * as faults from '../../faults/service.js';
+import { applyKill } from '../../faults/kinds/kill.js';
 import { resolveTarget } from '../../faults/targets.js';
 import { shown } from '../core/aliases.js';
 import type { StepBase, StepKind } from './kind.js';
@@ -24,7 +24,7 @@ export const stop: StepKind<StopStep, typeof target> = {
     ctx.frozen.delete(r.name);
     const appliedAt = Date.now();
     if (r.kind === 'contender') await stopContenders(paths, [r.name]);
-    else await faults.kill(paths, r, 'SIGTERM');
+    else await applyKill(paths, r, 'SIGTERM');
     return { description: `stop ${shown(step.target, r)}`, appliedAt };
   },
 };

@@ -1,4 +1,5 @@
 import { isPaused } from '../../lab/nodes.js';
+import { applyKill } from '../../faults/kinds/kill.js';
 import * as faults from '../../faults/service.js';
 import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
@@ -18,7 +19,7 @@ export interface InspectActions {
 export function labActions(paths: LabPaths, electionPath: string): InspectActions {
   return {
     async kill(id, signal) {
-      const r = await faults.kill(paths, { name: id, kind: 'contender' }, signal);
+      const r = await applyKill(paths, { name: id, kind: 'contender' }, signal);
       const session = signal === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
       return `killed ${id} (pid ${r.pid}) with ${signal}: ${session}`;
     },
