@@ -52,12 +52,6 @@ const LAB_RULES: readonly WindowRule[] = [
       ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
       contenderOf(e) === ev.contender,
   }),
-  windowRule<LabEventOf<'contender-stopped'>>({
-    event: 'contender-stopped',
-    colour: '#7f7f7f',
-    label: (e) => `stop ${e.contender}`,
-    hits: (e) => [e.contender],
-  }),
   windowRule<LabEventOf<'server-paused'>>({
     event: 'server-paused',
     colour: '#bcbd22',

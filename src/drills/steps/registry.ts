@@ -15,11 +15,10 @@ import { restart } from './restart.js';
 import { resume } from './resume.js';
 import { sleep } from './sleep.js';
 import { spawn } from './spawn.js';
-import { stop } from './stop.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill'];
+const PLACED: readonly string[] = ['kill', 'stop'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -38,7 +37,7 @@ export const STEP_KINDS = [
   delay,
   ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
   spawn,
-  stop,
+  fault('stop'),
   restart,
   add,
   remove,
