@@ -1,15 +1,11 @@
 import type { LabPaths } from '../lab/paths.js';
 import type { CutMode } from '../lab/net-plan.js';
 import * as net from '../net/service.js';
-import { contenderPaused, contenderSignals } from './contender-signals.js';
-import { type Hit, refuseDeadContender, resolve, type Target } from './aim.js';
-import type { FaultScope } from './scope.js';
-import { pauseServer } from './server-signals.js';
+import { refuseDeadContender, resolve, type Target } from './aim.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
 import { isOurs } from '../lab/node/procs.js';
-import { isPaused } from '../lab/nodes.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.js';
@@ -20,51 +16,6 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  * row). Each fault says whom it hit.
  */
 export type { Target } from './aim.js';
-
-/** The lab's members that are paused now (their node frozen, or their process stopped), servers first. */
-export function pausedMembers(paths: LabPaths): Resolved[] {
-  const state = requireState(paths);
-  const paused = (pid: number | undefined) => isOurs(pid, paths.markers) && isPaused(pid!);
-  return [
-    ...state.servers.filter((s) => paused(s.pid)).map((s): Resolved => ({ name: s.name, kind: 'server' })),
-    ...state.contenders
-      .filter((c) => contenderPaused(paths, c))
-      .map((c): Resolved => ({ name: c.id, kind: 'contender' })),
-  ];
-}
-
-/**
- * Freezes (`pause`) or thaws the target; a pause returns once it is frozen. `scope`: the whole node (default) or the
- * program's own process group (SIGSTOP).
- */
-export async function freeze(
-  paths: LabPaths,
-  t: Target,
-  pause: boolean,
-  opts: { signal?: AbortSignal; scope?: FaultScope } = {},
-): Promise<Hit> {
-  const target = await resolve(paths, t);
-  if (!pause && t === 'leader') refuseResumeOfNewLeader(paths, target);
-  const { pid } =
-    target.kind === 'contender'
-      ? await contenderSignals.pause(paths, target.name, pause, opts)
-      : await pauseServer(paths, target.name, pause, opts);
-  return { target, pid };
-}
-
-/**
- * `resume leader` after `pause leader`: the frozen leader lost its session, so `leader` now names the next one.
- * Say which contenders are paused and how to resume them.
- */
-function refuseResumeOfNewLeader(paths: LabPaths, leader: Resolved): void {
-  const paused = pausedMembers(paths).filter((m) => m.kind === 'contender');
-  if (paused.some((m) => m.name === leader.name) || paused.length === 0) return;
-  const names = paused.map((m) => m.name).join(', ');
-  throw new UsageError(
-    `${leader.name} leads now and is not paused; paused: ${names} (the one \`pause leader\` froze lost its lead)`,
-    `resume it by name, \`zklab resume contender ${paused[0]!.name}\`, or all of them: \`zklab resume paused\``,
-  );
-}
 
 /** Cuts every link of the target; replaces an earlier isolation of it. */
 export async function isolate(

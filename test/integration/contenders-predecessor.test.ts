@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { contenderOf } from '../../src/lab/events.js';
 import { applyKill } from '../../src/faults/kinds/kill.js';
-import * as faults from '../../src/faults/service.js';
+import { freeze } from '../../src/faults/kinds/pause.js';
 import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { cmdlineOf, findMarked } from '../../src/lab/node/procs.js';
@@ -105,11 +105,11 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     const [old, next] = await chain(path);
     const oldSession = old!.session;
     const pausedAt = Date.now();
-    await faults.freeze(paths, 'leader', true);
+    await freeze(paths, 'leader', true);
     await waitFor(() => claimsAfter(next!.id, pausedAt)[0], `${next!.id} to lead while ${old!.id} is frozen`, 15_000);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
     const resumedAt = Date.now();
-    await faults.freeze(paths, old!.id, false);
+    await freeze(paths, old!.id, false);
     await waitFor(
       () => events(paths, old!.id).some((e) => e.event === 'expired' && e.t >= resumedAt),
       `${old!.id} to learn its session expired`,

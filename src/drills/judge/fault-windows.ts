@@ -1,7 +1,7 @@
 import { windowRule, type WindowRule } from '../../faults/kinds/kind.js';
 import { type LabLine, windowRuleOf } from '../../faults/kinds/registry.js';
 import { targetKind } from '../../faults/targets.js';
-import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../../lab/events.js';
+import type { LabEvent, LabEventOf } from '../../lab/events.js';
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -42,26 +42,7 @@ const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule
   windowRule<NetFaultEvent>({ event, colour, label: (e) => e.description, hits: partitionTargets, endedBy: healOf });
 
 /** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
-const LAB_RULES: readonly WindowRule[] = [
-  windowRule<LabEventOf<'contender-paused'>>({
-    event: 'contender-paused',
-    colour: '#8e6bbf',
-    label: (e) => `pause ${e.contender}`,
-    hits: (e) => [e.contender],
-    endedBy: (ev, e) =>
-      ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
-      contenderOf(e) === ev.contender,
-  }),
-  windowRule<LabEventOf<'server-paused'>>({
-    event: 'server-paused',
-    colour: '#bcbd22',
-    label: (e) => `pause ${e.server}`,
-    hits: (e) => [e.server],
-    endedBy: (ev, e) => ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server,
-  }),
-  netFaultRule('partition', '#1f77b4'),
-  netFaultRule('delay', '#17becf'),
-];
+const LAB_RULES: readonly WindowRule[] = [netFaultRule('partition', '#1f77b4'), netFaultRule('delay', '#17becf')];
 const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
 
 /** How lines of `event` open fault windows, and their colour in the report; undefined when they open none. */

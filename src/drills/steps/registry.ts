@@ -8,17 +8,15 @@ import { jobs } from './jobs.js';
 import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
-import { pause } from './pause.js';
 import { priority } from './priority.js';
 import { remove } from './remove.js';
 import { restart } from './restart.js';
-import { resume } from './resume.js';
 import { sleep } from './sleep.js';
 import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'stop'];
+const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'stop'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -30,8 +28,8 @@ const fault = (key: string) => {
 export const STEP_KINDS = [
   wait,
   fault('kill'),
-  pause,
-  resume,
+  fault('pause'),
+  fault('resume'),
   partition,
   heal,
   delay,

@@ -59,8 +59,11 @@ export type Backend = 'proxy' | 'ns' | 'hosts';
  */
 export interface BackendHooks<A = never, R = void> {
   apply(paths: LabPaths, args: A): Promise<R>;
-  /** Undoes it; none where nothing can (a kill), or where another kind lifts it (a heal lifts an isolation). */
-  lift?(paths: LabPaths, args: A): Promise<void>;
+  /**
+   * Undoes it, telling what applying tells; none where nothing can (a kill), or where another kind lifts it (a heal
+   * lifts an isolation).
+   */
+  lift?(paths: LabPaths, args: A): Promise<R>;
 }
 
 /** The backend a lab's faults act on now. */

@@ -49,6 +49,9 @@ export const stepScope = (zod: Zod) =>
 /** What every target of a fault step may name by default. */
 export const FAULT_TARGETS: readonly TargetKind[] = ['leader', 'zk-leader', 'contender', 'server'];
 
+/** What the target of a step that lifts faults (resume, heal) may name: those, or `all`. */
+export const FAULT_TARGETS_OR_ALL: readonly TargetKind[] = [...FAULT_TARGETS, 'all'];
+
 /** A field path inside a step's value (`['split', 0, 1]`), for problems. */
 export type StepField = readonly (string | number)[];
 

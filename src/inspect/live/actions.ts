@@ -1,5 +1,6 @@
 import { isPaused } from '../../lab/nodes.js';
 import { applyKill } from '../../faults/kinds/kill.js';
+import { freeze } from '../../faults/kinds/pause.js';
 import * as faults from '../../faults/service.js';
 import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
@@ -27,7 +28,7 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
     async togglePause(id) {
       const record = requireState(paths).contenders.find((c) => c.id === id);
       const paused = record?.pid !== undefined && isPaused(record.pid);
-      const r = await faults.freeze(paths, { name: id, kind: 'contender' }, !paused);
+      const r = await freeze(paths, { name: id, kind: 'contender' }, !paused);
       return `${paused ? 'resumed' : 'paused'} ${id} (pid ${r.pid})`;
     },
 
