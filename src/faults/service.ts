@@ -1,9 +1,8 @@
 import type { LabPaths } from '../lab/paths.js';
-import type { CutMode } from '../lab/net-plan.js';
 import * as net from '../net/service.js';
 import { refuseDeadContender, resolve, type Target } from './aim.js';
 import { requireState } from '../lab/state.js';
-import { checkTargetName, resolveTarget, type Resolved } from './targets.js';
+import { checkTargetName, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
 import { isOurs } from '../lab/node/procs.js';
 import { armFailpoint as armed } from '../lab/failpoints.js';
@@ -16,32 +15,6 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  * row). Each fault says whom it hit.
  */
 export type { Target } from './aim.js';
-
-/** Cuts every link of the target; replaces an earlier isolation of it. */
-export async function isolate(
-  paths: LabPaths,
-  t: Target,
-  mode: CutMode = 'blackhole',
-): Promise<net.IsolateResult & { target: Resolved }> {
-  const target = await resolve(paths, t);
-  refuseDeadContender(paths, target, 'a partition');
-  const r = await net.isolate(paths, target.name, mode, typeof t === 'string' && t !== target.name ? t : undefined);
-  return { ...r, target };
-}
-
-/** Splits the lab into groups (members not named form one more); aliases are resolved when the split runs. */
-export async function split(
-  paths: LabPaths,
-  groups: readonly (readonly string[])[],
-  mode: CutMode = 'blackhole',
-): Promise<net.SplitResult> {
-  const state = requireState(paths);
-  for (const name of groups.flat()) checkTargetName(state, name);
-  const resolved: string[][] = [];
-  for (const group of groups)
-    resolved.push(await Promise.all(group.map(async (name) => (await resolveTarget(paths, name, state)).name)));
-  return net.split(paths, resolved, mode);
-}
 
 /** Lifts the target's isolation and the splits that cut it off; everything when no target (or `all`) is named. */
 export async function heal(paths: LabPaths, t?: Target): Promise<net.HealResult> {

@@ -1,4 +1,3 @@
-import { isOurs } from '../lab/node/procs.js';
 import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
@@ -6,7 +5,7 @@ import type { LabPaths } from '../lab/paths.js';
 import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './control.js';
-import { CUT_MODES, type CutMode, isDirected } from '../lab/net-plan.js';
+import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
@@ -67,11 +66,6 @@ export async function changeNet(paths: LabPaths, change: (net: LabNetState) => L
   });
 }
 
-export interface IsolateResult {
-  readonly member: string;
-  readonly description: string;
-}
-
 /** What a network fault can name, for hints. */
 function membersHint(state: LabState): string {
   return `members: ${labMembers(state).join(', ')}; or leader, zk-leader`;
@@ -81,65 +75,6 @@ function membersHint(state: LabState): string {
 export function requireMember(state: LabState, name: string): string {
   if (!labMembers(state).includes(name)) throw new UsageError(`unknown target "${name}"`, membersHint(state));
   return name;
-}
-
-/** Cuts every link of one member (zkN, cN); replaces an earlier isolation of it. `requested`: the alias it was named by. */
-export async function isolate(
-  paths: LabPaths,
-  target: string,
-  mode: CutMode = 'blackhole',
-  requested?: string,
-): Promise<IsolateResult> {
-  const state = requireNetwork(paths);
-  const member = requireMember(state, target);
-  const rule = rules.isolate(member, mode);
-  await changeNet(paths, (net) => ({
-    ...net,
-    rules: [...net.rules.filter((r) => !(!isDirected(r) && r.type === 'isolate' && r.member === member)), rule],
-  }));
-  const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', {
-    description,
-    target: member,
-    mode,
-    ...(requested === undefined ? {} : { requested }),
-  });
-  return { member, description };
-}
-
-export interface SplitResult {
-  /** Every group, the implicit one (members not named) last. */
-  readonly groups: readonly (readonly string[])[];
-  readonly description: string;
-}
-
-/** Cuts the links between groups; members not named form one more group. */
-export async function split(
-  paths: LabPaths,
-  groups: readonly (readonly string[])[],
-  mode: CutMode = 'blackhole',
-): Promise<SplitResult> {
-  const state = requireNetwork(paths);
-  if (groups.length < 2) {
-    throw new UsageError(
-      `a split needs at least two groups, got ${groups.length}`,
-      'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)',
-    );
-  }
-  for (const name of groups.flat()) requireMember(state, name);
-  const rule = rules.split(groups, mode);
-  const problems = rules.validateRule(rule, labMembers(state));
-  if (problems.length > 0)
-    throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
-  await changeNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
-  // The group of those not named holds the living: a dead contender is cut off from nothing.
-  const living = labMembers(state).filter(
-    (m) => !state.contenders.some((c) => c.id === m && !isOurs(c.pid, paths.markers)),
-  );
-  const all = rules.splitGroups(rule, living).filter((g) => g.length > 0);
-  const description = rules.describeRule(rules.split(all, mode));
-  recordLabEvent(paths, 'partition', { description, groups: all, mode });
-  return { groups: all, description };
 }
 
 export interface HealResult {

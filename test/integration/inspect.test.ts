@@ -184,11 +184,12 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
   });
 
   it('keeps working across a partition of the leading server, shows it, and shows the heal', async () => {
-    const { heal, isolate } = await import('../../src/net/service.js');
+    const { applyIsolate } = await import('../../src/faults/kinds/isolate.js');
+    const { heal } = await import('../../src/net/service.js');
     const source = startSource();
     await source.ready();
     const old = (await quorumLeader(readState(paths)!.servers))!.name;
-    await isolate(paths, old);
+    await applyIsolate(paths, old);
     try {
       const cut = await nextSnapshot(
         source,

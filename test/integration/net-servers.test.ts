@@ -9,7 +9,9 @@ import { findMarked, isOurs, processState, signal, waitForExit } from '../../src
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import { listNetwork } from '../../src/net/service.js';
-import { heal, isolate, split } from '../../src/faults/service.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applySplit } from '../../src/faults/kinds/split.js';
+import { heal } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
 import { connectedAddresses, listeningAddresses, listeningPeerLinks } from '../helpers/sockets.js';
@@ -134,7 +136,7 @@ describe('server links on a real 3-server ensemble', () => {
     const old = (await quorumLeader(state.servers))!.name;
     const others = state.servers.map((s) => s.name).filter((n) => n !== old);
     const t0 = Date.now();
-    const r = await isolate(paths, 'zk-leader');
+    const r = await applyIsolate(paths, 'zk-leader');
     expect(r.member).toBe(old);
 
     const leader = await newLeader(old, others, 10_000);
@@ -166,7 +168,7 @@ describe('server links on a real 3-server ensemble', () => {
   }, 90_000);
 
   it('split zk1 | zk2,zk3: zk1 stops serving, the majority keeps accepting writes', async () => {
-    const r = await split(paths, [['zk1'], ['zk2', 'zk3']]);
+    const r = await applySplit(paths, [['zk1'], ['zk2', 'zk3']]);
     expect(r.groups).toEqual([['zk1'], ['zk2', 'zk3']]);
     await waitFor(async () => (await modes()).zk1 === 'not-serving', 'zk1 to stop serving', 15_000, 50);
     await waitFor(
@@ -198,7 +200,7 @@ describe('server links on a real 3-server ensemble', () => {
 
   it("--mode reject resets the isolated server's connections instead of holding them", async () => {
     const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
-    await isolate(paths, follower, 'reject');
+    await applyIsolate(paths, follower, 'reject');
     await waitFor(async () => (await modes())[follower] === 'not-serving', `${follower} to stop serving`, 15_000, 50);
     const rejected = await waitFor(
       async () => {
@@ -218,7 +220,7 @@ describe('server links on a real 3-server ensemble', () => {
 
   it('a dead link daemon shows in status, blocks faults, and `up` restarts it with the recorded partitions', async () => {
     const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
-    await isolate(paths, follower);
+    await applyIsolate(paths, follower);
     const before = (await ensembleStatus(paths)).network.daemon.pid!;
     signal(before, 'SIGKILL');
     await waitForExit([before], 5000);

@@ -1,7 +1,7 @@
 import { windowRule, type WindowRule } from '../../faults/kinds/kind.js';
 import { type LabLine, windowRuleOf } from '../../faults/kinds/registry.js';
 import { targetKind } from '../../faults/targets.js';
-import type { LabEvent, LabEventOf } from '../../lab/events.js';
+import type { LabEventOf } from '../../lab/events.js';
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -18,31 +18,20 @@ export interface FaultWindow {
 const isContender = (n: string) => targetKind(n) === 'contender';
 const isServer = (n: string) => targetKind(n) === 'server';
 
-type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
-
-/** The names a partition or delay cuts off; for a split, the members of groups without a server majority. */
-export function partitionTargets(ev: NetFaultEvent): string[] {
-  const names = ev.target === undefined ? [] : [ev.target];
-  const groups = ev.event === 'partition' ? (ev.groups ?? []) : [];
-  const totalServers = groups.flat().filter(isServer).length;
-  for (const group of groups) {
-    if (group.filter(isServer).length * 2 <= totalServers) names.push(...group);
-  }
-  return [...new Set(names)];
-}
-
-/** A heal of the other kind (lifting partitions vs clearing delays) leaves the fault in place. */
-const healOf = (ev: NetFaultEvent, e: LabEvent): boolean =>
-  e.event === 'heal' &&
-  e.kind === ev.event &&
-  (e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target));
-
-/** A partition or a delay: labelled by its description, ended by the heal of its kind. */
-const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule =>
-  windowRule<NetFaultEvent>({ event, colour, label: (e) => e.description, hits: partitionTargets, endedBy: healOf });
-
 /** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
-const LAB_RULES: readonly WindowRule[] = [netFaultRule('partition', '#1f77b4'), netFaultRule('delay', '#17becf')];
+const LAB_RULES: readonly WindowRule[] = [
+  windowRule<LabEventOf<'delay'>>({
+    event: 'delay',
+    colour: '#17becf',
+    label: (e) => e.description,
+    hits: (e) => [e.target],
+    // The clearing of delays (a heal of kind delay) ends it; lifting partitions leaves it.
+    endedBy: (ev, e) =>
+      e.event === 'heal' &&
+      e.kind === 'delay' &&
+      (e.target === undefined || e.target === 'all' || e.target === ev.target),
+  }),
+];
 const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
 
 /** How lines of `event` open fault windows, and their colour in the report; undefined when they open none. */

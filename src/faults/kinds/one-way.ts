@@ -6,6 +6,7 @@ import { describeRule, directed } from '../../net/partition.js';
 import type { Target } from '../aim.js';
 import type { Resolved } from '../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor } from './kind.js';
+import { PARTITION_WINDOW } from './partition-line.js';
 import { modeStep, stepTarget } from './step.js';
 
 /**
@@ -78,6 +79,7 @@ export const oneWay = {
   description: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
   needs: 'a one-way cut',
   backends: { ns: viaNetPlan },
+  windows: [PARTITION_WINDOW],
   steps: [
     modeStep({
       key: 'partition',

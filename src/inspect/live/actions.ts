@@ -1,4 +1,5 @@
 import { isPaused } from '../../lab/nodes.js';
+import { applyIsolate } from '../../faults/kinds/isolate.js';
 import { applyKill } from '../../faults/kinds/kill.js';
 import { freeze } from '../../faults/kinds/pause.js';
 import * as faults from '../../faults/service.js';
@@ -38,7 +39,7 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
         const r = await faults.heal(paths, id);
         return r.healed.length > 0 ? `healed ${id}: ${r.healed.join('; ')}` : `nothing cuts ${id} off`;
       }
-      const r = await faults.isolate(paths, id);
+      const r = await applyIsolate(paths, id);
       return `${r.description} (i again heals it)`;
     },
 

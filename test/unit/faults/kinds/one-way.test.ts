@@ -7,7 +7,7 @@ import { describeRule, directed, healRules, ruleCuts } from '../../../../src/net
 
 describe('the one-way cut as a kind', () => {
   it('is a mode of the partition step, written oneWay', () => {
-    expect(stepModes('partition').map((m) => m.mode)).toEqual(['oneWay']);
+    expect(stepModes('partition').map((m) => m.mode)).toContain('oneWay');
     expect(oneWay.steps[0]!.describe({ from: 'c1', to: 'zk2' })).toBe('partition: one-way c1 → zk2');
   });
 
