@@ -16,11 +16,6 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  */
 export type { Target } from './aim.js';
 
-/** Lifts the target's isolation and the splits that cut it off; everything when no target (or `all`) is named. */
-export async function heal(paths: LabPaths, t?: Target): Promise<net.HealResult> {
-  return net.heal(paths, t === undefined || t === 'all' ? undefined : (await resolve(paths, t)).name);
-}
-
 /** Round-trip latency on every link of the target; 0 removes it. */
 export async function delay(
   paths: LabPaths,

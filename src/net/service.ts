@@ -77,30 +77,6 @@ export function requireMember(state: LabState, name: string): string {
   return name;
 }
 
-export interface HealResult {
-  /** The rules that were lifted, described. */
-  readonly healed: readonly string[];
-  readonly remaining: readonly string[];
-}
-
-/** Lifts `target`'s isolation and the splits that cut it off (see healRules), or everything when none (or `all`) is named. */
-export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
-  const state = requireNetwork(paths);
-  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
-  const before = state.net?.rules ?? [];
-  const after = rules.healRules(before, labMembers(state), member);
-  const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
-  if (healed.length > 0) {
-    await changeNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
-    recordLabEvent(paths, 'heal', {
-      kind: 'partition',
-      description: `heal ${member ?? 'all'}`,
-      ...(member ? { target: member } : {}),
-    });
-  }
-  return { healed, remaining: after.map(rules.describeRule) };
-}
-
 export interface DelayResult {
   readonly member: string;
   readonly description: string;

@@ -15,7 +15,7 @@ import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
 import { applyIsolate } from '../../src/faults/kinds/isolate.js';
-import { heal } from '../../src/faults/service.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { benchDir } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
@@ -107,7 +107,7 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
     await new Promise((r) => setTimeout(r, 20));
   }
   const took = performance.now() - t0;
-  await heal(paths);
+  await applyHeal(paths);
   const deadline = performance.now() + 60_000;
   while (
     !(await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 300)))).every(

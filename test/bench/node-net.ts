@@ -16,7 +16,7 @@ import { spawnContenders } from '../../src/contenders/service.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { applyIsolate } from '../../src/faults/kinds/isolate.js';
-import { heal } from '../../src/faults/service.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -143,7 +143,7 @@ async function cutTimes(paths: LabPaths, dir: string, cuts: number): Promise<{ l
       await sleep(300);
       const last = (echo(dir, 'c1')!.last[tag] ?? 0) * 1000;
       out.late.push(Math.max(0, last - returned));
-      await heal(paths, 'c1');
+      await applyHeal(paths, 'c1');
     } finally {
       sender.kill('SIGKILL');
       await sender;
@@ -158,7 +158,7 @@ async function proxyCutTimes(paths: LabPaths, cuts: number): Promise<number[]> {
     const start = performance.now();
     await applyIsolate(paths, 'zk1');
     took.push(performance.now() - start);
-    await heal(paths, 'zk1');
+    await applyHeal(paths, 'zk1');
   }
   return took;
 }

@@ -185,7 +185,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
 
   it('keeps working across a partition of the leading server, shows it, and shows the heal', async () => {
     const { applyIsolate } = await import('../../src/faults/kinds/isolate.js');
-    const { heal } = await import('../../src/net/service.js');
+    const { applyHeal } = await import('../../src/faults/kinds/heal.js');
     const source = startSource();
     await source.ready();
     const old = (await quorumLeader(readState(paths)!.servers))!.name;
@@ -201,7 +201,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
       );
       expect(cut.partitions.some((p) => p.fault === 'partition' && (p.from === old || p.to === old))).toBe(true);
     } finally {
-      await heal(paths);
+      await applyHeal(paths);
     }
     await nextSnapshot(
       source,

@@ -7,7 +7,8 @@ import { fourLetterWord } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { applyIsolate } from '../../src/faults/kinds/isolate.js';
-import { clearDelay, delay, heal } from '../../src/faults/service.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
+import { clearDelay, delay } from '../../src/faults/service.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
 import { leadershipSpans } from '../helpers/beliefs.js';
@@ -130,7 +131,7 @@ describe('contender links on a real ensemble', () => {
       100,
     );
 
-    await heal(paths, old);
+    await applyHeal(paths, old);
     const expired = await waitFor(
       () => events(paths, old).find((e) => e.event === 'expired' && e.t > t0),
       `${old} to learn its session expired`,
@@ -230,7 +231,7 @@ describe('contenders that die, on a real ensemble', () => {
       expect(recorded()[cut!.id]).toEqual(before.cut);
 
       // Healed, the cut-off one reconnects through the same links.
-      await heal(paths, cut!.id);
+      await applyHeal(paths, cut!.id);
       await waitFor(
         async () => (await daemonLinks(cut!.id)).some((l) => l.stats.open > 0),
         `${cut!.id} to reconnect`,
@@ -245,7 +246,7 @@ describe('contenders that die, on a real ensemble', () => {
       expect(recorded()).not.toHaveProperty(cut!.id);
     } finally {
       process.kill(paused!.pid!, 'SIGCONT');
-      await heal(paths);
+      await applyHeal(paths);
     }
   }, 90_000);
 });

@@ -11,7 +11,7 @@ import { withDaemon } from '../../src/net/control.js';
 import { listNetwork } from '../../src/net/service.js';
 import { applyIsolate } from '../../src/faults/kinds/isolate.js';
 import { applySplit } from '../../src/faults/kinds/split.js';
-import { heal } from '../../src/faults/service.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
 import { connectedAddresses, listeningAddresses, listeningPeerLinks } from '../helpers/sockets.js';
@@ -156,7 +156,7 @@ describe('server links on a real 3-server ensemble', () => {
     await withClient(others, (zk) => zk.create('/net-during', 'd', 'persistent'));
     expect((await probeSrvr(server(old).clientPort, 500)).mode).toBe('not-serving');
 
-    await heal(paths);
+    await applyHeal(paths);
     await waitFor(async () => (await modes())[old] === 'follower', `${old} to rejoin as a follower`, 30_000, 100);
     for (const s of state.servers) {
       await withClient([s.name], async (zk) => {
@@ -185,7 +185,7 @@ describe('server links on a real 3-server ensemble', () => {
     });
     expect((await modes()).zk1).toBe('not-serving');
 
-    await heal(paths, 'zk2'); // healing any member of the split lifts it whole
+    await applyHeal(paths, 'zk2'); // healing any member of the split lifts it whole
     await waitFor(
       async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
       'all three to serve',
@@ -214,7 +214,7 @@ describe('server links on a real 3-server ensemble', () => {
       100,
     );
     expect(rejected).toBeGreaterThan(0);
-    await heal(paths, follower);
+    await applyHeal(paths, follower);
     await waitFor(async () => (await modes())[follower] === 'follower', `${follower} to rejoin`, 30_000, 100);
   }, 90_000);
 
@@ -227,7 +227,7 @@ describe('server links on a real 3-server ensemble', () => {
     const st = await ensembleStatus(paths);
     expect(st.network.daemon).toMatchObject({ running: false, needed: true });
     expect(st.network.faults).toEqual([`isolate ${follower} (blackhole)`]);
-    await expect(heal(paths)).rejects.toBeInstanceOf(ProcessError);
+    await expect(applyHeal(paths)).rejects.toBeInstanceOf(ProcessError);
 
     const r = await ensembleUp(paths);
     expect(r.outcome).toBe('repaired');
@@ -241,7 +241,7 @@ describe('server links on a real 3-server ensemble', () => {
     await newLeader(follower, others, 30_000);
     expect((await modes())[follower]).toBe('not-serving');
 
-    await heal(paths);
+    await applyHeal(paths);
     await waitFor(
       async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
       'all three to serve',

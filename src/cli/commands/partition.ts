@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
+import { applyHeal, heal } from '../../faults/kinds/heal.js';
 import { applyIsolate, isolate } from '../../faults/kinds/isolate.js';
 import { applyOneWay, oneWay } from '../../faults/kinds/one-way.js';
 import { applySplit, split } from '../../faults/kinds/split.js';
@@ -82,14 +83,13 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
 export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs & { target?: string }> {
   return {
     command: 'heal [target]',
-    describe: `Lift a member's isolation and the splits that cut it off (${TARGETS}), or all partitions`,
+    describe: heal.description,
     builder: (y: Argv<GlobalArgs>) =>
       withOptions(y, {}, { target: { type: 'string', describe: 'a member; all partitions when left out' } }) as Argv<
         GlobalArgs & { target?: string }
       >,
     handler: async (a) => {
-      const { heal } = await import('../../faults/service.js');
-      const r = await heal(labPaths(a), a.target);
+      const r = await applyHeal(labPaths(a), a.target);
       if (r.healed.length === 0)
         ctx.out(`nothing to heal${a.target ? ` for ${a.target}` : ''}: no partition cuts ${a.target ?? 'anyone'} off`);
       else

@@ -3,7 +3,6 @@ import { delay } from './delay.js';
 import { expect } from './expect.js';
 import { FAULT_KIND_STEPS } from './fault-kinds.js';
 import { failpoint } from './failpoint.js';
-import { heal } from './heal.js';
 import { jobs } from './jobs.js';
 import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
@@ -16,7 +15,7 @@ import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'stop'];
+const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'stop'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -31,7 +30,7 @@ export const STEP_KINDS = [
   fault('pause'),
   fault('resume'),
   partition,
-  heal,
+  fault('heal'),
   delay,
   ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
   spawn,

@@ -2,6 +2,7 @@ import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/even
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import { heal } from './heal.js';
 import { isolate } from './isolate.js';
 import { kill } from './kill.js';
 import { loss } from './loss.js';
@@ -27,7 +28,16 @@ import type { ModeStep, OwnStep, OwnStepOf } from './step.js';
  *     src/cli/main.ts, which calls the module's function and describes itself with the kind's description.
  * Its drill steps, its windows, its events in the readers and its view in `inspect` then follow from the list.
  */
-export const FAULT_KINDS = [kill, pause, isolate, split, oneWay, loss, stop] as const satisfies readonly FaultKind[];
+export const FAULT_KINDS = [
+  kill,
+  pause,
+  isolate,
+  split,
+  oneWay,
+  heal,
+  loss,
+  stop,
+] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
 

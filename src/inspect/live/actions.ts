@@ -1,8 +1,8 @@
 import { isPaused } from '../../lab/nodes.js';
+import { applyHeal } from '../../faults/kinds/heal.js';
 import { applyIsolate } from '../../faults/kinds/isolate.js';
 import { applyKill } from '../../faults/kinds/kill.js';
 import { freeze } from '../../faults/kinds/pause.js';
-import * as faults from '../../faults/service.js';
 import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
 import { UsageError } from '../../errors.js';
@@ -36,7 +36,7 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
     async toggleIsolate(id) {
       const { memberNetwork } = await import('../../net/status.js');
       if (memberNetwork(requireState(paths), id).cutFrom.length > 0) {
-        const r = await faults.heal(paths, id);
+        const r = await applyHeal(paths, id);
         return r.healed.length > 0 ? `healed ${id}: ${r.healed.join('; ')}` : `nothing cuts ${id} off`;
       }
       const r = await applyIsolate(paths, id);

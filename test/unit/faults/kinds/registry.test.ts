@@ -45,6 +45,10 @@ describe('the fault kind registry', () => {
     }
   });
 
+  it('has kinds that write the same event list the same rule for it', () => {
+    for (const r of KINDS.flatMap((k) => k.windows ?? [])) expect(windowRuleOf(r.event), r.event).toBe(r);
+  });
+
   it("declares each kind's own events once, none of them the lab's own, each opening a window", () => {
     const own = KINDS.flatMap((k) => Object.keys(k.events ?? {}));
     expect(new Set(own).size).toBe(own.length);
