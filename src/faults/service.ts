@@ -1,6 +1,5 @@
 import type { LabPaths } from '../lab/paths.js';
-import * as net from '../net/service.js';
-import { refuseDeadContender, resolve, type Target } from './aim.js';
+import { resolve, type Target } from './aim.js';
 import { requireState } from '../lab/state.js';
 import { checkTargetName, type Resolved } from './targets.js';
 import { UsageError } from '../errors.js';
@@ -15,25 +14,6 @@ import { failpointsOf, type FailpointAction } from '../recipes/failpoint-names.j
  * row). Each fault says whom it hit.
  */
 export type { Target } from './aim.js';
-
-/** Round-trip latency on every link of the target; 0 removes it. */
-export async function delay(
-  paths: LabPaths,
-  t: Target,
-  ms: number,
-  jitterMs = 0,
-): Promise<net.DelayResult & { target: Resolved }> {
-  net.checkMs('the delay', ms);
-  net.checkMs('the jitter', jitterMs);
-  const target = await resolve(paths, t);
-  if (ms > 0) refuseDeadContender(paths, target, 'a delay');
-  return { ...(await net.delay(paths, target.name, ms, jitterMs)), target };
-}
-
-/** Removes the target's delay, or every delay. */
-export async function clearDelay(paths: LabPaths, t?: Target): Promise<{ readonly cleared: readonly string[] }> {
-  return net.clearDelay(paths, t === undefined || t === 'all' ? undefined : (await resolve(paths, t)).name);
-}
 
 /**
  * Arms a failpoint in a contender: at the named point of its recipe it crashes, freezes or hangs (once). Refused,

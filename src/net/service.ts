@@ -1,5 +1,4 @@
 import { UsageError } from '../errors.js';
-import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
@@ -9,14 +8,15 @@ import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
-import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
+import { networkStatus, type NetworkStatus } from './status.js';
 import { applyKernelDelays, applyKernelRules } from './node-faults.js';
 
 /**
- * The lab's network faults, for the CLI, drills and inspect: partitions (isolate, split, heal) and delays on the
- * links between lab members. Every change is validated before anything is touched (a UsageError leaves the network
- * as it was), applied by the link daemon, then recorded in the lab state (so a restarted daemon gets it back) and
- * in the lab's event log (drills read `partition`, `heal` and `delay`).
+ * What the fault kinds (src/faults/kinds/) change the lab's network with: `changeNet`, the one way a rule, a delay
+ * or a drop between members is applied (validated before anything is touched: a UsageError leaves the network as
+ * it was; applied by the link daemon or each node's kernel; then recorded in the lab state, so that a restarted
+ * daemon gets it back), the checks of what a fault names, and the network's listing. Each kind records its own
+ * line in the lab's event log.
  */
 
 export function parseMode(mode: string | undefined): CutMode {
@@ -75,50 +75,6 @@ function membersHint(state: LabState): string {
 export function requireMember(state: LabState, name: string): string {
   if (!labMembers(state).includes(name)) throw new UsageError(`unknown target "${name}"`, membersHint(state));
   return name;
-}
-
-export interface DelayResult {
-  readonly member: string;
-  readonly description: string;
-}
-
-/** Adds `ms` (plus up to `jitterMs`) of round-trip latency to every link of a member; 0 removes it. */
-export async function delay(paths: LabPaths, target: string, ms: number, jitterMs = 0): Promise<DelayResult> {
-  checkMs('the delay', ms);
-  checkMs('the jitter', jitterMs);
-  const state = requireNetwork(paths);
-  const member = requireMember(state, target);
-  const d = rules.delay(member, ms, jitterMs);
-  await changeNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
-  const description = describeDelay(d);
-  recordLabEvent(paths, 'delay', { description, target: member, ms, jitter: jitterMs });
-  return { member, description };
-}
-
-/** Removes the delay and the loss of one member, or every delay and loss. */
-export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
-  const state = requireNetwork(paths);
-  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
-  const before = state.net?.delays ?? [];
-  const lost = state.net?.losses ?? [];
-  const cleared = [
-    ...before.filter((d) => member === undefined || d.member === member).map(describeDelay),
-    ...lost.filter((l) => member === undefined || l.member === member).map(rules.describeLoss),
-  ];
-  if (cleared.length > 0) {
-    await changeNet(paths, (net) => ({
-      ...net,
-      delays: rules.clearDelays(net.delays, member),
-      losses: rules.clearLosses(net.losses ?? [], member),
-    }));
-    // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
-    recordLabEvent(paths, 'heal', {
-      kind: 'delay',
-      description: `clear delay ${member ?? 'all'}`,
-      ...(member ? { target: member } : {}),
-    });
-  }
-  return { cleared };
 }
 
 export interface NetListing extends NetworkStatus {

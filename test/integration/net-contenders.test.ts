@@ -8,7 +8,7 @@ import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
 import { applyIsolate } from '../../src/faults/kinds/isolate.js';
 import { applyHeal } from '../../src/faults/kinds/heal.js';
-import { clearDelay, delay } from '../../src/faults/service.js';
+import { applyDelay, clearDelay } from '../../src/faults/kinds/delay.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
 import { leadershipSpans } from '../helpers/beliefs.js';
@@ -162,7 +162,7 @@ describe('contender links on a real ensemble', () => {
       .join(',');
     const base = await readLatency(viaLinks);
     const t0 = Date.now();
-    await delay(paths, c.id, 300);
+    await applyDelay(paths, c.id, 300);
     const slow = await readLatency(viaLinks);
     expect(slow - base).toBeGreaterThan(250);
     expect(slow - base).toBeLessThan(450);

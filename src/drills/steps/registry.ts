@@ -1,5 +1,4 @@
 import { add } from './add.js';
-import { delay } from './delay.js';
 import { expect } from './expect.js';
 import { FAULT_KIND_STEPS } from './fault-kinds.js';
 import { failpoint } from './failpoint.js';
@@ -15,7 +14,7 @@ import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'stop'];
+const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -31,7 +30,7 @@ export const STEP_KINDS = [
   fault('resume'),
   partition,
   fault('heal'),
-  delay,
+  fault('delay'),
   ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
   spawn,
   fault('stop'),

@@ -74,7 +74,7 @@ export const heal = {
         const r = s.target === 'all' ? undefined : ctx.recall('partitioned', s.target, 'heal');
         const appliedAt = Date.now();
         const { healed } = await applyHeal(ctx.paths, r ?? 'all');
-        const { cleared } = await (await import('../service.js')).clearDelay(ctx.paths, r ?? 'all');
+        const { cleared } = await (await import('./delay.js')).clearDelay(ctx.paths, r ?? 'all');
         const lifted = [...healed, ...cleared];
         return {
           description: r ? `heal ${ctx.shown(s.target, r)}` : 'heal all',

@@ -2,6 +2,7 @@ import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/even
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import { delay } from './delay.js';
 import { heal } from './heal.js';
 import { isolate } from './isolate.js';
 import { kill } from './kill.js';
@@ -35,6 +36,7 @@ export const FAULT_KINDS = [
   split,
   oneWay,
   heal,
+  delay,
   loss,
   stop,
 ] as const satisfies readonly FaultKind[];
