@@ -1,7 +1,5 @@
-import { windowRule, type WindowRule } from '../../faults/kinds/kind.js';
 import { type LabLine, windowRuleOf } from '../../faults/kinds/registry.js';
 import { targetKind } from '../../faults/targets.js';
-import type { LabEventOf } from '../../lab/events.js';
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -18,24 +16,11 @@ export interface FaultWindow {
 const isContender = (n: string) => targetKind(n) === 'contender';
 const isServer = (n: string) => targetKind(n) === 'server';
 
-/** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
-const LAB_RULES: readonly WindowRule[] = [
-  windowRule<LabEventOf<'delay'>>({
-    event: 'delay',
-    colour: '#17becf',
-    label: (e) => e.description,
-    hits: (e) => [e.target],
-    // The clearing of delays (a heal of kind delay) ends it; lifting partitions leaves it.
-    endedBy: (ev, e) =>
-      e.event === 'heal' &&
-      e.kind === 'delay' &&
-      (e.target === undefined || e.target === 'all' || e.target === ev.target),
-  }),
-];
-const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
-
-/** How lines of `event` open fault windows, and their colour in the report; undefined when they open none. */
-export const faultRuleOf = (event: string): WindowRule | undefined => LAB_RULE_OF.get(event) ?? windowRuleOf(event);
+/**
+ * How lines of `event` open fault windows, and their colour in the report; undefined when they open none. Each kind
+ * of fault says it for the lines it writes (src/faults/kinds/).
+ */
+export const faultRuleOf = windowRuleOf;
 
 /** When the fault stops: the line that ends it (a resume, heal, restart), or `end` (the end of the history). */
 export function faultEnd(ev: LabLine, later: readonly LabLine[], end: number): number {
