@@ -8,13 +8,12 @@ import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
 import { priority } from './priority.js';
 import { remove } from './remove.js';
-import { restart } from './restart.js';
 import { sleep } from './sleep.js';
 import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop'];
+const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop', 'restart'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -34,7 +33,7 @@ export const STEP_KINDS = [
   ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
   spawn,
   fault('stop'),
-  restart,
+  fault('restart'),
   add,
   remove,
   sleep,

@@ -9,6 +9,7 @@ import { kill } from './kill.js';
 import { loss } from './loss.js';
 import { oneWay } from './one-way.js';
 import { pause } from './pause.js';
+import { restart } from './restart.js';
 import { split } from './split.js';
 import { stop } from './stop.js';
 import type { ModeStep, OwnStep, OwnStepOf } from './step.js';
@@ -39,6 +40,7 @@ export const FAULT_KINDS = [
   delay,
   loss,
   stop,
+  restart,
 ] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
