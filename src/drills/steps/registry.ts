@@ -1,7 +1,6 @@
 import { add } from './add.js';
 import { expect } from './expect.js';
 import { FAULT_KIND_STEPS } from './fault-kinds.js';
-import { failpoint } from './failpoint.js';
 import { jobs } from './jobs.js';
 import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
@@ -13,7 +12,7 @@ import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
 /** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop', 'restart'];
+const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop', 'restart', 'failpoint'];
 
 const fault = (key: string) => {
   const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
@@ -38,7 +37,7 @@ export const STEP_KINDS = [
   remove,
   sleep,
   jobs,
-  failpoint,
+  fault('failpoint'),
   priority,
   expect,
   log,

@@ -3,6 +3,7 @@ import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
 import { delay } from './delay.js';
+import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
 import { isolate } from './isolate.js';
 import { kill } from './kill.js';
@@ -41,6 +42,7 @@ export const FAULT_KINDS = [
   loss,
   stop,
   restart,
+  failpoint,
 ] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
