@@ -11,37 +11,53 @@ import { sleep } from './sleep.js';
 import { spawn } from './spawn.js';
 import { wait } from './wait.js';
 
-/** The fault kinds' steps (src/faults/kinds/) that STEP_KINDS places by key; any other comes after `delay`. */
-const PLACED: readonly string[] = ['kill', 'pause', 'resume', 'heal', 'delay', 'stop', 'restart', 'failpoint'];
+/** Where the steps of fault kinds that ORDER does not name go (a new kind's, packet loss's). */
+const OTHER_FAULT_STEPS = '…';
 
-const fault = (key: string) => {
-  const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
-  if (kind === undefined) throw new Error(`no fault kind has the drill step ${key}`);
-  return kind;
-};
-
-/** Every step kind a drill may use, in the order its error messages list them. */
-export const STEP_KINDS = [
+/**
+ * The step kinds in the order error messages list them: the drill's own, and by their keys the steps of the fault
+ * kinds (src/faults/kinds/, FAULT_KIND_STEPS).
+ */
+const ORDER = [
   wait,
-  fault('kill'),
-  fault('pause'),
-  fault('resume'),
+  'kill',
+  'pause',
+  'resume',
   partition,
-  fault('heal'),
-  fault('delay'),
-  ...FAULT_KIND_STEPS.filter((k) => !PLACED.includes(k.kind)),
+  'heal',
+  'delay',
+  OTHER_FAULT_STEPS,
   spawn,
-  fault('stop'),
-  fault('restart'),
+  'stop',
+  'restart',
   add,
   remove,
   sleep,
   jobs,
-  fault('failpoint'),
+  'failpoint',
   priority,
   expect,
   log,
 ] as const;
+
+const NAMED: readonly string[] = ORDER.filter((k) => typeof k === 'string');
+
+function faultStep(key: string) {
+  const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
+  if (kind === undefined) throw new Error(`no fault kind has the drill step ${key}`);
+  return kind;
+}
+
+type Listed = Exclude<(typeof ORDER)[number], string> | (typeof FAULT_KIND_STEPS)[number];
+
+/** Every step kind a drill may use, in the order its error messages list them. */
+export const STEP_KINDS: readonly Listed[] = ORDER.flatMap((k): readonly Listed[] =>
+  k === OTHER_FAULT_STEPS
+    ? FAULT_KIND_STEPS.filter((s) => !NAMED.includes(s.kind))
+    : typeof k === 'string'
+      ? [faultStep(k)]
+      : [k],
+);
 
 type StepOf<K> = K extends { describe(step: infer T): string } ? T : never;
 /** A step of a registered kind. */
