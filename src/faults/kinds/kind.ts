@@ -12,7 +12,7 @@ import type { FaultStep } from './step.js';
  * typed event log).
  */
 export interface FaultKind<S extends EventSchemas = EventSchemas> {
-  /** The registry's name for it (a drill step's key is the step's own, see `step`). */
+  /** The registry's name for it (a drill step's key is the step's own, see `steps`). */
   readonly name: string;
   /** One line: what it does, as the CLI's help says it. */
   readonly description: string;
