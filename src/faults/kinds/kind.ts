@@ -7,9 +7,9 @@ import type { FaultStep } from './step.js';
 
 /**
  * One kind of fault (Toxiproxy's toxic, Jepsen's nemesis): everything particular to it, in its module under
- * src/faults/kinds/, listed by registry.ts. The CLI, the drill steps, the judges, `inspect` and the report know a
- * kind only through the registry; src/net/ and src/lab/ give it generic primitives (packet rules, delays, drops, a
- * typed event log).
+ * src/faults/kinds/, listed by registry.ts. The drill steps, the judges, `inspect` and the report know a kind only
+ * through the registry, and a verb calls its kind's module; src/net/ and src/lab/ give it generic primitives
+ * (packet rules, delays, drops, a typed event log), faults/ the resolving of its targets and the signals to a node.
  */
 export interface FaultKind<S extends EventSchemas = EventSchemas> {
   /** The registry's name for it (a drill step's key is the step's own, see `steps`). */
