@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContenderEvent } from '../lab/events.js';
 import type { LabLine } from '../faults/kinds/registry.js';
 import { resolveLeader } from '../faults/leader.js';
-import * as faults from '../faults/service.js';
+import { applyKill } from '../faults/kinds/kill.js';
 import { formatDuration } from '../duration.js';
 import { ProcessError, UsageError } from '../errors.js';
 import { takeSnapshot } from '../inspect/once.js';
@@ -74,7 +74,7 @@ async function killLeader(
   const {
     target: { name: id },
     pid,
-  } = await faults.kill(paths, 'leader', 'SIGKILL');
+  } = await applyKill(paths, 'leader', 'SIGKILL');
   say(
     `killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`,
   );

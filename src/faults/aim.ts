@@ -6,9 +6,15 @@ import { resolveTarget, type Resolved } from './targets.js';
 
 /**
  * A fault's aim: a name (`leader`, `zk-leader`, zkN, cN), resolved when the fault runs, or a Resolved one (a
- * drill's remembered alias, a key on a row). Shared by the dispatch (service.ts) and the kinds (kinds/).
+ * drill's remembered alias, a key on a row). Shared by the kinds (kinds/).
  */
 export type Target = string | Resolved;
+
+/** Whom a fault on a process hit: the member, and the pid it signalled. */
+export interface Hit {
+  readonly target: Resolved;
+  readonly pid: number;
+}
 
 export const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> =>
   typeof t === 'string' ? resolveTarget(paths, t) : t;

@@ -2,7 +2,6 @@ import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireState, type LabState } from '../lab/state.js';
 import { labMembers } from '../net/lab-links.js';
-import { resolveLeader, zkLeader } from './leader.js';
 
 /**
  * What a fault can point at, from the CLI, a drill step or inspect's keys. `leader` is the contender that leads when
@@ -112,8 +111,11 @@ export async function resolveTarget(
   state: LabState = requireState(paths),
 ): Promise<Resolved> {
   checkTargetName(state, name);
-  if (name === 'leader') return { name: (await resolveLeader(paths, state)).contender.id, kind: 'contender' };
-  if (name === 'zk-leader') return { name: (await zkLeader(paths)).name, kind: 'server' };
+  // Who leads is asked of ZooKeeper, when a name needs it: what checks or shows targets loads no client.
+  const leader = () => import('./leader.js');
+  if (name === 'leader')
+    return { name: (await (await leader()).resolveLeader(paths, state)).contender.id, kind: 'contender' };
+  if (name === 'zk-leader') return { name: (await (await leader()).zkLeader(paths)).name, kind: 'server' };
   return { name, kind: state.servers.some((s) => s.name === name) ? 'server' : 'contender' };
 }
 

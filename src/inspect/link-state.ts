@@ -1,11 +1,8 @@
-import { formatDuration } from '../duration.js';
 import { kindLinkText } from '../faults/kinds/registry.js';
 import type { SnapshotPartition } from './snapshot.js';
 
-function faultText(p: SnapshotPartition): string {
-  if (p.fault === 'delay') return `delay ${formatDuration(p.delayMs ?? 0)}`;
-  return kindLinkText(p) ?? p.fault;
-}
+/** A kind's own words for its fault (`delay 300ms`, `loss 10%`); else the link's mode (partition, reject). */
+const faultText = (p: SnapshotPartition): string => kindLinkText(p) ?? p.fault;
 
 /** Link faults in few words; the same fault both ways is one "zk1 ⇄ zk3 partition", one way "zk1 → zk3 delay 200ms". */
 export function describeFaults(partitions: readonly SnapshotPartition[]): string[] {

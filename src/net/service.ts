@@ -1,23 +1,22 @@
-import { isOurs } from '../lab/node/procs.js';
 import { UsageError } from '../errors.js';
-import { recordLabEvent } from '../lab/event-log.js';
 import { withLabLock } from '../lab/lock.js';
 import type { LabPaths } from '../lab/paths.js';
 import { requireNetwork, writeState, type LabNetState, type LabState } from '../lab/state.js';
 import { emptyNet, labMembers, perDirectionDelays } from './lab-links.js';
 import { withDaemon } from './control.js';
-import { CUT_MODES, type CutMode, isDirected } from '../lab/net-plan.js';
+import { CUT_MODES, type CutMode } from '../lab/net-plan.js';
 import { isNoFault } from './link-types.js';
 import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
-import { describeDelay, networkStatus, type NetworkStatus } from './status.js';
+import { networkStatus, type NetworkStatus } from './status.js';
 import { applyKernelDelays, applyKernelRules } from './node-faults.js';
 
 /**
- * The lab's network faults, for the CLI, drills and inspect: partitions (isolate, split, heal) and delays on the
- * links between lab members. Every change is validated before anything is touched (a UsageError leaves the network
- * as it was), applied by the link daemon, then recorded in the lab state (so a restarted daemon gets it back) and
- * in the lab's event log (drills read `partition`, `heal` and `delay`).
+ * What the fault kinds (src/faults/kinds/) change the lab's network with: `changeNet`, the one way a rule, a delay
+ * or a drop between members is applied (validated before anything is touched: a UsageError leaves the network as
+ * it was; applied by the link daemon or each node's kernel; then recorded in the lab state, so that a restarted
+ * daemon gets it back), the checks of what a fault names, and the network's listing. Each kind records its own
+ * line in the lab's event log.
  */
 
 export function parseMode(mode: string | undefined): CutMode {
@@ -67,11 +66,6 @@ export async function changeNet(paths: LabPaths, change: (net: LabNetState) => L
   });
 }
 
-export interface IsolateResult {
-  readonly member: string;
-  readonly description: string;
-}
-
 /** What a network fault can name, for hints. */
 function membersHint(state: LabState): string {
   return `members: ${labMembers(state).join(', ')}; or leader, zk-leader`;
@@ -81,133 +75,6 @@ function membersHint(state: LabState): string {
 export function requireMember(state: LabState, name: string): string {
   if (!labMembers(state).includes(name)) throw new UsageError(`unknown target "${name}"`, membersHint(state));
   return name;
-}
-
-/** Cuts every link of one member (zkN, cN); replaces an earlier isolation of it. `requested`: the alias it was named by. */
-export async function isolate(
-  paths: LabPaths,
-  target: string,
-  mode: CutMode = 'blackhole',
-  requested?: string,
-): Promise<IsolateResult> {
-  const state = requireNetwork(paths);
-  const member = requireMember(state, target);
-  const rule = rules.isolate(member, mode);
-  await changeNet(paths, (net) => ({
-    ...net,
-    rules: [...net.rules.filter((r) => !(!isDirected(r) && r.type === 'isolate' && r.member === member)), rule],
-  }));
-  const description = rules.describeRule(rule);
-  recordLabEvent(paths, 'partition', {
-    description,
-    target: member,
-    mode,
-    ...(requested === undefined ? {} : { requested }),
-  });
-  return { member, description };
-}
-
-export interface SplitResult {
-  /** Every group, the implicit one (members not named) last. */
-  readonly groups: readonly (readonly string[])[];
-  readonly description: string;
-}
-
-/** Cuts the links between groups; members not named form one more group. */
-export async function split(
-  paths: LabPaths,
-  groups: readonly (readonly string[])[],
-  mode: CutMode = 'blackhole',
-): Promise<SplitResult> {
-  const state = requireNetwork(paths);
-  if (groups.length < 2) {
-    throw new UsageError(
-      `a split needs at least two groups, got ${groups.length}`,
-      'e.g. `zklab partition split zk1 zk2,zk3` (members not named form one more group)',
-    );
-  }
-  for (const name of groups.flat()) requireMember(state, name);
-  const rule = rules.split(groups, mode);
-  const problems = rules.validateRule(rule, labMembers(state));
-  if (problems.length > 0)
-    throw new UsageError(problems.join('; '), 'keep each member in one group; members not named form one more group');
-  await changeNet(paths, (net) => ({ ...net, rules: [...net.rules, rule] }));
-  // The group of those not named holds the living: a dead contender is cut off from nothing.
-  const living = labMembers(state).filter(
-    (m) => !state.contenders.some((c) => c.id === m && !isOurs(c.pid, paths.markers)),
-  );
-  const all = rules.splitGroups(rule, living).filter((g) => g.length > 0);
-  const description = rules.describeRule(rules.split(all, mode));
-  recordLabEvent(paths, 'partition', { description, groups: all, mode });
-  return { groups: all, description };
-}
-
-export interface HealResult {
-  /** The rules that were lifted, described. */
-  readonly healed: readonly string[];
-  readonly remaining: readonly string[];
-}
-
-/** Lifts `target`'s isolation and the splits that cut it off (see healRules), or everything when none (or `all`) is named. */
-export async function heal(paths: LabPaths, target?: string): Promise<HealResult> {
-  const state = requireNetwork(paths);
-  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
-  const before = state.net?.rules ?? [];
-  const after = rules.healRules(before, labMembers(state), member);
-  const healed = before.filter((r) => !after.includes(r)).map(rules.describeRule);
-  if (healed.length > 0) {
-    await changeNet(paths, (net) => ({ ...net, rules: rules.healRules(net.rules, labMembers(state), member) }));
-    recordLabEvent(paths, 'heal', {
-      kind: 'partition',
-      description: `heal ${member ?? 'all'}`,
-      ...(member ? { target: member } : {}),
-    });
-  }
-  return { healed, remaining: after.map(rules.describeRule) };
-}
-
-export interface DelayResult {
-  readonly member: string;
-  readonly description: string;
-}
-
-/** Adds `ms` (plus up to `jitterMs`) of round-trip latency to every link of a member; 0 removes it. */
-export async function delay(paths: LabPaths, target: string, ms: number, jitterMs = 0): Promise<DelayResult> {
-  checkMs('the delay', ms);
-  checkMs('the jitter', jitterMs);
-  const state = requireNetwork(paths);
-  const member = requireMember(state, target);
-  const d = rules.delay(member, ms, jitterMs);
-  await changeNet(paths, (net) => ({ ...net, delays: rules.setDelay(net.delays, d) }));
-  const description = describeDelay(d);
-  recordLabEvent(paths, 'delay', { description, target: member, ms, jitter: jitterMs });
-  return { member, description };
-}
-
-/** Removes the delay and the loss of one member, or every delay and loss. */
-export async function clearDelay(paths: LabPaths, target?: string): Promise<{ readonly cleared: readonly string[] }> {
-  const state = requireNetwork(paths);
-  const member = target === undefined || target === 'all' ? undefined : requireMember(state, target);
-  const before = state.net?.delays ?? [];
-  const lost = state.net?.losses ?? [];
-  const cleared = [
-    ...before.filter((d) => member === undefined || d.member === member).map(describeDelay),
-    ...lost.filter((l) => member === undefined || l.member === member).map(rules.describeLoss),
-  ];
-  if (cleared.length > 0) {
-    await changeNet(paths, (net) => ({
-      ...net,
-      delays: rules.clearDelays(net.delays, member),
-      losses: rules.clearLosses(net.losses ?? [], member),
-    }));
-    // Drills end a delay's window at a `heal`; `kind` tells it from the healing of a partition.
-    recordLabEvent(paths, 'heal', {
-      kind: 'delay',
-      description: `clear delay ${member ?? 'all'}`,
-      ...(member ? { target: member } : {}),
-    });
-  }
-  return { cleared };
 }
 
 export interface NetListing extends NetworkStatus {

@@ -1,7 +1,7 @@
 /** Issue 3: failover per recipe (KILL, TERM), herd size, join time, memory per contender. */
 import { readFileSync, rmSync } from 'node:fs';
 import { readEventFile } from '../../src/lab/event-log.js';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
 import { resolveLeader } from '../../src/faults/leader.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { listContenders, spawnContenders, stopContenders } from '../../src/contenders/service.js';
@@ -78,7 +78,7 @@ async function failovers(
       ),
     );
     const t0 = Date.now();
-    await faults.kill(paths, leader, sig);
+    await applyKill(paths, leader, sig);
     const t1 = await until(
       () =>
         claimAfter(
@@ -104,7 +104,7 @@ async function notificationsPerDeath(paths: LabPaths, recipe: RecipeName, count:
     () => listContenders(paths).filter((c) => c.path === path && c.state === 'follower').length === count - 1,
   );
   const t0 = Date.now();
-  await faults.kill(paths, 'leader', 'SIGTERM');
+  await applyKill(paths, 'leader', 'SIGTERM');
   await until(() => claimAfter(paths, ids, t0));
   await new Promise((r) => setTimeout(r, 500)); // let late notifications of this death arrive
   const n = ids

@@ -14,7 +14,8 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import type { LinkSpec } from '../../src/net/protocol.js';
-import { heal, isolate } from '../../src/faults/service.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { benchDir } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, median, percentile, sized } from './types.js';
@@ -98,7 +99,7 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
   const old = (await zkLeader(paths)).name;
   const others = state.servers.filter((s) => s.name !== old);
   const t0 = performance.now();
-  await isolate(paths, 'zk-leader');
+  await applyIsolate(paths, 'zk-leader');
   for (;;) {
     const modes = await Promise.all(others.map((s) => probeSrvr(s.clientPort, 300)));
     if (modes.some((m) => m.mode === 'leader')) break;
@@ -106,7 +107,7 @@ async function failover(paths: LabPaths, state: LabState): Promise<number> {
     await new Promise((r) => setTimeout(r, 20));
   }
   const took = performance.now() - t0;
-  await heal(paths);
+  await applyHeal(paths);
   const deadline = performance.now() + 60_000;
   while (
     !(await Promise.all(state.servers.map((s) => probeSrvr(s.clientPort, 300)))).every(

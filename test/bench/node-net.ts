@@ -15,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { spawnContenders } from '../../src/contenders/service.js';
 import { requireContenderSpec } from '../../src/contenders/spec.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
-import { heal, isolate } from '../../src/faults/service.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { readState } from '../../src/lab/state.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -136,13 +137,13 @@ async function cutTimes(paths: LabPaths, dir: string, cuts: number): Promise<{ l
     try {
       while ((echo(dir, 'c1')?.udp[tag] ?? 0) < 1000) await sleep(5);
       const start = performance.now();
-      await isolate(paths, 'c1');
+      await applyIsolate(paths, 'c1');
       const returned = performance.timeOrigin + performance.now();
       out.took.push(performance.now() - start);
       await sleep(300);
       const last = (echo(dir, 'c1')!.last[tag] ?? 0) * 1000;
       out.late.push(Math.max(0, last - returned));
-      await heal(paths, 'c1');
+      await applyHeal(paths, 'c1');
     } finally {
       sender.kill('SIGKILL');
       await sender;
@@ -155,9 +156,9 @@ async function proxyCutTimes(paths: LabPaths, cuts: number): Promise<number[]> {
   const took: number[] = [];
   for (let i = 0; i < cuts; i++) {
     const start = performance.now();
-    await isolate(paths, 'zk1');
+    await applyIsolate(paths, 'zk1');
     took.push(performance.now() - start);
-    await heal(paths, 'zk1');
+    await applyHeal(paths, 'zk1');
   }
   return took;
 }

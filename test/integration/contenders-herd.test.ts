@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { withDaemon } from '../../src/net/control.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -42,7 +42,7 @@ describe('--connect: contenders on an ensemble outside the lab', () => {
       expect(readState(other)!.servers).toEqual([]);
       const leader = await zkLeaderContender(other, '/outside');
       expect(listContenders(other).find((c) => c.state === 'leader')!.id).toBe(leader);
-      await faults.kill(other, 'leader', 'SIGTERM');
+      await applyKill(other, 'leader', 'SIGTERM');
       await waitFor(async () => {
         const next = await zkLeaderContender(other, '/outside');
         return next !== null && next !== leader;
@@ -71,7 +71,7 @@ describe('herd vs predecessor on a real ensemble', () => {
 
   it('herd: one leader death wakes every follower; predecessor: exactly one', async () => {
     const t0 = Date.now();
-    await faults.kill(paths, 'leader', 'SIGTERM');
+    await applyKill(paths, 'leader', 'SIGTERM');
     await waitFor(() => settled('/herd', 4), 'a new herd leader');
     await waitFor(
       () => allEvents(paths).filter((e) => e.event === 'notified' && e.t > t0).length >= 4,
@@ -93,7 +93,7 @@ describe('herd vs predecessor on a real ensemble', () => {
     await waitFor(() => settled('/chain', 5), 'a predecessor chain of five');
     const leader = await zkLeaderContender(paths, '/chain');
     const t1 = Date.now();
-    await faults.kill(paths, leader!, 'SIGTERM');
+    await applyKill(paths, leader!, 'SIGTERM');
     await waitFor(() => settled('/chain', 4), 'a new chain leader');
     const chainNotified = allEvents(paths).filter((e) => e.event === 'notified' && e.t > t1);
     expect(chainNotified).toHaveLength(1);

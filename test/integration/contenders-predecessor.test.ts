@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLabEvents } from '../../src/lab/event-log.js';
 import { contenderOf } from '../../src/lab/events.js';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
+import { freeze } from '../../src/faults/kinds/pause.js';
 import { CHILD_ENTRY, listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { cmdlineOf, findMarked } from '../../src/lab/node/procs.js';
@@ -64,7 +65,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   it('KILL the leader: the next in sequence leads within session timeout + 2 ticks + 500 ms', async () => {
     const [old, next] = await chain(path);
     const killedAt = Date.now();
-    await faults.kill(paths, 'leader', 'SIGKILL');
+    await applyKill(paths, 'leader', 'SIGKILL');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 15_000);
     expect(claim.t - killedAt).toBeLessThanOrEqual(SESSION + 2 * TICK + 500);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
@@ -74,7 +75,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
   it('TERM the leader: the next leads within 500 ms', async () => {
     const [, next] = await chain(path);
     const killedAt = Date.now();
-    await faults.kill(paths, 'leader', 'SIGTERM');
+    await applyKill(paths, 'leader', 'SIGTERM');
     const claim = await waitFor(() => claimsAfter(next!.id, killedAt)[0], `${next!.id} to lead`, 5000);
     expect(claim.t - killedAt).toBeLessThanOrEqual(500);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
@@ -88,7 +89,7 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     }, 'a chain of five');
     const [leader, , mid, succ] = before;
     const t0 = Date.now();
-    await faults.kill(paths, mid!.id, 'SIGKILL');
+    await applyKill(paths, mid!.id, 'SIGKILL');
     await waitFor(
       async () => (await watchFacts(readState(paths)!)).byPath.get(before[1]!.znode)?.includes(succ!.session),
       `${succ!.id} to watch ${before[1]!.id}'s znode`,
@@ -104,11 +105,11 @@ describe('predecessor recipe on a real 3-server ensemble', () => {
     const [old, next] = await chain(path);
     const oldSession = old!.session;
     const pausedAt = Date.now();
-    await faults.freeze(paths, 'leader', true);
+    await freeze(paths, 'leader', true);
     await waitFor(() => claimsAfter(next!.id, pausedAt)[0], `${next!.id} to lead while ${old!.id} is frozen`, 15_000);
     expect(await zkLeaderContender(paths, path)).toBe(next!.id);
     const resumedAt = Date.now();
-    await faults.freeze(paths, old!.id, false);
+    await freeze(paths, old!.id, false);
     await waitFor(
       () => events(paths, old!.id).some((e) => e.event === 'expired' && e.t >= resumedAt),
       `${old!.id} to learn its session expired`,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
 import { withObserver } from '../../src/zk/observer.js';
 import { listContenders, stopContenders } from '../../src/contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -45,7 +45,7 @@ describe('single-file recipe', () => {
     const node = await read(`${path}/leader`);
     expect(JSON.parse(node!.data).id).toBe(first);
     const t0 = Date.now();
-    await faults.kill(paths, 'leader', 'SIGKILL');
+    await applyKill(paths, 'leader', 'SIGKILL');
     const next = await waitFor(
       async () => {
         const zk = await zkLeaderContender(paths, path);
@@ -87,7 +87,7 @@ describe('priority recipe (elector)', () => {
 
     for (const next of [top, second]) {
       const t0 = Date.now();
-      await faults.kill(paths, 'leader', 'SIGKILL');
+      await applyKill(paths, 'leader', 'SIGKILL');
       await waitFor(
         async () => (await read(`${path}/leader/elected`))?.data === next,
         `${next} elected next by priority`,

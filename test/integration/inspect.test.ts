@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as faults from '../../src/faults/service.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
 import { listContenders, type ContenderInfo } from '../../src/contenders/service.js';
 import { normalizeSessionId } from '../../src/zk/session-id.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
@@ -127,7 +127,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     await source.ready();
     expect(leaderNode(source.current())?.contender).toBe(chain[0]!.id);
     const killedAt = Date.now();
-    await faults.kill(paths, chain[0]!.id, 'SIGKILL');
+    await applyKill(paths, chain[0]!.id, 'SIGKILL');
     const s = await nextSnapshot(
       source,
       (x) => leaderNode(x)?.contender === chain[1]!.id,
@@ -172,7 +172,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     const victim = listContenders(paths)
       .filter((c) => c.alive && c.path === PATH)
       .at(-1)!;
-    await faults.kill(paths, victim.id, 'SIGTERM');
+    await applyKill(paths, victim.id, 'SIGTERM');
     const s = await nextSnapshot(
       source,
       (x) => x.nodes.length > 1 && !x.nodes.some((n) => n.contender === victim.id),
@@ -184,11 +184,12 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
   });
 
   it('keeps working across a partition of the leading server, shows it, and shows the heal', async () => {
-    const { heal, isolate } = await import('../../src/net/service.js');
+    const { applyIsolate } = await import('../../src/faults/kinds/isolate.js');
+    const { applyHeal } = await import('../../src/faults/kinds/heal.js');
     const source = startSource();
     await source.ready();
     const old = (await quorumLeader(readState(paths)!.servers))!.name;
-    await isolate(paths, old);
+    await applyIsolate(paths, old);
     try {
       const cut = await nextSnapshot(
         source,
@@ -200,7 +201,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
       );
       expect(cut.partitions.some((p) => p.fault === 'partition' && (p.from === old || p.to === old))).toBe(true);
     } finally {
-      await heal(paths);
+      await applyHeal(paths);
     }
     await nextSnapshot(
       source,

@@ -6,7 +6,9 @@ import { listContenders, stopContenders } from '../../src/contenders/service.js'
 import { fourLetterWord } from '../../src/zk/four-letter.js';
 import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { directConnectString, readState } from '../../src/lab/state.js';
-import { clearDelay, delay, heal, isolate } from '../../src/faults/service.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
+import { applyDelay, clearDelay } from '../../src/faults/kinds/delay.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { events, spawn, zkLeaderContender, zkMembers } from '../helpers/contenders.js';
 import { leadershipSpans } from '../helpers/beliefs.js';
@@ -96,7 +98,7 @@ describe('contender links on a real ensemble', () => {
     const oldSession = lead.owner;
     expect(await serverSessions()).toContain(`sid=0x${oldSession}`);
     const t0 = Date.now();
-    expect((await isolate(paths, 'leader')).member).toBe(old);
+    expect((await applyIsolate(paths, 'leader')).member).toBe(old);
 
     const paused = await waitFor(
       () => events(paths, old).find((e): e is ContenderEventOf<'paused'> => e.event === 'paused' && e.t >= t0),
@@ -129,7 +131,7 @@ describe('contender links on a real ensemble', () => {
       100,
     );
 
-    await heal(paths, old);
+    await applyHeal(paths, old);
     const expired = await waitFor(
       () => events(paths, old).find((e) => e.event === 'expired' && e.t > t0),
       `${old} to learn its session expired`,
@@ -160,7 +162,7 @@ describe('contender links on a real ensemble', () => {
       .join(',');
     const base = await readLatency(viaLinks);
     const t0 = Date.now();
-    await delay(paths, c.id, 300);
+    await applyDelay(paths, c.id, 300);
     const slow = await readLatency(viaLinks);
     expect(slow - base).toBeGreaterThan(250);
     expect(slow - base).toBeLessThan(450);
@@ -197,7 +199,7 @@ describe('contenders that die, on a real ensemble', () => {
       // Reset on every attempt, `cut` and `resetDead` have no open connection and keep trying: the daemon looks at
       // such contenders on every tick, since no close would tell of their death. So it does at the paused one, whose
       // connection the reset closes.
-      for (const c of [cut!, resetDead!, paused!]) await isolate(paths, c.id, 'reject');
+      for (const c of [cut!, resetDead!, paused!]) await applyIsolate(paths, c.id, 'reject');
       await waitFor(
         async () => (await rejected(cut!.id)) >= 2 && (await rejected(resetDead!.id)) >= 2,
         'both to try again and be reset',
@@ -205,7 +207,7 @@ describe('contenders that die, on a real ensemble', () => {
         100,
       );
       // A blackhole keeps a socket open and silent: the daemon hears of that death from the FIN the kernel sends.
-      await isolate(paths, holeDead!.id, 'blackhole');
+      await applyIsolate(paths, holeDead!.id, 'blackhole');
 
       // One at a time, so that each is found by its own way: a close (plain, blackhole) or a tick (reset).
       for (const c of killed) {
@@ -229,7 +231,7 @@ describe('contenders that die, on a real ensemble', () => {
       expect(recorded()[cut!.id]).toEqual(before.cut);
 
       // Healed, the cut-off one reconnects through the same links.
-      await heal(paths, cut!.id);
+      await applyHeal(paths, cut!.id);
       await waitFor(
         async () => (await daemonLinks(cut!.id)).some((l) => l.stats.open > 0),
         `${cut!.id} to reconnect`,
@@ -244,7 +246,7 @@ describe('contenders that die, on a real ensemble', () => {
       expect(recorded()).not.toHaveProperty(cut!.id);
     } finally {
       process.kill(paused!.pid!, 'SIGCONT');
-      await heal(paths);
+      await applyHeal(paths);
     }
   }, 90_000);
 });

@@ -9,7 +9,9 @@ import { findMarked, isOurs, processState, signal, waitForExit } from '../../src
 import { readState, type LabState } from '../../src/lab/state.js';
 import { withDaemon } from '../../src/net/control.js';
 import { listNetwork } from '../../src/net/service.js';
-import { heal, isolate, split } from '../../src/faults/service.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applySplit } from '../../src/faults/kinds/split.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { tempLab } from '../helpers/paths.js';
 import { connectedAddresses, listeningAddresses, listeningPeerLinks } from '../helpers/sockets.js';
@@ -134,7 +136,7 @@ describe('server links on a real 3-server ensemble', () => {
     const old = (await quorumLeader(state.servers))!.name;
     const others = state.servers.map((s) => s.name).filter((n) => n !== old);
     const t0 = Date.now();
-    const r = await isolate(paths, 'zk-leader');
+    const r = await applyIsolate(paths, 'zk-leader');
     expect(r.member).toBe(old);
 
     const leader = await newLeader(old, others, 10_000);
@@ -154,7 +156,7 @@ describe('server links on a real 3-server ensemble', () => {
     await withClient(others, (zk) => zk.create('/net-during', 'd', 'persistent'));
     expect((await probeSrvr(server(old).clientPort, 500)).mode).toBe('not-serving');
 
-    await heal(paths);
+    await applyHeal(paths);
     await waitFor(async () => (await modes())[old] === 'follower', `${old} to rejoin as a follower`, 30_000, 100);
     for (const s of state.servers) {
       await withClient([s.name], async (zk) => {
@@ -166,7 +168,7 @@ describe('server links on a real 3-server ensemble', () => {
   }, 90_000);
 
   it('split zk1 | zk2,zk3: zk1 stops serving, the majority keeps accepting writes', async () => {
-    const r = await split(paths, [['zk1'], ['zk2', 'zk3']]);
+    const r = await applySplit(paths, [['zk1'], ['zk2', 'zk3']]);
     expect(r.groups).toEqual([['zk1'], ['zk2', 'zk3']]);
     await waitFor(async () => (await modes()).zk1 === 'not-serving', 'zk1 to stop serving', 15_000, 50);
     await waitFor(
@@ -183,7 +185,7 @@ describe('server links on a real 3-server ensemble', () => {
     });
     expect((await modes()).zk1).toBe('not-serving');
 
-    await heal(paths, 'zk2'); // healing any member of the split lifts it whole
+    await applyHeal(paths, 'zk2'); // healing any member of the split lifts it whole
     await waitFor(
       async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
       'all three to serve',
@@ -198,7 +200,7 @@ describe('server links on a real 3-server ensemble', () => {
 
   it("--mode reject resets the isolated server's connections instead of holding them", async () => {
     const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
-    await isolate(paths, follower, 'reject');
+    await applyIsolate(paths, follower, 'reject');
     await waitFor(async () => (await modes())[follower] === 'not-serving', `${follower} to stop serving`, 15_000, 50);
     const rejected = await waitFor(
       async () => {
@@ -212,20 +214,20 @@ describe('server links on a real 3-server ensemble', () => {
       100,
     );
     expect(rejected).toBeGreaterThan(0);
-    await heal(paths, follower);
+    await applyHeal(paths, follower);
     await waitFor(async () => (await modes())[follower] === 'follower', `${follower} to rejoin`, 30_000, 100);
   }, 90_000);
 
   it('a dead link daemon shows in status, blocks faults, and `up` restarts it with the recorded partitions', async () => {
     const follower = Object.entries(await modes()).find(([, m]) => m === 'follower')![0];
-    await isolate(paths, follower);
+    await applyIsolate(paths, follower);
     const before = (await ensembleStatus(paths)).network.daemon.pid!;
     signal(before, 'SIGKILL');
     await waitForExit([before], 5000);
     const st = await ensembleStatus(paths);
     expect(st.network.daemon).toMatchObject({ running: false, needed: true });
     expect(st.network.faults).toEqual([`isolate ${follower} (blackhole)`]);
-    await expect(heal(paths)).rejects.toBeInstanceOf(ProcessError);
+    await expect(applyHeal(paths)).rejects.toBeInstanceOf(ProcessError);
 
     const r = await ensembleUp(paths);
     expect(r.outcome).toBe('repaired');
@@ -239,7 +241,7 @@ describe('server links on a real 3-server ensemble', () => {
     await newLeader(follower, others, 30_000);
     expect((await modes())[follower]).toBe('not-serving');
 
-    await heal(paths);
+    await applyHeal(paths);
     await waitFor(
       async () => Object.values(await modes()).every((m) => m === 'leader' || m === 'follower'),
       'all three to serve',

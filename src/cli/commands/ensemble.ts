@@ -3,6 +3,7 @@ import type { NetMode } from '../../lab/node/net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
 import type { UpProgress } from '../../ensemble/service.js';
+import { restart } from '../../faults/kinds/restart.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
@@ -112,12 +113,12 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
         })
         .command<GlobalArgs & { target: string }>({
           command: 'restart <target>',
-          describe: 'Restart one server (zkN) or all of them, keeping their data',
+          describe: restart.description,
           builder: (b) =>
             withOptions(b, {}, { target: { type: 'string', demandOption: true, describe: 'zkN or all' } }),
           handler: async (a) => {
-            const { restartServers } = await import('../../ensemble/service.js');
-            const status = await restartServers(labPaths(a), a.target, {
+            const { applyRestart } = await import('../../faults/kinds/restart.js');
+            const status = await applyRestart(labPaths(a), a.target, {
               signal: ctx.signal,
               onProgress: progressPrinter(ctx),
               zkHome: a['zk-home'],

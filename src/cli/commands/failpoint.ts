@@ -4,6 +4,7 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import { table } from '../views/table.js';
 import { UsageError } from '../../errors.js';
+import { failpoint } from '../../faults/kinds/failpoint.js';
 import { FAILPOINT_ACTIONS, SCHEDULER_FAILPOINTS } from '../../recipes/failpoint-names.js';
 import { oneOf } from '../../validate.js';
 
@@ -17,7 +18,7 @@ interface FailpointArgs extends GlobalArgs {
 export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs, FailpointArgs> {
   return {
     command: 'failpoint',
-    describe: 'Make a contender crash, freeze or hang at a named point of its recipe (once)',
+    describe: failpoint.description,
     builder: (y: Argv<GlobalArgs>) =>
       y
         .command({
@@ -38,7 +39,7 @@ export function failpointCommand(ctx: CommandContext): CommandModule<GlobalArgs,
             ) as Argv<FailpointArgs>,
           handler: async (a) => {
             const action = oneOf(a.action, FAILPOINT_ACTIONS, 'failpoint action', 'crash');
-            const { armFailpoint } = await import('../../faults/service.js');
+            const { armFailpoint } = await import('../../faults/kinds/failpoint.js');
             const { target } = await armFailpoint(labPaths(a), a.target!, a.at!, action);
             ctx.out(`armed: ${target.name} will ${action} at ${a.at} (once)`);
           },

@@ -5,7 +5,9 @@ import { requireState } from '../../lab/state.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import type { Target } from '../../faults/service.js';
+import type { Target } from '../../faults/aim.js';
+import { kill } from '../../faults/kinds/kill.js';
+import { pause as pauseKind } from '../../faults/kinds/pause.js';
 import { FAULT_SCOPES, type FaultScope, isFaultScope, SCOPE_WORDS } from '../../faults/scope.js';
 
 interface TargetArgs extends GlobalArgs {
@@ -65,7 +67,7 @@ function targetOf(a: TargetArgs, verb: string): Target {
 export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, TargetArgs> {
   return {
     command: 'kill <target> [name]',
-    describe: `Kill a process of the lab: ${TARGETS}`,
+    describe: kill.description,
     builder: (y: Argv<GlobalArgs>) =>
       withOptions(
         y,
@@ -76,13 +78,13 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
         },
       ) as Argv<TargetArgs>,
     handler: async (a) => {
-      const faults = await import('../../faults/service.js');
+      const { applyKill } = await import('../../faults/kinds/kill.js');
       const paths = labPaths(a);
       const sig = parseSignal(a.signal);
       const scope = parseScope(a.scope);
       const target = targetOf(a, 'kill');
       requireState(paths);
-      const { target: hit, pid, processes, left } = await faults.kill(paths, target, sig, scope);
+      const { target: hit, pid, processes, left } = await applyKill(paths, target, sig, scope);
       if (hit.kind === 'server') {
         ctx.out(
           a.target === 'zk-leader'
@@ -108,30 +110,28 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
   const verb = pause ? 'pause' : 'resume';
   return {
     command: `${verb} <target> [name]`,
-    describe: pause
-      ? 'Freeze a node, every process of it (server zkN, zk-leader, leader, contender cN)'
-      : 'Thaw a frozen node (server zkN, contender cN, leader, or paused: every paused one)',
+    describe: pause ? pauseKind.description : pauseKind.liftDescription,
     builder: (y: Argv<GlobalArgs>) =>
       withOptions(y, pause ? { scope: scopeOption } : {}, {
         target: { type: 'string', demandOption: true },
         name: { type: 'string' },
       }) as Argv<TargetArgs>,
     handler: async (a) => {
-      const faults = await import('../../faults/service.js');
+      const { freeze, pausedMembers } = await import('../../faults/kinds/pause.js');
       const paths = labPaths(a);
       const target = targetOf(a, verb);
       requireState(paths);
       if (target === 'paused') {
-        const paused = faults.pausedMembers(paths);
+        const paused = await pausedMembers(paths);
         if (paused.length === 0) throw new UsageError('nothing in this lab is paused', 'see `zklab contenders list`');
         for (const m of paused) {
-          const { pid } = await faults.freeze(paths, m, false);
+          const { pid } = await freeze(paths, m, false);
           ctx.out(`resumed ${m.name} (pid ${pid})`);
         }
         return;
       }
       const scope = parseScope(a.scope);
-      const { target: hit, pid } = await faults.freeze(paths, target, pause, { scope });
+      const { target: hit, pid } = await freeze(paths, target, pause, { scope });
       const what = scope === 'process' ? `${hit.name}'s program` : hit.name;
       ctx.out(`${pause ? 'paused' : 'resumed'} ${what} (pid ${pid})`);
     },

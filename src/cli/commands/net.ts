@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { durationArg } from '../../validate.js';
 import { MAX_DELAY_MS } from '../../net/partition.js';
+import { applyDelay, clearDelay, delay } from '../../faults/kinds/delay.js';
 import { applyLoss, loss } from '../../faults/kinds/loss.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -28,8 +29,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
       y
         .command<DelayArgs>({
           command: 'delay <target> <ms>',
-          describe:
-            'Add <ms> of round-trip latency to every link of a member (zkN, cN, leader, zk-leader); 0 removes it',
+          describe: delay.description,
           builder: (b) =>
             withOptions(
               b,
@@ -49,8 +49,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
               },
             ) as Argv<DelayArgs>,
           handler: async (a) => {
-            const { delay } = await import('../../faults/service.js');
-            const r = await delay(
+            const r = await applyDelay(
               labPaths(a),
               a.target,
               msArg('<ms>', a.ms, Number.NaN),
@@ -80,11 +79,10 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
         })
         .command<GlobalArgs & { target?: string }>({
           command: 'clear [target]',
-          describe: 'Remove the delay and loss of a member, or every delay and loss',
+          describe: delay.liftDescription,
           builder: (b) =>
             withOptions(b, {}, { target: { type: 'string', describe: 'a member; every one when left out' } }),
           handler: async (a) => {
-            const { clearDelay } = await import('../../faults/service.js');
             const r = await clearDelay(labPaths(a), a.target);
             ctx.out(
               r.cleared.length === 0

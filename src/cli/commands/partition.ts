@@ -2,7 +2,10 @@ import type { Argv, CommandModule } from 'yargs';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
+import { applyHeal, heal } from '../../faults/kinds/heal.js';
+import { applyIsolate, isolate } from '../../faults/kinds/isolate.js';
 import { applyOneWay, oneWay } from '../../faults/kinds/one-way.js';
+import { applySplit, split } from '../../faults/kinds/split.js';
 import { listingJson, renderListing } from '../views/net.js';
 
 const TARGETS = 'zkN, cN, leader (the leading contender) or zk-leader (the leading server)';
@@ -20,13 +23,12 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
       y
         .command<GlobalArgs & { target: string; mode?: string }>({
           command: 'isolate <target>',
-          describe: `Cut every link of one member: ${TARGETS}`,
+          describe: isolate.description,
           builder: (b) =>
             withOptions(b, { mode: modeOption }, { target: { type: 'string', demandOption: true, describe: TARGETS } }),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
-            const { isolate } = await import('../../faults/service.js');
-            const r = await isolate(labPaths(a), a.target, parseMode(a.mode));
+            const r = await applyIsolate(labPaths(a), a.target, parseMode(a.mode));
             ctx.out(
               `${r.description}${r.member === a.target ? '' : ` (${a.target} is ${r.member})`}; \`zklab heal ${r.member}\` ends it`,
             );
@@ -34,16 +36,14 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
         })
         .command<GlobalArgs & { groups: string[]; mode?: string }>({
           command: 'split <groups..>',
-          describe:
-            'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
+          describe: split.description,
           builder: (b) =>
             withOptions(b, { mode: modeOption }, { groups: { type: 'string', array: true, demandOption: true } }),
           handler: async (a) => {
             const { parseMode } = await import('../../net/service.js');
-            const { split } = await import('../../faults/service.js');
             const { parseGroup } = await import('../../faults/targets.js');
             const mode = parseMode(a.mode);
-            const r = await split(labPaths(a), a.groups.map(String).map(parseGroup), mode);
+            const r = await applySplit(labPaths(a), a.groups.map(String).map(parseGroup), mode);
             ctx.out(`${r.description}; \`zklab heal\` ends it`);
           },
         })
@@ -83,14 +83,13 @@ export function partitionCommand(ctx: CommandContext): CommandModule<GlobalArgs,
 export function healCommand(ctx: CommandContext): CommandModule<GlobalArgs, GlobalArgs & { target?: string }> {
   return {
     command: 'heal [target]',
-    describe: `Lift a member's isolation and the splits that cut it off (${TARGETS}), or all partitions`,
+    describe: heal.description,
     builder: (y: Argv<GlobalArgs>) =>
       withOptions(y, {}, { target: { type: 'string', describe: 'a member; all partitions when left out' } }) as Argv<
         GlobalArgs & { target?: string }
       >,
     handler: async (a) => {
-      const { heal } = await import('../../faults/service.js');
-      const r = await heal(labPaths(a), a.target);
+      const r = await applyHeal(labPaths(a), a.target);
       if (r.healed.length === 0)
         ctx.out(`nothing to heal${a.target ? ` for ${a.target}` : ''}: no partition cuts ${a.target ?? 'anyone'} off`);
       else

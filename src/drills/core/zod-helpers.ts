@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from '../../duration.js';
+import { stepDuration } from '../../faults/kinds/step.js';
 
 /** A validation problem before it is given a line: a field path and "what is wrong (what to do)". */
 export interface RawIssue {
@@ -15,21 +15,8 @@ export function strict<T extends z.core.$ZodLooseShape>(shape: T) {
   });
 }
 
-/** A duration in ms; `missing` is the hint shown when it is absent. */
-export function duration(missing = 'add it, e.g. 3s') {
-  return z.unknown().transform((value, ctx): number => {
-    if (value === undefined) {
-      ctx.addIssue({ code: 'custom', message: `is required (${missing})` });
-      return z.NEVER;
-    }
-    const r = parseDuration(value);
-    if ('error' in r) {
-      ctx.addIssue({ code: 'custom', message: r.error });
-      return z.NEVER;
-    }
-    return r.ms;
-  });
-}
+/** A duration in ms; `missing` is the hint shown when it is absent (the fault kinds' steps read theirs alike). */
+export const duration = (missing?: string) => stepDuration(z, missing);
 
 function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing';

@@ -41,8 +41,8 @@ import { dirname, resolve } from 'node:path';
  *   - pause: leader                           # freezes the node (scope: process, the program alone);
  *                                             # resume: <target> | all
  *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
- *                                             # one more group), or a mode of a fault kind
- *                                             # (src/faults/kinds/: one-way.ts, a one-way cut on net: ns);
+ *                                             # one more group), or another mode a fault kind adds (each mode is
+ *                                             # one, src/faults/kinds/: one-way.ts, a one-way cut on net: ns);
  *                                             # heal: all | <target> (also clears its delay)
  *   - delay: { target: c2, ms: 300, jitter: 50 }
  *   - loss: { target: c2, percent: 30 }       # net: ns: that fraction of its packets dropped; heal clears it

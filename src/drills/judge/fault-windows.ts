@@ -1,7 +1,5 @@
-import { windowRule, type WindowRule } from '../../faults/kinds/kind.js';
 import { type LabLine, windowRuleOf } from '../../faults/kinds/registry.js';
 import { targetKind } from '../../faults/targets.js';
-import { contenderOf, serverOf, type LabEvent, type LabEventOf } from '../../lab/events.js';
 
 /** A fault the lab injected, as a window: instantaneous faults (kill, stop) have start == end. */
 export interface FaultWindow {
@@ -18,74 +16,11 @@ export interface FaultWindow {
 const isContender = (n: string) => targetKind(n) === 'contender';
 const isServer = (n: string) => targetKind(n) === 'server';
 
-type NetFaultEvent = LabEventOf<'partition' | 'delay'>;
-
-/** The names a partition or delay cuts off; for a split, the members of groups without a server majority. */
-export function partitionTargets(ev: NetFaultEvent): string[] {
-  const names = ev.target === undefined ? [] : [ev.target];
-  const groups = ev.event === 'partition' ? (ev.groups ?? []) : [];
-  const totalServers = groups.flat().filter(isServer).length;
-  for (const group of groups) {
-    if (group.filter(isServer).length * 2 <= totalServers) names.push(...group);
-  }
-  return [...new Set(names)];
-}
-
-/** A heal of the other kind (lifting partitions vs clearing delays) leaves the fault in place. */
-const healOf = (ev: NetFaultEvent, e: LabEvent): boolean =>
-  e.event === 'heal' &&
-  e.kind === ev.event &&
-  (e.target === undefined || e.target === 'all' || partitionTargets(ev).includes(e.target));
-
-/** A partition or a delay: labelled by its description, ended by the heal of its kind. */
-const netFaultRule = (event: NetFaultEvent['event'], colour: string): WindowRule =>
-  windowRule<NetFaultEvent>({ event, colour, label: (e) => e.description, hits: partitionTargets, endedBy: healOf });
-
-/** The lab's own fault events, until their kinds have modules of their own (src/faults/kinds/). */
-const LAB_RULES: readonly WindowRule[] = [
-  windowRule<LabEventOf<'contender-killed'>>({
-    event: 'contender-killed',
-    colour: '#d62728',
-    label: (e) => `kill ${e.contender} (${e.signal})`,
-    hits: (e) => [e.contender],
-  }),
-  windowRule<LabEventOf<'contender-paused'>>({
-    event: 'contender-paused',
-    colour: '#8e6bbf',
-    label: (e) => `pause ${e.contender}`,
-    hits: (e) => [e.contender],
-    endedBy: (ev, e) =>
-      ['contender-resumed', 'contender-killed', 'contender-stopped'].includes(e.event) &&
-      contenderOf(e) === ev.contender,
-  }),
-  windowRule<LabEventOf<'contender-stopped'>>({
-    event: 'contender-stopped',
-    colour: '#7f7f7f',
-    label: (e) => `stop ${e.contender}`,
-    hits: (e) => [e.contender],
-  }),
-  windowRule<LabEventOf<'server-killed'>>({
-    event: 'server-killed',
-    colour: '#ff7f0e',
-    label: (e) => `kill ${e.server} (${e.signal})`,
-    hits: (e) => [e.server],
-    endedBy: (ev, e) =>
-      (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.server),
-  }),
-  windowRule<LabEventOf<'server-paused'>>({
-    event: 'server-paused',
-    colour: '#bcbd22',
-    label: (e) => `pause ${e.server}`,
-    hits: (e) => [e.server],
-    endedBy: (ev, e) => ['server-resumed', 'server-killed'].includes(e.event) && serverOf(e) === ev.server,
-  }),
-  netFaultRule('partition', '#1f77b4'),
-  netFaultRule('delay', '#17becf'),
-];
-const LAB_RULE_OF = new Map(LAB_RULES.map((r) => [r.event, r]));
-
-/** How lines of `event` open fault windows, and their colour in the report; undefined when they open none. */
-export const faultRuleOf = (event: string): WindowRule | undefined => LAB_RULE_OF.get(event) ?? windowRuleOf(event);
+/**
+ * How lines of `event` open fault windows, and their colour in the report; undefined when they open none. Each kind
+ * of fault says it for the lines it writes (src/faults/kinds/).
+ */
+export const faultRuleOf = windowRuleOf;
 
 /** When the fault stops: the line that ends it (a resume, heal, restart), or `end` (the end of the history). */
 export function faultEnd(ev: LabLine, later: readonly LabLine[], end: number): number {

@@ -1,46 +1,63 @@
 import { add } from './add.js';
-import { delay } from './delay.js';
 import { expect } from './expect.js';
 import { FAULT_KIND_STEPS } from './fault-kinds.js';
-import { failpoint } from './failpoint.js';
-import { heal } from './heal.js';
 import { jobs } from './jobs.js';
-import { kill } from './kill.js';
 import { log } from './log.js';
 import type { StepBase, StepKind } from './kind.js';
 import { partition } from './partition.js';
-import { pause } from './pause.js';
 import { priority } from './priority.js';
 import { remove } from './remove.js';
-import { restart } from './restart.js';
-import { resume } from './resume.js';
 import { sleep } from './sleep.js';
 import { spawn } from './spawn.js';
-import { stop } from './stop.js';
 import { wait } from './wait.js';
 
-/** Every step kind a drill may use, in the order its error messages list them. */
-export const STEP_KINDS = [
+/** Where the steps of fault kinds that ORDER does not name go (a new kind's, packet loss's). */
+const OTHER_FAULT_STEPS = '…';
+
+/**
+ * The step kinds in the order error messages list them: the drill's own, and by their keys the steps of the fault
+ * kinds (src/faults/kinds/, FAULT_KIND_STEPS).
+ */
+const ORDER = [
   wait,
-  kill,
-  pause,
-  resume,
+  'kill',
+  'pause',
+  'resume',
   partition,
-  heal,
-  delay,
-  ...FAULT_KIND_STEPS,
+  'heal',
+  'delay',
+  OTHER_FAULT_STEPS,
   spawn,
-  stop,
-  restart,
+  'stop',
+  'restart',
   add,
   remove,
   sleep,
   jobs,
-  failpoint,
+  'failpoint',
   priority,
   expect,
   log,
 ] as const;
+
+const NAMED: readonly string[] = ORDER.filter((k) => typeof k === 'string');
+
+function faultStep(key: string) {
+  const kind = FAULT_KIND_STEPS.find((k) => k.kind === key);
+  if (kind === undefined) throw new Error(`no fault kind has the drill step ${key}`);
+  return kind;
+}
+
+type Listed = Exclude<(typeof ORDER)[number], string> | (typeof FAULT_KIND_STEPS)[number];
+
+/** Every step kind a drill may use, in the order its error messages list them. */
+export const STEP_KINDS: readonly Listed[] = ORDER.flatMap((k): readonly Listed[] =>
+  k === OTHER_FAULT_STEPS
+    ? FAULT_KIND_STEPS.filter((s) => !NAMED.includes(s.kind))
+    : typeof k === 'string'
+      ? [faultStep(k)]
+      : [k],
+);
 
 type StepOf<K> = K extends { describe(step: infer T): string } ? T : never;
 /** A step of a registered kind. */

@@ -7,26 +7,32 @@ import type { FaultStep } from './step.js';
 
 /**
  * One kind of fault (Toxiproxy's toxic, Jepsen's nemesis): everything particular to it, in its module under
- * src/faults/kinds/, listed by registry.ts. The CLI, the drill steps, the judges, `inspect` and the report know a
- * kind only through the registry; src/net/ and src/lab/ give it generic primitives (packet rules, delays, drops, a
- * typed event log).
+ * src/faults/kinds/, listed by registry.ts. The drill steps, the judges, `inspect` and the report know a kind only
+ * through the registry, and a verb calls its kind's module; src/net/ and src/lab/ give it generic primitives
+ * (packet rules, delays, drops, a typed event log), faults/ the resolving of its targets and the signals to a node.
  */
 export interface FaultKind<S extends EventSchemas = EventSchemas> {
-  /** The registry's name for it (a drill step's key is the step's own, see `step`). */
+  /** The registry's name for it (a drill step's key is the step's own, see `steps`). */
   readonly name: string;
   /** One line: what it does, as the CLI's help says it. */
   readonly description: string;
   /** The lab events only it writes, each declared (lab/event-schema.ts); the lab's readers take them beside the lab's own. */
   readonly events?: S;
-  /** How a judge finds its windows in the lab's log, and how the report colours them: one rule per opening event. */
+  /**
+   * How a judge finds its windows in the lab's log, and how the report colours them: one rule per opening event
+   * (kinds that write the same event, as isolate and split write `partition`, list the same rule).
+   */
   readonly windows?: readonly WindowRule[];
   /**
-   * How it is applied and lifted on each kind of network. A backend it has no hooks for refuses it, with
-   * `needs` (below) saying why; a kind that acts on processes rather than on a network gives each the same hooks.
+   * How it is applied and lifted on each kind of network. A backend it has no hooks for refuses it, saying why in
+   * its own words (`needs`, below, names the fault in them); a kind that acts on processes rather than on a network
+   * gives each the same hooks.
    */
-  readonly backends: Partial<Record<Backend, BackendHooks>>;
+  readonly backends: Partial<Record<Backend, BackendHooks<never, unknown>>>;
   /** Words for a refusal on a backend it lacks: "packet loss", "a one-way cut". */
   readonly needs?: string;
+  /** One line for the verb that lifts it, when that verb is its own (`zklab resume`, `zklab net clear`). */
+  readonly liftDescription?: string;
   /**
    * Run when a node of the lab is started, before its program: what the node must carry for the kind to act on it
    * later (a clock fault puts libfaketime in its environment). Most kinds need nothing.
@@ -34,8 +40,11 @@ export interface FaultKind<S extends EventSchemas = EventSchemas> {
   atNodeStart?(node: NodeStart): NodePrep | undefined;
   /** How `inspect` shows it on the links (the faults the lab's rules make, read from the lab's state). */
   readonly inspect?: InspectHooks;
-  /** Its drill step, or its mode of another kind's step. */
-  readonly step?: FaultStep;
+  /**
+   * Its drill steps (`kill:`; a pause's `pause:` and `resume:`), or its modes of another kind's step
+   * (`partition: { isolate: … }`).
+   */
+  readonly steps?: readonly FaultStep[];
 }
 
 /**
@@ -44,27 +53,39 @@ export interface FaultKind<S extends EventSchemas = EventSchemas> {
  */
 export type Backend = 'proxy' | 'ns' | 'hosts';
 
-/** What a kind does on one backend. `A`: the arguments its module has checked and resolved. */
-export interface BackendHooks<A = never> {
-  apply(paths: LabPaths, args: A): Promise<void>;
-  lift(paths: LabPaths, args: A): Promise<void>;
+/**
+ * What a kind does on one backend. `A`: the arguments its module has checked and resolved; `R`: what applying it
+ * tells (the pid a kill hit).
+ */
+export interface BackendHooks<A = never, R = void> {
+  apply(paths: LabPaths, args: A): Promise<R>;
+  /**
+   * Undoes it, telling what applying tells; none where nothing can (a kill), or where another kind lifts it (a heal
+   * lifts an isolation).
+   */
+  lift?(paths: LabPaths, args: A): Promise<R>;
 }
 
 /** The backend a lab's faults act on now. */
 export const backendOf = (state: LabState): Backend => netModeOf(state);
 
+/** What each backend says of a kind it has no hooks for: why it cannot act, and what to do instead. */
+const REFUSALS: Readonly<Record<Backend, { readonly why: string; readonly hint?: string }>> = {
+  proxy: {
+    why: "needs the lab's node network: link proxies carry whole connections, both ways",
+    hint: 'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
+  },
+  ns: { why: "cannot act on this lab's network (ns)" },
+  hosts: { why: "cannot act on this lab's network (hosts)" },
+};
+
 /** The hooks of `kind` on the lab's backend; refused, with nothing touched, when it has none there. */
-export function hooksFor<A>(kind: FaultKind, state: LabState): BackendHooks<A> {
+export function hooksFor<A, R = void>(kind: FaultKind, state: LabState): BackendHooks<A, R> {
   const backend = backendOf(state);
-  const hooks = kind.backends[backend] as BackendHooks<A> | undefined;
+  const hooks = kind.backends[backend] as BackendHooks<A, R> | undefined;
   if (hooks) return hooks;
-  if (backend === 'proxy') {
-    throw new UsageError(
-      `${kind.needs ?? kind.name} needs the lab's node network: link proxies carry whole connections, both ways`,
-      'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
-    );
-  }
-  throw new UsageError(`${kind.needs ?? kind.name} cannot act on this lab's network (${backend})`);
+  const { why, hint } = REFUSALS[backend];
+  throw new UsageError(`${kind.needs ?? kind.name} ${why}`, hint);
 }
 
 /** A node about to start. */

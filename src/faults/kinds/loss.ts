@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { fields, type LabLinesOf } from '../../lab/event-schema.js';
 import type { MemberLoss } from '../../lab/net-plan.js';
 import type { LabPaths } from '../../lab/paths.js';
-import { requireNetwork } from '../../lab/state.js';
+import { type LabNetState, requireNetwork } from '../../lab/state.js';
 import { clearLosses, describeLoss, setLoss } from '../../net/partition.js';
 import type { Target } from '../aim.js';
 import type { Resolved } from '../targets.js';
@@ -12,7 +12,8 @@ import { ownStep, stepTarget } from './step.js';
 /**
  * Packet loss: a share of every packet to and from one member dropped at random, both ways. Only a kernel can drop
  * packets (the node network: nftables' `numgen random` in each namespace); link proxies carry whole connections.
- * `zklab net loss`, drill step `loss: { target, percent }`; 0 % ends it, as `net clear` and a drill's heal do.
+ * `zklab net loss`, drill step `loss: { target, percent }`; 0 % ends it, as `net clear` and a drill's heal do
+ * (delay.ts's clearDelay, with lossesOf and withoutLosses below).
  */
 
 const MAX_PERCENT = 100;
@@ -67,6 +68,16 @@ export async function applyLoss(paths: LabPaths, t: Target, percent: number): Pr
   return { member, description, target };
 }
 
+/** The losses `net clear` (and a drill's heal) lifts with the delays: the member's, or every one; described. */
+export const lossesOf = (n: LabNetState | undefined, member?: string): string[] =>
+  (n?.losses ?? []).filter((l) => member === undefined || l.member === member).map(describeLoss);
+
+/** The network without the member's loss, or without any. */
+export const withoutLosses = (n: LabNetState, member?: string): LabNetState => ({
+  ...n,
+  losses: clearLosses(n.losses ?? [], member),
+});
+
 const describeStep = (s: { target: string; percent: number }) => `loss ${s.target} ${s.percent}%`;
 
 export const loss = {
@@ -97,20 +108,22 @@ export const loss = {
       (state.net?.losses ?? []).map((l) => ({ from: l.member, to: 'all', fault: 'loss', lossPercent: l.percent })),
     text: (link) => `loss ${link.lossPercent ?? 0}%`,
   },
-  step: ownStep({
-    key: 'loss',
-    fields: (z) => ({
-      target: stepTarget(z),
-      percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),
+  steps: [
+    ownStep({
+      key: 'loss',
+      fields: (z) => ({
+        target: stepTarget(z),
+        percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),
+      }),
+      build: (v, ctx) => ({ target: ctx.target(v.target, ['target']), percent: v.percent }),
+      describe: describeStep,
+      names: (s) => [s.target],
+      async run(ctx, s) {
+        const r = await (await aim()).resolve(ctx.paths, s.target);
+        const appliedAt = Date.now();
+        await applyLoss(ctx.paths, r, s.percent);
+        return { description: describeStep(s).replace(s.target, ctx.shown(s.target, r)), appliedAt };
+      },
     }),
-    build: (v, ctx) => ({ target: ctx.target(v.target, ['target']), percent: v.percent }),
-    describe: describeStep,
-    names: (s) => [s.target],
-    async run(ctx, s) {
-      const r = await (await aim()).resolve(ctx.paths, s.target);
-      const appliedAt = Date.now();
-      await applyLoss(ctx.paths, r, s.percent);
-      return { description: describeStep(s).replace(s.target, ctx.shown(s.target, r)), appliedAt };
-    },
-  }),
+  ],
 } satisfies FaultKind<typeof events>;

@@ -6,6 +6,7 @@ import { describeRule, directed } from '../../net/partition.js';
 import type { Target } from '../aim.js';
 import type { Resolved } from '../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor } from './kind.js';
+import { PARTITION_WINDOW } from './partition-line.js';
 import { modeStep, stepTarget } from './step.js';
 
 /**
@@ -78,24 +79,27 @@ export const oneWay = {
   description: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
   needs: 'a one-way cut',
   backends: { ns: viaNetPlan },
-  step: modeStep({
-    key: 'partition',
-    mode: 'oneWay',
-    value: (z) => z.tuple([stepTarget(z), stepTarget(z)]),
-    example: 'oneWay: [c1, c2]',
-    build: ([from, to], ctx) => {
-      if (from === to) ctx.problem(`names ${from} twice (a one-way cut needs two members)`);
-      return { from: ctx.target(from, [0]), to: ctx.target(to, [1]) };
-    },
-    describe: describeStep,
-    names: (s) => [s.from, s.to],
-    async run(ctx, s) {
-      const { resolve } = await aim();
-      const [from, to] = [await resolve(ctx.paths, s.from), await resolve(ctx.paths, s.to)];
-      ctx.partitioned(s.from, from);
-      const appliedAt = Date.now();
-      await applyOneWay(ctx.paths, from, to);
-      return { description: describeStep({ from: ctx.shown(s.from, from), to: ctx.shown(s.to, to) }), appliedAt };
-    },
-  }),
+  windows: [PARTITION_WINDOW],
+  steps: [
+    modeStep({
+      key: 'partition',
+      mode: 'oneWay',
+      value: (z) => z.tuple([stepTarget(z), stepTarget(z)]),
+      example: 'oneWay: [c1, c2]',
+      build: ([from, to], ctx) => {
+        if (from === to) ctx.problem(`names ${from} twice (a one-way cut needs two members)`);
+        return { from: ctx.target(from, [0]), to: ctx.target(to, [1]) };
+      },
+      describe: describeStep,
+      names: (s) => [s.from, s.to],
+      async run(ctx, s) {
+        const { resolve } = await aim();
+        const [from, to] = [await resolve(ctx.paths, s.from), await resolve(ctx.paths, s.to)];
+        ctx.remember('partitioned', s.from, from);
+        const appliedAt = Date.now();
+        await applyOneWay(ctx.paths, from, to);
+        return { description: describeStep({ from: ctx.shown(s.from, from), to: ctx.shown(s.to, to) }), appliedAt };
+      },
+    }),
+  ],
 } satisfies FaultKind;

@@ -2,27 +2,51 @@ import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/even
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import { delay } from './delay.js';
+import { failpoint } from './failpoint.js';
+import { heal } from './heal.js';
+import { isolate } from './isolate.js';
+import { kill } from './kill.js';
 import { loss } from './loss.js';
 import { oneWay } from './one-way.js';
-import type { FaultStep, ModeStep, OwnStep, OwnStepOf } from './step.js';
+import { pause } from './pause.js';
+import { restart } from './restart.js';
+import { split } from './split.js';
+import { stop } from './stop.js';
+import type { ModeStep, OwnStep, OwnStepOf } from './step.js';
 
 /**
- * Every kind of fault the lab has, one module each (kind.ts says what a module holds). The CLI, the drill steps,
- * the judges, `inspect` and the report read this list; none of them names a kind.
+ * Every kind of fault the lab has, one module each (kind.ts says what a module holds). The drill steps, the judges,
+ * `inspect` and the report read this list; each CLI verb, inspect's keys and the demo call their kind's module.
  *
  * Adding a kind (the clock faults, say):
- *  1. write `kinds/<kind>.ts`: a FaultKind with its name and one-line description; its arguments, their checks and
- *     the function that applies it; `backends` (the hooks that apply and lift it on the link proxies, the node
- *     namespaces, hosts); `events` (the fields of each lab line only it writes); `windows` (how a judge reads
- *     those lines as fault windows, and their colour in the report); `inspect`, if it shows on links; `step`, its
- *     drill step (`clock: { … }`) or a mode of another kind's step; `atNodeStart`, if every node must be prepared
- *     for it when it starts (libfaketime in its environment);
- *  2. add it to FAULT_KINDS below;
+ *  1. write `kinds/<kind>.ts`: a FaultKind with its name and one-line description; its arguments, their checks and the
+ *     function that applies it; `backends` (the hooks that apply and lift it on the link proxies, the node namespaces,
+ *     hosts: a kind that acts on processes gives each the same); `events` (the fields of each lab line only it writes;
+ *     a line other code reads by name, as lab/ reads a kill's, stays declared in lab/events.ts); `windows` (how a judge
+ *     reads its lines as fault windows, and their colour in the report; kinds that write one event list one rule, as
+ *     partition-line.ts's); `inspect`, if it shows on links; `steps`, its drill steps (`clock: { … }`, listed after
+ *     `delay` among a drill's step kinds unless src/drills/steps/registry.ts names its key) or its modes of another
+ *     kind's step (`partition: { … }`); `atNodeStart`, if every node must be prepared for it when it starts
+ *     (libfaketime in its environment);
+ *  2. add it to FAULT_KINDS below (a mode's place there is its place among its step's modes, in their messages);
  *  3. give it a CLI verb: a command file in src/cli/commands/ (`zklab clock skew|drift|reset|list`), listed in
  *     src/cli/main.ts, which calls the module's function and describes itself with the kind's description.
- * Its drill step, its windows, its events in the readers and its view in `inspect` then follow from the list.
+ * Its drill steps, its windows, its events in the readers and its view in `inspect` then follow from the list.
  */
-export const FAULT_KINDS = [oneWay, loss] as const satisfies readonly FaultKind[];
+export const FAULT_KINDS = [
+  kill,
+  pause,
+  isolate,
+  split,
+  oneWay,
+  heal,
+  delay,
+  loss,
+  stop,
+  restart,
+  failpoint,
+] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
 
@@ -64,15 +88,14 @@ export const kindLinkText = (link: LinkView): string | undefined => faultKindNam
 /** A drill step of a kind's own, as its module builds it: its key as `kind`, and what the module built. */
 export type KindStep = OwnStepOf<RegisteredKind>;
 
-/** The drill steps of their own the kinds have (`<key>: { … }`), in the registry's order. */
-export const ownSteps = (): readonly OwnStep[] =>
-  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter((s): s is OwnStep => s.mode === undefined);
+const STEPS = KINDS.flatMap((k) => k.steps ?? []);
+
+/** The drill steps of their own the kinds have (`<key>: …`), in the registry's order. */
+export const ownSteps = (): readonly OwnStep[] => STEPS.filter((s): s is OwnStep => s.mode === undefined);
 
 /** The modes kinds add to the step `key` (`partition: { <mode>: … }`), in the registry's order. */
 export const stepModes = (key: string): readonly ModeStep[] =>
-  KINDS.flatMap((k): FaultStep[] => (k.step ? [k.step] : [])).filter(
-    (s): s is ModeStep => s.mode !== undefined && s.key === key,
-  );
+  STEPS.filter((s): s is ModeStep => s.mode !== undefined && s.key === key);
 
 /** What a node carries from its start for every kind that asks (later kinds' environment wins a clash). */
 export function nodeStartPrep(node: NodeStart): Required<NodePrep> {

@@ -1,5 +1,8 @@
 import { isPaused } from '../../lab/nodes.js';
-import * as faults from '../../faults/service.js';
+import { applyHeal } from '../../faults/kinds/heal.js';
+import { applyIsolate } from '../../faults/kinds/isolate.js';
+import { applyKill } from '../../faults/kinds/kill.js';
+import { freeze } from '../../faults/kinds/pause.js';
 import { requireContenderSpec } from '../../contenders/spec.js';
 import { spawnContenders } from '../../contenders/service.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +21,7 @@ export interface InspectActions {
 export function labActions(paths: LabPaths, electionPath: string): InspectActions {
   return {
     async kill(id, signal) {
-      const r = await faults.kill(paths, { name: id, kind: 'contender' }, signal);
+      const r = await applyKill(paths, { name: id, kind: 'contender' }, signal);
       const session = signal === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
       return `killed ${id} (pid ${r.pid}) with ${signal}: ${session}`;
     },
@@ -26,17 +29,17 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
     async togglePause(id) {
       const record = requireState(paths).contenders.find((c) => c.id === id);
       const paused = record?.pid !== undefined && isPaused(record.pid);
-      const r = await faults.freeze(paths, { name: id, kind: 'contender' }, !paused);
+      const r = await freeze(paths, { name: id, kind: 'contender' }, !paused);
       return `${paused ? 'resumed' : 'paused'} ${id} (pid ${r.pid})`;
     },
 
     async toggleIsolate(id) {
       const { memberNetwork } = await import('../../net/status.js');
       if (memberNetwork(requireState(paths), id).cutFrom.length > 0) {
-        const r = await faults.heal(paths, id);
+        const r = await applyHeal(paths, id);
         return r.healed.length > 0 ? `healed ${id}: ${r.healed.join('; ')}` : `nothing cuts ${id} off`;
       }
-      const r = await faults.isolate(paths, id);
+      const r = await applyIsolate(paths, id);
       return `${r.description} (i again heals it)`;
     },
 

@@ -7,8 +7,8 @@ import { describeRule, directed, healRules, ruleCuts } from '../../../../src/net
 
 describe('the one-way cut as a kind', () => {
   it('is a mode of the partition step, written oneWay', () => {
-    expect(stepModes('partition').map((m) => m.mode)).toEqual(['oneWay']);
-    expect(oneWay.step.describe({ from: 'c1', to: 'zk2' })).toBe('partition: one-way c1 → zk2');
+    expect(stepModes('partition').map((m) => m.mode)).toContain('oneWay');
+    expect(oneWay.steps[0]!.describe({ from: 'c1', to: 'zk2' })).toBe('partition: one-way c1 → zk2');
   });
 
   it("makes a directed rule of net/'s: it cuts one way, reads as before, and a heal of either end lifts it", () => {

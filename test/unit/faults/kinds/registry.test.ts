@@ -45,6 +45,10 @@ describe('the fault kind registry', () => {
     }
   });
 
+  it('has kinds that write the same event list the same rule for it', () => {
+    for (const r of KINDS.flatMap((k) => k.windows ?? [])) expect(windowRuleOf(r.event), r.event).toBe(r);
+  });
+
   it("declares each kind's own events once, none of them the lab's own, each opening a window", () => {
     const own = KINDS.flatMap((k) => Object.keys(k.events ?? {}));
     expect(new Set(own).size).toBe(own.length);
@@ -62,10 +66,13 @@ describe('the fault kind registry', () => {
     expect(isLabLine({ t: 1, event: 'ensemble-up' })).toBe(false);
   });
 
-  it('gives each own drill step a key of its own and fields', () => {
+  it('gives each own drill step a key of its own, and fields or a value', () => {
     const keys = ownSteps().map((s) => s.key);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const s of ownSteps()) expect(Object.keys(s.fields(z)).length, s.key).toBeGreaterThan(0);
+    for (const s of ownSteps()) {
+      if (s.fields) expect(Object.keys(s.fields(z)).length, s.key).toBeGreaterThan(0);
+      else expect(s.value(z), s.key).toBeInstanceOf(z.ZodType);
+    }
   });
 
   it('prepares a node at its start with what the kinds ask for, nothing when none asks', () => {
