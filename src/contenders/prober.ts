@@ -33,6 +33,8 @@ if (!tryPidLock(paths.proberPidFile)) process.exit(0);
 type Said = ContenderEventFields['probed'];
 
 interface Slot {
+  /** Which spawn it probes: an id taken back is given to a later spawn, with a probe of its own. */
+  readonly spawn: string;
   readonly log: EventLogWriter;
   said?: Said;
   shell?: ProbeShell;
@@ -108,6 +110,19 @@ function killIfHung(slot: Slot, now: number): void {
   slot.shell?.killRunning();
 }
 
+/** A spawn's identity: its id and when it started (an id taken back is reused by a later spawn). */
+const spawnOf = (c: ContenderRecord): string => `${c.id}@${c.startedAt}:${JSON.stringify(c.probe?.argv ?? [])}`;
+
+/** Closes the slots of spawns the state no longer lists (taken back, or replaced by a later spawn under the id). */
+function closeGoneSlots(contenders: readonly ContenderRecord[]): void {
+  const listed = new Set(contenders.filter((c) => c.probe).map(spawnOf));
+  for (const [id, slot] of slots) {
+    if (listed.has(slot.spawn)) continue;
+    slot.shell?.close();
+    slots.delete(id);
+  }
+}
+
 function tick(): void {
   const now = Date.now();
   if (!reloadState(now)) shutdown();
@@ -115,12 +130,14 @@ function tick(): void {
     living = nodesWithProcesses(paths, labContainment(state));
     sizedAt = now;
   }
+  closeGoneSlots(state!.contenders);
   let busy = false;
   for (const c of state!.contenders) {
     if (!c.probe) continue;
     let slot = slots.get(c.id);
     if (!slot) {
       slot = {
+        spawn: spawnOf(c),
         log: new EventLogWriter(paths.contenderEvents(c.id), c.id),
         nextAt: 0,
         running: false,

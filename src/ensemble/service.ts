@@ -10,12 +10,12 @@ import {
 } from '../lab/node/net.js';
 import { endLabProcesses } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
-import { choosePorts, takenPorts } from '../lab/ports.js';
+import { choosePorts, type ServerPorts, takenPorts } from '../lab/ports.js';
 import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import {
   netModeOf,
@@ -215,7 +215,31 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
   }
   // Ports are checked before anything is written, so a taken port leaves no trace.
   const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
+  const rootExisted = existsSync(paths.root);
   ensureWritableLab(paths);
+  try {
+    return await freshUp(paths, { existing, v, opts, voters, tickMs, net, base, plan });
+  } catch (e) {
+    // Its directory too, if this `up` made it and nothing else is in it (the lab lock is released by now).
+    if (!existing && !rootExisted && !existsSync(paths.stateFile)) rmEmptyDir(paths.root);
+    throw e;
+  }
+}
+
+interface FreshUp {
+  readonly existing: LabState | undefined;
+  readonly v: ReturnType<typeof validateUp>;
+  readonly opts: UpOptions;
+  readonly voters: number;
+  readonly tickMs: number;
+  readonly net: NetMode;
+  readonly base: number;
+  readonly plan: readonly ServerPorts[];
+}
+
+/** A new ensemble of the planned shape, under the lab lock; on failure nothing of it runs. */
+function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
+  const { existing, v, opts, voters, tickMs, net, base, plan } = f;
   return withLabLock(paths, async () => {
     // A previous lab of another shape (all of it dead): start afresh.
     for (const dir of [paths.confDir, paths.dataDir]) rmSync(dir, { recursive: true, force: true });
@@ -255,8 +279,10 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
       // Nothing of a fresh lab that did not come up stays: its nodes' processes and control groups, the lab's own.
       await endLabProcesses(paths, state);
       removeLabNet(paths);
-      // A fresh lab that did not come up runs nothing: it is not listed either.
+      // A fresh lab that did not come up runs nothing: it is not listed either. One that was not there before
+      // leaves no files.
       forgetLongLived(paths);
+      if (!existing) purgeLabFiles(paths);
       throw e;
     }
     recordLabEvent(paths, 'ensemble-up', { servers: state.servers.length });
@@ -452,16 +478,7 @@ export async function ensembleDown(
     }
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
-      for (const dir of [
-        paths.confDir,
-        paths.dataDir,
-        paths.logDir,
-        paths.eventsDir,
-        paths.failpointsDir,
-        paths.secretsDir,
-      ])
-        rmSync(dir, { recursive: true, force: true });
-      rmSync(paths.stateFile, { force: true });
+      purgeLabFiles(paths);
     } else {
       writeState(paths, state);
       recordLabEvent(paths, 'ensemble-down', {});
@@ -469,6 +486,21 @@ export async function ensembleDown(
     forgetLongLived(paths);
     return { stopped: ended + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
+}
+
+/** Deletes what a lab writes: its configs, data, logs, events, failpoints, secrets and state. */
+function purgeLabFiles(paths: LabPaths): void {
+  const dirs = [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir, paths.secretsDir];
+  for (const dir of [...dirs, paths.nodeRulesDir]) rmSync(dir, { recursive: true, force: true });
+  rmSync(paths.stateFile, { force: true });
+}
+
+function rmEmptyDir(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (something of someone else's is in it), or gone
+  }
 }
 
 /** A long-lived lab that is down is no longer listed; an owned one stays its owner's until the owner ends. */

@@ -65,7 +65,7 @@ export function spawnNode(
 export async function killNodes(paths: LabPaths, state: LabState | undefined, names: readonly string[]): Promise<void> {
   const nodes = names.map((n) => labNode(paths, n, state));
   await Promise.all(nodes.map((n) => n.kill()));
-  for (const n of nodes) n.remove();
+  await Promise.all(nodes.map((n) => n.remove()));
 }
 
 /** Every live process of the lab: its nodes' (whatever their programs started) and its own (link daemon, prober). */

@@ -264,6 +264,64 @@ describe('probes: what a node does, asked from outside', () => {
     expect(again.problems).toEqual([`${ids[1]} and ${ids[2]} both act as leader now, by their probes`]);
   });
 
+  it('a probe follows its spawn: a later spawn under a taken-back id is asked with its own probe', async () => {
+    // The probe shells the kernel runs, by the words of their command lines.
+    const probeShells = (word: string) =>
+      processesOf(word).filter((pid) => {
+        try {
+          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          return argv.includes('zklab-probe') && argv.includes(word);
+        } catch {
+          return false;
+        }
+      });
+    // Another probed node keeps the prober at work throughout, as in a lab with probes of its own.
+    spawnedIds(await lab.cli(['contenders', 'spawn', '1', '--path', '/probe-keep', '--probe', 'true']));
+    const flag = join(tempDir(), 'exit-now');
+    const old = execa(
+      process.execPath,
+      [
+        ZKLAB_BIN,
+        'contenders',
+        'spawn',
+        '1',
+        '--lab',
+        paths.root,
+        '--path',
+        '/probe-reuse',
+        '--probe',
+        "/bin/sh -c 'exit 0' OLD",
+        '--exec',
+        '--',
+        '/bin/sh',
+        '-c',
+        `while [ ! -e ${flag} ]; do sleep 0.05; done`,
+      ],
+      { reject: false, env: { FORCE_COLOR: '0' }, stdin: 'ignore' },
+    );
+    await waitFor(() => probeShells('OLD').length === 1, 'the old spawn to be probed', 10_000);
+    const oldId = readState(paths)!.contenders.at(-1)!.id;
+    // The prober frozen from here until the new spawn runs: it cannot see the old node go before the new one comes.
+    const prober = Number(readFileSync(paths.proberPidFile, 'utf8').trim());
+    process.kill(prober, 'SIGSTOP');
+    try {
+      writeFileSync(flag, '');
+      const taken = await old;
+      expect(taken.exitCode, taken.stderr).not.toBe(0);
+      expect(taken.stderr).toMatch(/exited with code 0 before it joined/);
+      const [newId] = spawnedIds(
+        await lab.cli(['contenders', 'spawn', '1', '--path', '/probe-reuse', '--probe', "/bin/sh -c 'exit 1' NEW"]),
+      );
+      expect(newId, 'the later spawn takes the id back').toBe(oldId);
+    } finally {
+      process.kill(prober, 'SIGCONT');
+    }
+    await waitFor(() => probeShells('NEW').length === 1, 'the new spawn to be probed with its own probe', 5000);
+    expect(probeShells('OLD')).toEqual([]);
+    await waitFor(async () => (await probed(oldId))?.leads === false, `${oldId} to be probed not acting`, 5000);
+    await lab.cli(['contenders', 'stop', '--all']);
+  });
+
   it('a probe that hangs is killed at its interval and recorded as unknown; the lab goes on', async () => {
     // The probe's own processes: `sleep 2.537`, by the command line the kernel shows.
     const isSleep = (pid: number) => {

@@ -34,8 +34,24 @@ export function faultTimes(h: History): number[] {
 }
 
 /**
- * At-least-once: every job submitted gets its status, within `within` of the later of its submission and the last
- * fault before the status came. A job with no status at the end is lost, named with the last place it was seen.
+ * From when a job's bound runs: its submission, or a fault that came while the job was still within its bound (the
+ * scheduler may need a while to put things right after it). A fault that comes once the job is already late excuses
+ * nothing: it began after what it would be judged against.
+ */
+function boundFrom(submittedAt: number, until: number, faults: readonly number[], within: number): number {
+  let from = submittedAt;
+  for (const t of faults) {
+    if (t < from || t > until) continue;
+    if (t > from + within) break;
+    from = t;
+  }
+  return from;
+}
+
+/**
+ * At-least-once: every job submitted gets its status within `within` of its submission, the bound starting again at
+ * each fault that came while the job was still within it. A job with no status at the end is lost, named with the
+ * last place it was seen.
  */
 export function checkNoLostJobs(h: History, options: { readonly within?: number } = {}): CheckResult {
   const within = options.within ?? DEFAULT_LOST_JOB_MS;
@@ -57,8 +73,7 @@ export function checkNoLostJobs(h: History, options: { readonly within?: number 
   let late = 0;
   let slowest: { ms: number; t: number } | null = null;
   for (const j of jobs) {
-    const lastFault = faults.filter((t) => t <= (j.statusAt ?? h.end)).at(-1) ?? -Infinity;
-    const from = Math.max(j.submittedAt, lastFault);
+    const from = boundFrom(j.submittedAt, j.statusAt ?? h.end, faults, within);
     const since = from === j.submittedAt ? `its submission at ${at(j.submittedAt)}` : `the last fault at ${at(from)}`;
     if (j.statusAt === null) {
       lost++;

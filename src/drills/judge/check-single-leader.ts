@@ -8,6 +8,13 @@ import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 import { strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
 
+/**
+ * A probe samples: each end of a span of acting may be one probe interval late (and the run of the probe itself, the
+ * prober's tick, the drill's 100 ms samples of ZooKeeper). Acting beyond that bound is what the node did.
+ */
+const SAMPLING_SLACK_MS = 350;
+const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
+
 interface StaleActs {
   readonly contender: string;
   readonly token: number;
@@ -56,17 +63,24 @@ interface ActsAgainstZk {
 }
 
 /**
- * An action while ZooKeeper's own state named another leader, one that took over after this contender claimed:
- * the evidence that needs no token, so it also judges programs that report none and new leaders that say nothing.
- * A new leader acting before the drill's sample of ZooKeeper caught up is not counted (its claim came later).
+ * Whether ZooKeeper's sampled state names `contender` within the sampling slack after t: a new leader that acts
+ * before the drill's sample of ZooKeeper caught up with its claim. Nobody else is excused: a node acting while
+ * ZooKeeper names another is a second leader whenever its acting began (on across a hand-over, resumed after a
+ * freeze, after a heal, after its program restarted).
+ */
+const namedSoonAfter = (h: History, contender: string, t: number): boolean =>
+  h.zkLeaders.some((z) => z.leader === contender && z.start <= t + SAMPLING_SLACK_MS && z.end > t);
+
+/**
+ * An action while ZooKeeper's own state named another leader: the evidence that needs no token, so it also judges
+ * programs that report none and new leaders that say nothing.
  */
 function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): ActsAgainstZk[] {
   const groups = new Map<string, ActsAgainstZk>();
   for (const e of h.events) {
     if (e.event !== 'act' || isFrozen(h, e.id, e.t) || alreadyStale.has(`${e.id}@${e.t}`)) continue;
     const z = zkLeaderAt(h, e.t);
-    if (!z || z.leader === null || z.leader === e.id) continue;
-    if (z.start <= (intervalAt(h, e.id, e.t)?.start ?? -Infinity)) continue;
+    if (!z || z.leader === null || z.leader === e.id || namedSoonAfter(h, e.id, e.t)) continue;
     const key = `${e.id}/${z.leader}/${z.start}`;
     const g = groups.get(key);
     groups.set(
@@ -79,14 +93,19 @@ function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): Ac
   return [...groups.values()];
 }
 
-/** How long each leadership belief outlived ZooKeeper giving leadership to another (frozen time included). */
+/**
+ * How long each leadership belief ran while ZooKeeper named another (frozen time included): one that outlived a
+ * hand-over, or one that began while another led. A new leader's belief before the drill's sample caught up with
+ * its claim is not counted.
+ */
 function beliefsBehindZooKeeper(h: History): { contender: string; zkLeader: string; start: number; ms: number }[] {
   const out: { contender: string; zkLeader: string; start: number; ms: number }[] = [];
   for (const i of h.intervals.filter((x) => !x.byZooKeeper)) {
     for (const z of h.zkLeaders) {
-      if (z.leader === null || z.leader === i.contender || z.start <= i.start) continue;
+      if (z.leader === null || z.leader === i.contender) continue;
       const both = meet(i, z);
-      if (both) out.push({ contender: i.contender, zkLeader: z.leader, start: both.start, ms: both.end - both.start });
+      if (!both || (i.start > z.start && namedSoonAfter(h, i.contender, both.start))) continue;
+      out.push({ contender: i.contender, zkLeader: z.leader, start: both.start, ms: both.end - both.start });
     }
   }
   return out;
@@ -116,13 +135,6 @@ function beliefOverlaps(h: History) {
   return out;
 }
 
-/**
- * A probe samples: each end of a span of acting may be one probe interval late (and the run of the probe itself, the
- * prober's tick, the drill's 100 ms samples of ZooKeeper). Acting beyond that bound is what the node did.
- */
-const SAMPLING_SLACK_MS = 350;
-const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
-
 interface ActingOverlap {
   readonly a: ActingInterval;
   readonly b: ActingInterval;
@@ -149,22 +161,39 @@ interface ActingAgainstZk {
   readonly acting: ActingInterval;
   readonly zkLeader: string;
   readonly zkSince: number;
+  readonly start: number;
   readonly ms: number;
 }
 
-/** A node acting as the leader by its probe after ZooKeeper gave leadership to another (one that took over later). */
+/**
+ * A node acting as the leader by its probe while ZooKeeper named another, for longer than sampling can explain
+ * (frozen time out), whenever its acting began: on across a hand-over, or anew after a freeze, a heal or a restart.
+ */
 function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
   const out: ActingAgainstZk[] = [];
   for (const a of h.acting) {
     for (const z of h.zkLeaders) {
-      if (z.leader === null || z.leader === a.contender || z.start <= a.start) continue;
+      if (z.leader === null || z.leader === a.contender) continue;
       const both = meet(a, z);
       if (!both) continue;
       const ms = unfrozenMs(h, [a.contender], both.start, both.end);
-      if (ms > actingBound(a.everyMs)) out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, ms });
+      if (ms > actingBound(a.everyMs))
+        out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, start: both.start, ms });
     }
   }
   return out;
+}
+
+/** How long nodes acted as the leader by their probes while ZooKeeper's state named no leader (a measurement). */
+function actingWithoutZkLeader(h: History): number {
+  let ms = 0;
+  for (const a of h.acting) {
+    for (const z of h.zkLeaders) {
+      const both = z.leader === null ? meet(a, z) : undefined;
+      if (both) ms += unfrozenMs(h, [a.contender], both.start, both.end);
+    }
+  }
+  return ms;
 }
 
 /**
@@ -198,10 +227,13 @@ export function checkSingleLeader(h: History): CheckResult {
     })),
     ...actingAgainstZk.map((x) => ({
       level: 'violation' as const,
-      t: Math.max(x.acting.start, x.zkSince),
+      t: x.start,
       message:
-        `${x.acting.contender} acted as leader by its probe for ${formatDuration(x.ms)} after ZooKeeper gave ` +
-        `leadership to ${x.zkLeader} ${at(x.zkSince)} (${since(x.acting)})`,
+        `${x.acting.contender} acted as leader by its probe for ${formatDuration(x.ms)} ` +
+        (x.acting.start < x.zkSince
+          ? `after ZooKeeper gave leadership to ${x.zkLeader} ${at(x.zkSince)}`
+          : `while ZooKeeper named ${x.zkLeader} leader (since ${formatOffset(x.zkSince, h.start)})`) +
+        ` (${since(x.acting)})`,
     })),
     ...againstZk.map((a) => ({
       level: 'violation' as const,
@@ -214,9 +246,7 @@ export function checkSingleLeader(h: History): CheckResult {
     ...behind.map((b) => ({
       level: isRisky(b.ms) ? ('warning' as const) : ('info' as const),
       t: b.start,
-      message:
-        `${b.contender} still believed it led for ${formatDuration(b.ms)} ` +
-        `after ZooKeeper gave leadership to ${b.zkLeader} ${at(b.start)}`,
+      message: `${b.contender} believed it led for ${formatDuration(b.ms)} while ZooKeeper named ${b.zkLeader} leader ${at(b.start)}`,
     })),
     ...stale.map((s) => ({
       level: 'violation' as const,
@@ -257,11 +287,11 @@ export function checkSingleLeader(h: History): CheckResult {
         : `${violations} violation(s): ` +
           [
             stale.length > 0 ? `${stale.length} stale leader(s) acted` : '',
-            againstZk.length > 0 ? `${againstZk.length} leader(s) acted after ZooKeeper had chosen another` : '',
+            againstZk.length > 0 ? `${againstZk.length} time(s) a contender acted while ZooKeeper named another` : '',
             expired.length > 0 ? `${expired.length} claim(s) from an expired session` : '',
             bothActing.length > 0 ? `${bothActing.length} time(s) two nodes acted as leader at once (probes)` : '',
             actingAgainstZk.length > 0
-              ? `${actingAgainstZk.length} node(s) acted as leader after ZooKeeper had chosen another (probes)`
+              ? `${actingAgainstZk.length} time(s) a node acted as leader while ZooKeeper named another (probes)`
               : '',
           ]
             .filter(Boolean)
@@ -279,10 +309,11 @@ export function checkSingleLeader(h: History): CheckResult {
       { name: 'belief behind ZooKeeper', value: behind.reduce((n, b) => n + b.ms, 0), unit: 'ms' },
       { name: 'two nodes acting (probes)', value: bothActing.reduce((n, o) => n + o.ms, 0), unit: 'ms' },
       {
-        name: 'acting after ZooKeeper chose another (probes)',
+        name: 'acting while ZooKeeper named another leader (probes)',
         value: actingAgainstZk.reduce((n, x) => n + x.ms, 0),
         unit: 'ms',
       },
+      { name: 'acting while ZooKeeper named no leader (probes)', value: actingWithoutZkLeader(h), unit: 'ms' },
     ],
   };
 }

@@ -25,7 +25,7 @@ export interface NodeGroup {
   thaw(): void;
   frozen(): boolean;
   /** Removes its control group once it is empty. */
-  remove(): void;
+  remove(): Promise<void>;
 }
 
 const POLL_MS = 5;
@@ -97,14 +97,25 @@ const alive = (pid: number) => {
   return s !== undefined && s !== 'Z';
 };
 
-function removeTree(dir: string, below = true): void {
-  for (const d of below ? subtree(dir) : [dir]) {
-    try {
-      rmdirSync(d);
-    } catch {
-      // busy (a process left) or gone: the next removal takes it
+/** How long a removal waits for the groups to empty: a killed process may stay listed (below) for seconds. */
+const REMOVE_WAIT_MS = 5000;
+
+/**
+ * Removes a group and the ones below it. A process killed in it stays listed until it is reaped: the v1 freezer
+ * then refuses the removal (EBUSY), and this machine's PID 1 reaps orphans slowly. So it is tried again until the
+ * group is gone or `timeoutMs` has passed; what still will not go is left for the next removal.
+ */
+async function removeTree(dir: string, below = true, timeoutMs = REMOVE_WAIT_MS): Promise<void> {
+  await until(() => {
+    for (const d of below ? subtree(dir) : [dir]) {
+      try {
+        rmdirSync(d);
+      } catch {
+        // busy (a process still listed) or gone
+      }
     }
-  }
+    return !existsSync(dir);
+  }, timeoutMs);
 }
 
 /** A node held in a control group directory: what both cgroup versions share (entering, making, listing, removing). */
@@ -126,8 +137,8 @@ abstract class CgroupNode implements NodeGroup {
     return groupPids(this.dir).filter(alive);
   }
 
-  remove(): void {
-    removeTree(this.dir);
+  remove(): Promise<void> {
+    return removeTree(this.dir);
   }
 
   abstract kill(timeoutMs?: number): Promise<number[]>;
@@ -274,7 +285,7 @@ class MarkerNode implements NodeGroup {
     return pids.length > 0 && pids.every(isStopped);
   }
 
-  remove(): void {}
+  async remove(): Promise<void> {}
 }
 
 /** The node of the lab named `name` (zk1, c3), held the way this machine allows (or the lab chose). */
@@ -349,9 +360,9 @@ export async function killLabNodes(paths: LabPaths, c: Containment = containment
     return left.length === 0;
   }, 5000);
   if (dir !== '') {
-    removeTree(dir);
+    await removeTree(dir);
     // The directory of every lab's groups goes with the last lab (another lab's groups keep it busy).
-    removeTree(c.base, false);
+    await removeTree(c.base, false, 0);
   }
   return before.length;
 }

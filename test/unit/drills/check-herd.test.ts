@@ -46,6 +46,11 @@ describe('checkHerdSize', () => {
     expect(checkHerdSize(h).measurements[0]?.value).toBe(2);
   });
 
+  it('counts a watcher notified late, after the new leader claimed, while the window is open', () => {
+    const h = buildHistory([...start, ...death(['c2']), ev(3400, 'c5', 'notified', deleted)], [kill]);
+    expect(checkHerdSize(h, { max: 1 }).passed).toBe(false);
+  });
+
   it('does not count notifications when no leader died', () => {
     const h = buildHistory(
       [...start, ev(2000, 'c3', 'notified', deleted)],

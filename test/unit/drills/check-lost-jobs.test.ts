@@ -69,6 +69,18 @@ describe('checkNoLostJobs', () => {
     expect(checkNoLostJobs(fired, { within: 5000 }).passed).toBe(true);
   });
 
+  it('does not let a fault that came once the job was already late excuse it', () => {
+    const events = [...workers, ...ran('job-1', 'c2', 1010, 9000)];
+    const h = buildHistory(
+      events,
+      [submitted(1000, 'job-1'), lab(8500, 'contender-killed', { contender: 'c3', pid: 3, signal: 'SIGKILL' })],
+      { start: 0, end: 10_000 },
+    );
+    const r = checkNoLostJobs(h, { within: 5000 });
+    expect(r.passed).toBe(false);
+    expect(r.details[0]?.message).toBe('job-1 got its status 8s after its submission at +1s, over 5s');
+  });
+
   it('fails when no job was submitted at all', () => {
     const r = checkNoLostJobs(buildHistory(workers, [], { start: 0, end: 1000 }));
     expect(r.passed).toBe(false);

@@ -196,8 +196,29 @@ describe("checkSingleLeader against ZooKeeper's own view (programs run as conten
       /^c1 acted \d+× at \+1\.[5-7]\d*s\.\.\+2\.\d+s while ZooKeeper's state named c3 leader \(since \+1\.5s?0*\)/,
     );
     expect(
-      r.details.some((d) => /c1 still believed it led for 1\.5s after ZooKeeper gave leadership to c3/.test(d.message)),
+      r.details.some((d) => /c1 believed it led for 1\.5s while ZooKeeper named c3 leader at \+1\.5s/.test(d.message)),
     ).toBe(true);
+  });
+
+  it('fails a program that claims and acts anew, after a restart, while ZooKeeper names another', () => {
+    const h = buildHistory(
+      [
+        ...start,
+        ev(100, 'c1', 'leader', { token: null }),
+        ...acts('c1', null, 100, 1000),
+        ev(1000, 'c1', 'exited', { code: 1, signal: null, stderr: [] }),
+        ev(3000, 'c1', 'started', { recipe: 'exec' }),
+        ev(3100, 'c1', 'leader', { token: null }),
+        ...acts('c1', null, 3100, 4000),
+      ],
+      [zk(50, 'c1'), zk(1500, 'c2')],
+      { end: 4000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(false);
+    expect(violations(r).map((d) => d.message)).toEqual([
+      "c1 acted 5× at +3.1s..+3.9s while ZooKeeper's state named c2 leader (since +1.5s)",
+    ]);
   });
 
   it('does not count a new leader acting before the sample of ZooKeeper caught up with it', () => {
@@ -273,6 +294,62 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
       { end: 5000 },
     );
     expect(checkSingleLeader(h).passed).toBe(true);
+  });
+
+  // A node whose acting begins while ZooKeeper names another: the zombie that serves only once it is thawed, the
+  // node that serves again once a partition heals, the program that serves again when it is restarted. Only c1
+  // ever serves, so no two nodes act at once: ZooKeeper's word is what shows the second leader.
+  const lateStarts: readonly { readonly name: string; readonly fault: ReturnType<typeof labEvent>[] }[] = [
+    {
+      name: 'once it is thawed',
+      fault: [
+        labEvent(1000, 'contender-paused', { contender: 'c1', pid: 1 }),
+        labEvent(6000, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
+    },
+    {
+      name: 'once its partition heals',
+      fault: [
+        labEvent(1000, 'partition', { description: 'isolate c1', mode: 'blackhole', target: 'c1' }),
+        labEvent(6000, 'heal', { kind: 'partition', description: 'heal c1', target: 'c1' }),
+      ],
+    },
+    {
+      name: 'once its program is restarted',
+      fault: [labEvent(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL', scope: 'process' })],
+    },
+  ];
+  for (const { name, fault } of lateStarts) {
+    it(`fails a node that begins to act while ZooKeeper names another: ${name}`, () => {
+      const h = buildHistory(
+        [
+          ...silent,
+          probed(100, 'c1', true),
+          probed(100, 'c2', false),
+          probed(1100, 'c1', false),
+          probed(6200, 'c1', true),
+        ],
+        [zk(50, 'c1'), ...fault, zk(4000, 'c2')],
+        { end: 9200 },
+      );
+      const r = checkSingleLeader(h);
+      expect(r.passed).toBe(false);
+      expect(violations(r).map((d) => d.message)).toEqual([
+        'c1 acted as leader by its probe for 3s while ZooKeeper named c2 leader (since +4s) (c1 acting since +6.2s)',
+      ]);
+      expect(r.summary).toMatch(/a node acted as leader while ZooKeeper named another \(probes\)/);
+    });
+  }
+
+  it('passes a node that acts alone while ZooKeeper names no leader, and measures it', () => {
+    const h = buildHistory(
+      [...silent, probed(100, 'c1', true), probed(100, 'c2', false)],
+      [zk(50, 'c1'), zk(2000, null), zk(3000, 'c1')],
+      { end: 4000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(r.measurements.find((m) => m.name === 'acting while ZooKeeper named no leader (probes)')?.value).toBe(1000);
   });
 
   it('ends acting where the probe stops knowing (it hung: a frozen data plane acts on nothing)', () => {

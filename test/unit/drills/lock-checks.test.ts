@@ -87,6 +87,28 @@ describe('checkMutualExclusion', () => {
     expect(r.details[0]?.message).toBe('c1 (token 0x1) and c2 (token 0x2) both held the lock for 7s (+3s..+10s)');
   });
 
+  it('fails a hold that begins while another holds: a holder thawed after its session ended acquires anew', () => {
+    const r = checkMutualExclusion(
+      history(
+        [
+          joined(0, 'c1'),
+          joined(10, 'c2'),
+          acquired(100, 'c1', 1),
+          released(200, 'c1', 1),
+          acquired(2600, 'c2', 2),
+          acquired(4100, 'c1', 1),
+          released(4500, 'c2', 2),
+          released(4600, 'c1', 1, 'lost'),
+        ],
+        [paused(300, 'c1'), resumed(4000, 'c1')],
+      ),
+    );
+    expect(r.passed).toBe(false);
+    expect(r.details.map((d) => d.message)).toEqual([
+      'c2 (token 0x2) and c1 (token 0x1) both held the lock for 400ms (+4.1s..+4.5s)',
+    ]);
+  });
+
   it('fails an overlap of 5ms: a release is logged before the delete, so no release in flight excuses it', () => {
     const race = [
       joined(0, 'c1'),
@@ -164,6 +186,15 @@ describe('checkFencedWrites', () => {
       { name: 'stale writes accepted', value: 1, unit: 'count' },
       { name: 'lost updates', value: 1, unit: 'count' },
     ]);
+  });
+
+  it('fails a stale write that begins after the holder is thawed, whenever the resource took the higher token', () => {
+    const late = [write(100, 'c2', 5, 1, true, 0, 0, false), write(6000, 'c1', 3, 2, true, 5, 1, false)];
+    const r = checkFencedWrites(history([], [paused(50, 'c1'), resumed(5900, 'c1'), ...late]));
+    expect(r.passed).toBe(false);
+    expect(r.details[0]?.message).toBe(
+      '/lock (fencing off) accepted stale token 0x3 from c1 at +6s (value 2), after token 0x5',
+    );
   });
 
   it('warns of a lost update that fencing let through (a fresh token written after a stale read)', () => {
@@ -248,6 +279,18 @@ describe('checkLockProgress', () => {
     expect(late.details[0]?.message).toBe(
       'c2 waited 15s from +0ms without the lock, over 10s, until it was killed at +15s',
     );
+  });
+
+  it('judges a wait that began after the holder froze from its own join', () => {
+    const r = checkLockProgress(
+      history(
+        [joined(0, 'c1'), acquired(10, 'c1', 1), joined(3000, 'c2'), joined(14_000, 'c3')],
+        [paused(500, 'c1')],
+        20_000,
+      ),
+    );
+    expect(r.passed).toBe(false);
+    expect(r.summary).toBe('1 wait(s) over 10s (longest 17s); never got the lock: c2');
   });
 
   it("leaves the waiter's own frozen time out", () => {
