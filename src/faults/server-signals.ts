@@ -37,7 +37,8 @@ export async function killServer(
     }
     await node.kill();
     await waitForExit([pid], 5000);
-    node.remove();
+    // One try: a group a killed process still holds goes with the lab (the fault does not wait for it).
+    await node.remove(0);
     recordLabEvent(paths, 'server-killed', { server: s.name, signal: sig });
     return { server: s.name, pid };
   });

@@ -24,8 +24,11 @@ export interface NodeGroup {
   freeze(timeoutMs?: number, abort?: AbortSignal): Promise<void>;
   thaw(): void;
   frozen(): boolean;
-  /** Removes its control group once it is empty. */
-  remove(): Promise<void>;
+  /**
+   * Removes its control group once it is empty, trying again for up to `waitMs` while a killed process is still
+   * listed (default: a few seconds; 0 tries once, for a fault that must not wait).
+   */
+  remove(waitMs?: number): Promise<void>;
 }
 
 const POLL_MS = 5;
@@ -137,8 +140,8 @@ abstract class CgroupNode implements NodeGroup {
     return groupPids(this.dir).filter(alive);
   }
 
-  remove(): Promise<void> {
-    return removeTree(this.dir);
+  remove(waitMs = REMOVE_WAIT_MS): Promise<void> {
+    return removeTree(this.dir, true, waitMs);
   }
 
   abstract kill(timeoutMs?: number): Promise<number[]>;
