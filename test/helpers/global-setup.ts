@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { findMarked, stopProcesses } from '../../src/lab/node/procs.js';
 import { JVM_MARKER_PREFIX, NODE_MARKER_PREFIX } from '../../src/lab/paths.js';
 import { testRootPrefix } from './paths.js';
-import { labKernelObjects, leftSince, ownRegistryDir, removeLeftovers } from './kernel-leftovers.js';
+import {
+  labKernelObjects,
+  leftSince,
+  otherRuns,
+  ownRegistryDir,
+  removeLeftovers,
+  runRoots,
+} from './kernel-leftovers.js';
 import { nodeProcessesUnder } from './node-processes.js';
 import { readRegistry } from '../../src/lab/registry.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -28,6 +35,10 @@ export function setup(): void {
 /** Every process this run's labs started must be gone by now; anything left is a defect, reported and then stopped. */
 export async function teardown(): Promise<void> {
   const prefix = testRootPrefix();
+  // The kernel's leftovers are this run's when they belong to one of its directories (read before they go), or when
+  // no other test run goes on beside it: another checkout's run keeps what is its own.
+  const roots = runRoots(prefix);
+  const alone = !otherRuns(prefix);
   // A node's daemons carry no marker on their command line: their environment names the lab (ZKLAB_NODE).
   const left = [
     ...new Set([
@@ -59,11 +70,12 @@ export async function teardown(): Promise<void> {
     );
   // The kernel's own evidence: control groups, namespaces, links and tables that appeared during the run. A warden
   // may still be removing the last file's lab, so what is left is looked at again for a few seconds.
-  let inKernel = leftSince(kernelBefore, ownRegistry);
+  const leftNow = () => leftSince(kernelBefore, ownRegistry, roots, alone);
+  let inKernel = leftNow();
   const until = Date.now() + 5000;
   while (inKernel.length > 0 && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));
-    inKernel = leftSince(kernelBefore, ownRegistry);
+    inKernel = leftNow();
   }
   if (inKernel.length > 0) {
     removeLeftovers(inKernel);

@@ -53,14 +53,56 @@ export function registeredRoots(dir: string): string[] {
   });
 }
 
+/** Names a lab directory is given inside a test's temporary directory, beside the ones found there. */
+const LAB_NAMES = ['lab', 'demo', '.zklab', '.zklab-demo'];
+
 /**
- * What appeared since `before` and is still there, less what belongs to a lab of the developer's own (listed in
- * `ownRegistry`, which a developer may have started while the suite ran).
+ * Every directory that may have been the root of one of this run's labs: each temporary directory of the run
+ * (`prefix`), what is still inside it (two levels), and the names tests give labs in it (a lab that went took its
+ * directory with it).
  */
-export function leftSince(before: readonly string[], ownRegistry: string): string[] {
+export function runRoots(prefix: string): string[] {
+  const slash = prefix.lastIndexOf('/');
+  const dir = prefix.slice(0, slash);
+  const start = prefix.slice(slash + 1);
+  const below = (d: string, depth: number): string[] => {
+    if (depth === 0) return [];
+    try {
+      return readdirSync(d, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .flatMap((e) => [join(d, e.name), ...below(join(d, e.name), depth - 1)]);
+    } catch {
+      return [];
+    }
+  };
+  const temps = readdirSync(dir)
+    .filter((n) => n.startsWith(start))
+    .map((n) => join(dir, n));
+  return [...new Set(temps.flatMap((t) => [t, ...LAB_NAMES.map((n) => join(t, n)), ...below(t, 2)]))];
+}
+
+/** Whether another test run is going on (or died) beside this one: its temporary directories are in /tmp. */
+export function otherRuns(prefix: string): boolean {
+  const mine = prefix.slice(prefix.lastIndexOf('/') + 1);
+  return readdirSync('/tmp').some((n) => n.startsWith('zklab-test-') && !n.startsWith(mine));
+}
+
+/**
+ * What appeared since `before` and is still there and is this run's: what belongs to one of its lab directories
+ * (`roots`); and, when no other test run goes on beside it, anything else that appeared too (a lab whose name no
+ * directory is left to tell). Never what belongs to a lab of the developer's own (listed in `ownRegistry`).
+ */
+export function leftSince(
+  before: readonly string[],
+  ownRegistry: string,
+  roots: readonly string[] = [],
+  alone = true,
+): string[] {
   const own = registeredRoots(ownRegistry);
   const seen = new Set(before);
-  return labKernelObjects().filter((l) => !seen.has(l) && !own.some((r) => belongsTo(l, r)));
+  return labKernelObjects().filter(
+    (l) => !seen.has(l) && !own.some((r) => belongsTo(l, r)) && (alone || roots.some((r) => belongsTo(l, r))),
+  );
 }
 
 /** Removes what `leftSince` found, best effort, after the suite has reported it: the next run starts clean. */

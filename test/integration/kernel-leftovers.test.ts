@@ -21,6 +21,9 @@ describe('the leak check of the global teardown', () => {
       expect(left).toEqual([`cgroup ${dir}`]);
       expect(belongsTo(left[0]!, root)).toBe(true);
       expect(belongsTo(left[0]!, `${root}-other`)).toBe(false);
+      // Beside another test run, only what belongs to this run's own directories is its leftover.
+      expect(leftSince(before, '/nonexistent-registry', [root], false)).toEqual([`cgroup ${dir}`]);
+      expect(leftSince(before, '/nonexistent-registry', [`${root}-other`], false)).toEqual([]);
     } finally {
       rmdirSync(join(dir, 'zk1'));
       rmdirSync(dir);
