@@ -63,13 +63,20 @@ interface ActsAgainstZk {
 }
 
 /**
- * Whether ZooKeeper's sampled state names `contender` within the sampling slack after t: a new leader that acts
- * before the drill's sample of ZooKeeper caught up with its claim. Nobody else is excused: a node acting while
- * ZooKeeper names another is a second leader whenever its acting began (on across a hand-over, resumed after a
- * freeze, after a heal, after its program restarted).
+ * How late the drill's sample of ZooKeeper may catch up with a new leader's claim: the sampler is a process of its
+ * own that looks every 100 ms, and on a busy machine it is seconds late at times.
  */
-const namedSoonAfter = (h: History, contender: string, t: number): boolean =>
-  h.zkLeaders.some((z) => z.leader === contender && z.start <= t + SAMPLING_SLACK_MS && z.end > t);
+const CONFIRM_LAG_MS = 2000;
+
+/**
+ * Whether a claim or an acting that began at `since`, while ZooKeeper's state named another, was ZooKeeper's new
+ * leader, sampled late: its state names `contender` within the lag after `since`. Only such a beginning is excused;
+ * a node that begins to act while ZooKeeper names another and is never named (resumed after a freeze, after a heal,
+ * after its program restarted) is a second leader, and so is one that acted on across the hand-over.
+ */
+const confirmedLate = (h: History, contender: string, since: number, zSince: number): boolean =>
+  since > zSince &&
+  h.zkLeaders.some((z) => z.leader === contender && z.end > since && z.start <= since + CONFIRM_LAG_MS);
 
 /**
  * An action while ZooKeeper's own state named another leader: the evidence that needs no token, so it also judges
@@ -80,7 +87,8 @@ function actsAgainstZooKeeper(h: History, alreadyStale: ReadonlySet<string>): Ac
   for (const e of h.events) {
     if (e.event !== 'act' || isFrozen(h, e.id, e.t) || alreadyStale.has(`${e.id}@${e.t}`)) continue;
     const z = zkLeaderAt(h, e.t);
-    if (!z || z.leader === null || z.leader === e.id || namedSoonAfter(h, e.id, e.t)) continue;
+    if (!z || z.leader === null || z.leader === e.id) continue;
+    if (confirmedLate(h, e.id, intervalAt(h, e.id, e.t)?.start ?? e.t, z.start)) continue;
     const key = `${e.id}/${z.leader}/${z.start}`;
     const g = groups.get(key);
     groups.set(
@@ -104,7 +112,7 @@ function beliefsBehindZooKeeper(h: History): { contender: string; zkLeader: stri
     for (const z of h.zkLeaders) {
       if (z.leader === null || z.leader === i.contender) continue;
       const both = meet(i, z);
-      if (!both || (i.start > z.start && namedSoonAfter(h, i.contender, both.start))) continue;
+      if (!both || confirmedLate(h, i.contender, i.start, z.start)) continue;
       out.push({ contender: i.contender, zkLeader: z.leader, start: both.start, ms: both.end - both.start });
     }
   }
@@ -175,7 +183,7 @@ function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
     for (const z of h.zkLeaders) {
       if (z.leader === null || z.leader === a.contender) continue;
       const both = meet(a, z);
-      if (!both) continue;
+      if (!both || confirmedLate(h, a.contender, a.start, z.start)) continue;
       const ms = unfrozenMs(h, [a.contender], both.start, both.end);
       if (ms > actingBound(a.everyMs))
         out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, start: both.start, ms });
