@@ -124,7 +124,7 @@ describe('the lock workload', () => {
     expect(names.map((n) => byPath.get(`/l3/${n}`)?.length ?? 0)).toEqual([0, 0, 0, 0]);
   }, 90_000);
 
-  it('inspect --json on a healthy lock run finds no problem for 30 s, and counts each hold from its acquisition', async () => {
+  it('inspect --json on a healthy lock run finds no problem for 12 s, and counts each hold from its acquisition', async () => {
     await cli([
       'contenders',
       'spawn',
@@ -141,7 +141,8 @@ describe('the lock workload', () => {
     const seen: string[] = [];
     const held: number[] = [];
     const holders = new Set<string>();
-    const until = Date.now() + 30_000;
+    // 12 s of views, each a CLI run of its own: holds of 300 ms go round five holders many times in it.
+    const until = Date.now() + 12_000;
     while (Date.now() < until) {
       const r = await zklab(['inspect', '--path', '/l-view', '--json'], { lab });
       const view = JSON.parse(r.stdout) as Inspected;
@@ -151,7 +152,7 @@ describe('the lock workload', () => {
     }
     // The lock went round (the run was a healthy one, not a stuck one), and no frame cried split brain.
     expect(holders.size).toBeGreaterThanOrEqual(3);
-    expect(held.length).toBeGreaterThanOrEqual(15);
+    expect(held.length).toBeGreaterThanOrEqual(5);
     expect(seen).toEqual([]);
     // A hold lasts 300ms and the write that follows it; never the time the holder waited in the queue.
     expect(Math.max(...held)).toBeLessThan(800);
