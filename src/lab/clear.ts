@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { killLabNodes } from './node/group.js';
@@ -57,6 +57,12 @@ export async function clearLab(
     rmSync(paths.root, { recursive: true, force: true });
   const entry = readEntry(paths.root);
   if (opts.warden === undefined || entry?.warden?.pid === opts.warden) deregister(paths.root);
+}
+
+/** Deletes what a lab makes in its directory (LabPaths.entries), and the directory once nothing else is left in it. */
+export function removeLabEntries(paths: LabPaths): void {
+  for (const entry of paths.entries) rmSync(entry, { recursive: true, force: true });
+  if (readdirSync(paths.root).length === 0) rmdirSync(paths.root);
 }
 
 /** The lab's state if it can be read: a lab being cleared may have lost it, or be half written. */

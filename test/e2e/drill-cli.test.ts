@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked } from '../../src/lab/node/procs.js';
@@ -143,10 +143,21 @@ checks: [singleLeader, liveness]
     expect(findMarked(new LabPaths(lab).markers)).toEqual([]);
   }, 150_000);
 
-  it('--json prints the machine-readable result and still exits by the verdict', async () => {
-    const { file, lab } = drillFile(FAILING.replace('leaderIs: c3', 'leaderIs: c2'));
-    const r = await zklab(['drill', 'run', file, '--lab', lab, '--json', '--seed', '9'], { timeoutMs: 120_000 });
+  it('--json prints the machine-readable result and still exits by the verdict; ZKLAB_LAB places the lab', async () => {
+    const { file } = drillFile(FAILING.replace('leaderIs: c3', 'leaderIs: c2'));
+    // ZKLAB_LAB names a directory of the user's: the run's lab goes in a new directory under it, and only that goes.
+    const named = tempDir();
+    writeFileSync(`${named}/notes.txt`, 'mine\n');
+    const r = await zklab(['drill', 'run', file, '--json', '--seed', '9'], {
+      env: { ZKLAB_LAB: named },
+      timeoutMs: 120_000,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
+    const root = new RegExp(`lab (${named}/zklab-drill-\\w{6}) \\(seed 9\\)`).exec(r.stderr)?.[1];
+    expect(root, r.stderr).toBeDefined();
+    expect(readdirSync(named)).toEqual(['notes.txt']);
+    expect(readFileSync(`${named}/notes.txt`, 'utf8')).toBe('mine\n');
+    expect(findMarked(new LabPaths(root!).markers)).toEqual([]);
     const report = JSON.parse(r.stdout) as {
       verdict: string;
       seed: number;

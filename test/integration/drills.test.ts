@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DrillLab } from '../../src/drills/lab/drill-lab.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
 import { parseDrill } from '../../src/drills/format/schema.js';
@@ -205,13 +207,14 @@ checks: [singleLeader]
     expectTornDown(dir);
   }, 120_000);
 
-  it('refuses a directory that already holds a lab, before starting anything', async () => {
+  it('beside a directory that holds a lab, runs in a directory of its own under it and leaves the other lab', async () => {
     const paths = new LabPaths(labDir());
     writeState(paths, emptyState());
-    await expect(runDrill(resolveDrill('join-and-elect'), { labDir: paths.root })).rejects.toThrow(
-      /already holds a lab/,
-    );
-    expect(findMarked(paths.markers)).toEqual([]);
-    expect(existsSync(paths.serverConfig('zk1'))).toBe(false);
+    const lab = DrillLab.open('test', paths.root);
+    expect(dirname(lab.paths.root)).toBe(paths.root);
+    expect(readdirSync(lab.paths.root)).toEqual([]);
+    await lab.close();
+    expect(existsSync(lab.paths.root)).toBe(false);
+    expect(readdirSync(paths.root)).toEqual(['lab.json']);
   });
 });

@@ -13,6 +13,7 @@ import { wholeNumber } from '../../validate.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
+import { namedLabDir } from '../../lab/paths.js';
 import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../views/drills.js';
 
 export interface RunArgs extends GlobalArgs {
@@ -95,9 +96,10 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
     ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})`
     : '';
   ctx.err(`drill ${drill.name}${variants}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
+  const labDir = namedLabDir(a.lab);
   const results = await runDrillVariants(drill, repeat, {
     signal: ctx.signal,
-    ...(a.lab === undefined ? {} : { labDir: a.lab }),
+    ...(labDir === undefined ? {} : { labDir }),
     ...(seed === undefined ? {} : { seed }),
     ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
     ...(connect === undefined ? {} : { connect }),

@@ -43,6 +43,12 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
                     "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
                 },
                 json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+                lab: {
+                  type: 'string',
+                  describe:
+                    "where the run's lab goes (or ZKLAB_LAB): DIR itself if it does not exist yet, else a new " +
+                    "directory under it; default: under the system's temporary directory. Removed when the run ends",
+                },
                 report: {
                   type: 'string',
                   describe: 'write a self-contained HTML report with a timeline to FILE.html',

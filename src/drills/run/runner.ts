@@ -14,7 +14,7 @@ import type { Drill } from '../format/drill.js';
 import { expandVariants } from '../format/variants.js';
 
 export interface RunOptions {
-  /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */
+  /** Where the run's lab goes: this directory if it does not exist yet, else a new one under it (DrillLab.open). */
   readonly labDir?: string;
   /** Seeds the run's randomness (the links' delay jitter) and is recorded in the result; default: a random seed, reported. */
   readonly seed?: number;
