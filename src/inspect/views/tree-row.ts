@@ -39,7 +39,7 @@ export function treeColumns(width: number, notes = false): TreeColumns {
   const pid = width >= 70;
   const who = pid ? 16 : 9;
   const fixed = MARKER + SEQ + (session ? SESSION : 0) + who + STATE + AGE;
-  const name = notes ? Math.min(36, Math.max(12, width - fixed - 40)) : Math.min(48, Math.max(12, width - fixed - 12));
+  const name = notes ? Math.min(36, Math.max(12, width - fixed - 36)) : Math.min(48, Math.max(12, width - fixed - 12));
   return { name, session, pid };
 }
 
