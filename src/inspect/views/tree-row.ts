@@ -60,12 +60,13 @@ export function stateColor(state: NodeState): string | undefined {
 }
 
 /**
- * The owner session; without one, ZooKeeper does not say whether the znode is persistent, TTL or a container, so
- * only a TTL the lab wrote into the data itself is named.
+ * The owner session; without one, what ZooKeeper tells a client is only that no session owns the znode: it hands
+ * every client ephemeralOwner 0 for a persistent, a TTL and a container znode alike. So only a TTL the lab wrote
+ * into the data itself is named.
  */
 function ownerText(n: SnapshotNode): Segment {
   if (n.sessionId) return { text: n.sessionId };
-  return { text: n.ttl ? 'ttl (status data)' : 'persistent?', dim: true };
+  return { text: n.ttl ? 'ttl (status data)' : 'no session owns', dim: true };
 }
 
 function whoText(n: SnapshotNode, withPid: boolean): Segment {
