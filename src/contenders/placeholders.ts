@@ -5,6 +5,8 @@
  */
 export const PLACEHOLDERS = ['connect', 'id', 'n', 'addr', 'path', 'session'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
+/** Every placeholder as a program or probe writes it, for help texts: "{connect} {id} {n} …". */
+export const PLACEHOLDER_WORDS = PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
 
 export interface PlaceholderValues {
   readonly connect: string;
