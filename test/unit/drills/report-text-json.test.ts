@@ -49,6 +49,23 @@ describe('renderTextReport', () => {
     expect(text).toContain('  PASSED (expected to fail)  check singleLeader: no stale leader acted');
   });
 
+  it("shows a program's stderr lines each on a line of its own, indented under the error", () => {
+    const r = sampleResult();
+    const error =
+      "step 0 (line 3) spawn 3 contenders: c1's program exited with code 1 before it joined; its last stderr lines:\n" +
+      '  Traceback (most recent call last):\r\n\t  File "svc.py", line 3\n  ValueError: no\n';
+    const lines = renderTextReport({ ...r, error }).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  error: '));
+    expect(lines.slice(at, at + 4)).toEqual([
+      "  error: step 0 (line 3) spawn 3 contenders: c1's program exited with code 1 before it joined; its last stderr lines:",
+      '        Traceback (most recent call last):',
+      '          File "svc.py", line 3',
+      '        ValueError: no',
+    ]);
+    expect(lines[at + 4]).toMatch(/^ {2}(PASSED|FAILED)/);
+    expect(renderTextReport({ ...r, error })).not.toContain('?');
+  });
+
   it('does not pass terminal control sequences through', () => {
     const r = sampleResult();
     const text = renderTextReport({ ...r, error: 'bad \u001b[2Jthing' });
