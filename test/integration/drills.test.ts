@@ -181,6 +181,9 @@ checks: [singleLeader]
       ['4', 'skipped'],
     ]);
     expect(r.steps[2]?.detail).toMatch(/after 1s: c1 leads/);
+    // A check over half a history would claim what nobody saw: it says it was not judged, and where the run stopped.
+    expect(checkVerdicts(r).map((v) => [v.check.name, v.label])).toEqual([['singleLeader', 'NOT JUDGED']]);
+    expect(r.checks[0]?.summary).toMatch(/^the drill stopped at step 2 \(line 6\): wait .* timed out$/);
     expect(drillPassed(r)).toBe(false);
     expectTornDown(dir);
   }, 120_000);
@@ -191,6 +194,9 @@ checks: [singleLeader]
     const r = await runDrill(parseDrill(text, 'resume.yaml'), { labDir: dir });
     expect(r.error).toMatch(/step 2 \(line 6\) resume leader: nothing to resume/);
     expect(r.steps.map((s) => s.outcome)).toEqual(['ok', 'ok', 'failed', 'skipped', 'skipped']);
+    expect(r.checks.map((c) => c.notJudged)).toEqual([
+      expect.stringMatching(/^the drill stopped at step 2 \(line 6\): resume leader failed$/),
+    ]);
     expectTornDown(dir);
   }, 120_000);
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderTextReport } from '../../../src/drills/report/text.js';
-import { toJsonReport } from '../../../src/drills/judge/result.js';
+import { checksNotJudged } from '../../../src/drills/judge/checkers.js';
+import { checkVerdicts, type DrillResult, drillPassed, toJsonReport } from '../../../src/drills/judge/result.js';
+import { renderHtmlReport } from '../../../src/drills/report/html.js';
 import { sampleResult } from './sample-result.js';
 
 describe('renderTextReport', () => {
@@ -107,5 +109,41 @@ describe('toJsonReport', () => {
       ['partition', 4000, 5000],
       ['contender-killed', 7000, 7000],
     ]);
+  });
+});
+
+describe('a run that stopped part-way', () => {
+  const stopped = (): DrillResult => {
+    const r = sampleResult();
+    const why = 'the drill stopped at step 2 (line 6): wait for c2 to lead (up to 1s) timed out';
+    return { ...r, checks: checksNotJudged({ singleLeader: {}, liveness: {} }, why) };
+  };
+
+  it('says of every check that it was not judged, and why, in text, JSON and HTML; the drill fails', () => {
+    const r = stopped();
+    const text = renderTextReport(r);
+    expect(text).toMatch(/^drill zombie-leader: FAILED/);
+    expect(text).toContain(
+      '  NOT JUDGED  check singleLeader: the drill stopped at step 2 (line 6): wait for c2 to lead (up to 1s) timed out\n',
+    );
+    expect(text).toContain('  NOT JUDGED  check liveness: the drill stopped at step 2');
+    expect(text).not.toMatch(/PASSED +check/);
+    const json = toJsonReport(r);
+    expect(json.verdict).toBe('failed');
+    expect(json.checks.map((c) => [c.name, c.judged, c.passed, c.ok])).toEqual([
+      ['singleLeader', false, false, false],
+      ['liveness', false, false, false],
+    ]);
+    expect(renderHtmlReport(r)).toContain('NOT JUDGED: check singleLeader: the drill stopped at step 2');
+  });
+
+  it('is not judged even for a check the drill expects to fail', () => {
+    const r = stopped();
+    expect(r.drill.expectFailure).toContain('singleLeader');
+    expect(checkVerdicts(r).map((v) => [v.label, v.ok])).toEqual([
+      ['NOT JUDGED', false],
+      ['NOT JUDGED', false],
+    ]);
+    expect(drillPassed(r)).toBe(false);
   });
 });
