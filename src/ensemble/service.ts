@@ -501,6 +501,8 @@ export async function restartServers(
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
     const down = Date.now();
+    // A restart is a kill and a start: recorded as the kill, which the restart's own event ends (a fault window).
+    for (const s of targets) recordLabEvent(paths, 'server-killed', { server: s.name, signal: 'SIGKILL' });
     await stopProcesses(
       targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)),
       'SIGKILL',

@@ -84,6 +84,22 @@ describe('built-in drills on real ensembles', () => {
     expect(single?.details.some((d) => d.level === 'violation' && /stale leader acted: c1/.test(d.message))).toBe(true);
     expect(drillPassed(r)).toBe(true);
   });
+
+  it('judges rolling-restart live after each of its three restarts, a fault each', () => {
+    const r = results.get('rolling-restart');
+    expect(r, 'rolling-restart ran above').toBeDefined();
+    if (!r) return;
+    const restarts = r.steps.filter((s) => s.kind === 'restart');
+    expect(restarts).toHaveLength(3);
+    // From the lab's own record: each restart began with the SIGKILL of its server.
+    expect(r.labEvents.filter((e) => e.event === 'server-killed').map((e) => 'server' in e && e.server)).toEqual([
+      'zk1',
+      'zk2',
+      'zk3',
+    ]);
+    const liveness = r.checks.find((c) => c.name === 'liveness');
+    expect(liveness?.summary).toBe('a leader within 30s after each of 3 fault(s)');
+  });
 });
 
 describe('the runner', () => {
