@@ -15,6 +15,8 @@ import { connectArg } from '../../validate.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
 import { namedLabDir } from '../../lab/paths.js';
 import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../views/drills.js';
+import { renderDrillPlan } from '../views/drill-plan.js';
+import { TEXT_COLUMNS } from '../../text.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
@@ -59,6 +61,12 @@ export function listHandler(ctx: CommandContext, json: boolean): void {
   const drills = listBuiltinDrills().map((name) => resolveDrill(name));
   const width = Math.max(60, Math.min(110, process.stdout.columns || 100));
   ctx.out(json ? drillListJson(drills) : renderDrillList(drills, width));
+}
+
+/** `drill check`: the drill read and checked as `run` reads it (a bad file fails here, at its line), and its plan. */
+export function checkHandler(ctx: CommandContext, given: string): void {
+  const drill = resolveDrill(given);
+  ctx.out(renderDrillPlan(drill, given, Math.max(60, Math.min(TEXT_COLUMNS, process.stdout.columns || TEXT_COLUMNS))));
 }
 
 function netArg(text: string): NetMode {

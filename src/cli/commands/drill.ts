@@ -64,7 +64,24 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
             ) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
         })
-        .demandCommand(1, 'name a drill command: list or run'),
+        .command<GlobalArgs & { drill: string }>({
+          command: 'check <drill>',
+          describe: 'Read a drill (a built-in name or a drill file) and say what it would do, without a lab',
+          builder: (b) =>
+            withOptions(
+              b,
+              {},
+              {
+                drill: {
+                  type: 'string',
+                  demandOption: true,
+                  describe: 'built-in name (`zklab drill list`) or path of a .yaml file',
+                },
+              },
+            ) as Argv<GlobalArgs & { drill: string }>,
+          handler: async (a) => (await import('./drill-run.js')).checkHandler(ctx, a.drill),
+        })
+        .demandCommand(1, 'name a drill command: list, run or check'),
     handler: () => undefined,
   };
 }
