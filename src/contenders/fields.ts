@@ -75,7 +75,7 @@ export const CONTENDER_FIELDS = {
     type: 'boolean',
     help:
       'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ' +
-      `ZKLAB_SESSION_TIMEOUT_MS, ZKLAB_ADDR, ZKLAB_LAB, and ${PLACEHOLDER_WORDS} in its arguments`,
+      `ZKLAB_SESSION_TIMEOUT_MS, ZKLAB_ADDR, ZKLAB_LAB, and ${PLACEHOLDER_WORDS} in its words`,
   },
   leaderRule: {
     option: 'leader-rule',

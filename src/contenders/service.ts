@@ -126,7 +126,7 @@ export async function spawnContenders(
     throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
   // Everything that can be refused is refused before the lab changes.
   const program = await programFor(req);
-  const probeCommand = resolveProbe(req);
+  const probeCommand = await resolveProbe(req);
   const existing = readState(paths);
   // A lab pointed at an outside ensemble keeps using it when --connect is not repeated.
   const outside = req.connect ?? (existing && existing.servers.length === 0 ? existing.externalConnect : undefined);
