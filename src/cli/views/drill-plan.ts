@@ -17,11 +17,13 @@ function contenderWords(c: ContenderSpec): string {
   return `${c.count} × ${what}, session timeout ${formatDuration(c.sessionTimeoutMs)}, path ${c.path}`;
 }
 
+const stepLine = (at: string, step: Step) =>
+  `  ${at.padStart(4)}  line ${String(step.line).padEnd(4)} ${describeStep(step)}`;
+
 /** Each step on a line of its own, numbered as a run numbers it (a repeat's body as 5.1, 5.2), with its line. */
 function stepLines(steps: readonly Step[], path: readonly number[] = []): string[] {
   return steps.flatMap((step, i) => {
-    const at = [...path, i + 1].join('.');
-    const line = `  ${at.padStart(4)}  line ${String(step.line).padEnd(4)} ${describeStep(step)}`;
+    const line = stepLine([...path, i + 1].join('.'), step);
     return step.kind === 'repeat' ? [line, ...stepLines(step.steps, [...path, i + 1])] : [line];
   });
 }
@@ -62,7 +64,8 @@ export function renderDrillPlan(drill: Drill, given: string, width: number): str
     `ensemble: ${e.servers} server(s)${observers}, tick ${formatDuration(e.tick)}, net ${e.net}`,
     wrapWords(`contenders: ${contenderWords(drill.contenders)}`, width, '  '),
     'steps:',
-    `  ${'0'.padStart(4)}  line ${String(drill.contendersLine ?? 1).padEnd(4)} ${describeStep({ kind: 'spawn', line: drill.contendersLine ?? 1, count: drill.contenders.count })}`,
+    // Step 0, as a run numbers it: the contenders' arrival, from the contenders section.
+    stepLine('0', { kind: 'spawn', line: drill.contendersLine ?? 1, count: drill.contenders.count }),
     ...stepLines(drill.steps),
     ...(variants.length > 0 ? ['variants (each on a fresh lab of its own):', ...variants] : []),
     'checks:',
