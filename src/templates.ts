@@ -5,6 +5,8 @@ import { join } from 'node:path';
 /** The package root: src/ (or dist/) sits one level below it. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
+/** The example programs zklab ships (an HA agent and its probe, a contender of one's own): `{programs}`. */
+export const PROGRAMS_DIR = join(TEMPLATES_DIR, 'programs');
 
 export function readTemplate(name: string): string {
   return readFileSync(join(TEMPLATES_DIR, name), 'utf8');

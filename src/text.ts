@@ -1,5 +1,8 @@
 /** Plain-text helpers for every view: cutting and padding to a width, wrapping prose, counting words. */
 
+/** The columns text is laid out for when the terminal's width is unknown (output to a pipe or a file). */
+export const TEXT_COLUMNS = 100;
+
 /** Keeps both ends, where GUID znode names differ (the head) and carry their sequence (the tail). */
 export function truncateMiddle(s: string, max: number): string {
   if (s.length <= max) return s;

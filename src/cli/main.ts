@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../templates.js';
 import type { Argv, CommandModule } from 'yargs';
 import type yargsFactory from 'yargs';
-import { UsageError } from '../errors.js';
 import type { CommandContext, GlobalArgs } from './context.js';
 import { declaredOptions, type OptionTable } from './options.js';
+import { subcommandNames, usageFailure } from './usage.js';
 
 // yargs' CommonJS build: its ESM build lays help out with cliui's ESM fallback, which breaks lines mid-word
 // and wraps a usage text of several lines to the width left beside its longest line.
@@ -57,50 +57,6 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** Edits (insert, delete, replace) between two words. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The option a mistyped one most likely meant: one it begins, or one a couple of letters away. */
-export function closestOption(word: string, options: readonly string[]): string | undefined {
-  const scored = options
-    .map((o) => ({ o, d: o.startsWith(word) || word.startsWith(o) ? 0.5 : editDistance(word, o) }))
-    .filter((x) => x.d <= 2)
-    .sort((a, b) => a.d - b.d);
-  return scored[0]?.o;
-}
-
-/** yargs' own refusals, worded as zklab's: what was wrong, and where the help for it is. */
-function usageFailure(msg: string | undefined, argv: readonly string[], options: readonly string[]): UsageError {
-  const text = msg ?? 'invalid command line';
-  const at = argv.findIndex((w) => COMMANDS.some((c) => c.names.includes(w)));
-  const group = at === -1 ? undefined : argv[at];
-  // The word after the command is its subcommand unless it is an option (`heal --lab DIR` has none).
-  const sub = at === -1 || argv[at + 1]?.startsWith('-') ? undefined : argv[at + 1];
-  const helpOf = (cmd: string) => `\`zklab ${cmd} --help\``;
-  const unknown = /^Unknown arguments?: ([^,]+)/.exec(text)?.[1];
-  if (unknown !== undefined) {
-    const meant = closestOption(unknown, options);
-    const where = group
-      ? `${helpOf([group, sub].filter(Boolean).join(' '))} lists its options`
-      : '`zklab --help` lists the commands';
-    return new UsageError(text, meant ? `did you mean --${meant}? ${where}` : where);
-  }
-  if (/^Not enough non-option arguments/.test(text) && group) {
-    return new UsageError(`\`zklab ${group}\` is missing an argument`, `${helpOf(group)} shows what it takes`);
-  }
-  return new UsageError(text, group ? `${helpOf(group)} describes each` : '`zklab --help` lists the commands');
-}
-
 /** Options every command accepts (`GlobalArgs`). */
 const GLOBAL_OPTIONS = {
   lab: { type: 'string', global: true, describe: 'lab directory (default .zklab, or ZKLAB_LAB)' },
@@ -130,12 +86,21 @@ export async function buildParser(argv: readonly string[], ctx: CommandContext):
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
-      throw usageFailure(msg, argv, [...Object.keys(GLOBAL_OPTIONS), 'help', 'version', ...declaredOptions(parser)]);
+      throw usageFailure(msg, argv, {
+        commands: COMMANDS.flatMap((c) => c.names),
+        subcommands,
+        options: [...Object.keys(GLOBAL_OPTIONS), 'help', 'version', ...declaredOptions(parser)],
+      });
     })
     .exitProcess(false) as Argv<GlobalArgs>;
   const named = COMMANDS.find((c) => c.names.includes(argv[0] ?? ''));
+  const subcommands = new Map<string, readonly string[]>();
   for (const defs of await Promise.all((named ? [named] : COMMANDS).map((c) => c.load(ctx)))) {
-    for (const c of defs) parser = parser.command(c);
+    for (const c of defs) {
+      parser = parser.command(c);
+      const name = String(c.command).split(' ')[0]!;
+      subcommands.set(name, subcommandNames(c));
+    }
   }
   return parser;
 }

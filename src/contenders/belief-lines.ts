@@ -22,6 +22,8 @@ export type BeliefLine =
       /** The session the program names (normalized hex), when it names one. */
       readonly session?: string;
       readonly znode?: string;
+      /** What the line gave that was not taken, each said for the contender's log: `token "abc" is not a number`. */
+      readonly ignored?: readonly string[];
     };
 
 const TOKEN_EVENTS: ReadonlySet<string> = new Set(['leader', 'act', 'resigned']);
@@ -78,16 +80,23 @@ export function parseBeliefLine(line: string): BeliefLine {
     return { kind: 'invalid', reason: `unknown event ${JSON.stringify(event)}` };
   if (LAB_ONLY.has(event)) return { kind: 'invalid', reason: `"${event}" is written by the lab, not by a program` };
   const fields: Record<string, unknown> = {};
+  const ignored: string[] = [];
   for (const [k, x] of Object.entries(o)) {
     if (HEAD_KEYS.has(k) || k === '__proto__') continue;
     const want = Object.hasOwn(FIELD_TYPES, k) ? FIELD_TYPES[k] : undefined;
     if (want === undefined || typeof x === want) fields[k] = x;
+    else ignored.push(`${k} ${JSON.stringify(x)} is not a ${want}`);
   }
   const missing = (REQUIRED[event] ?? []).filter((k) => fields[k] === undefined);
   if (missing.length > 0) return { kind: 'invalid', reason: `"${event}" needs ${missing.join(' and ')}` };
   // A fencing token is a number or nothing; anything else would poison the checkers' comparisons.
-  if (TOKEN_EVENTS.has(event))
-    fields.token = typeof fields.token === 'number' && Number.isFinite(fields.token) ? fields.token : null;
+  if (TOKEN_EVENTS.has(event)) {
+    const token = fields.token;
+    const number = typeof token === 'number' && Number.isFinite(token);
+    if (token !== undefined && token !== null && !number)
+      ignored.push(`token ${JSON.stringify(token)} is not a number`);
+    fields.token = number ? token : null;
+  }
   const session =
     typeof o.session === 'string' && /^(0x)?[0-9a-fA-F]{1,16}$/.test(o.session)
       ? normalizeSessionId(o.session)
@@ -99,5 +108,13 @@ export function parseBeliefLine(line: string): BeliefLine {
     fields,
     ...(session === undefined ? {} : { session }),
     ...(znode === undefined ? {} : { znode }),
+    ...(ignored.length === 0 ? {} : { ignored }),
   };
+}
+
+/** The contender log's line for what an event line gave and zklab did not take; undefined when it took everything. */
+export function ignoredNote(b: BeliefLine, line: string): string | undefined {
+  if (b.kind !== 'event' || b.ignored === undefined) return undefined;
+  const [it, was] = b.ignored.length === 1 ? ['it', 'it was'] : ['them', 'they were'];
+  return `zklab: ${b.ignored.join('; ')}, so ${was} ignored; the ${b.event} event is recorded without ${it}: ${line}`;
 }

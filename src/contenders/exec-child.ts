@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EventLogWriter } from '../lab/event-log.js';
 import type { ContenderEventFields, ContenderEventName } from '../lab/events.js';
 import { LabPaths } from '../lab/paths.js';
-import { parseBeliefLine } from './belief-lines.js';
+import { ignoredNote, parseBeliefLine } from './belief-lines.js';
 import { decodeChildConfig, type ExecChildConfig } from './child-config.js';
 
 /** How many of the program's last stderr lines an `exited` event keeps. */
@@ -53,6 +53,8 @@ const stdoutDone = new Promise<void>((resolve) =>
       if (b.kind === 'text') return void process.stdout.write(`${line}\n`);
       if (b.kind === 'invalid')
         return void process.stdout.write(`zklab: ignored a ZKLAB line (${b.reason}): ${line}\n`);
+      const note = ignoredNote(b, line);
+      if (note !== undefined) process.stdout.write(`${note}\n`);
       // The program's word on its session is not taken (see `write`); its znode is.
       if (b.znode !== undefined) znode = b.znode;
       if (b.event === 'stopped') reportedStop = true;

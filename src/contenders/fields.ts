@@ -4,6 +4,7 @@ import { DEFAULT_TAKEOVER_MS } from '../recipes/priority-layout.js';
 import { DEFAULT_STATUS_TTL_MS, STRATEGIES } from '../recipes/scheduler-layout.js';
 import { ON_DISCONNECT, POLICIES } from '../recipes/types.js';
 import { CURATOR_ERROR_POLICIES } from './adapters/adapters.js';
+import { PLACEHOLDER_WORDS } from './placeholders.js';
 import { choice, connectString, durationIn, flag, probeCommand, type Read, znodePath } from './spec-values.js';
 
 export const WORKLOADS = ['scheduler', 'lock'] as const;
@@ -74,7 +75,7 @@ export const CONTENDER_FIELDS = {
     type: 'boolean',
     help:
       'run the program after -- as each contender; it gets ZKLAB_CONNECT, ZKLAB_ID, ZKLAB_PATH, ' +
-      'ZKLAB_SESSION_TIMEOUT_MS and {connect} {id} {path} {session} in its arguments',
+      `ZKLAB_SESSION_TIMEOUT_MS, ZKLAB_ADDR, ZKLAB_LAB, and ${PLACEHOLDER_WORDS} in its words`,
   },
   leaderRule: {
     option: 'leader-rule',
@@ -210,7 +211,7 @@ export const CONTENDER_FIELDS = {
     option: 'probe',
     help:
       "'COMMAND ARGS…' run for each node (no shell): exit 0 = it acts as leader now; " +
-      'placeholders {id} {n} {connect} {path}',
+      `placeholders ${PLACEHOLDER_WORDS}`,
     read: probeCommand,
   },
   probeInterval: {

@@ -3,8 +3,17 @@
  * port per member), `{addr}` (its node's address: on the node network its own, else 127.0.0.1), `{path}` and
  * `{session}` (the session timeout in ms), filled in per contender at its spawn.
  */
-export const PLACEHOLDERS = ['connect', 'id', 'n', 'addr', 'path', 'session'] as const;
-export type Placeholder = (typeof PLACEHOLDERS)[number];
+export const CONTENDER_PLACEHOLDERS = ['connect', 'id', 'n', 'addr', 'path', 'session'] as const;
+export type Placeholder = (typeof CONTENDER_PLACEHOLDERS)[number];
+/**
+ * The same for every contender of a spawn, program and probe commands included: `{programs}` (the folder of the
+ * example programs zklab ships, templates/programs) and `{python}` (the Python that imports kazoo, found as for the
+ * kazoo contender). Filled in once, before the commands are looked for (program.ts).
+ */
+export const SPAWN_PLACEHOLDERS = ['programs', 'python'] as const;
+export const PLACEHOLDERS = [...CONTENDER_PLACEHOLDERS, ...SPAWN_PLACEHOLDERS] as const;
+/** Every placeholder as a program or probe writes it, for help texts: "{connect} {id} {n} …". */
+export const PLACEHOLDER_WORDS = PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
 
 export interface PlaceholderValues {
   readonly connect: string;
@@ -14,7 +23,7 @@ export interface PlaceholderValues {
   readonly sessionTimeoutMs: number;
 }
 
-const KNOWN = new RegExp(`\\{(${PLACEHOLDERS.join('|')})\\}`, 'g');
+const KNOWN = new RegExp(`\\{(${CONTENDER_PLACEHOLDERS.join('|')})\\}`, 'g');
 
 /** The contender's number: c12 → 12. */
 export const contenderNumber = (id: string): string => id.replace(/^\D*/, '');

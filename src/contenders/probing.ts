@@ -6,7 +6,7 @@ import { isOurs, spawnDetached } from '../lab/node/procs.js';
 import type { ContenderRecord, LabState } from '../lab/state.js';
 import { entryPoint } from '../entry-points.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
-import { resolveProgram } from './program.js';
+import { fillSpawnPlaceholders, resolveProgram } from './program.js';
 import type { ContenderSpec } from './spec.js';
 
 /**
@@ -19,25 +19,29 @@ export const PROBER_ENTRY = entryPoint('contenders/prober');
 /** The name probes carry in ZKLAB_NODE: clearing the lab finds a probe that outlived its prober. */
 export const PROBES_NODE = 'probes';
 
-/** The probe's program, resolved before the lab changes (a probe that cannot run is bad input). */
-export function resolveProbe(spec: ContenderSpec): string | undefined {
+/**
+ * The probe's words with the spawn's placeholders filled in and its program resolved, before the lab changes (a
+ * probe that cannot run is bad input).
+ */
+export async function resolveProbe(spec: ContenderSpec): Promise<readonly string[] | undefined> {
   if (!spec.probe) return undefined;
   try {
-    return resolveProgram(spec.probe.argv[0]!);
+    const [command, ...args] = await fillSpawnPlaceholders(spec.probe.argv);
+    return [resolveProgram(command!), ...args];
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     throw new UsageError(`probe: ${e.message}`, e.hint);
   }
 }
 
-/** A contender's probe as its record keeps it: the program resolved, the placeholders filled in for it. */
+/** A contender's probe as its record keeps it: resolved (resolveProbe), the contender's placeholders filled in. */
 export function probeOf(
   spec: ContenderSpec,
-  command: string | undefined,
+  resolved: readonly string[] | undefined,
   c: PlaceholderValues,
 ): ContenderRecord['probe'] {
-  if (!spec.probe || command === undefined) return undefined;
-  return { argv: [command, ...fillPlaceholders(spec.probe.argv.slice(1), c)], everyMs: spec.probe.everyMs };
+  if (!spec.probe || resolved === undefined) return undefined;
+  return { argv: [resolved[0]!, ...fillPlaceholders(resolved.slice(1), c)], everyMs: spec.probe.everyMs };
 }
 
 /** The lab's prober, if it runs. */

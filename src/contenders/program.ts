@@ -11,6 +11,8 @@ import type { ContenderSpec } from './spec.js';
 import { prepareAdapter } from './adapters/adapters.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
 import { findIn, pathDirs } from '../search-path.js';
+import { PROGRAMS_DIR } from '../templates.js';
+import { locateKazoo } from './adapters/kazoo-runtime.js';
 
 /** Programs run as contenders: finding the program, filling in its arguments, starting it under a supervisor. */
 
@@ -89,6 +91,18 @@ export function programExitError(
   return new UsageError(`${id}: ${program.join(' ')} exited ${how} before it joined`, tail);
 }
 
+/**
+ * The words of a program or probe with the spawn's placeholders filled in (SPAWN_PLACEHOLDERS): `{programs}` and,
+ * when a word names it, `{python}`, the interpreter that imports kazoo (asked for only then: it runs a Python).
+ */
+export async function fillSpawnPlaceholders(
+  argv: readonly string[],
+  python: () => Promise<string> = async () => (await locateKazoo()).python,
+): Promise<string[]> {
+  const interpreter = argv.some((w) => w.includes('{python}')) ? await python() : '';
+  return argv.map((w) => w.replaceAll('{programs}', PROGRAMS_DIR).replaceAll('{python}', interpreter));
+}
+
 /** What a program contender runs: the command (resolved), its arguments, and how `contenders list` shows it. */
 export interface ProgramSpec {
   readonly command: string;
@@ -100,7 +114,7 @@ export interface ProgramSpec {
 
 export async function programFor(req: ContenderSpec): Promise<ProgramSpec | undefined> {
   if (req.recipe === 'exec') {
-    const [command, ...args] = req.program!;
+    const [command, ...args] = await fillSpawnPlaceholders(req.program!);
     return { command: resolveProgram(command!), args, marked: 'none', shown: req.program! };
   }
   if (req.recipe === 'curator-latch' || req.recipe === 'kazoo-election') {

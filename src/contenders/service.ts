@@ -1,3 +1,4 @@
+import { labSessionBounds } from '../ensemble/config.js';
 import { existsSync } from 'node:fs';
 import { EnvironmentError, ProcessError, UsageError } from '../errors.js';
 import { isServing, probeServer } from '../ensemble/quorum.js';
@@ -98,6 +99,8 @@ export interface SpawnResult {
   readonly spawned: readonly ContenderInfo[];
   /** Every contender of the lab, the new ones included, as `listContenders` would return them. */
   readonly all: readonly ContenderInfo[];
+  /** The session timeouts the lab's servers grant; absent for an ensemble outside the lab, whose limits are its own. */
+  readonly grants?: { readonly minMs: number; readonly maxMs: number };
 }
 
 /** What the lab's own state rules out for this request (checked before the lab changes). */
@@ -123,7 +126,7 @@ export async function spawnContenders(
     throw new EnvironmentError(`the contender program ${entry} is missing`, 'build zklab first: `npm run build`');
   // Everything that can be refused is refused before the lab changes.
   const program = await programFor(req);
-  const probeCommand = resolveProbe(req);
+  const probeCommand = await resolveProbe(req);
   const existing = readState(paths);
   // A lab pointed at an outside ensemble keeps using it when --connect is not repeated.
   const outside = req.connect ?? (existing && existing.servers.length === 0 ? existing.externalConnect : undefined);
@@ -226,7 +229,11 @@ export async function spawnContenders(
     recipe: req.scheduler ? 'scheduler' : req.lock ? `lock (${req.recipe})` : req.recipe,
   });
   const all = listContenders(paths);
-  return { spawned: all.filter((c) => records.some((r) => r.id === c.id)), all };
+  return {
+    spawned: all.filter((c) => records.some((r) => r.id === c.id)),
+    all,
+    ...(existing && existing.servers.length > 0 ? { grants: labSessionBounds(existing.tickMs) } : {}),
+  };
 }
 
 function launchRecipeContender(

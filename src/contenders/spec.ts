@@ -1,6 +1,6 @@
 import { formatDuration, parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
-import { labMaxSessionTimeoutMs } from '../ensemble/config.js';
+import { labSessionBounds } from '../ensemble/config.js';
 import type { ContenderVia } from '../lab/state.js';
 import { AUTO_RULE, type LeaderRule, parseLeaderRule } from '../recipes/leadership.js';
 import { DEFAULT_SCHEDULER_PATH, schedulerLayout } from '../recipes/scheduler-layout.js';
@@ -311,9 +311,9 @@ function leaderRuleOf(input: ContenderSpecInput, recipe: ContenderKind, take: Ta
 }
 
 function sessionTimeoutOf(raw: unknown, tickMs: number | undefined, take: Take): number {
-  // With the tick known, only what the servers will grant: [2, 20] ticks, up to the lab's maximum.
-  const range =
-    tickMs === undefined ? SPEC_LIMITS.sessionTimeout : { min: 2 * tickMs, max: labMaxSessionTimeoutMs(tickMs) };
+  // With the tick known, only what the lab's servers will grant.
+  const bounds = tickMs === undefined ? undefined : labSessionBounds(tickMs);
+  const range = bounds === undefined ? SPEC_LIMITS.sessionTimeout : { min: bounds.minMs, max: bounds.maxMs };
   const fallback = Math.min(Math.max(DEFAULT_SESSION_TIMEOUT_MS, range.min), range.max);
   if (raw === undefined) return fallback;
   const r = durationIn(raw, range);

@@ -1,12 +1,13 @@
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { requireContenderSpec } from '../contenders/spec.js';
 import { spawnContenders } from '../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../ensemble/service.js';
 import { ProcessError, UsageError } from '../errors.js';
 import { ensureDir } from '../lab/fs.js';
-import type { LabPaths } from '../lab/paths.js';
+import { LabPaths } from '../lab/paths.js';
+import { ownedLabDir } from '../lab/owned-dir.js';
 import { clearLab } from '../lab/clear.js';
 import { labProcesses } from '../lab/nodes.js';
 import { holdsLab } from '../lab/in-use.js';
@@ -27,13 +28,22 @@ export class DemoLab {
     private readonly lease: OwnedLab,
   ) {}
 
+  /**
+   * The demo's directory, given the one the user named: a demo's own left over (the marker says so) is taken again;
+   * otherwise a fresh one of its own, as for a drill (ownedLabDir).
+   */
+  static place(dir: string): LabPaths {
+    const root = resolve(dir);
+    return new LabPaths(existsSync(join(root, MARKER)) ? root : ownedLabDir(root, 'zklab-demo'));
+  }
+
   static async claim(paths: LabPaths): Promise<DemoLab> {
     const marker = join(paths.root, MARKER);
     const inUse = holdsLab(paths);
     if (inUse && !existsSync(marker)) {
       throw new UsageError(
         `${paths.root} holds a lab that is not a demo's`,
-        'the demo runs in a lab of its own: leave out --lab (default .zklab-demo) or name an empty directory',
+        'the demo runs in a lab of its own: leave out --lab (default .zklab-demo) or name a directory that does not exist',
       );
     }
     // What an interrupted demo left behind is the demo's to clear.

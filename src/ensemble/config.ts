@@ -15,6 +15,11 @@ export function labMaxSessionTimeoutMs(tickMs: number): number {
   return Math.max(20 * tickMs, 60_000);
 }
 
+/** The session timeouts a lab's servers grant: from 2 ticks (ZooKeeper's least) to the lab's maximum. */
+export function labSessionBounds(tickMs: number): { readonly minMs: number; readonly maxMs: number } {
+  return { minMs: 2 * tickMs, maxMs: labMaxSessionTimeoutMs(tickMs) };
+}
+
 /**
  * A lab server's config: client port on loopback only (or its node's own address on the lab's bridge), no
  * connection limit, sessions up to the lab's maximum.
@@ -86,7 +91,7 @@ export function renderZooCfg(template: string, cfg: ServerConfig): string {
     tickTime: cfg.tickMs,
     initLimit,
     syncLimit,
-    minSessionTimeout: 2 * cfg.tickMs,
+    minSessionTimeout: labSessionBounds(cfg.tickMs).minMs,
     maxSessionTimeout: cfg.maxSessionTimeoutMs,
     dataDir: cfg.dataDir,
     clientPort: cfg.clientPort,

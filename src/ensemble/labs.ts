@@ -93,19 +93,25 @@ export async function pruneLabs(): Promise<LabListing[]> {
   return pruned;
 }
 
-/** Stops one lab (a directory the registry lists, or one holding a lab) or every listed lab. */
-export async function labsDown(target: string): Promise<string[]> {
+/**
+ * Stops one lab (a directory the registry lists, or one holding a lab) or every listed lab; says, for each, how many
+ * of its processes were running and are stopped now.
+ */
+export async function labsDown(target: string): Promise<{ readonly root: string; readonly stopped: number }[]> {
   const roots = target === 'all' ? readRegistry().map((e) => e.root) : [resolveLab(target)];
+  const out: { root: string; stopped: number }[] = [];
   for (const root of roots) {
     const paths = new LabPaths(root);
     const e = readEntry(root);
-    if (e?.kind === 'owned') await clearLab(paths, { removeDir: removable(e) });
+    let stopped = 0;
+    if (e?.kind === 'owned') stopped = await clearLab(paths, { removeDir: removable(e) });
     else {
-      if (existsSync(paths.stateFile)) await ensembleDown(paths);
-      await clearLab(paths, { removeDir: false });
+      if (existsSync(paths.stateFile)) stopped = (await ensembleDown(paths)).stopped;
+      stopped += await clearLab(paths, { removeDir: false });
     }
+    out.push({ root, stopped });
   }
-  return roots;
+  return out;
 }
 
 function resolveLab(dir: string): string {

@@ -35,17 +35,17 @@ export function faultRefusal(state: LabState, name: string): string | null {
 export function chooseServerId(state: LabState, asked: unknown): number {
   const used = new Set(state.servers.map((s) => s.id));
   if (asked !== undefined) {
-    const id = wholeNumber(asked, '--id', 1, Number.MAX_SAFE_INTEGER, `a server id from 1 to ${MAX_SERVERS}`);
-    if (id > MAX_SERVER_ID_WITH_TTL)
+    const range = `choose an id from 1 to ${MAX_SERVERS}`;
+    // A whole number past the lab's range is told why it is refused; anything else gets the one range.
+    const beyond = /^\s*\+?\d+\s*$/.test(String(asked)) ? Number(asked) : 0;
+    if (beyond > MAX_SERVER_ID_WITH_TTL)
       throw new UsageError(
-        `server id ${id} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`,
-        `choose an id from 1 to ${MAX_SERVERS}`,
+        `server id ${beyond} is beyond ZooKeeper's limit of ${MAX_SERVER_ID_WITH_TTL} with TTL nodes on (extendedTypesEnabled)`,
+        range,
       );
-    if (id > MAX_SERVERS)
-      throw new UsageError(
-        `server id ${id} is beyond the ${MAX_SERVERS} servers a lab plans ports for`,
-        `choose an id from 1 to ${MAX_SERVERS}`,
-      );
+    if (beyond > MAX_SERVERS)
+      throw new UsageError(`server id ${beyond} is beyond the ${MAX_SERVERS} servers a lab plans ports for`, range);
+    const id = wholeNumber(asked, '--id', 1, MAX_SERVERS, range);
     if (used.has(id))
       throw new UsageError(`${serverName(id)} is already a member of this lab`, 'choose another --id, or leave it out');
     return id;

@@ -8,7 +8,7 @@ import {
   removeLabNet,
   serverAddr,
 } from '../lab/node/net.js';
-import { endLabProcesses } from '../lab/clear.js';
+import { endLabProcesses, removeLabEntries } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -453,8 +453,8 @@ export async function ensembleDown(
     // An `up` killed between launching its JVMs and writing the state leaves processes only their marker names.
     const ended = await endLabProcesses(paths);
     removeLabNet(paths);
-    if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root))
-      rmSync(paths.root, { recursive: true, force: true });
+    // Only what a lab makes: the directory may be the user's own, with files of theirs beside the lab's.
+    if (opts.purge && existsSync(paths.stateFile) === false && existsSync(paths.root)) removeLabEntries(paths);
     forgetLongLived(paths);
     return { stopped: ended, purged: Boolean(opts.purge) };
   }
@@ -533,6 +533,8 @@ export async function restartServers(
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
     const down = Date.now();
+    // A restart is a kill and a start: recorded as the kill, which the restart's own event ends (a fault window).
+    for (const s of targets) recordLabEvent(paths, 'server-killed', { server: s.name, signal: 'SIGKILL' });
     await stopProcesses(
       targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)),
       'SIGKILL',

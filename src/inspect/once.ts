@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '../text.js';
 import { ProcessError } from '../errors.js';
 import { renderSnapshotText } from './render-text.js';
 import type { Snapshot } from './snapshot.js';
@@ -6,7 +7,7 @@ import type { InspectTarget } from './target.js';
 
 export interface OnceOptions {
   readonly json: boolean;
-  /** Columns for the text; default 120. */
+  /** Columns for the text; default TEXT_COLUMNS. */
   readonly width?: number;
   readonly signal?: AbortSignal;
   readonly out: (text: string) => void;
@@ -36,7 +37,9 @@ export async function takeSnapshot(
  */
 export async function inspectOnce(target: InspectTarget, opts: OnceOptions): Promise<void> {
   const { snapshot, connected } = await takeSnapshot(target, opts.signal);
-  opts.out(opts.json ? JSON.stringify(snapshot, null, 2) : renderSnapshotText(snapshot, { width: opts.width ?? 120 }));
+  opts.out(
+    opts.json ? JSON.stringify(snapshot, null, 2) : renderSnapshotText(snapshot, { width: opts.width ?? TEXT_COLUMNS }),
+  );
   if (!connected) {
     throw new ProcessError(
       snapshot.problems[0] ?? `cannot reach ZooKeeper at ${target.connect}`,

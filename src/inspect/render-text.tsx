@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '../text.js';
 import { Box, Text, renderToString } from 'ink';
 import type { Snapshot } from './snapshot.js';
 import { ElectionTree } from './views/ElectionTree.js';
@@ -11,7 +12,7 @@ import { SchedulerPane } from './views/SchedulerPane.js';
 import { WatchGraph } from './views/WatchGraph.js';
 
 export interface RenderTextOptions {
-  /** Columns to lay out for; long rows are cut, not wrapped. Default 120. */
+  /** Columns to lay out for; long rows are cut, not wrapped. Default TEXT_COLUMNS. */
   readonly width?: number;
   /** Latest events to include. Default 10. */
   readonly events?: number;
@@ -53,7 +54,7 @@ function SnapshotReport({
  * codes appear only when chalk has colours on (a TTY, or FORCE_COLOR).
  */
 export function renderSnapshotText(snapshot: Snapshot, options: RenderTextOptions = {}): string {
-  const width = options.width ?? 120;
+  const width = options.width ?? TEXT_COLUMNS;
   return renderToString(<SnapshotReport snapshot={snapshot} width={width} events={options.events ?? 10} />, {
     columns: width,
   });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabPaths } from './paths.js';
 import { killLabNodes } from './node/group.js';
@@ -43,20 +43,28 @@ export async function endLabProcesses(paths: LabPaths, state?: LabState): Promis
 
 /**
  * Ends every process of the lab (whether or not the lab's state knows them), removes its node network if it has
- * one, and, for a lab made for one command, removes its directory; then forgets it.
+ * one, and, for a lab made for one command, removes its directory; then forgets it. Resolves how many processes it
+ * ended.
  * `warden`: clearing on behalf of that warden; the registry entry is forgotten only if it is still that warden's
  * (a new owner may have taken the directory since).
  */
 export async function clearLab(
   paths: LabPaths,
   opts: { readonly removeDir: boolean; readonly warden?: number },
-): Promise<void> {
-  await endLabProcesses(paths, stateOrNothing(paths));
+): Promise<number> {
+  const ended = await endLabProcesses(paths, stateOrNothing(paths));
   removeLabNet(paths);
   if (opts.removeDir && existsSync(paths.root) && looksLikeLab(paths.root))
     rmSync(paths.root, { recursive: true, force: true });
   const entry = readEntry(paths.root);
   if (opts.warden === undefined || entry?.warden?.pid === opts.warden) deregister(paths.root);
+  return ended;
+}
+
+/** Deletes what a lab makes in its directory (LabPaths.entries), and the directory once nothing else is left in it. */
+export function removeLabEntries(paths: LabPaths): void {
+  for (const entry of paths.entries) rmSync(entry, { recursive: true, force: true });
+  if (readdirSync(paths.root).length === 0) rmdirSync(paths.root);
 }
 
 /** The lab's state if it can be read: a lab being cleared may have lost it, or be half written. */

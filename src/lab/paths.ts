@@ -84,6 +84,22 @@ export class LabPaths {
   contenderFailpoint(id: string): string {
     return join(this.failpointsDir, `${id}.json`);
   }
+  /** Every file and folder a lab makes in its directory: all a purge may delete there. */
+  get entries(): readonly string[] {
+    return [
+      this.stateFile,
+      this.lockFile,
+      this.confDir,
+      this.dataDir,
+      this.logDir,
+      this.eventsDir,
+      this.secretsDir,
+      this.controlSocket,
+      this.nodeRulesDir,
+      this.proberPidFile,
+      this.failpointsDir,
+    ];
+  }
   /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */
   get jvmMarker(): string {
     return `${JVM_MARKER_PREFIX}${this.root}`;
@@ -100,10 +116,15 @@ export class LabPaths {
   }
 }
 
+/** The directory the user named for the lab: `--lab`, else `ZKLAB_LAB` (set and not empty); undefined for neither. */
+export function namedLabDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return flag ?? (env.ZKLAB_LAB || undefined);
+}
+
 export function resolveLabDir(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): string {
-  return resolve(cwd, flag ?? env.ZKLAB_LAB ?? DEFAULT_LAB_DIR);
+  return resolve(cwd, namedLabDir(flag, env) ?? DEFAULT_LAB_DIR);
 }

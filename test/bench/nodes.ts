@@ -13,14 +13,14 @@ import { killLabNodes } from '../../src/lab/node/group.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { childrenOf, cmdlineOf, spawnDetached } from '../../src/lab/node/procs.js';
 import { emptyState, readState } from '../../src/lab/state.js';
-import { PACKAGE_ROOT } from '../../src/templates.js';
+import { PROGRAMS_DIR } from '../../src/templates.js';
 import { benchDir, withBenchLab } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 import { liveProcesses } from '../helpers/node-processes.js';
 import { freeTestPorts } from '../helpers/sockets.js';
 
-const AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
-const PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
+const AGENT = join(PROGRAMS_DIR, 'ha_agent.py');
+const PROBE = join(PROGRAMS_DIR, 'ha_probe.py');
 const PYTHON = '/usr/bin/python3';
 
 /** Kills of each kind, rounds of the spawn floor, HA agents and how long their probing is measured. */

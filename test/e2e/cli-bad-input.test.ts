@@ -101,7 +101,14 @@ describe('bad input, no lab', () => {
   });
 
   it('unknown commands, options and kill targets', async () => {
-    await expectUsage(['ensembel', 'up'], /Unknown argument|Did you mean/);
+    await expectUsage(
+      ['ensembel', 'up'],
+      /^zklab: zklab has no command "ensembel"\n {2}did you mean `zklab ensemble`\?/,
+    );
+    await expectUsage(
+      ['labs', 'pruen'],
+      /^zklab: `zklab labs` has no command "pruen"\n {2}did you mean `zklab labs prune`\? /,
+    );
     await expectUsage(['ensemble', 'up', '--serverz', '3'], /Unknown argument/);
     await expectUsage(['kill', 'everything'], /unknown kill target "everything"/);
     await expectUsage(['kill', 'server', 'zk1', '--signal', 'HUP'], /--signal must be KILL or TERM/);

@@ -1,5 +1,7 @@
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DemoLab } from '../../src/demo/demo-lab.js';
 import { describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked } from '../../src/lab/node/procs.js';
@@ -17,9 +19,11 @@ function expectNothingLeft(lab: string): void {
 
 describe('zklab demo in CI', () => {
   it('runs by itself, prints the measured failover confirmed by ZooKeeper, exits 0 and cleans up', async () => {
-    const lab = `${tempDir()}/demo`;
+    // ZKLAB_LAB names a directory of the user's: the demo's lab goes in a new directory under it, and only that goes.
+    const named = tempDir();
+    writeFileSync(`${named}/notes.txt`, 'mine\n');
     const started = Date.now();
-    const r = await zklab(['demo', '--lab', lab], { env: { CI: 'true' }, timeoutMs: 90_000 });
+    const r = await zklab(['demo'], { env: { CI: 'true', ZKLAB_LAB: named }, timeoutMs: 90_000 });
     const took = Date.now() - started;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(took).toBeLessThan(60_000);
@@ -43,7 +47,11 @@ describe('zklab demo in CI', () => {
     expect(ms).toBeGreaterThan(1000);
     expect(ms).toBeLessThan(10_000);
     expect(stdout).toMatch(/cleaned up: stopped \d+ process\(es\) .*none is left; lab removed/);
-    expectNothingLeft(lab);
+    const lab = new RegExp(`lab (${named}/zklab-demo-\\w{6})`).exec(stdout)?.[1];
+    expect(lab, stdout).toBeDefined();
+    expectNothingLeft(lab!);
+    expect(readdirSync(named)).toEqual(['notes.txt']);
+    expect(readFileSync(`${named}/notes.txt`, 'utf8')).toBe('mine\n');
   }, 120_000);
 
   it('cleans up on Ctrl-C', async () => {
@@ -64,12 +72,12 @@ describe('zklab demo in CI', () => {
     expectNothingLeft(lab);
   }, 120_000);
 
-  it('refuses a lab that is not a demo lab, touching nothing', async () => {
+  it('beside a lab that is not a demo lab, takes a directory of its own under it, touching the other', () => {
     const paths = new LabPaths(`${tempDir()}/lab`);
     writeState(paths, emptyState());
-    const r = await zklab(['demo', '--lab', paths.root], { env: { CI: 'true' } });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr.split('\n')[0]).toMatch(/holds a lab that is not a demo's/);
+    const placed = DemoLab.place(paths.root);
+    expect(dirname(placed.root)).toBe(paths.root);
+    expect(readdirSync(placed.root)).toEqual([]);
     expect(existsSync(paths.stateFile)).toBe(true);
   });
 });

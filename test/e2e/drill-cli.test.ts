@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LabPaths } from '../../src/lab/paths.js';
 import { findMarked } from '../../src/lab/node/procs.js';
@@ -87,6 +87,31 @@ describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothi
   });
 });
 
+describe('zklab drill check: a drill read and described, without a lab', () => {
+  it('describes a valid file: its steps with their lines and its checks; exit 0, nothing started', async () => {
+    const { file } = drillFile(
+      `${GOOD_HEAD}  - kill: leader\n  - expect: { newLeaderWithin: 5s }\nchecks: [singleLeader]\n`,
+    );
+    const named = tempDir();
+    const r = await zklab(['drill', 'check', file], { env: { ZKLAB_LAB: named } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('drill t: valid');
+    expect(r.stdout).toMatch(/^ +1 +line 4 +wait for 2 joined \(up to 20s\)$/m);
+    expect(r.stdout).toMatch(/^ +2 +line 5 +kill leader$/m);
+    expect(r.stdout).toMatch(/^checks:\n {2}singleLeader\n/m);
+    expect(readdirSync(named)).toEqual([]);
+  });
+
+  it('refuses a bad file at its line, exit 2, as run would', async () => {
+    const { file, lab } = drillFile(`${GOOD_HEAD}  - kill: c7\n`);
+    const r = await zklab(['drill', 'check', file, '--lab', lab]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^zklab: \/.*drill\.yaml:5: steps\[1\]\.kill\.target: c7 does not exist/);
+    expect(r.stdout).toBe('');
+    expect(existsSync(lab)).toBe(false);
+  });
+});
+
 describe('zklab drill run with bad arguments: one line, exit 2, nothing started', () => {
   it.each([
     [['drill', 'run', 'no-such-drill'], /no built-in drill named no-such-drill/],
@@ -143,10 +168,21 @@ checks: [singleLeader, liveness]
     expect(findMarked(new LabPaths(lab).markers)).toEqual([]);
   }, 150_000);
 
-  it('--json prints the machine-readable result and still exits by the verdict', async () => {
-    const { file, lab } = drillFile(FAILING.replace('leaderIs: c3', 'leaderIs: c2'));
-    const r = await zklab(['drill', 'run', file, '--lab', lab, '--json', '--seed', '9'], { timeoutMs: 120_000 });
+  it('--json prints the machine-readable result and still exits by the verdict; ZKLAB_LAB places the lab', async () => {
+    const { file } = drillFile(FAILING.replace('leaderIs: c3', 'leaderIs: c2'));
+    // ZKLAB_LAB names a directory of the user's: the run's lab goes in a new directory under it, and only that goes.
+    const named = tempDir();
+    writeFileSync(`${named}/notes.txt`, 'mine\n');
+    const r = await zklab(['drill', 'run', file, '--json', '--seed', '9'], {
+      env: { ZKLAB_LAB: named },
+      timeoutMs: 120_000,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
+    const root = new RegExp(`lab (${named}/zklab-drill-\\w{6}) \\(seed 9\\)`).exec(r.stderr)?.[1];
+    expect(root, r.stderr).toBeDefined();
+    expect(readdirSync(named)).toEqual(['notes.txt']);
+    expect(readFileSync(`${named}/notes.txt`, 'utf8')).toBe('mine\n');
+    expect(findMarked(new LabPaths(root!).markers)).toEqual([]);
     const report = JSON.parse(r.stdout) as {
       verdict: string;
       seed: number;

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFi
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/templates.js';
+import { PACKAGE_ROOT, PROGRAMS_DIR } from '../../src/templates.js';
 import { ZKLAB_BIN } from '../helpers/cli.js';
 import { kazooPython } from '../helpers/ha-system.js';
 import { tempDir } from '../helpers/paths.js';
@@ -10,8 +10,9 @@ import { tempDir } from '../helpers/paths.js';
 /**
  * The manual is true: every shell example of the README runs as written, in order, each block in a lab of its own,
  * and exits as the README says (0, unless a line's comment says `exits N`). What an example names and the reader
- * brings is supplied here: `my_service.py`, `ha_agent.py` and `ha_probe.py` (test/programs), a `python3` that imports
- * kazoo, and the drill files the README shows as YAML. The two commands that set up and run this very suite are CI's (`.ci/run`).
+ * brings is supplied here: their own `my_service.py` (a copy of the example zklab ships), a `python3` that imports
+ * kazoo, and the drill files the README shows as YAML. The HA examples need nothing brought: zklab ships them
+ * (`{programs}`) and finds the Python that runs them (`{python}`). The two commands that set up and run this very suite are CI's (`.ci/run`).
  */
 
 interface Block {
@@ -88,8 +89,7 @@ describe('the README, run as written', () => {
       const lab = join(tempDir(), 'lab');
       labs.push(lab);
       // What the reader brings: their program, a python3 that can run it, and the drill file the README shows.
-      for (const program of ['my_service.py', 'ha_agent.py', 'ha_probe.py'])
-        copyFileSync(join(PACKAGE_ROOT, 'test', 'programs', program), join(cwd, program));
+      copyFileSync(join(PROGRAMS_DIR, 'my_service.py'), join(cwd, 'my_service.py'));
       const bin = join(cwd, '.bin');
       mkdirSync(bin);
       symlinkSync(await kazooPython(), join(bin, 'python3'));

@@ -3,18 +3,18 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/templates.js';
+import { PROGRAMS_DIR } from '../../src/templates.js';
 import { waitFor } from './wait.js';
 import { liveProcesses } from './node-processes.js';
 import { freeTestPorts } from './sockets.js';
 
 /**
- * test/programs/ha_agent.py as a test drives it: an HA agent that elects through ZooKeeper and a database it starts
- * that daemonizes (double fork, setsid, 4 workers). Every fact here comes from the database itself (its heartbeat
+ * templates/programs/ha_agent.py as a test drives it: an HA agent that elects through ZooKeeper and a database it
+ * starts that daemonizes (double fork, setsid, 4 workers). Every fact here comes from the database itself (its heartbeat
  * file, its port) or from the kernel's process table, never from zklab.
  */
-export const HA_AGENT = join(PACKAGE_ROOT, 'test', 'programs', 'ha_agent.py');
-export const HA_PROBE = join(PACKAGE_ROOT, 'test', 'programs', 'ha_probe.py');
+export const HA_AGENT = join(PROGRAMS_DIR, 'ha_agent.py');
+export const HA_PROBE = join(PROGRAMS_DIR, 'ha_probe.py');
 
 /** A python3 that imports kazoo: Debian's, where bin/setup installs python3-kazoo (or ZKLAB_PYTHON). */
 export async function kazooPython(): Promise<string> {

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DrillLab } from '../../src/drills/lab/drill-lab.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listBuiltinDrills, resolveDrill } from '../../src/drills/format/builtins.js';
 import { parseDrill } from '../../src/drills/format/schema.js';
@@ -81,6 +83,22 @@ describe('built-in drills on real ensembles', () => {
     expect(single?.passed).toBe(false);
     expect(single?.details.some((d) => d.level === 'violation' && /stale leader acted: c1/.test(d.message))).toBe(true);
     expect(drillPassed(r)).toBe(true);
+  });
+
+  it('judges rolling-restart live after each of its three restarts, a fault each', () => {
+    const r = results.get('rolling-restart');
+    expect(r, 'rolling-restart ran above').toBeDefined();
+    if (!r) return;
+    const restarts = r.steps.filter((s) => s.kind === 'restart');
+    expect(restarts).toHaveLength(3);
+    // From the lab's own record: each restart began with the SIGKILL of its server.
+    expect(r.labEvents.filter((e) => e.event === 'server-killed').map((e) => 'server' in e && e.server)).toEqual([
+      'zk1',
+      'zk2',
+      'zk3',
+    ]);
+    const liveness = r.checks.find((c) => c.name === 'liveness');
+    expect(liveness?.summary).toBe('a leader within 30s after each of 3 fault(s)');
   });
 });
 
@@ -179,6 +197,9 @@ checks: [singleLeader]
       ['4', 'skipped'],
     ]);
     expect(r.steps[2]?.detail).toMatch(/after 1s: c1 leads/);
+    // A check over half a history would claim what nobody saw: it says it was not judged, and where the run stopped.
+    expect(checkVerdicts(r).map((v) => [v.check.name, v.label])).toEqual([['singleLeader', 'NOT JUDGED']]);
+    expect(r.checks[0]?.summary).toMatch(/^the drill stopped at step 2 \(line 6\): wait .* timed out$/);
     expect(drillPassed(r)).toBe(false);
     expectTornDown(dir);
   }, 120_000);
@@ -189,6 +210,9 @@ checks: [singleLeader]
     const r = await runDrill(parseDrill(text, 'resume.yaml'), { labDir: dir });
     expect(r.error).toMatch(/step 2 \(line 6\) resume leader: nothing to resume/);
     expect(r.steps.map((s) => s.outcome)).toEqual(['ok', 'ok', 'failed', 'skipped', 'skipped']);
+    expect(r.checks.map((c) => c.notJudged)).toEqual([
+      expect.stringMatching(/^the drill stopped at step 2 \(line 6\): resume leader failed$/),
+    ]);
     expectTornDown(dir);
   }, 120_000);
 
@@ -205,13 +229,14 @@ checks: [singleLeader]
     expectTornDown(dir);
   }, 120_000);
 
-  it('refuses a directory that already holds a lab, before starting anything', async () => {
+  it('beside a directory that holds a lab, runs in a directory of its own under it and leaves the other lab', async () => {
     const paths = new LabPaths(labDir());
     writeState(paths, emptyState());
-    await expect(runDrill(resolveDrill('join-and-elect'), { labDir: paths.root })).rejects.toThrow(
-      /already holds a lab/,
-    );
-    expect(findMarked(paths.markers)).toEqual([]);
-    expect(existsSync(paths.serverConfig('zk1'))).toBe(false);
+    const lab = DrillLab.open('test', paths.root);
+    expect(dirname(lab.paths.root)).toBe(paths.root);
+    expect(readdirSync(lab.paths.root)).toEqual([]);
+    await lab.close();
+    expect(existsSync(lab.paths.root)).toBe(false);
+    expect(readdirSync(paths.root)).toEqual(['lab.json']);
   });
 });

@@ -105,11 +105,13 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     expect(snapshot.problems).toEqual([]);
   });
 
-  it('--once prints the tree, leader marked, and without a TTY plain inspect does the same', async () => {
+  it('--once prints the tree, leader marked, within 100 columns, and without a TTY plain inspect does the same', async () => {
     const chain = await settledChain();
     for (const args of [['inspect', '--once'], ['inspect']]) {
       const r = await zklab(args, { lab: paths.root });
       expect(r.exitCode, r.stderr).toBe(0);
+      // Without a terminal to ask, the text fits the 100 columns the README promises.
+      for (const line of r.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
       const leaderLine = r.stdout.split('\n').find((l) => l.includes('★ LEADER'));
       expect(leaderLine).toContain(`${chain[0]!.id} pid ${chain[0]!.pid}`);
       expect(r.stdout).toContain(

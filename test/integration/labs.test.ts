@@ -150,4 +150,15 @@ describe('zklab labs', () => {
     await waitFor(() => findMarked(running.markers).length === 0, `${running.root}'s processes gone`, 10_000, 50);
     expect((await labs()).has(running.root)).toBe(false);
   });
+
+  it('labs down says what it stopped, and the second time that there was nothing to stop', async () => {
+    expect(findMarked(longLived.markers).length).toBeGreaterThan(0);
+    const first = await zklab(['labs', 'down', longLived.root]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout.trim()).toMatch(new RegExp(`^stopped ${longLived.root} \\(\\d+ process(es)?\\)$`));
+    expect(findMarked(longLived.markers)).toEqual([]);
+    const again = await zklab(['labs', 'down', longLived.root]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(`nothing to stop in ${longLived.root}: nothing of it was running`);
+  });
 });

@@ -24,7 +24,7 @@ import { waitFor } from '../helpers/wait.js';
 
 /**
  * A contender is a node: an HA agent that elects through ZooKeeper and a database it starts that daemonizes (double
- * fork, setsid, workers of its own), test/programs/ha_agent.py. Every assertion reads the database's own output (its
+ * fork, setsid, workers of its own), templates/programs/ha_agent.py. Every assertion reads the database's own output (its
  * heartbeat, its port), ZooKeeper's znodes, or the kernel's process table; never zklab's accounting. The drills of
  * such a system's failover are here too: killing the agent alone leaves its database a primary beside the next one,
  * and singleLeader must fail with the overlap; killing the whole node must pass.

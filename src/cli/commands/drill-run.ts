@@ -13,7 +13,10 @@ import { wholeNumber } from '../../validate.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
+import { namedLabDir } from '../../lab/paths.js';
 import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../views/drills.js';
+import { renderDrillPlan } from '../views/drill-plan.js';
+import { TEXT_COLUMNS } from '../../text.js';
 
 export interface RunArgs extends GlobalArgs {
   drill: string;
@@ -60,6 +63,12 @@ export function listHandler(ctx: CommandContext, json: boolean): void {
   ctx.out(json ? drillListJson(drills) : renderDrillList(drills, width));
 }
 
+/** `drill check`: the drill read and checked as `run` reads it (a bad file fails here, at its line), and its plan. */
+export function checkHandler(ctx: CommandContext, given: string): void {
+  const drill = resolveDrill(given);
+  ctx.out(renderDrillPlan(drill, given, Math.max(60, Math.min(TEXT_COLUMNS, process.stdout.columns || TEXT_COLUMNS))));
+}
+
 function netArg(text: string): NetMode {
   if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
   throw new UsageError(`--net ${text} is unknown`, `use ${NET_MODES.join(' or ')}`);
@@ -95,9 +104,10 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
     ? ` (${drill.variants.length} variants: ${drill.variants.map((v) => v.name).join(', ')})`
     : '';
   ctx.err(`drill ${drill.name}${variants}${repeat > 1 ? ` × ${repeat}` : ''}: ${drill.file}`);
+  const labDir = namedLabDir(a.lab);
   const results = await runDrillVariants(drill, repeat, {
     signal: ctx.signal,
-    ...(a.lab === undefined ? {} : { labDir: a.lab }),
+    ...(labDir === undefined ? {} : { labDir }),
     ...(seed === undefined ? {} : { seed }),
     ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
     ...(connect === undefined ? {} : { connect }),

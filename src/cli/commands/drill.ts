@@ -43,6 +43,12 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
                     "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
                 },
                 json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+                lab: {
+                  type: 'string',
+                  describe:
+                    "where the run's lab goes (or ZKLAB_LAB): DIR itself if it does not exist yet, else a new " +
+                    "directory under it; default: under the system's temporary directory. Removed when the run ends",
+                },
                 report: {
                   type: 'string',
                   describe: 'write a self-contained HTML report with a timeline to FILE.html',
@@ -58,7 +64,24 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
             ) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
         })
-        .demandCommand(1, 'name a drill command: list or run'),
+        .command<GlobalArgs & { drill: string }>({
+          command: 'check <drill>',
+          describe: 'Read a drill (a built-in name or a drill file) and say what it would do, without a lab',
+          builder: (b) =>
+            withOptions(
+              b,
+              {},
+              {
+                drill: {
+                  type: 'string',
+                  demandOption: true,
+                  describe: 'built-in name (`zklab drill list`) or path of a .yaml file',
+                },
+              },
+            ) as Argv<GlobalArgs & { drill: string }>,
+          handler: async (a) => (await import('./drill-run.js')).checkHandler(ctx, a.drill),
+        })
+        .demandCommand(1, 'name a drill command: list, run or check'),
     handler: () => undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '../../text.js';
 import type { Argv, CommandModule } from 'yargs';
 import { runInspect } from '../../inspect/entry.js';
 import { resolveInspectTarget } from '../../inspect/target.js';
@@ -43,7 +44,13 @@ export function inspectCommand(ctx: CommandContext): CommandModule<GlobalArgs, I
       // Keys need a terminal on stdin as well; without one, a single snapshot is what the view can give.
       const live = !a.once && !a.json && ctx.isTTY && Boolean(process.stdin.isTTY);
       const mode = a.json ? 'json' : live ? 'live' : 'once';
-      await runInspect({ target, mode, signal: ctx.signal, out: ctx.out, width: process.stdout.columns || 120 });
+      await runInspect({
+        target,
+        mode,
+        signal: ctx.signal,
+        out: ctx.out,
+        width: process.stdout.columns || TEXT_COLUMNS,
+      });
     },
   };
 }

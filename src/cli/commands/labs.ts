@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { renderLabs } from '../views/labs.js';
+import { renderLabs, renderLabsDown } from '../views/labs.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
@@ -47,8 +47,7 @@ export function labsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glob
             ) as Argv<GlobalArgs & { target: string }>,
           handler: async (a) => {
             const { labsDown } = await import('../../ensemble/labs.js');
-            const roots = await labsDown(a.target);
-            ctx.out(roots.length === 0 ? 'no labs to stop' : roots.map((r) => `stopped ${r}`).join('\n'));
+            ctx.out(renderLabsDown(await labsDown(a.target)));
           },
         }),
     handler: () => undefined,

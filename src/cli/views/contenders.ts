@@ -148,14 +148,17 @@ export function renderContenders(
   return lines.join('\n');
 }
 
-/** The session timeout as the servers granted it, and what was asked when they granted another. */
-function sessionWords(askedMs: number, spawned: readonly ContenderInfo[]): string {
-  const granted = [...new Set(spawned.flatMap((c) => (c.grantedTimeoutMs === null ? [] : [c.grantedTimeoutMs])))];
+/** The session timeout as the servers granted it, and what was asked when they granted another, and why. */
+function sessionWords(askedMs: number, r: SpawnResult): string {
+  const granted = [...new Set(r.spawned.flatMap((c) => (c.grantedTimeoutMs === null ? [] : [c.grantedTimeoutMs])))];
   if (granted.length === 0 || (granted.length === 1 && granted[0] === askedMs)) {
     return `session timeout ${formatDuration(askedMs)}`;
   }
   const got = granted.map((ms) => formatDuration(ms)).join(' or ');
-  return `session timeout ${got} as the servers granted it, ${formatDuration(askedMs)} asked: they grant 2 to 20 ticks`;
+  const range = r.grants
+    ? `the lab's servers grant ${formatDuration(r.grants.minMs)} to ${formatDuration(r.grants.maxMs)}`
+    : "the servers grant what their min and maxSessionTimeout allow (ZooKeeper's default: 2 to 20 ticks)";
+  return `session timeout ${got} as the servers granted it, ${formatDuration(askedMs)} asked: ${range}`;
 }
 
 /** The contenders a spawn started, and a count of the others that run. */
@@ -168,7 +171,7 @@ function spawnedTable(r: SpawnResult): string {
 /** What `contenders spawn` prints: what was started, how, what to try next, and the table. */
 export function renderSpawned(req: ContenderSpec, r: SpawnResult): string {
   const ids = r.spawned.map((c) => c.id).join(', ');
-  const session = sessionWords(req.sessionTimeoutMs, r.spawned);
+  const session = sessionWords(req.sessionTimeoutMs, r);
   if (req.scheduler) {
     const s = req.scheduler;
     const how = `scheduler workers at ${s.root}, ${s.strategy}, status TTL ${formatDuration(s.statusTtlMs)}, ${session}`;

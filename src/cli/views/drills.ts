@@ -35,8 +35,14 @@ function colourReport(text: string): string {
       (_, head: string, v: string) => head + (v === 'PASSED' ? chalk.green.bold(v) : chalk.red.bold(v)),
     )
     .replace(
-      /^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED)/gm,
-      (_, pad: string, v: string) => pad + (v.startsWith('PASSED (') || v === 'FAILED' ? chalk.red(v) : chalk.green(v)),
+      /^( {2})(PASSED \(expected to fail\)|FAILED \(expected\)|PASSED|FAILED|NOT JUDGED)/gm,
+      (_, pad: string, v: string) =>
+        pad +
+        (v === 'NOT JUDGED'
+          ? chalk.yellow(v)
+          : v.startsWith('PASSED (') || v === 'FAILED'
+            ? chalk.red(v)
+            : chalk.green(v)),
     );
 }
 

@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { formatDuration } from '../../duration.js';
 import type { LabListing } from '../../ensemble/labs.js';
-import { truncateMiddle } from '../../text.js';
+import { fitWidth, plural, truncateMiddle } from '../../text.js';
 import { table } from './table.js';
 
 /** Who owns it: the owning process (a drill, the demo, a test), or nobody for a long-lived lab. */
@@ -25,7 +25,8 @@ export function renderLabs(labs: readonly LabListing[], opts: { readonly wide?: 
     count(l.contenders),
     opts.wide ? l.clientPorts.join(',') || '-' : (l.clientPorts[0]?.toString() ?? '-'),
     formatDuration(l.ageMs, 0),
-    short(l.command, 24),
+    // The command's start says what made the lab (`drill run …`, `test …`): it is the end that gives way.
+    opts.wide ? l.command : fitWidth(l.command, 24),
   ]);
   const headers = opts.wide
     ? ['LAB', 'KIND', 'STATUS', 'OWNER', 'SERVERS', 'CONTENDERS', 'CLIENT PORTS', 'AGE', 'MADE BY']
@@ -36,4 +37,16 @@ export function renderLabs(labs: readonly LabListing[], opts: { readonly wide?: 
   const out = [table(headers, rows), ...reasons].join('\n');
   const prunable = labs.filter((l) => l.status === 'orphan' || l.status === 'stale').length;
   return prunable === 0 ? out : `${out}\n${prunable} lab(s) can go: \`zklab labs prune\``;
+}
+
+/** `zklab labs down`: per lab, what was stopped, or that nothing of it ran. */
+export function renderLabsDown(results: readonly { readonly root: string; readonly stopped: number }[]): string {
+  if (results.length === 0) return 'no labs to stop';
+  return results
+    .map((r) =>
+      r.stopped === 0
+        ? `nothing to stop in ${r.root}: nothing of it was running`
+        : `stopped ${r.root} (${plural(r.stopped, 'process', 'processes')})`,
+    )
+    .join('\n');
 }

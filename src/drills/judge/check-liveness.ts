@@ -1,6 +1,7 @@
 import type { CheckDetail, CheckResult, Measurement } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import { covers, type LeadershipInterval } from '../../lab/leadership-intervals.js';
+import type { FaultWindow } from './fault-windows.js';
 import { isFrozen, type History } from './history.js';
 import { leaderFaults, type LeaderFault } from './leader-hits.js';
 import { isDead } from './queries.js';
@@ -33,9 +34,17 @@ export function checkLiveness(
 ): CheckResult {
   const within = options.within ?? DEFAULT_LIVENESS_MS;
   const hits = leaderHits.filter((f) => !f.survived);
+  // A leadership that ended while a server was down (its clients lost their connection: the leader paused itself)
+  // ended by that server fault: it is measured from the fault, not counted as a fault of its own.
+  const serverFaultAt = (t: number) => h.faults.find((f) => f.servers.length > 0 && f.start <= t && t <= f.end);
+  const own = hits.filter((x) => !x.fault);
+  const lostTo = (f: FaultWindow) =>
+    hits.find((x) => x.fault === f)?.interval ?? own.find((x) => serverFaultAt(x.t) === f)?.interval;
   const faults = [
-    ...h.faults.map((f) => ({ t: f.start, label: f.label, lost: hits.find((x) => x.fault === f)?.interval })),
-    ...hits.filter((x) => !x.fault).map((x) => ({ t: x.t, label: x.description, lost: x.interval })),
+    ...h.faults.map((f) => ({ t: f.start, label: f.label, lost: lostTo(f) })),
+    ...own
+      .filter((x) => serverFaultAt(x.t) === undefined)
+      .map((x) => ({ t: x.t, label: x.description, lost: x.interval })),
   ].sort((a, b) => a.t - b.t);
   const details: CheckDetail[] = [];
   const measurements: Measurement[] = [];

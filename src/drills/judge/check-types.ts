@@ -22,4 +22,6 @@ export interface CheckResult {
   readonly summary: string;
   readonly details: readonly CheckDetail[];
   readonly measurements: readonly Measurement[];
+  /** Why the check could not be judged (the run stopped before its history was whole); absent when it was. */
+  readonly notJudged?: string;
 }

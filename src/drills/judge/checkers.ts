@@ -57,3 +57,19 @@ export function runChecks(h: History, config: CheckConfig): CheckResult[] {
   }
   return out;
 }
+
+/**
+ * The checks `config` names, each not judged: a run that stopped part-way has no whole history to judge them by, and
+ * a check that passed on half a history would claim what nobody saw. `why` says where the run stopped.
+ */
+export function checksNotJudged(config: CheckConfig, why: string): CheckResult[] {
+  const options: Readonly<Record<string, unknown>> = config;
+  return CHECKERS.filter((c) => options[c.name] !== undefined).map((c) => ({
+    name: c.name,
+    passed: false,
+    summary: why,
+    details: [],
+    measurements: [],
+    notJudged: why,
+  }));
+}

@@ -36,6 +36,9 @@ export interface History {
 /** A span during which ZooKeeper's state named one leader (`leader` null: nobody, or another client's session). */
 export interface ZkLeaderInterval {
   readonly leader: string | null;
+  /** The owner of the leading znode and the znode, when one leads (another client's, when `leader` is null). */
+  readonly session: string | null;
+  readonly znode: string | null;
   readonly start: number;
   readonly end: number;
 }
@@ -170,6 +173,8 @@ function zkLeaderIntervals(lab: readonly LabLine[], end: number): ZkLeaderInterv
   const samples = lab.filter((e) => e.event === 'zk-leader');
   return samples.map((e, i) => ({
     leader: e.event === 'zk-leader' ? e.leader : null,
+    session: e.event === 'zk-leader' ? e.session : null,
+    znode: e.event === 'zk-leader' ? e.znode : null,
     start: e.t,
     end: Math.max(e.t, samples[i + 1]?.t ?? end),
   }));

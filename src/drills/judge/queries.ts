@@ -1,6 +1,6 @@
 import type { DrillContenderState } from '../core/types.js';
 import type { WaitCondition } from '../core/wait-condition.js';
-import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History } from './history.js';
+import { crashedByFailpoint, intervalAt, isFrozen, silentContenders, type History, zkLeaderAt } from './history.js';
 import { doneBy, jobFacts } from './jobs.js';
 
 const STATUS_EVENTS = [
@@ -70,6 +70,23 @@ export function leaderAt(h: History, t: number): CurrentLeader | null {
   holders.sort((a, b) => (b.token ?? -Infinity) - (a.token ?? -Infinity) || b.start - a.start);
   const best = holders[0];
   return best ? { contender: best.contender, token: best.token, since: best.start } : null;
+}
+
+/**
+ * Who leads at t, in words for a wait's detail: the contender; or, when none of the drill's contenders leads but
+ * ZooKeeper's znodes name another client's session (an ensemble outside the lab, with clients of its own), that
+ * session; else nobody.
+ */
+export function leaderWords(h: History, t: number): string {
+  const leader = leaderAt(h, t);
+  if (leader !== null) return `${leader.contender} leads`;
+  const zk = zkLeaderAt(h, t);
+  if (zk?.leader === null && zk.session !== null)
+    return (
+      `none of the drill's contenders leads: ZooKeeper names session 0x${zk.session}` +
+      `${zk.znode === null ? '' : ` (${zk.znode})`}, which is not one of them`
+    );
+  return 'nobody leads';
 }
 
 /** How many contenders are alive at t and have joined (own a znode) since they last started. */

@@ -60,13 +60,15 @@ export interface CheckVerdict {
   readonly expectedToFail: boolean;
   /** Passed, or failed as the drill expected. */
   readonly ok: boolean;
-  /** PASSED | FAILED | FAILED (expected) | PASSED (expected to fail). */
+  /** PASSED | FAILED | FAILED (expected) | PASSED (expected to fail) | NOT JUDGED. */
   readonly label: string;
 }
 
 export function checkVerdicts(r: DrillResult): CheckVerdict[] {
   return r.checks.map((check) => {
     const expectedToFail = r.drill.expectFailure.some((name) => name === check.name);
+    // Not judged is neither outcome, not even an expected failure: the drill fails.
+    if (check.notJudged !== undefined) return { check, expectedToFail, ok: false, label: 'NOT JUDGED' };
     const ok = check.passed !== expectedToFail;
     const label = check.passed
       ? expectedToFail
@@ -136,6 +138,8 @@ export interface DrillJsonReport {
   }[];
   readonly checks: readonly {
     readonly name: string;
+    /** False when the run stopped before the check could be judged (`summary` says where); `passed` is then false. */
+    readonly judged: boolean;
     readonly passed: boolean;
     readonly expectedToFail: boolean;
     readonly ok: boolean;
@@ -187,6 +191,7 @@ export function toJsonReport(r: DrillResult): DrillJsonReport {
     expectations: r.expectations.map(({ t, ...e }) => ({ ...e, offsetMs: t - s })),
     checks: checkVerdicts(r).map((v) => ({
       name: v.check.name,
+      judged: v.check.notJudged === undefined,
       passed: v.check.passed,
       expectedToFail: v.expectedToFail,
       ok: v.ok,

@@ -1,24 +1,21 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { readLabLogs } from '../../lab/event-log.js';
 import type { ContenderEvent } from '../../lab/events.js';
 import { isLabLine, type LabLine } from '../../faults/kinds/registry.js';
 import { type ContenderSpec, specOfContender } from '../../contenders/spec.js';
 import { spawnContenders, pointAtOutsideEnsemble } from '../../contenders/service.js';
 import { ensembleDown, ensembleUp } from '../../ensemble/service.js';
-import { UsageError } from '../../errors.js';
 import { LabPaths } from '../../lab/paths.js';
 import { clearLab } from '../../lab/clear.js';
 import { findMarked } from '../../lab/node/procs.js';
-import { holdsLab } from '../../lab/in-use.js';
+import { ownedLabDir } from '../../lab/owned-dir.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { EnsembleSpec } from '../core/types.js';
 
 /**
- * The lab one drill run owns: a fresh directory (a temporary one unless given), its ensemble and contenders.
- * `close()` stops every process of it and deletes what it wrote; a directory it created is removed entirely.
+ * The lab one drill run owns: a fresh directory of its own, its ensemble and contenders. `close()` stops every
+ * process of it and removes the directory.
  * The run's process owns the lab: if it dies before `close()`, the lab's warden clears it.
  */
 export class DrillLab {
@@ -29,26 +26,16 @@ export class DrillLab {
 
   private constructor(
     readonly paths: LabPaths,
-    private readonly created: boolean,
     private readonly lease: OwnedLab,
   ) {}
 
-  /** Checks that the directory holds no lab (nothing is started or written before that is known). */
-  static open(command: string, dir?: string): DrillLab {
-    if (dir === undefined) {
-      const paths = new LabPaths(mkdtempSync(join(tmpdir(), 'zklab-drill-')));
-      return new DrillLab(paths, true, ownLab(paths, { command, removeDir: true }));
-    }
-    const root = resolve(dir);
-    const paths = new LabPaths(root);
-    if (holdsLab(paths)) {
-      throw new UsageError(
-        `${root} already holds a lab; a drill runs on a fresh one of its own`,
-        `leave out --lab to use a temporary directory, or clear it first: \`zklab ensemble down --purge --lab ${dir}\``,
-      );
-    }
-    const created = !existsSync(root) || readdirSync(root).length === 0;
-    return new DrillLab(paths, created, ownLab(paths, { command, removeDir: created }));
+  /**
+   * A fresh directory of the run's own (see ownedLabDir): `dir` itself when it does not exist yet, else a new one
+   * under it; by default under the system's temporary directory. Nothing is started before it is chosen.
+   */
+  static open(command: string, dir: string = tmpdir()): DrillLab {
+    const paths = new LabPaths(ownedLabDir(dir, 'zklab-drill'));
+    return new DrillLab(paths, ownLab(paths, { command, removeDir: true }));
   }
 
   /** `connect`: no ensemble of its own; the contenders go through link proxies to that one. */
@@ -103,8 +90,7 @@ export class DrillLab {
     const { stopped } = await ensembleDown(this.paths, { purge: true });
     // Whatever escaped the lab's state (a process launched while `up` failed half-way) still carries its marker.
     const strays = findMarked(this.paths.markers).length;
-    await clearLab(this.paths, { removeDir: this.created });
-    if (!this.created) rmSync(this.paths.lockFile, { force: true });
+    await clearLab(this.paths, { removeDir: true });
     this.lease.release();
     return stopped + strays;
   }

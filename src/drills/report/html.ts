@@ -10,7 +10,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.6em; }
 .passed { background: #2e9d4f; } .failed { background: #d62728; }
 table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .25em .6em; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.ok { color: #2e7d32; } .bad { color: #c62828; font-weight: bold; }
+.ok { color: #2e7d32; } .bad { color: #c62828; font-weight: bold; } .broke { white-space: pre-wrap; }
 ul.details li.violation { color: #c62828; } ul.details li.warning { color: #a86400; } ul.details li.info { color: #555; }
 `;
 
@@ -33,7 +33,8 @@ export function renderHtmlReport(r: DrillResult): string {
       `${r.seed === undefined ? '' : `, seed ${r.seed}`}</p>`,
   );
   if (r.drill.description) out.push(`<p class="description">${esc(r.drill.description)}</p>`);
-  if (r.error !== undefined) out.push(`<p class="bad">The run broke: ${esc(r.error)}</p>`);
+  // Its own lines kept (a program's last stderr lines): pre-wrap, not collapsed into one.
+  if (r.error !== undefined) out.push(`<p class="bad broke">The run broke: ${esc(r.error)}</p>`);
 
   out.push('<h2>Verdicts</h2><ul class="verdicts">');
   for (const e of r.expectations) {

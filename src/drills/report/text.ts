@@ -23,11 +23,20 @@ export function renderTextReport(r: DrillResult): string {
   for (const v of checkVerdicts(r)) {
     lines.push(`  ${v.label}  check ${v.check.name}: ${v.check.summary}`);
   }
-  return `${lines.map(printable).join('\n')}\n`;
+  return `${lines.flatMap(printableLines).join('\n')}\n`;
 }
 
-/** Control characters from recorded text (an ANSI escape in an error message) must not drive the terminal. */
-function printable(line: string): string {
+/** How a line's own continuation lines are indented: past the two spaces every line under the headline has. */
+const CONTINUED = '      ';
+
+/**
+ * A line of the report, which may hold recorded text of several lines (a program's last stderr lines in an error):
+ * each of them on a line of its own, indented under the first. Control characters from
+ * recorded text (an ANSI escape in an error message) must not drive the terminal: they show as `?`.
+ */
+function printableLines(text: string): string[] {
+  const [first = '', ...rest] = text.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').trimEnd().split('\n');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const printable = (line: string) => line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return [printable(first), ...rest.map((line) => `${CONTINUED}${printable(line)}`.trimEnd())];
 }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { runChecks } from '../judge/checkers.js';
+import { checksNotJudged, runChecks } from '../judge/checkers.js';
 import { formatDuration } from '../../duration.js';
 import { buildHistory } from '../judge/history.js';
 import type { DrillProgress } from './progress.js';
@@ -14,7 +14,7 @@ import type { Drill } from '../format/drill.js';
 import { expandVariants } from '../format/variants.js';
 
 export interface RunOptions {
-  /** A directory for the drill's lab (it must not hold a lab already); default: a temporary one. */
+  /** Where the run's lab goes: this directory if it does not exist yet, else a new one under it (DrillLab.open). */
   readonly labDir?: string;
   /** Seeds the run's randomness (the links' delay jitter) and is recorded in the result; default: a random seed, reported. */
   readonly seed?: number;
@@ -84,7 +84,7 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
     // Every job a step asked for is part of what is judged: a stream still submitting is waited for.
     await settleStreams(state, ran, say);
     signal.throwIfAborted();
-    return result(drill, state, seed, Date.now());
+    return result(drill, state, seed, Date.now(), ran);
   } catch (e) {
     // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.
     throw signal.aborted ? signal.reason : e;
@@ -96,7 +96,14 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
   }
 }
 
-function result(drill: Drill, state: RunState, seed: number, endedAt: number): DrillResult {
+/** Where a run that stopped part-way stopped: the last step it ran (every later one is recorded as skipped). */
+function stoppedAt(state: RunState): string {
+  const s = state.steps.findLast((x) => x.outcome !== 'skipped');
+  if (s === undefined) return 'the drill stopped before its steps were done';
+  return `the drill stopped at step ${s.index} (line ${s.line}): ${s.description} ${s.outcome === 'timeout' ? 'timed out' : 'failed'}`;
+}
+
+function result(drill: Drill, state: RunState, seed: number, endedAt: number, ran: boolean): DrillResult {
   const events = state.lab.events();
   const history = buildHistory(events.contender, events.lab, { start: state.startedAt, end: endedAt });
   const r: DrillResult = {
@@ -111,7 +118,7 @@ function result(drill: Drill, state: RunState, seed: number, endedAt: number): D
     endedAt,
     steps: state.steps,
     expectations: state.expectations,
-    checks: runChecks(history, drill.checks),
+    checks: ran ? runChecks(history, drill.checks) : checksNotJudged(drill.checks, stoppedAt(state)),
     contenderEvents: events.contender,
     labEvents: events.lab,
     ...(state.broke === undefined ? {} : { error: state.broke }),

@@ -39,7 +39,7 @@ export function treeColumns(width: number, notes = false): TreeColumns {
   const pid = width >= 70;
   const who = pid ? 16 : 9;
   const fixed = MARKER + SEQ + (session ? SESSION : 0) + who + STATE + AGE;
-  const name = notes ? Math.min(36, Math.max(12, width - fixed - 40)) : Math.min(48, Math.max(12, width - fixed - 12));
+  const name = notes ? Math.min(36, Math.max(12, width - fixed - 36)) : Math.min(48, Math.max(12, width - fixed - 12));
   return { name, session, pid };
 }
 
@@ -60,12 +60,13 @@ export function stateColor(state: NodeState): string | undefined {
 }
 
 /**
- * The owner session; without one, ZooKeeper does not say whether the znode is persistent, TTL or a container, so
- * only a TTL the lab wrote into the data itself is named.
+ * The owner session; without one, what ZooKeeper tells a client is only that no session owns the znode: it hands
+ * every client ephemeralOwner 0 for a persistent, a TTL and a container znode alike. So only a TTL the lab wrote
+ * into the data itself is named.
  */
 function ownerText(n: SnapshotNode): Segment {
   if (n.sessionId) return { text: n.sessionId };
-  return { text: n.ttl ? 'ttl (status data)' : 'persistent?', dim: true };
+  return { text: n.ttl ? 'ttl (status data)' : 'no session owns', dim: true };
 }
 
 function whoText(n: SnapshotNode, withPid: boolean): Segment {

@@ -1,6 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderContenders } from '../../../src/cli/views/contenders.js';
+import { renderContenders, renderSpawned } from '../../../src/cli/views/contenders.js';
+import { requireContenderSpec } from '../../../src/contenders/spec.js';
+import { labSessionBounds } from '../../../src/ensemble/config.js';
 import type { ContenderInfo } from '../../../src/contenders/service.js';
 
 const plain = stripVTControlCharacters;
@@ -57,5 +59,26 @@ describe('contenders list: nodes, what their programs left, and what their probe
     const out = plain(renderContenders([info('c1'), info('c2', { probed: { leads: true, since: 1 } })]));
     expect(out).not.toMatch(/split brain/);
     expect(plain(renderContenders([info('c1')]))).not.toMatch(/probe/);
+  });
+});
+
+describe('contenders spawn: the session timeout the servers granted', () => {
+  const spawned = (grantedTimeoutMs: number) => [info('c1', { recipe: 'predecessor', grantedTimeoutMs })];
+
+  it("says what the lab's servers grant, from its own numbers, when they granted other than was asked", () => {
+    const req = requireContenderSpec({ count: 1, sessionTimeout: '90s' });
+    const grants = labSessionBounds(200);
+    const out = plain(renderSpawned(req, { spawned: spawned(60_000), all: spawned(60_000), grants }));
+    expect(out.replace(/\n\s+/g, ' ')).toMatch(
+      /session timeout 1m00s as the servers granted it, 1m30s asked: the lab's servers grant 400ms to 1m00s\)/,
+    );
+  });
+
+  it('names no range for an ensemble outside the lab, and no words when the ask was granted', () => {
+    const req = requireContenderSpec({ count: 1, sessionTimeout: '90s' });
+    const out = plain(renderSpawned(req, { spawned: spawned(40_000), all: spawned(40_000) })).replace(/\n\s+/g, ' ');
+    expect(out).toMatch(/40s as the servers granted it, 1m30s asked: the servers grant what their min and maxSession/);
+    const same = plain(renderSpawned(req, { spawned: spawned(90_000), all: spawned(90_000) }));
+    expect(same).toMatch(/\(predecessor, session timeout 1m30s\)/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../src/cli/context.js';
-import { buildParser } from '../../../src/cli/main.js';
+import { buildParser, COMMANDS } from '../../../src/cli/main.js';
+import { subcommandNames } from '../../../src/cli/usage.js';
 import { declaredOptions } from '../../../src/cli/options.js';
 
 const ctx: CommandContext = {
@@ -34,6 +35,42 @@ describe('the options a command declares, as zklab keeps them', () => {
       hint: expect.stringMatching(/^did you mean --session-timeout\?/),
     });
     expect((await refusal(['kill', 'leader', '--sope', 'process'])).hint).toMatch(/^did you mean --scope\?/);
-    expect((await refusal(['labs', 'list', '--verbse'])).hint).toMatch(/^did you mean --verbose\?/);
+    expect((await refusal(['labs', '--verbse'])).hint).toMatch(/^did you mean --verbose\?/);
+  });
+});
+
+describe('a mistyped command', () => {
+  /** The second letter missed, as a quick hand does: `spawn` → `sawn`. */
+  const typo = (word: string) => `${word[0]}${word.slice(2)}`;
+
+  it('in every command group, names the subcommand most likely meant', async () => {
+    const groups = (await Promise.all(COMMANDS.map((c) => c.load(ctx)))).flat();
+    let checked = 0;
+    for (const group of groups) {
+      const name = String(group.command).split(' ')[0]!;
+      for (const sub of subcommandNames(group)) {
+        const r = await refusal([name, typo(sub), '--lab', '/tmp/zklab-no-such-lab']);
+        expect(r.message).toBe(`\`zklab ${name}\` has no command "${typo(sub)}"`);
+        expect(r.hint).toBe(`did you mean \`zklab ${name} ${sub}\`? \`zklab ${name} --help\` lists its commands`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(await refusal(['labs', 'pruen'])).toEqual({
+      message: '`zklab labs` has no command "pruen"',
+      hint: 'did you mean `zklab labs prune`? `zklab labs --help` lists its commands',
+    });
+  });
+
+  it('lists the commands when none is close, and names a top-level command too', async () => {
+    expect(await refusal(['jobs', 'frobnicate'])).toEqual({
+      message: '`zklab jobs` has no command "frobnicate"',
+      hint: 'its commands are submit or status; `zklab jobs --help` describes each',
+    });
+    expect(await refusal(['ensembel', 'up'])).toEqual({
+      message: 'zklab has no command "ensembel"',
+      hint: 'did you mean `zklab ensemble`? `zklab --help` lists the commands',
+    });
+    expect((await refusal(['labs', 'down'])).message).toBe('`zklab labs down` is missing an argument');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBeliefLine } from '../../../src/contenders/belief-lines.js';
+import { ignoredNote, parseBeliefLine } from '../../../src/contenders/belief-lines.js';
 
 describe('parseBeliefLine', () => {
   it('passes other output through as text', () => {
@@ -19,6 +19,22 @@ describe('parseBeliefLine', () => {
   it('turns a token that is no number into none', () => {
     expect(parseBeliefLine('ZKLAB {"event":"leader"}')).toMatchObject({ fields: { token: null } });
     expect(parseBeliefLine('ZKLAB {"event":"act","token":"42"}')).toMatchObject({ fields: { token: null } });
+  });
+
+  it('says in the log what it did not take: a token that is no number, a field of the wrong type', () => {
+    const line = 'ZKLAB {"event":"leader","token":"abc"}';
+    const b = parseBeliefLine(line);
+    expect(b).toMatchObject({ fields: { token: null }, ignored: ['token "abc" is not a number'] });
+    expect(ignoredNote(b, line)).toBe(
+      `zklab: token "abc" is not a number, so it was ignored; the leader event is recorded without it: ${line}`,
+    );
+    const two = 'ZKLAB {"event":"resigned","token":[1],"reason":42}';
+    expect(ignoredNote(parseBeliefLine(two), two)).toMatch(
+      /^zklab: reason 42 is not a string; token \[1\] is not a number, so they were ignored; the resigned event/,
+    );
+    // Nothing to say: a number, no token at all, or a line that is no event.
+    for (const ok of ['ZKLAB {"event":"leader","token":42}', 'ZKLAB {"event":"leader"}', 'plain text'])
+      expect(ignoredNote(parseBeliefLine(ok), ok)).toBeUndefined();
   });
 
   it('refuses what is not an event a program may report', () => {

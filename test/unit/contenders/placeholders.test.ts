@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fillPlaceholders, unknownPlaceholders } from '../../../src/contenders/placeholders.js';
+import { fillPlaceholders, PLACEHOLDERS, unknownPlaceholders } from '../../../src/contenders/placeholders.js';
+import { CONTENDER_FIELDS } from '../../../src/contenders/fields.js';
+import { programEnv } from '../../../src/contenders/program.js';
 
 const ctx = {
   connect: '127.0.0.1:1,127.0.0.1:2',
@@ -19,5 +21,16 @@ describe('placeholders of programs and probes', () => {
   it('names each word in braces that is no placeholder, once', () => {
     expect(unknownPlaceholders(['{id}', '{port}', 'x{port}y', '{ID}', '{"a":1}', '{}'])).toEqual(['{port}', '{ID}']);
     expect(unknownPlaceholders(['pg_isready', '-p', '54{n}'])).toEqual([]);
+  });
+});
+
+describe('the help of contenders spawn', () => {
+  it('lists every placeholder a program and a probe take, and every variable a program gets', () => {
+    for (const p of PLACEHOLDERS) {
+      expect(CONTENDER_FIELDS.exec.help).toContain(`{${p}}`);
+      expect(CONTENDER_FIELDS.probe.help).toContain(`{${p}}`);
+    }
+    const env = programEnv({ connect: 'h:1', id: 'c1', addr: '127.0.0.1', path: '/e', sessionTimeoutMs: 1 }, '/lab');
+    for (const name of Object.keys(env)) expect(CONTENDER_FIELDS.exec.help).toContain(name);
   });
 });

@@ -1,8 +1,14 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { programEnv, programExitError, resolveProgram } from '../../../src/contenders/program.js';
+import {
+  fillSpawnPlaceholders,
+  programEnv,
+  programExitError,
+  resolveProgram,
+} from '../../../src/contenders/program.js';
+import { PROGRAMS_DIR } from '../../../src/templates.js';
 import { UsageError } from '../../../src/errors.js';
 import { contenderEvent } from '../../helpers/events.js';
 
@@ -54,5 +60,26 @@ describe('program contenders', () => {
     expect(err?.message).toBe('c4: python3 x.py exited with code 3 before it joined');
     expect(err?.hint).toContain('ImportError: kazoo');
     expect(programExitError('c4', ['x'], [])).toBeUndefined();
+  });
+});
+
+describe("a spawn's own placeholders", () => {
+  it('fills {programs} with the folder of the examples zklab ships, and {python} with the interpreter that has kazoo', async () => {
+    let asked = 0;
+    const python = async () => {
+      asked++;
+      return '/opt/py/bin/python3';
+    };
+    const words = await fillSpawnPlaceholders(['{python}', '{programs}/ha_agent.py', '--id', '{id}'], python);
+    expect(words).toEqual(['/opt/py/bin/python3', join(PROGRAMS_DIR, 'ha_agent.py'), '--id', '{id}']);
+    expect(existsSync(words[1]!)).toBe(true);
+    // The Python is looked for only when a word names it: finding it runs one.
+    expect(await fillSpawnPlaceholders(['/bin/true', '{programs}'], python)).toEqual(['/bin/true', PROGRAMS_DIR]);
+    expect(asked).toBe(1);
+  });
+
+  it('ships the example programs the manual and the built-in drills run', () => {
+    for (const program of ['ha_agent.py', 'ha_probe.py', 'my_service.py'])
+      expect(existsSync(join(PROGRAMS_DIR, program)), program).toBe(true);
   });
 });

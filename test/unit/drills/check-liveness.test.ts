@@ -63,3 +63,51 @@ describe('checkLiveness', () => {
     ]);
   });
 });
+
+describe('checkLiveness over a rolling restart', () => {
+  /** Each restart as the lab records it: the SIGKILL, then the server serving again. */
+  const restart = (t: number, server: string) => [
+    lab(t, 'server-killed', { server, signal: 'SIGKILL' }),
+    lab(t + 1000, 'server-restarted', { servers: [server], unavailableMs: 1000 }),
+  ];
+
+  it('counts each restart once, with the leader pausing itself while its server is down as part of it', () => {
+    const h = buildHistory(
+      [
+        ...start,
+        // c1's server goes first: it pauses itself, reconnects with its session and leads again.
+        ev(1010, 'c1', 'paused', { wasLeader: true, reason: 'disconnected' }),
+        ev(1500, 'c1', 'leader', { token: 10 }),
+        // zk3 led the quorum: everyone's connection drops for the election.
+        ev(5010, 'c1', 'paused', { wasLeader: true, reason: 'disconnected' }),
+        ev(5600, 'c1', 'leader', { token: 10 }),
+      ],
+      [...restart(1000, 'zk1'), ...restart(3000, 'zk2'), ...restart(5000, 'zk3')],
+      { end: 8000 },
+    );
+    const r = checkLiveness(h);
+    expect(r.passed).toBe(true);
+    expect(r.summary).toBe('a leader within 30s after each of 3 fault(s)');
+    expect(r.measurements.map((m) => [m.name, m.value])).toEqual([
+      ['leader again after kill zk1 (SIGKILL)', 500],
+      ['leader again after kill zk2 (SIGKILL)', 0],
+      ['leader again after kill zk3 (SIGKILL)', 600],
+    ]);
+  });
+
+  it('still counts a leader that paused itself with no fault of the lab about', () => {
+    const h = buildHistory(
+      [
+        ...start,
+        ev(2000, 'c1', 'paused', { wasLeader: true, reason: 'disconnected' }),
+        ev(2600, 'c1', 'leader', { token: 10 }),
+      ],
+      restart(5000, 'zk2'),
+      { end: 8000 },
+    );
+    expect(checkLiveness(h).measurements.map((m) => [m.name, m.value])).toEqual([
+      ['leader again after c1 paused itself (disconnected)', 600],
+      ['leader again after kill zk2 (SIGKILL)', 0],
+    ]);
+  });
+});

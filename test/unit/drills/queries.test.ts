@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildHistory } from '../../../src/drills/judge/history.js';
-import { joinedCount, leaderAt, stateAt, waitConditionsHold } from '../../../src/drills/judge/queries.js';
+import { joinedCount, leaderAt, leaderWords, stateAt, waitConditionsHold } from '../../../src/drills/judge/queries.js';
 import { laneSegments } from '../../../src/drills/report/segments.js';
 import { ev, joinAll, lab } from './fixtures.js';
 
@@ -51,6 +51,27 @@ describe('leaderAt', () => {
 
   it('is null once the last leader is dead', () => {
     expect(leaderAt(h, 8000)).toBeNull();
+  });
+});
+
+describe('leaderWords', () => {
+  it('names a leading contender, or the session of another client ZooKeeper names, or nobody', () => {
+    expect(leaderWords(h, 500)).toBe('c1 leads');
+    expect(leaderWords(h, 8000)).toBe('nobody leads');
+    // Against an ensemble outside the lab, a client that is none of the drill's contenders owns the leading znode.
+    const outside = buildHistory(
+      joinAll(0, ['c1', 'c2']),
+      [
+        lab(100, 'zk-leader', { path: '/election', leader: null, znode: null, session: null }),
+        lab(200, 'zk-leader', { path: '/election', leader: null, znode: '/election/x-n_0000000003', session: '1f00a' }),
+      ],
+      { end: 10_000 },
+    );
+    expect(leaderWords(outside, 150)).toBe('nobody leads');
+    expect(leaderWords(outside, 10_000)).toBe(
+      "none of the drill's contenders leads: ZooKeeper names session 0x1f00a (/election/x-n_0000000003), " +
+        'which is not one of them',
+    );
   });
 });
 

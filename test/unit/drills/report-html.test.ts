@@ -17,6 +17,17 @@ describe('renderHtmlReport', () => {
     expect(lane(html, 'c4')).toBe('');
   });
 
+  it("keeps the lines of a broken run's error, a program's stderr among them", () => {
+    const page = renderHtmlReport({
+      ...sampleResult(),
+      error: 'c1 exited; its last stderr lines:\n  Traceback\n  ValueError',
+    });
+    expect(page).toMatch(/\.broke \{ white-space: pre-wrap; \}/);
+    expect(page).toContain(
+      '<p class="bad broke">The run broke: c1 exited; its last stderr lines:\n  Traceback\n  ValueError</p>',
+    );
+  });
+
   it('marks the frozen leader that still believes it leads', () => {
     expect(lane(html, 'c1')).toMatch(/seg-belief/);
     expect(lane(html, 'c3')).not.toMatch(/seg-belief/);

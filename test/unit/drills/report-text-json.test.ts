@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderTextReport } from '../../../src/drills/report/text.js';
-import { toJsonReport } from '../../../src/drills/judge/result.js';
+import { checksNotJudged } from '../../../src/drills/judge/checkers.js';
+import { checkVerdicts, type DrillResult, drillPassed, toJsonReport } from '../../../src/drills/judge/result.js';
+import { renderHtmlReport } from '../../../src/drills/report/html.js';
 import { sampleResult } from './sample-result.js';
 
 describe('renderTextReport', () => {
@@ -49,6 +51,23 @@ describe('renderTextReport', () => {
     expect(text).toContain('  PASSED (expected to fail)  check singleLeader: no stale leader acted');
   });
 
+  it("shows a program's stderr lines each on a line of its own, indented under the error", () => {
+    const r = sampleResult();
+    const error =
+      "step 0 (line 3) spawn 3 contenders: c1's program exited with code 1 before it joined; its last stderr lines:\n" +
+      '  Traceback (most recent call last):\r\n\t  File "svc.py", line 3\n  ValueError: no\n';
+    const lines = renderTextReport({ ...r, error }).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  error: '));
+    expect(lines.slice(at, at + 4)).toEqual([
+      "  error: step 0 (line 3) spawn 3 contenders: c1's program exited with code 1 before it joined; its last stderr lines:",
+      '        Traceback (most recent call last):',
+      '          File "svc.py", line 3',
+      '        ValueError: no',
+    ]);
+    expect(lines[at + 4]).toMatch(/^ {2}(PASSED|FAILED)/);
+    expect(renderTextReport({ ...r, error })).not.toContain('?');
+  });
+
   it('does not pass terminal control sequences through', () => {
     const r = sampleResult();
     const text = renderTextReport({ ...r, error: 'bad \u001b[2Jthing' });
@@ -90,5 +109,41 @@ describe('toJsonReport', () => {
       ['partition', 4000, 5000],
       ['contender-killed', 7000, 7000],
     ]);
+  });
+});
+
+describe('a run that stopped part-way', () => {
+  const stopped = (): DrillResult => {
+    const r = sampleResult();
+    const why = 'the drill stopped at step 2 (line 6): wait for c2 to lead (up to 1s) timed out';
+    return { ...r, checks: checksNotJudged({ singleLeader: {}, liveness: {} }, why) };
+  };
+
+  it('says of every check that it was not judged, and why, in text, JSON and HTML; the drill fails', () => {
+    const r = stopped();
+    const text = renderTextReport(r);
+    expect(text).toMatch(/^drill zombie-leader: FAILED/);
+    expect(text).toContain(
+      '  NOT JUDGED  check singleLeader: the drill stopped at step 2 (line 6): wait for c2 to lead (up to 1s) timed out\n',
+    );
+    expect(text).toContain('  NOT JUDGED  check liveness: the drill stopped at step 2');
+    expect(text).not.toMatch(/PASSED +check/);
+    const json = toJsonReport(r);
+    expect(json.verdict).toBe('failed');
+    expect(json.checks.map((c) => [c.name, c.judged, c.passed, c.ok])).toEqual([
+      ['singleLeader', false, false, false],
+      ['liveness', false, false, false],
+    ]);
+    expect(renderHtmlReport(r)).toContain('NOT JUDGED: check singleLeader: the drill stopped at step 2');
+  });
+
+  it('is not judged even for a check the drill expects to fail', () => {
+    const r = stopped();
+    expect(r.drill.expectFailure).toContain('singleLeader');
+    expect(checkVerdicts(r).map((v) => [v.label, v.ok])).toEqual([
+      ['NOT JUDGED', false],
+      ['NOT JUDGED', false],
+    ]);
+    expect(drillPassed(r)).toBe(false);
   });
 });

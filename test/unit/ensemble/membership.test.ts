@@ -53,6 +53,18 @@ describe('membership changes the lab refuses', () => {
     expect(() => chooseServerId(lab([1, 2, 3]), '2')).toThrow(/zk2 is already a member/);
     expect(() => chooseServerId(lab([1, 2, 3, 4, 5, 6, 7, 8, 9]), undefined)).toThrow(/already runs 9 servers/);
     expect(() => chooseServerId(lab([1]), 'two')).toThrow(UsageError);
+    // One range, in the message and its hint alike.
+    for (const bad of ['0', '-1', 'two', '2.5']) {
+      const e = (() => {
+        try {
+          chooseServerId(lab([1]), bad);
+        } catch (err) {
+          return err as UsageError;
+        }
+      })();
+      expect(e?.message).toBe(`--id must be a whole number from 1 to 9, got ${JSON.stringify(bad)}`);
+      expect(e?.hint).toBe('choose an id from 1 to 9');
+    }
   });
 
   it('never removes down to one voter, nor to voters without a live majority; observers go freely', () => {

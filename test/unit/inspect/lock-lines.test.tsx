@@ -203,7 +203,7 @@ describe('the lock on screen', () => {
       'queue c2 ← c4 ← c1 (FIFO by sequence)',
       'resource /lock · fencing on · last accepted token 0x1a2 from c2 · value 57',
       '57 accepted, 1 refused (last: c1 token 0x19f < 0x1a2)',
-      `── watches ${'─'.repeat(120 - '── watches '.length)}`,
+      `── watches ${'─'.repeat(100 - '── watches '.length)}`,
     ]);
   });
 

@@ -26,12 +26,21 @@ describe('renderSnapshotText', () => {
 
   it("prints a scheduler's every row and its pane, TTLs from status data", () => {
     chalk.level = 0;
-    const text = renderSnapshotText(scheduler());
+    // Wide enough for the whole headline: at the default 100 columns its tail (the next TTL) is cut, as rows are.
+    const text = renderSnapshotText(scheduler(), { width: 120 });
     expect(lineWith(text, '─ job-0000000010')).toContain('ttl 12.3s ok = 5');
     expect(lineWith(text, '── scheduler /scheduler')).toMatch(/^── /);
     expect(lineWith(text, 'queue job-0000000014')).toBe('queue job-0000000014 job-0000000015');
     expect(lineWith(text, 'c2-1   c2   gone')).toContain('job-0000000013 (attempt 1)');
     expect(text.split('\n').filter((l) => l.includes('ttl '))).toHaveLength(3); // two status rows and the headline
+  });
+
+  it('fits 100 columns unless told otherwise, names whole', () => {
+    chalk.level = 0;
+    for (const snapshot of [predecessor, priority(), scheduler(), large(120)]) {
+      for (const line of lines(renderSnapshotText(snapshot))) expect([...line].length, line).toBeLessThanOrEqual(100);
+    }
+    expect(lineWith(renderSnapshotText(scheduler()), '─ job-0000000010')).toContain('ttl 12.3s ok = 5');
   });
 
   it('prints every row of a large tree', () => {

@@ -1,5 +1,6 @@
 """
-An HA agent as real systems have them, for zklab's node tests: it elects through ZooKeeper with kazoo, and runs a
+An HA agent as real systems have them, shipped with zklab (`{programs}/ha_agent.py`) for its node examples, drills
+and tests: it elects through ZooKeeper with kazoo, and runs a
 database beside it that daemonizes (double fork and setsid), with worker processes of its own.
 
   ha_agent.py agent [--dir DIR] --port-base B [--join-delay SECONDS] [--zklab-lines]

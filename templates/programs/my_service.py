@@ -1,6 +1,7 @@
 """
 The README's my_service.py, as a reader might write it: a service that elects its leader through ZooKeeper with
-kazoo's Election recipe, at the path zklab gives it (ZKLAB_PATH), and says when it leads. Run by the README test.
+kazoo's Election recipe, at the path zklab gives it (ZKLAB_PATH), and says when it leads. Shipped with zklab as an
+example (`{programs}/my_service.py`).
 """
 import os
 import signal
