@@ -282,7 +282,7 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
       // A fresh lab that did not come up runs nothing: it is not listed either. One that was not there before
       // leaves no files.
       forgetLongLived(paths);
-      if (!existing) purgeLabFiles(paths);
+      if (!existing) removeLabEntries(paths, { holdingLock: true });
       throw e;
     }
     recordLabEvent(paths, 'ensemble-up', { servers: state.servers.length });
@@ -478,7 +478,7 @@ export async function ensembleDown(
     }
     for (const s of state.servers) delete s.pid;
     if (opts.purge) {
-      purgeLabFiles(paths);
+      removeLabEntries(paths, { holdingLock: true });
     } else {
       writeState(paths, state);
       recordLabEvent(paths, 'ensemble-down', {});
@@ -486,13 +486,6 @@ export async function ensembleDown(
     forgetLongLived(paths);
     return { stopped: ended + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
-}
-
-/** Deletes what a lab writes: its configs, data, logs, events, failpoints, secrets and state. */
-function purgeLabFiles(paths: LabPaths): void {
-  const dirs = [paths.confDir, paths.dataDir, paths.logDir, paths.eventsDir, paths.failpointsDir, paths.secretsDir];
-  for (const dir of [...dirs, paths.nodeRulesDir]) rmSync(dir, { recursive: true, force: true });
-  rmSync(paths.stateFile, { force: true });
 }
 
 function rmEmptyDir(dir: string): void {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LabPaths } from './paths.js';
+import { LabPaths } from './paths.js';
 import { killLabNodes } from './node/group.js';
 import { labContainment, labProcesses } from './nodes.js';
 import { removeLabNet } from './node/net.js';
@@ -8,12 +8,10 @@ import { stopProcesses } from './node/procs.js';
 import { type LabState, readState } from './state.js';
 import { deregister, readEntry } from './registry.js';
 
-/** Files only a lab (or the demo's) leaves in its directory: a directory is removed only when it holds one, or nothing. */
-const LAB_FILES = ['lab.json', 'lab.lock', 'conf', 'data', 'logs', 'events', 'failpoints', 'zklab-demo'];
-
+/** A directory is removed only when it holds something only a lab (or the demo's) makes, or nothing. */
 function looksLikeLab(root: string): boolean {
   const names = readdirSync(root);
-  return names.length === 0 || LAB_FILES.some((f) => existsSync(join(root, f)));
+  return names.length === 0 || [...new LabPaths(root).entries, join(root, 'zklab-demo')].some((f) => existsSync(f));
 }
 
 /** How many passes before giving up on a process that will not die (one in uninterruptible sleep, or not ours). */
@@ -61,10 +59,14 @@ export async function clearLab(
   return ended;
 }
 
-/** Deletes what a lab makes in its directory (LabPaths.entries), and the directory once nothing else is left in it. */
-export function removeLabEntries(paths: LabPaths): void {
-  for (const entry of paths.entries) rmSync(entry, { recursive: true, force: true });
-  if (readdirSync(paths.root).length === 0) rmdirSync(paths.root);
+/**
+ * Deletes what a lab makes in its directory (LabPaths.entries), and the directory once nothing else is left in it.
+ * `holdingLock`: called under the lab's lock, which stays (its holder lets it go), and so does the directory.
+ */
+export function removeLabEntries(paths: LabPaths, opts: { readonly holdingLock?: boolean } = {}): void {
+  for (const entry of paths.entries)
+    if (!(opts.holdingLock && entry === paths.lockFile)) rmSync(entry, { recursive: true, force: true });
+  if (!opts.holdingLock && readdirSync(paths.root).length === 0) rmdirSync(paths.root);
 }
 
 /** The lab's state if it can be read: a lab being cleared may have lost it, or be half written. */
