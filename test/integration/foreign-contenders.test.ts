@@ -1,3 +1,4 @@
+import { execa } from 'execa';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -460,6 +461,36 @@ describe('drill run --connect: contender faults against an ensemble the drill di
       "the drill contenders' sessions to expire",
       10_000,
       100,
+    );
+  }, 120_000);
+
+  it("says whose session ZooKeeper names when another client's znode leads the election", async () => {
+    // A client of the borrowed ensemble that is none of the drill's: its znode is the lowest under the path.
+    const owner = execa(
+      PYTHON,
+      [
+        '-c',
+        'import sys,time\nfrom kazoo.client import KazooClient\nzk=KazooClient(hosts=sys.argv[1]);zk.start()\n' +
+          'zk.ensure_path("/foreign-owned");zk.create("/foreign-owned/n_",ephemeral=True,sequence=True)\n' +
+          'print("ready",flush=True);time.sleep(120)',
+        connect(),
+      ],
+      { reject: false, stdin: 'ignore' },
+    );
+    onTestFinished(() => void owner.kill('SIGKILL'));
+    await new Promise<void>((ok) => owner.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && ok()));
+    const dir = mkdtempSync(join(tmpdir(), 'zklab-outside-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'owned.yaml');
+    writeFileSync(
+      file,
+      'name: owned\ncontenders: { count: 2, path: /foreign-owned }\nsteps:\n' +
+        '  - wait: { joined: 2, timeout: 20s }\n  - wait: { leader: true, timeout: 2s }\n',
+    );
+    const r = await zklab(['drill', 'run', file, '--connect', connect()], { timeoutMs: 90_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(
+      /none of the drill's contenders leads: ZooKeeper names session 0x[0-9a-f]+ \(\/foreign-owned\/n_0+\), which is not one of them/,
     );
   }, 120_000);
 

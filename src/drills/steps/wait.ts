@@ -7,7 +7,7 @@ import { describeWait, type WaitCondition } from '../core/wait-condition.js';
 import { duration, strict } from '../core/zod-helpers.js';
 import type { History } from '../judge/history.js';
 import { doneBy, jobFacts } from '../judge/jobs.js';
-import { joinedCount, leaderAt, waitConditionsHold } from '../judge/queries.js';
+import { joinedCount, leaderWords, waitConditionsHold } from '../judge/queries.js';
 import { streaming } from '../lab/streams.js';
 import { POLL_MS, type StepBase, type StepDone, type StepKind, type StepRunContext } from './kind.js';
 import { target } from './targets.js';
@@ -75,7 +75,7 @@ async function serverServing(ctx: StepRunContext, name: string): Promise<boolean
 function seen(c: WaitCondition, h: History, now: number, serving: ReadonlyMap<string, boolean>): string {
   const parts: string[] = [];
   if (c.leader !== undefined || c.leaderIs !== undefined)
-    parts.push(`${leaderAt(h, now)?.contender ?? 'nobody'} leads`);
+    parts.push(leaderWords(h, now));
   if (c.joined !== undefined) parts.push(`${joinedCount(h, now)} joined`);
   if (c.jobsDone !== undefined) {
     const jobs = jobFacts(h);
