@@ -113,5 +113,13 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     isTTY: Boolean(process.stdout.isTTY),
   };
-  await (await buildParser(argv, ctx)).parseAsync();
+  // Commands that start nodes prepare them for the fault kinds that ask (a clock fault's library): loaded beside the
+  // command, not by every command.
+  const kinds = STARTS_NODES.includes(argv[0] ?? '') ? import('../faults/kinds/registry.js') : undefined;
+  const parser = await buildParser(argv, ctx);
+  (await kinds)?.installNodeStart();
+  await parser.parseAsync();
 }
+
+/** The command groups whose commands may start a lab's nodes (servers, contenders). */
+const STARTS_NODES: readonly string[] = ['ensemble', 'contenders', 'drill', 'demo'];

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { EventSchemas } from '../../lab/event-schema.js';
 import type { LabEvent } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
+import type { NodePrep, NodeStart } from '../../lab/node-start.js';
 import { type LabState, netModeOf } from '../../lab/state.js';
 import type { FaultStep } from './step.js';
 
@@ -88,17 +89,7 @@ export function hooksFor<A, R = void>(kind: FaultKind, state: LabState): Backend
   throw new UsageError(`${kind.needs ?? kind.name} ${why}`, hint);
 }
 
-/** A node about to start. */
-export interface NodeStart {
-  readonly paths: LabPaths;
-  /** zk1, c3. */
-  readonly node: string;
-}
-
-/** What a node carries from its start: more environment for its program (and all it starts). */
-export interface NodePrep {
-  readonly env?: Readonly<Record<string, string>>;
-}
+export type { NodePrep, NodeStart } from '../../lab/node-start.js';
 
 /** The head every lab line has, for a window rule that reads lines of other kinds too. */
 interface LineHead {

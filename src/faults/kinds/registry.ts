@@ -1,6 +1,7 @@
 import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/event-schema.js';
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
+import { useNodeStart } from '../../lab/node-start.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
 import { delay } from './delay.js';
 import { failpoint } from './failpoint.js';
@@ -96,6 +97,11 @@ export const ownSteps = (): readonly OwnStep[] => STEPS.filter((s): s is OwnStep
 /** The modes kinds add to the step `key` (`partition: { <mode>: … }`), in the registry's order. */
 export const stepModes = (key: string): readonly ModeStep[] =>
   STEPS.filter((s): s is ModeStep => s.mode !== undefined && s.key === key);
+
+/** Has every node the lab starts in this process prepared by the kinds that ask (src/lab/node-start.ts). */
+export function installNodeStart(): void {
+  useNodeStart(nodeStartPrep);
+}
 
 /** What a node carries from its start for every kind that asks (later kinds' environment wins a clash). */
 export function nodeStartPrep(node: NodeStart): Required<NodePrep> {
