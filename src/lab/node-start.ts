@@ -23,7 +23,7 @@ let hook: NodeStartHook | undefined;
  * that act mid-run (a clock fault needs its library in the node's environment), and lab/ cannot know them. Whoever
  * composes the product installs them (the CLI's commands that start nodes; a test that starts labs itself).
  */
-export function useNodeStart(h: NodeStartHook | undefined): void {
+export function setNodeStartHook(h: NodeStartHook | undefined): void {
   hook = h;
 }
 

@@ -1,7 +1,7 @@
 import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/event-schema.js';
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
-import { useNodeStart } from '../../lab/node-start.js';
+import { setNodeStartHook } from '../../lab/node-start.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
 import { delay } from './delay.js';
 import { failpoint } from './failpoint.js';
@@ -100,7 +100,7 @@ export const stepModes = (key: string): readonly ModeStep[] =>
 
 /** Has every node the lab starts in this process prepared by the kinds that ask (src/lab/node-start.ts). */
 export function installNodeStart(): void {
-  useNodeStart(nodeStartPrep);
+  setNodeStartHook(nodeStartPrep);
 }
 
 /** What a node carries from its start for every kind that asks (later kinds' environment wins a clash). */

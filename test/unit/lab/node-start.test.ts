@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type NodeStart, useNodeStart } from '../../../src/lab/node-start.js';
+import { type NodeStart, setNodeStartHook } from '../../../src/lab/node-start.js';
 import { spawnNode } from '../../../src/lab/nodes.js';
 import { LabPaths } from '../../../src/lab/paths.js';
 import type { LabState } from '../../../src/lab/state.js';
@@ -12,14 +12,14 @@ import { waitFor } from '../../helpers/wait.js';
 const MARKED = { containment: { kind: 'marker', base: '' } } as LabState;
 
 describe('a node started with what the fault kinds prepare it with', () => {
-  afterEach(() => useNodeStart(undefined));
+  afterEach(() => setNodeStartHook(undefined));
 
   it("gives the program the hook's environment, and never lets it override the node's own marker", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zklab-node-start-'));
     try {
       const paths = new LabPaths(dir);
       const asked: NodeStart[] = [];
-      useNodeStart((start) => {
+      setNodeStartHook((start) => {
         asked.push(start);
         return { env: { ZKLAB_TEST_PREP: `ready for ${start.node}`, ZKLAB_NODE: 'not-the-marker' } };
       });
