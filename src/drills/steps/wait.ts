@@ -74,8 +74,7 @@ async function serverServing(ctx: StepRunContext, name: string): Promise<boolean
 /** What a wait saw, for its detail: "c1 leads, 5 joined". */
 function seen(c: WaitCondition, h: History, now: number, serving: ReadonlyMap<string, boolean>): string {
   const parts: string[] = [];
-  if (c.leader !== undefined || c.leaderIs !== undefined)
-    parts.push(leaderWords(h, now));
+  if (c.leader !== undefined || c.leaderIs !== undefined) parts.push(leaderWords(h, now));
   if (c.joined !== undefined) parts.push(`${joinedCount(h, now)} joined`);
   if (c.jobsDone !== undefined) {
     const jobs = jobFacts(h);
