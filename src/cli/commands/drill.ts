@@ -16,6 +16,17 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => (await import('./drill-run.js')).listHandler(ctx, Boolean(a.json)),
         })
+        .command<GlobalArgs & { json?: boolean; markdown?: boolean }>({
+          command: 'steps',
+          describe: 'Every kind of step a drill file may use: what it does, its fields and examples',
+          builder: (b) =>
+            withOptions(b, {
+              json: { type: 'boolean', describe: 'print JSON' },
+              markdown: { type: 'boolean', describe: "print a Markdown table (the README's)" },
+            }).conflicts('json', 'markdown'),
+          handler: async (a) =>
+            (await import('./drill-run.js')).stepsHandler(ctx, a.json ? 'json' : a.markdown ? 'markdown' : 'text'),
+        })
         .command<RunArgs>({
           command: 'run <drill>',
           describe:
@@ -58,7 +69,7 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
             ) as Argv<RunArgs>,
           handler: async (a) => (await import('./drill-run.js')).runHandler(ctx, a),
         })
-        .demandCommand(1, 'name a drill command: list or run'),
+        .demandCommand(1, 'name a drill command: list, steps or run'),
     handler: () => undefined,
   };
 }

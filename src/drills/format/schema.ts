@@ -33,7 +33,8 @@ import { dirname, resolve } from 'node:path';
  *   fencing: on                        #   on (default): the resource refuses stale tokens; off: it takes every write
  *   path: /lock                        #   the lock (default /lock)
  *   via: observers                     # connect to the ensemble's observers only (default all servers)
- * steps:                               # each item is a one-key mapping <kind>: <value>
+ * steps:                               # each item is a one-key mapping <kind>: <value> (`zklab drill steps` lists
+ *                                      # every kind, from its module, with examples)
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
  *                                             # all must hold; a timeout is required
  *   - kill: leader                            # or { target: c3, signal: TERM, scope: process } (KILL and the

@@ -20,6 +20,14 @@ export interface StepContext {
 const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
 const repeatSchema = strict(repeatFields);
 
+/** `repeat` as `zklab drill steps` lists it, beside the registered kinds. */
+export const REPEAT = {
+  kind: 'repeat',
+  summary: 'Run its steps again, times over (the steps are written as in the list: one-key mappings)',
+  fields: Object.keys(repeatFields),
+  examples: ['repeat: { times: 3, steps: [{ kill: leader }, { expect: { newLeaderWithin: 3s } }] }'],
+} as const;
+
 /** Every kind a step may be, as the error messages list them. */
 const KINDS: readonly string[] = [...STEP_KINDS.map((k) => k.kind), 'repeat'];
 

@@ -49,6 +49,8 @@ function schemaOf(spec: OwnStep): { schema: z.ZodType; fields?: readonly string[
 function stepKindOf(spec: OwnStep): StepKind<FaultKindStep, z.ZodType> {
   return {
     kind: spec.key as FaultKindStep['kind'],
+    summary: spec.summary,
+    examples: spec.examples,
     ...schemaOf(spec),
     ...(spec.fault === false ? {} : { fault: true }),
     build: (value, ctx) => {

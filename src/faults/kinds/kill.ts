@@ -103,6 +103,10 @@ export const kill = {
   steps: [
     ownStep({
       key: 'kill',
+      summary:
+        "Kill a member's node, every process of it, or with scope: process its program alone; KILL leaves a " +
+        "contender's session to expire, TERM (or INT) closes it at once",
+      examples: ['kill: leader', 'kill: zk-leader', 'kill: { target: leader, signal: TERM, scope: process }'],
       // `kill: c1` is short for `kill: { target: c1 }`.
       shorthand: 'target',
       fields: (z) => ({ target: stepTarget(z), signal: stepSignal(z).optional(), scope: stepScope(z).optional() }),

@@ -111,6 +111,8 @@ export const loss = {
   steps: [
     ownStep({
       key: 'loss',
+      summary: "Drop a share of a member's packets at random, both ways (net: ns); heal clears it, as percent: 0 does",
+      examples: ['loss: { target: c2, percent: 30 }'],
       fields: (z) => ({
         target: stepTarget(z),
         percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),

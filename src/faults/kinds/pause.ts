@@ -120,6 +120,8 @@ export const pause = {
   steps: [
     ownStep({
       key: 'pause',
+      summary: "Freeze a member's node, every process of it, or with scope: process its program alone (SIGSTOP)",
+      examples: ['pause: leader', 'pause: { target: c2, scope: process }'],
       // `pause: c1` is short for `pause: { target: c1 }`.
       shorthand: 'target',
       fields: (z) => ({ target: stepTarget(z), scope: stepScope(z).optional() }),
@@ -136,6 +138,8 @@ export const pause = {
     }),
     valueStep({
       key: 'resume',
+      summary: 'Thaw a member (leader: the one the latest pause of leader froze); all thaws every one this run froze',
+      examples: ['resume: leader', 'resume: c2', 'resume: all'],
       value: stepTarget,
       build: (name, ctx) => ({ target: ctx.target(name, [], FAULT_TARGETS_OR_ALL) }),
       describe: (s) => `resume ${s.target}`,

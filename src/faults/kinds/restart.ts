@@ -46,6 +46,8 @@ export const restart = {
   steps: [
     valueStep({
       key: 'restart',
+      summary: 'Restart a server, or all of them, keeping their data; it says how long the server was unavailable',
+      examples: ['restart: zk1', 'restart: zk-leader', 'restart: all'],
       value: stepTarget,
       build: (name, ctx) => ({ target: ctx.target(name, [], RESTARTABLE) }),
       describe: (s) => `restart ${s.target}`,
