@@ -60,9 +60,14 @@ export function parseSteps(
 
 type Parsed = { step: Step | null; scope: TargetScope | null };
 
-function parseStep(value: unknown, at: Path, scope: TargetScope | null, ctx: StepContext): Parsed {
+/** A step written as its kind alone (`- heal`): the kind with no value, when it is one. */
+const bareStep = (value: unknown): unknown =>
+  typeof value === 'string' && stepKindNamed(value) !== undefined ? { [value]: null } : value;
+
+function parseStep(written: unknown, at: Path, scope: TargetScope | null, ctx: StepContext): Parsed {
   const none = { step: null, scope };
   const kinds = KINDS.join(', ');
+  const value = bareStep(written);
   if (!isMapping(value)) {
     ctx.issues.push({ path: at, message: `a step must be a mapping such as "kill: leader" (use one of: ${kinds})` });
     return none;
@@ -86,7 +91,13 @@ function parseStep(value: unknown, at: Path, scope: TargetScope | null, ctx: Ste
   }
   const name = known[0]!;
   const kind = stepKindNamed(name);
-  const parsed = (kind?.schema ?? repeatSchema).safeParse(value[name], { error: errorMap });
+  const given = value[name] ?? kind?.bare;
+  if (given === null || given === undefined) {
+    const example = kind?.examples[0] ?? REPEAT.examples[0];
+    ctx.issues.push({ path: [...at, name], message: `needs a value (write ${example})` });
+    return none;
+  }
+  const parsed = (kind?.schema ?? repeatSchema).safeParse(given, { error: errorMap });
   if (!parsed.success) {
     ctx.issues.push(...fromZod(parsed.error, [...at, name]));
     return none;

@@ -51,6 +51,7 @@ function stepKindOf(spec: OwnStep): StepKind<FaultKindStep, z.ZodType> {
     kind: spec.key as FaultKindStep['kind'],
     summary: spec.summary,
     examples: spec.examples,
+    ...(spec.bare === undefined ? {} : { bare: spec.bare }),
     ...schemaOf(spec),
     ...(spec.fault === false ? {} : { fault: true }),
     build: (value, ctx) => {

@@ -80,6 +80,8 @@ export interface StepKind<T extends StepBase = StepBase, S extends z.ZodType = z
   readonly examples: readonly string[];
   /** The schema of its value. */
   readonly schema: S;
+  /** What a step written without a value means (`- heal`, `heal:`); without it, a step of the kind needs a value. */
+  readonly bare?: unknown;
   /** The fields inside its value, to explain one written next to the kind instead. */
   readonly fields?: readonly string[];
   /** It changes the system: newLeaderWithin measures from the latest such step. */

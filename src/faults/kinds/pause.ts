@@ -4,7 +4,7 @@ import type { LabPaths } from '../../lab/paths.js';
 import { requireState } from '../../lab/state.js';
 import type { Hit, Target } from '../aim.js';
 import type { FaultScope } from '../scope.js';
-import type { Resolved } from '../targets.js';
+import type { Resolved, TargetKind } from '../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor, windowRule } from './kind.js';
 import { FAULT_TARGETS_OR_ALL, ownStep, type StepRun, stepScope, stepTarget, valueStep } from './step.js';
 
@@ -94,6 +94,9 @@ async function freezeInRun(ctx: StepRun, r: Resolved, freezing: boolean, scope: 
 
 const alone = (scope: FaultScope) => (scope === 'node' ? '' : ' (its program alone)');
 
+/** What a resume may name: a member, an alias, or every member this run froze (`all`, or `paused` as the CLI says). */
+const RESUMABLE: readonly TargetKind[] = [...FAULT_TARGETS_OR_ALL, 'paused'];
+
 export const pause = {
   name: 'pause',
   description: 'Freeze a node, every process of it (server zkN, zk-leader, leader, contender cN)',
@@ -138,20 +141,21 @@ export const pause = {
     }),
     valueStep({
       key: 'resume',
-      summary: 'Thaw a member (leader: the one the latest pause of leader froze); all thaws every one this run froze',
-      examples: ['resume: leader', 'resume: c2', 'resume: all'],
+      summary:
+        'Thaw a member (leader: the one the latest pause of leader froze); all, or paused, thaws every one this run froze',
+      examples: ['resume: leader', 'resume: c2', 'resume: paused'],
       value: stepTarget,
-      build: (name, ctx) => ({ target: ctx.target(name, [], FAULT_TARGETS_OR_ALL) }),
+      build: (name, ctx) => ({ target: ctx.target(name, [], RESUMABLE) }),
       describe: (s) => `resume ${s.target}`,
       names: (s) => [s.target],
-      // `leader` is the contender the latest pause of `leader` hit; `all`, what this run froze.
+      // `leader` is the contender the latest pause of `leader` hit; `all` and `paused`, what this run froze.
       async run(ctx, s) {
-        if (s.target === 'all') {
+        if (s.target === 'all' || s.target === 'paused') {
           const names = [...ctx.frozen];
           for (const name of names)
             await freezeInRun(ctx, { name, kind: name.startsWith('zk') ? 'server' : 'contender' }, false);
           return {
-            description: 'resume all',
+            description: `resume ${s.target}`,
             detail: names.length === 0 ? 'nothing was frozen' : `resumed ${names.join(', ')}`,
           };
         }

@@ -119,6 +119,8 @@ interface StepCommon<V, T, K extends string> {
 interface OwnStepCommon {
   /** Whole steps as a drill file writes them (`kill: { target: leader, scope: process }`), simplest first. */
   readonly examples: readonly string[];
+  /** What a step written without a value means (`- heal`, `heal:`); without it, the step needs a value. */
+  readonly bare?: unknown;
 }
 
 /** `key: { ...fields }`, a step of its own; with `shorthand`, `key: x` is short for `key: { <shorthand>: x }`. */
