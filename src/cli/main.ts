@@ -79,9 +79,26 @@ export function closestOption(word: string, options: readonly string[]): string 
   return scored[0]?.o;
 }
 
+/**
+ * yargs reads a word of a dash and a digit as short options (`-5ms` is -5 -m -s) unless it is a bare number, so a
+ * negative duration or list (`-5ms`, `-2,3`) would fail as a missing argument or as unknown options. Such a word
+ * goes through the parser masked, as a value, and is unmasked before any command sees it: the command's own check
+ * then says what is wrong with it (or takes it: a sum job's `--args -2,3`). What follows `--` is a program's own.
+ * NUL cannot occur in an argument, so the mask is never the user's.
+ */
+const MASK = '\u0000';
+
+export function maskNegatives(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((w, i) => ((end === -1 || i < end) && /^-[\d.]/.test(w) ? MASK + w : w));
+}
+
+const unmask = (v: unknown): unknown =>
+  typeof v === 'string' ? v.replaceAll(MASK, '') : Array.isArray(v) ? v.map(unmask) : v;
+
 /** yargs' own refusals, worded as zklab's: what was wrong, and where the help for it is. */
 function usageFailure(msg: string | undefined, argv: readonly string[], options: readonly string[]): UsageError {
-  const text = msg ?? 'invalid command line';
+  const text = unmask(msg ?? 'invalid command line') as string;
   const at = argv.findIndex((w) => COMMANDS.some((c) => c.names.includes(w)));
   const group = at === -1 ? undefined : argv[at];
   // The word after the command is its subcommand unless it is an option (`heal --lab DIR` has none).
@@ -113,10 +130,13 @@ const GLOBAL_OPTIONS = {
 } as const satisfies OptionTable;
 
 export async function buildParser(argv: readonly string[], ctx: CommandContext): Promise<Argv<GlobalArgs>> {
-  let parser = yargs([...argv])
+  let parser = yargs(maskNegatives(argv))
     .scriptName('zklab')
     // `contenders spawn --exec -- PROGRAM ARGS…`: what follows -- is the program's, never zklab's options.
     .parserConfiguration({ 'populate--': true })
+    .middleware((args) => {
+      for (const key of Object.keys(args)) if (key !== '--') args[key] = unmask(args[key]);
+    }, true)
     .usage(
       'zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]',
     )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../src/cli/context.js';
-import { buildParser } from '../../../src/cli/main.js';
+import { buildParser, maskNegatives } from '../../../src/cli/main.js';
 import { declaredOptions } from '../../../src/cli/options.js';
 
 const ctx: CommandContext = {
@@ -35,5 +35,32 @@ describe('the options a command declares, as zklab keeps them', () => {
     });
     expect((await refusal(['kill', 'leader', '--sope', 'process'])).hint).toMatch(/^did you mean --scope\?/);
     expect((await refusal(['labs', 'list', '--verbse'])).hint).toMatch(/^did you mean --verbose\?/);
+  });
+});
+
+describe('a negative value on the command line', () => {
+  it('reaches the check of the argument or option it was given for, as typed', async () => {
+    expect(await refusal(['net', 'delay', 'zk1', '-5ms', '--lab', '/tmp/zklab-no-such-lab'])).toMatchObject({
+      message: '<ms>: "-5ms" is negative',
+    });
+    expect(await refusal(['net', 'delay', 'zk1', '5ms', '--jitter', '-.5s'])).toMatchObject({
+      message: '--jitter: "-.5s" is negative',
+    });
+    expect((await refusal(['ensemble', 'up', '--servers', '-3', '--serverz'])).message).toBe(
+      'Unknown argument: serverz',
+    );
+  });
+
+  it("is masked before `--` only: what follows is the program's, as typed", () => {
+    expect(maskNegatives(['contenders', 'spawn', '-2', '--exec', '--', 'prog', '-5ms'])).toEqual([
+      'contenders',
+      'spawn',
+      '\u0000-2',
+      '--exec',
+      '--',
+      'prog',
+      '-5ms',
+    ]);
+    expect(maskNegatives(['-n', '--tick', '-1s'])).toEqual(['-n', '--tick', '\u0000-1s']);
   });
 });
