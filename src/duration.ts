@@ -1,6 +1,7 @@
 /** Durations as people write them in drill files, and as zklab prints them everywhere. */
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/;
+const NEGATIVE = /^-\s*\d*\.?\d+\s*(ms|s|m)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000 } as const;
 
 /** `500ms`, `3s`, `1.5s`, `2m`, or a bare number of milliseconds; an error text in the "what is wrong (what to do)" form. */
@@ -11,12 +12,14 @@ export function parseDuration(value: unknown): { ms: number } | { error: string 
     ms = value;
   } else if (typeof value === 'string') {
     const m = DURATION.exec(value.trim());
+    if (!m && NEGATIVE.test(value.trim())) return { error: `${JSON.stringify(value)} is negative ${hint}` };
     if (!m) return { error: `${JSON.stringify(value)} is not a duration ${hint}` };
     ms = Number(m[1]) * UNIT_MS[(m[2] ?? 'ms') as keyof typeof UNIT_MS];
   } else {
     return { error: `expected a duration, got ${value === undefined ? 'nothing' : typeof value} ${hint}` };
   }
-  if (!Number.isFinite(ms) || ms < 0) return { error: `${String(value)} is not a positive duration ${hint}` };
+  if (ms < 0) return { error: `${String(value)} is negative ${hint}` };
+  if (!Number.isFinite(ms)) return { error: `${String(value)} is not a duration ${hint}` };
   if (!Number.isInteger(ms)) return { error: `${String(value)} is not a whole number of milliseconds ${hint}` };
   return { ms };
 }

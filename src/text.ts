@@ -23,6 +23,11 @@ export function cell(s: string, width: number): string {
   return s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);
 }
 
+/** Names in a sentence: `zk1`, `zk1 and zk2`, `zk1, zk2 and zk3`. */
+export function listed(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

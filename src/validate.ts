@@ -56,18 +56,12 @@ export function connectArg(c: string, flag = '--connect'): string {
 /** A command-line duration in [min, max] ms (`250ms`, `2s`, or a bare number of ms), or one UsageError. */
 export function durationArg(v: unknown, flag: string, range: { min: number; max: number }, example: string): number {
   const d = parseDuration(v);
+  const within = `give a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)}`;
   if ('error' in d) {
     const what = d.error.replace(/ \(write a duration[^)]*\)$/, '');
-    throw new UsageError(
-      `${flag}: ${what}`,
-      `write a duration such as 500ms, 3s or a number of milliseconds; ${example}`,
-    );
+    throw new UsageError(`${flag}: ${what}`, `${within} (500ms, 3s or a number of milliseconds), ${example}`);
   }
-  if (d.ms < range.min || d.ms > range.max) {
-    throw new UsageError(
-      `${flag} ${String(v)} is out of range`,
-      `give a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)}, ${example}`,
-    );
-  }
+  if (d.ms < range.min || d.ms > range.max)
+    throw new UsageError(`${flag} ${String(v)} is out of range`, `${within}, ${example}`);
   return d.ms;
 }

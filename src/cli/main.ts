@@ -6,7 +6,7 @@ import type { Argv, CommandModule } from 'yargs';
 import type yargsFactory from 'yargs';
 import type { CommandContext, GlobalArgs } from './context.js';
 import { declaredOptions, type OptionTable } from './options.js';
-import { subcommandNames, usageFailure } from './usage.js';
+import { maskNegatives, subcommandNames, unmask, usageFailure } from './usage.js';
 
 // yargs' CommonJS build: its ESM build lays help out with cliui's ESM fallback, which breaks lines mid-word
 // and wraps a usage text of several lines to the width left beside its longest line.
@@ -69,10 +69,13 @@ const GLOBAL_OPTIONS = {
 } as const satisfies OptionTable;
 
 export async function buildParser(argv: readonly string[], ctx: CommandContext): Promise<Argv<GlobalArgs>> {
-  let parser = yargs([...argv])
+  let parser = yargs(maskNegatives(argv))
     .scriptName('zklab')
     // `contenders spawn --exec -- PROGRAM ARGS…`: what follows -- is the program's, never zklab's options.
     .parserConfiguration({ 'populate--': true })
+    .middleware((args) => {
+      for (const key of Object.keys(args)) if (key !== '--') args[key] = unmask(args[key]);
+    }, true)
     .usage(
       'zklab: a ZooKeeper lab on one machine. Real ensembles, election contenders, real faults.\n\nUsage: $0 <command> [options]',
     )

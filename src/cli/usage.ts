@@ -63,8 +63,25 @@ const listed = (words: readonly string[]) =>
   words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 
 /** yargs' own refusals, worded as zklab's: what was wrong, what was most likely meant, and where the help for it is. */
+/**
+ * yargs reads a word of a dash and a digit as short options (`-5ms` is -5 -m -s) unless it is a bare number, so a
+ * negative duration or list (`-5ms`, `-2,3`) would fail as a missing argument or as unknown options. Such a word
+ * goes through the parser masked, as a value, and is unmasked before any command sees it: the command's own check
+ * then says what is wrong with it (or takes it: a sum job's `--args -2,3`). What follows `--` is a program's own.
+ * NUL cannot occur in an argument, so the mask is never the user's.
+ */
+const MASK = '\u0000';
+
+export function maskNegatives(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((w, i) => ((end === -1 || i < end) && /^-[\d.]/.test(w) ? MASK + w : w));
+}
+
+export const unmask = (v: unknown): unknown =>
+  typeof v === 'string' ? v.replaceAll(MASK, '') : Array.isArray(v) ? v.map(unmask) : v;
+
 export function usageFailure(msg: string | undefined, argv: readonly string[], words: CommandLineWords): UsageError {
-  const text = msg ?? 'invalid command line';
+  const text = unmask(msg ?? 'invalid command line') as string;
   const at = argv.findIndex((w) => words.commands.includes(w));
   const group = at === -1 ? undefined : argv[at]!;
   // The word after a command group is its subcommand unless it is an option (`labs --json` runs the group's own).

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContenderEvent } from '../lab/events.js';
 import type { LabLine } from '../faults/kinds/registry.js';
 import { resolveLeader } from '../faults/leader.js';
+import { hitWords } from '../faults/hit.js';
 import { applyKill } from '../faults/kinds/kill.js';
 import { formatDuration } from '../duration.js';
 import { ProcessError, UsageError } from '../errors.js';
@@ -71,12 +72,10 @@ async function killLeader(
   say: (t: string) => void,
   onEvent?: (e: ContenderEvent | LabLine) => void,
 ): Promise<Failover> {
-  const {
-    target: { name: id },
-    pid,
-  } = await applyKill(paths, 'leader', 'SIGKILL');
+  const hit = await applyKill(paths, 'leader', 'SIGKILL');
+  const id = hit.target.name;
   say(
-    `killed the leader ${id} (pid ${pid}) with SIGKILL: its session lingers until the servers expire it, then its successor is told`,
+    `killed the leader ${hitWords(hit)} with SIGKILL: its session lingers until the servers expire it, then its successor is told`,
   );
   const failover = await awaitFailover(paths, id, {
     timeoutMs: FAILOVER_TIMEOUT_MS,

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { MAX_SERVERS, serverName } from '../lab/ports.js';
 import type { LabState, ServerRecord } from '../lab/state.js';
 import { wholeNumber } from '../validate.js';
-import { ruleMembers } from '../net/partition.js';
+import { describeLoss, describeRule, ruleMembers } from '../net/partition.js';
+import { describeDelay } from '../net/status.js';
 import { compareVersions } from './discover.js';
 
 /** ZooKeeper refuses server ids above this when TTL nodes are on (extendedTypesEnabled): the id shares a byte with the TTL marker. */
@@ -18,17 +19,29 @@ export function reconfigRefusal(version: string | undefined): string | null {
 }
 
 /**
- * Why a server named by the lab's network faults cannot leave, or null: a rule naming a member that is gone would
- * leave the rules invalid for the next daemon start.
+ * Why a server named by the lab's network faults cannot leave, with the commands that lift them, or null: a rule
+ * naming a member that is gone would leave the rules invalid for the next daemon start. A heal lifts partitions
+ * alone, `net clear` delays and losses alone.
  */
-export function faultRefusal(state: LabState, name: string): string | null {
+export function faultRefusal(state: LabState, name: string): { message: string; hint: string } | null {
   const net = state.net;
   if (!net) return null;
-  const named =
-    net.rules.some((r) => ruleMembers(r).includes(name)) ||
-    net.delays.some((d) => d.member === name) ||
-    (net.losses ?? []).some((l) => l.member === name);
-  return named ? `${name} is named by a partition or delay of the lab (see \`zklab partition list\`)` : null;
+  const cuts = net.rules.filter((r) => ruleMembers(r).includes(name)).map(describeRule);
+  const slows = [
+    ...net.delays.filter((d) => d.member === name).map(describeDelay),
+    ...(net.losses ?? []).filter((l) => l.member === name).map(describeLoss),
+  ];
+  const faults = [...cuts, ...slows];
+  if (faults.length === 0) return null;
+  const lifts = [
+    ...(cuts.length > 0 ? [`\`zklab heal ${name}\``] : []),
+    ...(slows.length > 0 ? [`\`zklab net clear ${name}\``] : []),
+  ];
+  const one = faults.length === 1;
+  return {
+    message: `${name} is named by ${one ? 'a fault' : 'faults'} of the lab's network: ${faults.join('; ')}`,
+    hint: `lift ${one ? 'it' : 'them'} first: ${lifts.join(', then ')}`,
+  };
 }
 
 /** The server id to add: the one asked for (checked), or the lowest the lab does not use. */

@@ -420,14 +420,14 @@ export async function ensembleRemove(
     const state = requireEnsemble(paths);
     const target = resolveServer(state, name);
     const live = await liveServing(paths, state);
-    const refusal = removalRefusal(state.servers, target, live) ?? faultRefusal(state, target.name);
-    if (refusal)
+    const quorum = removalRefusal(state.servers, target, live);
+    if (quorum)
       throw new UsageError(
-        refusal,
-        refusal.includes('partition or delay')
-          ? `heal it first: \`zklab heal ${target.name}\``
-          : 'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)',
+        quorum,
+        'add a server first (`zklab ensemble add`), or bring the dead ones back (`zklab ensemble up`)',
       );
+    const faulted = faultRefusal(state, target.name);
+    if (faulted) throw new UsageError(faulted.message, faulted.hint);
     const { steps, lap } = stepTimer();
     const before = await asSuperUser(paths, state, live, target.name, async (zk) =>
       parseDynamicConfig(await zk.getConfig()),

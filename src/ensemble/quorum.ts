@@ -6,6 +6,7 @@ import { isOurs } from '../lab/node/procs.js';
 import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
 import { leadsQuorum, probeSrvr, type ServerMode, type Srvr } from '../zk/four-letter.js';
 import { tailFile } from '../lab/fs.js';
+import { listed } from '../text.js';
 
 const SERVING: readonly ServerMode[] = ['leader', 'follower', 'observer', 'standalone'];
 
@@ -71,4 +72,32 @@ export async function waitForQuorum(
     }
     await sleep(opts.pollMs ?? 25, undefined, { signal: opts.signal });
   }
+}
+
+/** Whether a server's process runs now, as a quorum counts it: a paused one does not vote. */
+export type Running = 'running' | 'paused' | 'down';
+
+/**
+ * Why restarting `targets` cannot bring a quorum back, or null. The voters that run after it (those restarted, and
+ * those running now) must be a majority of the voters; otherwise the restarted servers would wait for a quorum that
+ * cannot form, and the ones that are down or paused are what to name.
+ */
+export function restartRefusal(
+  servers: readonly Pick<ServerRecord, 'name' | 'role'>[],
+  targets: readonly Pick<ServerRecord, 'name'>[],
+  running: (name: string) => Running,
+): string | null {
+  const voters = servers.filter((s) => s.role !== 'observer');
+  const restarted = new Set(targets.map((t) => t.name));
+  const out = voters.filter((s) => !restarted.has(s.name) && running(s.name) !== 'running');
+  const need = Math.floor(voters.length / 2) + 1;
+  if (voters.length - out.length >= need) return null;
+  const states = (['down', 'paused'] as const)
+    .map((state) => ({ state, names: out.filter((s) => running(s.name) === state).map((s) => s.name) }))
+    .filter((g) => g.names.length > 0)
+    .map(({ state, names }) => `${listed(names)} ${names.length === 1 ? 'is' : 'are'} ${state}`);
+  return (
+    `restarting ${listed([...restarted])} cannot form a quorum: ${states.join(', ')} ` +
+    `(a quorum is ${need} of the ${voters.length} voters)`
+  );
 }

@@ -38,7 +38,7 @@ import {
 import { findJava, findZooKeeper } from './discover.js';
 import { leadsQuorum, type ServerMode } from '../zk/four-letter.js';
 import { ensureWritableLab, writeLabServerFiles } from './lab-files.js';
-import { isServing, probeServer, waitForQuorum } from './quorum.js';
+import { isServing, probeServer, restartRefusal, type Running, waitForQuorum } from './quorum.js';
 import { launchServer } from './server-process.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { deregister, readEntry, registerLongLived } from '../lab/registry.js';
@@ -512,19 +512,35 @@ export function resolveServer(state: LabState, name: string): ServerRecord {
   return s;
 }
 
+export interface RestartServersOptions extends Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> {
+  /** How the caller restarts every server, for the refusal's hint: the CLI's command by default, a drill's step. */
+  readonly restartAll?: string;
+}
+
+/** Whether a server of the lab runs, is paused, or is down, by its process. */
+function serverRunning(paths: LabPaths, state: LabState, name: string): Running {
+  const pid = state.servers.find((s) => s.name === name)?.pid;
+  if (!isOurs(pid, paths.markers)) return 'down';
+  return isPaused(pid!) ? 'paused' : 'running';
+}
+
 /**
  * Restarts one server (or all): stop, start with the same config and data, wait until the ensemble serves again.
  * `unavailableMs`: from the SIGKILL until the restarted servers serve again (with a leader), as their srvr says.
+ * Refused, before anything is stopped, when the servers running after it could not form a quorum.
  */
 export async function restartServers(
   paths: LabPaths,
   target: string,
-  opts: Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'> = {},
+  opts: RestartServersOptions = {},
 ): Promise<EnsembleStatus & { unavailableMs: number }> {
   const state = requireEnsemble(paths);
   const targets = target === 'all' ? state.servers : [resolveServer(state, target)];
   const v = validateUp({ zkHome: opts.zkHome });
   return withLabLock(paths, async () => {
+    const refusal = restartRefusal(state.servers, targets, (name) => serverRunning(paths, state, name));
+    if (refusal)
+      throw new UsageError(refusal, `${opts.restartAll ?? '`zklab ensemble restart all`'} brings them back together`);
     const down = Date.now();
     // A restart is a kill and a start: recorded as the kill, which the restart's own event ends (a fault window).
     for (const s of targets) recordLabEvent(paths, 'server-killed', { server: s.name, signal: 'SIGKILL' });

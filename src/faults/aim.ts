@@ -10,12 +10,6 @@ import { resolveTarget, type Resolved } from './targets.js';
  */
 export type Target = string | Resolved;
 
-/** Whom a fault on a process hit: the member, and the pid it signalled. */
-export interface Hit {
-  readonly target: Resolved;
-  readonly pid: number;
-}
-
 export const resolve = async (paths: LabPaths, t: Target): Promise<Resolved> =>
   typeof t === 'string' ? resolveTarget(paths, t) : t;
 

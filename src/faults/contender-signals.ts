@@ -39,12 +39,14 @@ export const contenderSignals = {
     id: string,
     sig: 'SIGKILL' | 'SIGTERM',
     scope: FaultScope = 'node',
-  ): Promise<{ id: string; pid: number; processes: number; left: number }> {
+  ): Promise<{ id: string; pid?: number; processes: number; left: number }> {
     const state = requireState(paths);
     const c = resolveContender(state, id);
     requireTarget(paths, c, scope);
     const node = labNode(paths, c.id, state);
     const pid = c.pid ?? 0;
+    // A program that died already (its node living on) or a pid that is no longer ours is not what was killed.
+    const alive = mainAlive(paths, c);
     const before = node.pids().length;
     recordLabEvent(paths, 'contender-killed', { contender: c.id, pid, signal: sig, scope });
     if (sig === 'SIGKILL' && scope === 'node') {
@@ -52,13 +54,14 @@ export const contenderSignals = {
     } else {
       // A frozen program cannot act on SIGTERM (and SIGCONT does not thaw a control group).
       if (sig === 'SIGTERM') node.thaw();
-      if (mainAlive(paths, c)) await stopProcesses([pid], sig, 5000);
+      if (alive) await stopProcesses([pid], sig, 5000);
       if (scope === 'node') await node.kill();
     }
     // One try: a group a killed process still holds goes with the lab (the fault does not wait for it).
     if (scope === 'node') await node.remove(0);
     const left = node.pids().length;
-    return { id: c.id, pid, processes: Math.max(before - left, 1), left };
+    const processes = Math.max(before - left, alive ? 1 : 0);
+    return { id: c.id, ...(alive ? { pid } : {}), processes, left };
   },
 
   /** A pause returns once the node (or the program) is stopped; `opts.signal` interrupts that wait. */
@@ -67,13 +70,14 @@ export const contenderSignals = {
     id: string,
     pause: boolean,
     opts: { signal?: AbortSignal; scope?: FaultScope } = {},
-  ): Promise<{ id: string; pid: number }> {
+  ): Promise<{ id: string; pid?: number; processes?: number }> {
     const scope = opts.scope ?? 'node';
     const state = requireState(paths);
     const c = resolveContender(state, id);
     requireTarget(paths, c, scope);
     const node = labNode(paths, c.id, state);
     const pid = c.pid ?? 0;
+    const alive = mainAlive(paths, c);
     if (pause === contenderPaused(paths, c))
       throw new UsageError(
         `contender ${c.id} is ${pause ? 'already paused' : 'not paused'}`,
@@ -84,12 +88,14 @@ export const contenderSignals = {
     if (!pause) {
       // Whatever paused it, node or program: both are thawed.
       node.thaw();
-      if (mainAlive(paths, c)) signal(pid, 'SIGCONT');
+      if (alive) signal(pid, 'SIGCONT');
     } else if (scope === 'node') {
       await node.freeze(2000, opts.signal);
     } else {
       await signalStop(pid, 2000, opts.signal);
     }
-    return { id: c.id, pid };
+    // What it froze or thawed: the node's processes, or the program alone.
+    const processes = scope === 'node' ? { processes: node.pids().length } : {};
+    return { id: c.id, ...(alive ? { pid } : {}), ...processes };
   },
 };

@@ -7,14 +7,15 @@ import { labMembers } from '../net/lab-links.js';
  * What a fault can point at, from the CLI, a drill step or inspect's keys. `leader` is the contender that leads when
  * the step runs, `zk-leader` the ZooKeeper server that leads the quorum then; the runner resolves both at that moment.
  * Concrete names are zk1..zkN (servers, 1-based, matching the ensemble's sids) and c1..cM (contenders, in spawn order).
+ * `paused` is every member paused (what a resume may name, as `zklab resume paused` does).
  */
-export type TargetKind = 'leader' | 'zk-leader' | 'all' | 'contender' | 'server';
+export type TargetKind = 'leader' | 'zk-leader' | 'all' | 'paused' | 'contender' | 'server';
 
 const CONTENDER = /^c([1-9]\d*)$/;
 const SERVER = /^zk([1-9]\d*)$/;
 
 export function targetKind(name: string): TargetKind | undefined {
-  if (name === 'leader' || name === 'zk-leader' || name === 'all') return name;
+  if (name === 'leader' || name === 'zk-leader' || name === 'all' || name === 'paused') return name;
   if (CONTENDER.test(name)) return 'contender';
   if (SERVER.test(name)) return 'server';
   return undefined;

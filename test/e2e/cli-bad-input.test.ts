@@ -130,6 +130,39 @@ describe('bad input, no lab', () => {
     );
   });
 
+  // yargs reads `-5ms` as the short options -5 -m -s: a negative value must still reach the check that words it.
+  it.each([
+    ['net delay zk1 -5ms', /^zklab: <ms>: "-5ms" is negative\n {2}give a duration from 0ms to 1m00s/],
+    ['net delay zk1 5ms --jitter -5ms', /^zklab: --jitter: "-5ms" is negative\n {2}give a duration from 0ms/],
+    ['net delay zk1 -0.5s', /^zklab: <ms>: "-0.5s" is negative\n/],
+    ['net loss c1 -3', /^zklab: <percent>: "-3" is negative\n {2}give a share of the packets from 0 to 100/],
+    ['net loss c1 -3%', /^zklab: <percent>: "-3%" is negative\n/],
+    ['net loss c1 120', /^zklab: <percent>: "120" is above 100\n/],
+    ['net loss c1 some', /^zklab: <percent>: "some" is not a number\n/],
+    ['jobs submit -3', /^zklab: the job count must be a whole number from 1 to 100000, got "-3"\n/],
+    ['jobs submit 2 --ms -200ms', /^zklab: --ms: "-200ms" is negative\n/],
+    ['contenders spawn -3x', /^zklab: <count>: must be a whole number from 1 to 200, got "-3x"\n/],
+    ['contenders spawn 3 --session-timeout -2s', /^zklab: --session-timeout: "-2s" is negative\n {2}write a duration/],
+    ['contenders spawn 3 --workload lock --hold -1s', /^zklab: --hold: "-1s" is negative\n/],
+    ['contenders spawn 3 --probe-interval -250ms --probe true', /^zklab: --probe-interval: "-250ms" is negative\n/],
+    ['ensemble up --tick -5ms', /^zklab: --tick: "-5ms" is negative\n {2}give a duration from 20ms to 10s/],
+    ['ensemble up -n -3', /^zklab: --servers must be a whole number from 1 to 9, got "-3"\n/],
+    ['config generate --out OUT --tick -1s', /^zklab: --tick: "-1s" is negative\n/],
+    ['drill run join-and-elect --repeat -2', /^zklab: --repeat must be a whole number from 1 to 100, got "-2"\n/],
+    ['logs zk1 --lines -5', /^zklab: --lines must be a whole number from 1 to 100000, got "-5"\n/],
+  ])('%s: says what is wrong with the value', async (line, message) => {
+    const out = `${tempDir()}/out`;
+    await expectUsage(
+      line.split(' ').map((a) => (a === 'OUT' ? out : a)),
+      message,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('takes a negative number where one is allowed: a sum job of -2 and 3 gets as far as looking for the ensemble', async () => {
+    await expectUsage(['jobs', 'submit', '1', '--kind', 'sum', '--args', '-2,3'], /^zklab: there is no ensemble in /);
+  });
+
   it('a mistyped option names the one meant; a group without its command lists its commands; --version', async () => {
     await expectUsage(
       ['ensemble', 'up', '--server', '3'],

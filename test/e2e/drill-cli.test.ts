@@ -40,6 +40,28 @@ describe('zklab drill list', () => {
   });
 });
 
+describe('zklab drill steps', () => {
+  it('lists every step kind with its fields and examples, within 100 columns; --json and --markdown alike', async () => {
+    const r = await zklab(['drill', 'steps']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => l.length > 100)).toEqual([]);
+    expect(r.stdout).toMatch(/^partition +Cut links/m);
+    expect(r.stdout).toMatch(/^ +- partition: \{ isolate: leader \}$/m);
+    expect(r.stdout).toMatch(/^ +- heal$/m);
+    const json = await zklab(['drill', 'steps', '--json']);
+    const { steps } = JSON.parse(json.stdout) as { steps: { kind: string; fields: string[]; examples: string[] }[] };
+    expect(steps.find((s) => s.kind === 'kill')?.fields).toEqual(['target', 'signal', 'scope']);
+    const md = await zklab(['drill', 'steps', '--markdown']);
+    expect(md.stdout.split('\n').slice(0, 2)).toEqual([
+      '| step | what it does | fields | examples |',
+      '|---|---|---|---|',
+    ]);
+    const both = await zklab(['drill', 'steps', '--json', '--markdown']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/^zklab: Arguments json and markdown are mutually exclusive\n/);
+  });
+});
+
 describe('zklab drill run with a bad drill file: file:line: field, exit 2, nothing started', () => {
   it.each([
     [

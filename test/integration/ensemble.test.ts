@@ -117,6 +117,13 @@ describe('a real 3-server ensemble', () => {
     await waitForExit(pids, 10_000);
     const st = await ensembleStatus(paths);
     expect(st.servers.every((s) => s.mode === 'down' && s.pid === null)).toBe(true);
+    // One server alone cannot form a quorum: refused at once, with nothing started.
+    const asked = Date.now();
+    await expect(restartServers(paths, 'zk1')).rejects.toThrow(
+      'restarting zk1 cannot form a quorum: zk2 and zk3 are down (a quorum is 2 of the 3 voters)',
+    );
+    expect(Date.now() - asked).toBeLessThan(2000);
+    expect((await ensembleStatus(paths)).servers.every((s) => s.mode === 'down' && s.pid === null)).toBe(true);
     const r = await ensembleUp(paths);
     expect(r.outcome).toBe('repaired');
     expect(r.status.quorum).toBe(true);

@@ -204,13 +204,21 @@ describe('ensemble add and remove by dynamic reconfiguration', () => {
       [['contenders', 'spawn', '1', '--via', 'observers'], /has no observers to connect to/],
       [['ensemble', 'up', '--servers', '3', '--observers', '1'], /already up with 3 servers/],
     ];
-    // A server a partition names stays until it is healed.
+    // A server a partition or a delay names stays until what lifts that fault lifts it, which the refusal names.
     const [first, second, third] = state().servers;
-    await cli(['partition', 'isolate', first!.name]);
-    const partitioned = await zklab(['ensemble', 'remove', first!.name], { lab });
+    const name = first!.name;
+    await cli(['partition', 'isolate', name]);
+    const partitioned = await zklab(['ensemble', 'remove', name], { lab });
     expect(partitioned.exitCode, partitioned.stderr).toBe(2);
-    expect(partitioned.stderr).toMatch(new RegExp(`${first!.name} is named by a partition or delay of the lab`));
-    await cli(['heal', first!.name]);
+    expect(partitioned.stderr).toMatch(new RegExp(`${name} is named by a fault of the lab's network: isolate ${name}`));
+    expect(partitioned.stderr).toContain(`lift it first: \`zklab heal ${name}\``);
+    await cli(['heal', name]);
+    await cli(['net', 'delay', name, '50ms']);
+    const delayed = await zklab(['ensemble', 'remove', name], { lab });
+    expect(delayed.exitCode, delayed.stderr).toBe(2);
+    expect(delayed.stderr).toContain(`lift it first: \`zklab net clear ${name}\``);
+    expect((await zklab(['heal', name], { lab })).stdout, 'a heal does not lift a delay').toMatch(/^nothing to heal/);
+    await cli(['net', 'clear', name]);
     // With one voter dead, removing another would leave the new configuration without a live majority.
     await cli(['kill', 'server', third!.name]);
     refused.push([

@@ -152,9 +152,14 @@ describe('a contender is a node: an HA agent and the database it daemonizes', ()
       3000,
     );
     expect(list).toMatch(new RegExp(`${old}'s program is dead, its node holds 5 processes still`));
-    // The rest of the node is still a target.
-    await lab.cli(['kill', 'contender', old!]);
+    // The rest of the node is still a target, and a kill says it killed that rest, never the dead program's pid.
+    const before = processesOf(dir, 'database').length;
+    const killed = await lab.cli(['kill', 'contender', old!]);
+    expect(killed).toMatch(
+      new RegExp(`^killed ${old}'s node, (\\d+) processes \\(its program was not running\\) with SIGKILL`),
+    );
     await waitFor(() => processesOf(dir, 'database').length === 10, "the old primary's database to be gone", 5000);
+    expect(Number(/node, (\d+) processes/.exec(killed)![1]), 'as many as the OS saw go').toBe(before - 10);
     expect(await stillFor(dir, old!)).toBe(true);
     expect(await roleOnPort(base + numberOf(old!))).toBeNull();
   });
@@ -230,6 +235,12 @@ describe.each(['marker', 'cgroup1'])('nodes held by %s', (mechanism) => {
     await cli(['kill', 'contender', 'c1', '--scope', 'process']);
     expect(processesOf(dir, 'agent')).toEqual([]);
     await beating(dir, 'c1');
+    // What a pause and a resume say they hit is the rest of the node, never the dead program's pid.
+    const rest = `c1's node, ${processesOf(dir).length} processes (its program was not running)`;
+    expect((await cli(['pause', 'contender', 'c1'])).trim()).toBe(`paused ${rest}`);
+    expect(await stillFor(dir, 'c1')).toBe(true);
+    expect((await cli(['resume', 'contender', 'c1'])).trim()).toBe(`resumed ${rest}`);
+    await beating(dir, 'c1', 2000);
     await cli(['contenders', 'stop', 'c1']);
     await allGone(dir, ['c1']);
   });

@@ -14,7 +14,16 @@ import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
 import { namedLabDir } from '../../lab/paths.js';
-import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../views/drills.js';
+import { stepReference } from '../../drills/format/step-reference.js';
+import {
+  drillListJson,
+  drillRunsJson,
+  renderDrillList,
+  renderDrillRuns,
+  renderStepReference,
+  renderStepReferenceMarkdown,
+  stepReferenceJson,
+} from '../views/drills.js';
 import { renderDrillPlan } from '../views/drill-plan.js';
 import { TEXT_COLUMNS } from '../../text.js';
 
@@ -55,6 +64,14 @@ function reportFiles(report: string | undefined, runs: number, variants: readonl
     );
   if (runs === 1) return [file];
   return Array.from({ length: runs }, (_, k) => `${base}-${k + 1}.html`);
+}
+
+/** `drill steps`: the reference of every step kind, from the step registry. */
+export function stepsHandler(ctx: CommandContext, form: 'text' | 'json' | 'markdown'): void {
+  const steps = stepReference();
+  if (form === 'json') ctx.out(stepReferenceJson(steps));
+  else if (form === 'markdown') ctx.out(renderStepReferenceMarkdown(steps));
+  else ctx.out(renderStepReference(steps, Math.max(60, Math.min(100, process.stdout.columns || 100))));
 }
 
 export function listHandler(ctx: CommandContext, json: boolean): void {

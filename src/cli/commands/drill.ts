@@ -16,6 +16,17 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'print JSON' } }),
           handler: async (a) => (await import('./drill-run.js')).listHandler(ctx, Boolean(a.json)),
         })
+        .command<GlobalArgs & { json?: boolean; markdown?: boolean }>({
+          command: 'steps',
+          describe: 'Every kind of step a drill file may use: what it does, its fields and examples',
+          builder: (b) =>
+            withOptions(b, {
+              json: { type: 'boolean', describe: 'print JSON' },
+              markdown: { type: 'boolean', describe: "print a Markdown table (the README's)" },
+            }).conflicts('json', 'markdown'),
+          handler: async (a) =>
+            (await import('./drill-run.js')).stepsHandler(ctx, a.json ? 'json' : a.markdown ? 'markdown' : 'text'),
+        })
         .command<RunArgs>({
           command: 'run <drill>',
           describe:
@@ -81,7 +92,7 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
             ) as Argv<GlobalArgs & { drill: string }>,
           handler: async (a) => (await import('./drill-run.js')).checkHandler(ctx, a.drill),
         })
-        .demandCommand(1, 'name a drill command: list, run or check'),
+        .demandCommand(1, 'name a drill command: list, steps, run or check'),
     handler: () => undefined,
   };
 }

@@ -6,6 +6,7 @@ import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
 import type { Target } from '../../faults/aim.js';
+import { hitWords } from '../../faults/hit.js';
 import { kill } from '../../faults/kinds/kill.js';
 import { pause as pauseKind } from '../../faults/kinds/pause.js';
 import { FAULT_SCOPES, type FaultScope, isFaultScope, SCOPE_WORDS } from '../../faults/scope.js';
@@ -84,24 +85,26 @@ export function killCommand(ctx: CommandContext): CommandModule<GlobalArgs, Targ
       const scope = parseScope(a.scope);
       const target = targetOf(a, 'kill');
       requireState(paths);
-      const { target: hit, pid, processes, left } = await applyKill(paths, target, sig, scope);
-      if (hit.kind === 'server') {
+      const hit = await applyKill(paths, target, sig, scope);
+      const { pid, left } = hit;
+      if (hit.target.kind === 'server') {
+        const { name } = hit.target;
         ctx.out(
           a.target === 'zk-leader'
-            ? `killed ${hit.name}, the leading server (pid ${pid}), with ${sig}`
-            : `killed ${hit.name} (pid ${pid}) with ${sig}`,
+            ? `killed ${name}, the leading server (pid ${pid}), with ${sig}`
+            : `killed ${name} (pid ${pid}) with ${sig}`,
         );
         return;
       }
       const who = a.target === 'leader' ? ", the leader by ZooKeeper's own state," : '';
       const session = sig === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
       if (scope === 'process') {
+        // Refused unless the program runs: its pid is the one signalled.
         const rest = left > 0 ? `its node holds ${plural(left, 'process', 'processes')} still` : 'nothing else ran';
-        ctx.out(`killed ${hit.name}'s program (pid ${pid})${who} with ${sig}; ${session}; ${rest}`);
+        ctx.out(`killed ${hit.target.name}'s program (pid ${pid})${who} with ${sig}; ${session}; ${rest}`);
         return;
       }
-      const all = processes > 1 ? ` and ${plural(processes - 1, 'other process', 'other processes')} of its node` : '';
-      ctx.out(`killed ${hit.name} (pid ${pid})${all}${who} with ${sig}; ${session}`);
+      ctx.out(`killed ${hitWords(hit)}${who} with ${sig}; ${session}`);
     },
   };
 }
@@ -124,16 +127,14 @@ export function pauseCommand(ctx: CommandContext, pause: boolean): CommandModule
       if (target === 'paused') {
         const paused = await pausedMembers(paths);
         if (paused.length === 0) throw new UsageError('nothing in this lab is paused', 'see `zklab contenders list`');
-        for (const m of paused) {
-          const { pid } = await freeze(paths, m, false);
-          ctx.out(`resumed ${m.name} (pid ${pid})`);
-        }
+        for (const m of paused) ctx.out(`resumed ${hitWords(await freeze(paths, m, false))}`);
         return;
       }
       const scope = parseScope(a.scope);
-      const { target: hit, pid } = await freeze(paths, target, pause, { scope });
-      const what = scope === 'process' ? `${hit.name}'s program` : hit.name;
-      ctx.out(`${pause ? 'paused' : 'resumed'} ${what} (pid ${pid})`);
+      const hit = await freeze(paths, target, pause, { scope });
+      // A program stopped alone is refused unless it runs: its pid is the one signalled.
+      const what = scope === 'process' ? `${hit.target.name}'s program (pid ${hit.pid})` : hitWords(hit);
+      ctx.out(`${pause ? 'paused' : 'resumed'} ${what}`);
     },
   };
 }

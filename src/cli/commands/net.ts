@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { durationArg } from '../../validate.js';
 import { MAX_DELAY_MS } from '../../net/partition.js';
 import { applyDelay, clearDelay, delay } from '../../faults/kinds/delay.js';
-import { applyLoss, loss } from '../../faults/kinds/loss.js';
+import { applyLoss, loss, lossPercentArg } from '../../faults/kinds/loss.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
@@ -71,9 +71,7 @@ export function netCommand(ctx: CommandContext): CommandModule<GlobalArgs, Globa
               },
             ),
           handler: async (a) => {
-            const text = a.percent.trim().replace(/%$/, '');
-            const percent = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-            const r = await applyLoss(labPaths(a), a.target, percent);
+            const r = await applyLoss(labPaths(a), a.target, lossPercentArg(a.percent));
             ctx.out(`${r.description}; \`zklab net clear ${r.member}\` ends it`);
           },
         })

@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import type { Drill } from '../../drills/format/drill.js';
+import type { StepReference } from '../../drills/format/step-reference.js';
 import { drillPassed, type DrillResult, toJsonReport } from '../../drills/judge/result.js';
 import { renderTextReport } from '../../drills/report/text.js';
 import { renderVariantComparison } from '../../drills/report/variants.js';
@@ -26,6 +27,42 @@ function hanging(text: string, indent: number, width: number): string {
   const words = text.trim().split(/\s+/).join(' ');
   return wrapWords(words, width - indent).replaceAll('\n', `\n${' '.repeat(indent)}`);
 }
+
+/**
+ * `drill steps`: each kind, what it does, its fields and its examples (each a list item as a drill's `steps:` holds
+ * it), under a hanging indent that keeps the kinds in a column of their own. Examples are never wrapped: YAML cut
+ * in two is no example.
+ */
+export function renderStepReference(steps: readonly StepReference[], width: number): string {
+  const pad = Math.max(...steps.map((s) => s.kind.length)) + 2;
+  const under = ' '.repeat(pad);
+  return steps
+    .map((s) =>
+      [
+        `${chalk.bold(s.kind.padEnd(pad))}${hanging(s.summary, pad, width)}`,
+        ...(s.fields.length === 0 ? [] : [`${under}${hanging(`fields: ${s.fields.join(', ')}`, pad, width)}`]),
+        ...s.examples.map((e) => `${under}- ${e}`),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+/** A table cell: its pipes escaped. */
+const mdCell = (text: string): string => text.replaceAll('|', '\\|');
+const code = (text: string): string => `\`${mdCell(text)}\``;
+
+/** `drill steps --markdown`: the same reference as a Markdown table (the README's *Drill steps* is this). */
+export function renderStepReferenceMarkdown(steps: readonly StepReference[]): string {
+  const rows = steps.map((s) =>
+    [code(s.kind), mdCell(s.summary), s.fields.map(code).join(', '), s.examples.map(code).join('<br>')].join(' | '),
+  );
+  return ['| step | what it does | fields | examples |', '|---|---|---|---|', ...rows.map((r) => `| ${r} |`)].join(
+    '\n',
+  );
+}
+
+/** `drill steps --json`. */
+export const stepReferenceJson = (steps: readonly StepReference[]): string => JSON.stringify({ steps }, null, 2);
 
 /** The text report with its verdict words coloured (chalk leaves them plain without a colour terminal). */
 function colourReport(text: string): string {

@@ -33,17 +33,19 @@ import { dirname, resolve } from 'node:path';
  *   fencing: on                        #   on (default): the resource refuses stale tokens; off: it takes every write
  *   path: /lock                        #   the lock (default /lock)
  *   via: observers                     # connect to the ensemble's observers only (default all servers)
- * steps:                               # each item is a one-key mapping <kind>: <value>
+ * steps:                               # each item is a one-key mapping <kind>: <value> (`zklab drill steps` lists
+ *                                      # every kind, from its module, with examples)
  *   - wait: { leader: true, timeout: 10s }    # conditions: leader, leaderIs, joined, serving, notServing, jobsDone;
  *                                             # all must hold; a timeout is required
  *   - kill: leader                            # or { target: c3, signal: TERM, scope: process } (KILL and the
  *                                             # whole node by default)
  *   - pause: leader                           # freezes the node (scope: process, the program alone);
- *                                             # resume: <target> | all
+ *                                             # resume: <target> | all | paused
  *   - partition: { isolate: leader }          # or { split: [[zk1], [zk2, zk3, c1]] } (members not named form
  *                                             # one more group), or another mode a fault kind adds (each mode is
  *                                             # one, src/faults/kinds/: one-way.ts, a one-way cut on net: ns);
- *                                             # heal: all | <target> (also clears its delay)
+ *                                             # heal: all | <target> (also clears its delay);
+ *                                             # a bare `- heal` is heal: all
  *   - delay: { target: c2, ms: 300, jitter: 50 }
  *   - loss: { target: c2, percent: 30 }       # net: ns: that fraction of its packets dropped; heal clears it
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them

@@ -20,6 +20,14 @@ export interface StepContext {
 const repeatFields = { times: z.number().int().min(1).max(1000), steps: z.array(z.unknown()).min(1) };
 const repeatSchema = strict(repeatFields);
 
+/** `repeat` as `zklab drill steps` lists it, beside the registered kinds. */
+export const REPEAT = {
+  kind: 'repeat',
+  summary: 'Run its steps again, times over (the steps are written as in the list: one-key mappings)',
+  fields: Object.keys(repeatFields),
+  examples: ['repeat: { times: 3, steps: [{ kill: leader }, { expect: { newLeaderWithin: 3s } }] }'],
+} as const;
+
 /** Every kind a step may be, as the error messages list them. */
 const KINDS: readonly string[] = [...STEP_KINDS.map((k) => k.kind), 'repeat'];
 
@@ -52,9 +60,14 @@ export function parseSteps(
 
 type Parsed = { step: Step | null; scope: TargetScope | null };
 
-function parseStep(value: unknown, at: Path, scope: TargetScope | null, ctx: StepContext): Parsed {
+/** A step written as its kind alone (`- heal`): the kind with no value, when it is one. */
+const bareStep = (value: unknown): unknown =>
+  typeof value === 'string' && stepKindNamed(value) !== undefined ? { [value]: null } : value;
+
+function parseStep(written: unknown, at: Path, scope: TargetScope | null, ctx: StepContext): Parsed {
   const none = { step: null, scope };
   const kinds = KINDS.join(', ');
+  const value = bareStep(written);
   if (!isMapping(value)) {
     ctx.issues.push({ path: at, message: `a step must be a mapping such as "kill: leader" (use one of: ${kinds})` });
     return none;
@@ -78,7 +91,13 @@ function parseStep(value: unknown, at: Path, scope: TargetScope | null, ctx: Ste
   }
   const name = known[0]!;
   const kind = stepKindNamed(name);
-  const parsed = (kind?.schema ?? repeatSchema).safeParse(value[name], { error: errorMap });
+  const given = value[name] ?? kind?.bare;
+  if (given === null || given === undefined) {
+    const example = kind?.examples[0] ?? REPEAT.examples[0];
+    ctx.issues.push({ path: [...at, name], message: `needs a value (write ${example})` });
+    return none;
+  }
+  const parsed = (kind?.schema ?? repeatSchema).safeParse(given, { error: errorMap });
   if (!parsed.success) {
     ctx.issues.push(...fromZod(parsed.error, [...at, name]));
     return none;

@@ -12,6 +12,8 @@ const schema = z.enum(['participant', 'observer']);
 
 export const add: StepKind<AddStep, typeof schema> = {
   kind: 'add',
+  summary: 'Start a server and join it by reconfig, as a voter or an observer; it takes the lowest free id',
+  examples: ['add: participant', 'add: observer'],
   schema,
   fault: true,
   build: (role) => ({ kind: 'add', role }),

@@ -43,6 +43,8 @@ const EXPECTS_NOTHING = `expects nothing (add ${NAMES.slice(0, -1).join(', ')} o
 
 export const expect: StepKind<ExpectStep, typeof schema> = {
   kind: 'expect',
+  summary: 'Judge expectations as the run goes; a failed one is recorded, and the run goes on',
+  examples: KINDS.map((k) => `expect: { ${k.example} }`),
   schema,
   fields: NAMES,
   build: (v, ctx) => ({ kind: 'expect', expectations: expectationsOf(v, ctx) }),

@@ -49,6 +49,9 @@ function schemaOf(spec: OwnStep): { schema: z.ZodType; fields?: readonly string[
 function stepKindOf(spec: OwnStep): StepKind<FaultKindStep, z.ZodType> {
   return {
     kind: spec.key as FaultKindStep['kind'],
+    summary: spec.summary,
+    examples: spec.examples,
+    ...(spec.bare === undefined ? {} : { bare: spec.bare }),
     ...schemaOf(spec),
     ...(spec.fault === false ? {} : { fault: true }),
     build: (value, ctx) => {

@@ -47,6 +47,15 @@ const span = (jobs: readonly string[]): string =>
 
 export const jobs: StepKind<JobsStep, typeof schema> = {
   kind: 'jobs',
+  summary:
+    "Queue jobs for the task scheduler's workers (workload: scheduler); with over, stream them evenly over that " +
+    'time in the background while the next steps run',
+  examples: [
+    'jobs: 9',
+    'jobs: { submit: 9, kind: sleep, ms: 3s }',
+    'jobs: { submit: 2, kind: sum, args: [1, 2] }',
+    'jobs: { submit: 20, over: 4s }',
+  ],
   schema,
   fields: Object.keys(fields),
   build(v, ctx) {

@@ -74,8 +74,14 @@ export interface StepDone {
  */
 export interface StepKind<T extends StepBase = StepBase, S extends z.ZodType = z.ZodType> {
   readonly kind: T['kind'];
+  /** One line: what it does (`zklab drill steps` lists it with the fields and the examples). */
+  readonly summary: string;
+  /** Whole steps as a drill file writes them (`kill: { target: leader, scope: process }`), simplest first. */
+  readonly examples: readonly string[];
   /** The schema of its value. */
   readonly schema: S;
+  /** What a step written without a value means (`- heal`, `heal:`); without it, a step of the kind needs a value. */
+  readonly bare?: unknown;
   /** The fields inside its value, to explain one written next to the kind instead. */
   readonly fields?: readonly string[];
   /** It changes the system: newLeaderWithin measures from the latest such step. */

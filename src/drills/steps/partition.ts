@@ -41,6 +41,8 @@ const inMode = (ctx: BuildContext, field: string): BuildContext => ({
 
 export const partition: StepKind<PartitionStep, typeof schema> = {
   kind: 'partition',
+  summary: `Cut links, in exactly one mode: ${MODES.map((m) => `${m.mode}, ${m.summary}`).join('; ')}; heal lifts it`,
+  examples: MODES.map((m) => `partition: { ${m.example} }`),
   schema,
   fields: Object.keys(fields),
   fault: true,

@@ -28,6 +28,8 @@ const describe = (step: PriorityStep) =>
 
 export const priority: StepKind<PriorityStep, typeof schema> = {
   kind: 'priority',
+  summary: "Write the priority election's policy znode (recipe: priority), as `zklab priority` does",
+  examples: ['priority: { preferSite: b }', 'priority: { set: { c2: 50 } }'],
   schema,
   fields: Object.keys(fields),
   // A policy change is meant to move leadership: newLeaderWithin measures from it, as from a fault.

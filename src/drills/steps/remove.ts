@@ -11,6 +11,8 @@ export interface RemoveStep extends StepBase {
 
 export const remove: StepKind<RemoveStep, typeof target> = {
   kind: 'remove',
+  summary: 'Remove a server by reconfig, then stop it',
+  examples: ['remove: zk3', 'remove: zk-leader'],
   schema: target,
   fault: true,
   build: (name, ctx) => ({ kind: 'remove', target: ctx.target(name, ['zk-leader', 'server']) }),

@@ -12,6 +12,8 @@ const schema = duration();
 
 export const sleep: StepKind<SleepStep, typeof schema> = {
   kind: 'sleep',
+  summary: 'Let time pass',
+  examples: ['sleep: 2s'],
   schema,
   build: (ms) => ({ kind: 'sleep', ms }),
   describe: (step) => `sleep ${formatDuration(step.ms)}`,

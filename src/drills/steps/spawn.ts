@@ -13,6 +13,9 @@ const describe = (step: SpawnStep) => `spawn ${step.count} contender(s)`;
 
 export const spawn: StepKind<SpawnStep, typeof schema> = {
   kind: 'spawn',
+  summary:
+    'Add contenders, numbered on (c6, c7 after c5); it returns once they have joined, so later steps may name them',
+  examples: ['spawn: 2'],
   schema,
   fault: true,
   build: (count) => ({ kind: 'spawn', count }),

@@ -42,6 +42,13 @@ const schema = strict(fields);
 
 export const wait: StepKind<WaitStep, typeof schema> = {
   kind: 'wait',
+  summary: 'Wait until every condition holds; the run stops if they do not hold within the timeout (required)',
+  examples: [
+    'wait: { leader: true, timeout: 10s }',
+    'wait: { joined: 5, leaderIs: c1, timeout: 20s }',
+    'wait: { serving: zk1, timeout: 20s }',
+    'wait: { jobsDone: true, timeout: 30s }',
+  ],
   schema,
   fields: Object.keys(fields),
   build(v, ctx) {

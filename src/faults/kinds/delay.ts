@@ -112,6 +112,8 @@ export const delay = {
   steps: [
     ownStep({
       key: 'delay',
+      summary: 'Delay every link of a member by ms, and by up to jitter more at random; heal clears it',
+      examples: ['delay: { target: c2, ms: 300 }', 'delay: { target: zk1, ms: 300ms, jitter: 50ms }'],
       fields: (z) => ({
         target: stepTarget(z),
         ms: stepDuration(z, 'add ms: 300'),

@@ -90,6 +90,9 @@ export const failpoint = {
   steps: [
     ownStep({
       key: 'failpoint',
+      summary:
+        'Arm a failpoint in a contender (leader: the one leading then): crash, pause or hang once at a point of its recipe',
+      examples: ['failpoint: { target: leader, at: before-assign, action: crash }'],
       // Arming changes nothing yet: newLeaderWithin measures from the fault before it.
       fault: false,
       fields: (z) => ({ target: stepTarget(z), at: z.string().min(1), action: z.enum(FAILPOINT_ACTIONS) }),

@@ -64,6 +64,11 @@ export const heal = {
   steps: [
     valueStep({
       key: 'heal',
+      summary:
+        "Lift a member's partitions and clear its delay and loss (leader: the one the latest partition of leader " +
+        'cut); all, or a bare heal, restores the whole network',
+      examples: ['heal: leader', 'heal: c2', 'heal: all', 'heal'],
+      bare: 'all',
       value: stepTarget,
       build: (name, ctx) => ({ target: ctx.target(name, [], FAULT_TARGETS_OR_ALL) }),
       describe: (s) => `heal ${s.target}`,

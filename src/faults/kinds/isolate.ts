@@ -64,6 +64,7 @@ export const isolate = {
     modeStep({
       key: 'partition',
       mode: 'isolate',
+      summary: 'every link of one member',
       value: stepTarget,
       example: 'isolate: leader',
       build: (name, ctx) => ({ target: ctx.target(name, []) }),

@@ -2,7 +2,8 @@ import type { LabEventOf } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { requireState } from '../../lab/state.js';
 import { plural } from '../../text.js';
-import type { Hit, Target } from '../aim.js';
+import type { Target } from '../aim.js';
+import type { Hit } from '../hit.js';
 import type { FaultScope } from '../scope.js';
 import type { Resolved } from '../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor, windowRule } from './kind.js';
@@ -103,6 +104,10 @@ export const kill = {
   steps: [
     ownStep({
       key: 'kill',
+      summary:
+        "Kill a member's node, every process of it, or with scope: process its program alone; KILL leaves a " +
+        "contender's session to expire, TERM (or INT) closes it at once",
+      examples: ['kill: leader', 'kill: zk-leader', 'kill: { target: leader, signal: TERM, scope: process }'],
       // `kill: c1` is short for `kill: { target: c1 }`.
       shorthand: 'target',
       fields: (z) => ({ target: stepTarget(z), signal: stepSignal(z).optional(), scope: stepScope(z).optional() }),
@@ -121,9 +126,10 @@ export const kill = {
         const appliedAt = Date.now();
         const { pid, processes, left } = await applyKill(ctx.paths, r, sig, step.scope);
         const reach = step.scope === 'node' ? plural(processes, 'process', 'processes') : `${left} of its node left`;
+        const program = pid === undefined ? 'its program was not running' : `pid ${pid}`;
         return {
           description: describeStep(step).replace(step.target, ctx.shown(step.target, r)),
-          detail: `pid ${pid}${step.signal === sig ? '' : ` (${sig} for ${step.signal})`}, ${reach}`,
+          detail: `${program}${step.signal === sig ? '' : ` (${sig} for ${step.signal})`}, ${reach}`,
           appliedAt,
         };
       },

@@ -44,6 +44,24 @@ export interface LossResult {
   readonly target: Resolved;
 }
 
+/** A share as a command line gives it (`30`, `30%`, `2.5`): checked before the lab is read. */
+export function lossPercentArg(text: string): number {
+  const t = text.trim().replace(/%$/, '');
+  const n = /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : Number.NaN;
+  const problem = Number.isNaN(n)
+    ? 'is not a number'
+    : n < 0
+      ? 'is negative'
+      : n > MAX_PERCENT
+        ? `is above ${MAX_PERCENT}`
+        : undefined;
+  if (problem === undefined) return n;
+  throw new UsageError(
+    `<percent>: ${JSON.stringify(text)} ${problem}`,
+    `give a share of the packets from 0 to ${MAX_PERCENT}, e.g. \`zklab net loss c1 30\` (0 ends it)`,
+  );
+}
+
 /** Drops `percent` % of a member's packets, both ways, at random (the node network only); 0 ends it. */
 export async function applyLoss(paths: LabPaths, t: Target, percent: number): Promise<LossResult> {
   const { refuseDeadContender, resolve } = await aim();
@@ -111,6 +129,8 @@ export const loss = {
   steps: [
     ownStep({
       key: 'loss',
+      summary: "Drop a share of a member's packets at random, both ways (net: ns); heal clears it, as percent: 0 does",
+      examples: ['loss: { target: c2, percent: 30 }'],
       fields: (z) => ({
         target: stepTarget(z),
         percent: z.number({ error: 'is not a percentage (write a number from 0 to 100)' }).min(0).max(100),

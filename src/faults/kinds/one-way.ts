@@ -84,6 +84,7 @@ export const oneWay = {
     modeStep({
       key: 'partition',
       mode: 'oneWay',
+      summary: "one member's packets to another, while the other way flows (net: ns)",
       value: (z) => z.tuple([stepTarget(z), stepTarget(z)]),
       example: 'oneWay: [c1, c2]',
       build: ([from, to], ctx) => {

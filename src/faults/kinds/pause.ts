@@ -2,9 +2,10 @@ import { UsageError } from '../../errors.js';
 import { contenderOf, type LabEventOf, serverOf } from '../../lab/events.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { requireState } from '../../lab/state.js';
-import type { Hit, Target } from '../aim.js';
+import type { Target } from '../aim.js';
+import { type Hit, hitWords } from '../hit.js';
 import type { FaultScope } from '../scope.js';
-import type { Resolved } from '../targets.js';
+import type { Resolved, TargetKind } from '../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor, windowRule } from './kind.js';
 import { FAULT_TARGETS_OR_ALL, ownStep, type StepRun, stepScope, stepTarget, valueStep } from './step.js';
 
@@ -22,7 +23,11 @@ interface FreezeArgs {
   readonly opts: { readonly signal?: AbortSignal; readonly scope?: FaultScope };
 }
 
-async function signalled(paths: LabPaths, { target, opts }: FreezeArgs, freezing: boolean): Promise<{ pid: number }> {
+async function signalled(
+  paths: LabPaths,
+  { target, opts }: FreezeArgs,
+  freezing: boolean,
+): Promise<Omit<Hit, 'target'>> {
   if (target.kind === 'contender') {
     const { contenderSignals } = await import('../contender-signals.js');
     return contenderSignals.pause(paths, target.name, freezing, opts);
@@ -31,7 +36,7 @@ async function signalled(paths: LabPaths, { target, opts }: FreezeArgs, freezing
 }
 
 /** Signals to the member's node, whatever the network: the same on every backend. */
-const onNode: BackendHooks<FreezeArgs, { pid: number }> = {
+const onNode: BackendHooks<FreezeArgs, Omit<Hit, 'target'>> = {
   apply: (paths, args) => signalled(paths, args, true),
   lift: (paths, args) => signalled(paths, args, false),
 };
@@ -63,10 +68,9 @@ export async function freeze(
 ): Promise<Hit> {
   const target = await (await aim()).resolve(paths, t);
   if (!freezing && t === 'leader') await refuseResumeOfNewLeader(paths, target);
-  const hooks = hooksFor<FreezeArgs, { pid: number }>(pause, requireState(paths));
+  const hooks = hooksFor<FreezeArgs, Omit<Hit, 'target'>>(pause, requireState(paths));
   const args = { target, opts };
-  const { pid } = await (freezing ? hooks.apply(paths, args) : hooks.lift!(paths, args));
-  return { target, pid };
+  return { target, ...(await (freezing ? hooks.apply(paths, args) : hooks.lift!(paths, args))) };
 }
 
 /**
@@ -86,13 +90,16 @@ async function refuseResumeOfNewLeader(paths: LabPaths, leader: Resolved): Promi
 /** Freezes or thaws a member in a drill run, and keeps the run's frozen set up to date; the detail of its step. */
 async function freezeInRun(ctx: StepRun, r: Resolved, freezing: boolean, scope: FaultScope = 'node'): Promise<string> {
   // A pause returns once the node is frozen (a resume right after must see it so).
-  const { pid } = await freeze(ctx.paths, r, freezing, { signal: ctx.signal, scope });
+  const hit = await freeze(ctx.paths, r, freezing, { signal: ctx.signal, scope });
   if (freezing) ctx.frozen.add(r.name);
   else ctx.frozen.delete(r.name);
-  return `pid ${pid}`;
+  return hitWords(hit);
 }
 
 const alone = (scope: FaultScope) => (scope === 'node' ? '' : ' (its program alone)');
+
+/** What a resume may name: a member, an alias, or every member this run froze (`all`, or `paused` as the CLI says). */
+const RESUMABLE: readonly TargetKind[] = [...FAULT_TARGETS_OR_ALL, 'paused'];
 
 export const pause = {
   name: 'pause',
@@ -120,6 +127,8 @@ export const pause = {
   steps: [
     ownStep({
       key: 'pause',
+      summary: "Freeze a member's node, every process of it, or with scope: process its program alone (SIGSTOP)",
+      examples: ['pause: leader', 'pause: { target: c2, scope: process }'],
       // `pause: c1` is short for `pause: { target: c1 }`.
       shorthand: 'target',
       fields: (z) => ({ target: stepTarget(z), scope: stepScope(z).optional() }),
@@ -136,18 +145,21 @@ export const pause = {
     }),
     valueStep({
       key: 'resume',
+      summary:
+        'Thaw a member (leader: the one the latest pause of leader froze); all, or paused, thaws every one this run froze',
+      examples: ['resume: leader', 'resume: c2', 'resume: paused'],
       value: stepTarget,
-      build: (name, ctx) => ({ target: ctx.target(name, [], FAULT_TARGETS_OR_ALL) }),
+      build: (name, ctx) => ({ target: ctx.target(name, [], RESUMABLE) }),
       describe: (s) => `resume ${s.target}`,
       names: (s) => [s.target],
-      // `leader` is the contender the latest pause of `leader` hit; `all`, what this run froze.
+      // `leader` is the contender the latest pause of `leader` hit; `all` and `paused`, what this run froze.
       async run(ctx, s) {
-        if (s.target === 'all') {
+        if (s.target === 'all' || s.target === 'paused') {
           const names = [...ctx.frozen];
           for (const name of names)
             await freezeInRun(ctx, { name, kind: name.startsWith('zk') ? 'server' : 'contender' }, false);
           return {
-            description: 'resume all',
+            description: `resume ${s.target}`,
             detail: names.length === 0 ? 'nothing was frozen' : `resumed ${names.join(', ')}`,
           };
         }

@@ -1,5 +1,5 @@
 import { formatDuration } from '../../duration.js';
-import type { EnsembleStatus, UpOptions } from '../../ensemble/service.js';
+import type { EnsembleStatus, RestartServersOptions } from '../../ensemble/service.js';
 import type { LabPaths } from '../../lab/paths.js';
 import { requireState } from '../../lab/state.js';
 import type { TargetKind } from '../targets.js';
@@ -11,7 +11,7 @@ import { stepTarget, valueStep } from './step.js';
  * the server was unavailable. `zklab ensemble restart`, drill step `restart: zkN | zk-leader | all`.
  */
 
-export type RestartOptions = Pick<UpOptions, 'signal' | 'onProgress' | 'quorumTimeoutMs' | 'zkHome'>;
+export type RestartOptions = RestartServersOptions;
 
 interface RestartArgs {
   /** zkN, or all. */
@@ -46,6 +46,8 @@ export const restart = {
   steps: [
     valueStep({
       key: 'restart',
+      summary: 'Restart a server, or all of them, keeping their data; it says how long the server was unavailable',
+      examples: ['restart: zk1', 'restart: zk-leader', 'restart: all'],
       value: stepTarget,
       build: (name, ctx) => ({ target: ctx.target(name, [], RESTARTABLE) }),
       describe: (s) => `restart ${s.target}`,
@@ -58,7 +60,11 @@ export const restart = {
         for (const frozen of [...ctx.frozen])
           if (frozen === name || (name === 'all' && frozen.startsWith('zk'))) ctx.frozen.delete(frozen);
         const appliedAt = Date.now();
-        const { unavailableMs } = await applyRestart(ctx.paths, name, { signal: ctx.signal, zkHome: ctx.zkHome });
+        const { unavailableMs } = await applyRestart(ctx.paths, name, {
+          signal: ctx.signal,
+          zkHome: ctx.zkHome,
+          restartAll: '`restart: all`',
+        });
         return {
           description: `restart ${s.target === name ? name : `${s.target} → ${name}`}`,
           detail: `${name} unavailable ${formatDuration(unavailableMs)} (SIGKILL → serving again)`,

@@ -79,6 +79,7 @@ export const split = {
     modeStep({
       key: 'partition',
       mode: 'split',
+      summary: 'the links between groups (members not named form one more group)',
       value: (z) => z.array(z.array(stepTarget(z)).min(1)).min(2),
       example: 'split: [[zk1], [zk2, zk3]]',
       build: (groups, ctx) => {

@@ -97,6 +97,8 @@ export interface StepApplied {
 interface StepCommon<V, T, K extends string> {
   /** The step's key in a drill file (a mode's: the key of the step it is a mode of). */
   readonly key: K;
+  /** One line: what it does (a mode's: what it cuts, after its name), for `zklab drill steps`. */
+  readonly summary: string;
   /**
    * Whether it changes the system, so that newLeaderWithin measures from it (default true); false for a step that
    * only arms a fault for later.
@@ -113,12 +115,21 @@ interface StepCommon<V, T, K extends string> {
   run(ctx: StepRun, step: T): Promise<StepApplied>;
 }
 
+/** What a step of its own adds: how a drill file writes it. */
+interface OwnStepCommon {
+  /** Whole steps as a drill file writes them (`kill: { target: leader, scope: process }`), simplest first. */
+  readonly examples: readonly string[];
+  /** What a step written without a value means (`- heal`, `heal:`); without it, the step needs a value. */
+  readonly bare?: unknown;
+}
+
 /** `key: { ...fields }`, a step of its own; with `shorthand`, `key: x` is short for `key: { <shorthand>: x }`. */
 export interface FieldsStep<
   F extends z.core.$ZodLooseShape = z.core.$ZodLooseShape,
   T = unknown,
   K extends string = string,
-> extends StepCommon<z.output<z.ZodObject<F>>, T, K> {
+> extends StepCommon<z.output<z.ZodObject<F>>, T, K>,
+    OwnStepCommon {
   readonly mode?: undefined;
   readonly fields: (zod: Zod) => F;
   readonly shorthand?: keyof F & string;
@@ -127,7 +138,8 @@ export interface FieldsStep<
 
 /** `key: value`, a step of its own whose value is one thing (a target). */
 export interface ValueStep<S extends z.ZodType = z.ZodType, T = unknown, K extends string = string>
-  extends StepCommon<z.output<S>, T, K> {
+  extends StepCommon<z.output<S>, T, K>,
+    OwnStepCommon {
   readonly mode?: undefined;
   readonly fields?: undefined;
   readonly value: (zod: Zod) => S;
@@ -142,7 +154,10 @@ export interface ModeStep<S extends z.ZodType = z.ZodType, T extends object = ob
   /** The field of the step's value that selects this mode. */
   readonly mode: string;
   readonly value: (zod: Zod) => S;
-  /** The mode as a drill file writes it, for the problem that lists a step's modes (`<mode>: [c1, c2]`). */
+  /**
+   * The mode as a drill file writes it inside its step (`<mode>: [c1, c2]`), for the problem that lists a step's
+   * modes and for the step's examples.
+   */
   readonly example: string;
 }
 

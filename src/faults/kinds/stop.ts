@@ -45,6 +45,8 @@ export const stop = {
   steps: [
     valueStep({
       key: 'stop',
+      summary: 'Stop a member cleanly (SIGTERM): a contender closes its session at once, and its node goes with it',
+      examples: ['stop: c2', 'stop: zk3'],
       value: stepTarget,
       build: (name, ctx) => ({ target: ctx.target(name, []) }),
       describe: (s) => `stop ${s.target}`,

@@ -1,4 +1,5 @@
-import { isPaused } from '../../lab/nodes.js';
+import { contenderPaused } from '../../faults/contender-signals.js';
+import { hitWords } from '../../faults/hit.js';
 import { applyHeal } from '../../faults/kinds/heal.js';
 import { applyIsolate } from '../../faults/kinds/isolate.js';
 import { applyKill } from '../../faults/kinds/kill.js';
@@ -23,14 +24,15 @@ export function labActions(paths: LabPaths, electionPath: string): InspectAction
     async kill(id, signal) {
       const r = await applyKill(paths, { name: id, kind: 'contender' }, signal);
       const session = signal === 'SIGKILL' ? 'its session lingers until it expires' : 'its session is closed';
-      return `killed ${id} (pid ${r.pid}) with ${signal}: ${session}`;
+      return `killed ${hitWords(r)} with ${signal}: ${session}`;
     },
 
     async togglePause(id) {
       const record = requireState(paths).contenders.find((c) => c.id === id);
-      const paused = record?.pid !== undefined && isPaused(record.pid);
+      // Its node, whether or not its program still runs.
+      const paused = record !== undefined && contenderPaused(paths, record);
       const r = await freeze(paths, { name: id, kind: 'contender' }, !paused);
-      return `${paused ? 'resumed' : 'paused'} ${id} (pid ${r.pid})`;
+      return `${paused ? 'resumed' : 'paused'} ${hitWords(r)}`;
     },
 
     async toggleIsolate(id) {

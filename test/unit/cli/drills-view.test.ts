@@ -1,7 +1,16 @@
 import { stripVTControlCharacters as plain } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { drillListJson, drillRunsJson, renderDrillList, renderDrillRuns } from '../../../src/cli/views/drills.js';
+import {
+  drillListJson,
+  drillRunsJson,
+  renderDrillList,
+  renderDrillRuns,
+  renderStepReference,
+  renderStepReferenceMarkdown,
+  stepReferenceJson,
+} from '../../../src/cli/views/drills.js';
 import type { Drill } from '../../../src/drills/format/drill.js';
+import { stepReference } from '../../../src/drills/format/step-reference.js';
 import { sampleResult } from '../drills/sample-result.js';
 
 const drill = (name: string, description?: string) =>
@@ -50,5 +59,33 @@ describe('renderDrillRuns', () => {
     expect(JSON.parse(drillRunsJson('d', [sampleResult()])).drill).toBe('zombie-leader');
     const many = JSON.parse(drillRunsJson('d', [sampleResult(), sampleResult({ error: 'broke' })]));
     expect([many.drill, many.runs, many.passed, many.reports.length]).toEqual(['d', 2, 1, 2]);
+  });
+});
+
+describe('renderStepReference', () => {
+  const steps = stepReference();
+
+  it('fits 100 columns, with every kind in a column of its own and its examples as list items under it', () => {
+    const lines = plain(renderStepReference(steps, 100)).split('\n');
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    expect(lines.filter((l) => /^\S/.test(l)).map((l) => l.split(' ')[0])).toEqual(steps.map((s) => s.kind));
+    expect(lines).toContain('           - kill: { target: leader, signal: TERM, scope: process }');
+    expect(lines).toContain('           fields: target, signal, scope');
+  });
+
+  it('escapes the pipes of a Markdown cell and lists examples one to a line', () => {
+    const md = renderStepReferenceMarkdown([
+      { kind: 'k', summary: 'a | b', fields: ['f'], examples: ['k: 1', 'k: 2'] },
+    ]);
+    expect(md.split('\n')).toEqual([
+      '| step | what it does | fields | examples |',
+      '|---|---|---|---|',
+      '| `k` | a \\| b | `f` | `k: 1`<br>`k: 2` |',
+    ]);
+  });
+
+  it('lists every kind as JSON', () => {
+    const json = JSON.parse(stepReferenceJson(steps)) as { steps: { kind: string; examples: string[] }[] };
+    expect(json.steps.map((s) => s.kind)).toEqual(steps.map((s) => s.kind));
   });
 });

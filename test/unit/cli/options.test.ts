@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../src/cli/context.js';
 import { buildParser, COMMANDS } from '../../../src/cli/main.js';
-import { subcommandNames } from '../../../src/cli/usage.js';
+import { maskNegatives, subcommandNames } from '../../../src/cli/usage.js';
 import { declaredOptions } from '../../../src/cli/options.js';
 
 const ctx: CommandContext = {
@@ -72,5 +72,32 @@ describe('a mistyped command', () => {
       hint: 'did you mean `zklab ensemble`? `zklab --help` lists the commands',
     });
     expect((await refusal(['labs', 'down'])).message).toBe('`zklab labs down` is missing an argument');
+  });
+});
+
+describe('a negative value on the command line', () => {
+  it('reaches the check of the argument or option it was given for, as typed', async () => {
+    expect(await refusal(['net', 'delay', 'zk1', '-5ms', '--lab', '/tmp/zklab-no-such-lab'])).toMatchObject({
+      message: '<ms>: "-5ms" is negative',
+    });
+    expect(await refusal(['net', 'delay', 'zk1', '5ms', '--jitter', '-.5s'])).toMatchObject({
+      message: '--jitter: "-.5s" is negative',
+    });
+    expect((await refusal(['ensemble', 'up', '--servers', '-3', '--serverz'])).message).toBe(
+      'Unknown argument: serverz',
+    );
+  });
+
+  it("is masked before `--` only: what follows is the program's, as typed", () => {
+    expect(maskNegatives(['contenders', 'spawn', '-2', '--exec', '--', 'prog', '-5ms'])).toEqual([
+      'contenders',
+      'spawn',
+      '\u0000-2',
+      '--exec',
+      '--',
+      'prog',
+      '-5ms',
+    ]);
+    expect(maskNegatives(['-n', '--tick', '-1s'])).toEqual(['-n', '--tick', '\u0000-1s']);
   });
 });

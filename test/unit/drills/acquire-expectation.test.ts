@@ -175,7 +175,7 @@ checks: [mutualExclusion]
       'd.yaml:5: steps[1].expect.everyoneAcquiresWithin: "soon" is not a duration (write a duration such as 500ms, 3s or a number of milliseconds)',
     ]);
     expect(drillErrors(drill('{ everyoneAcquiresWithin: -1 }'))).toEqual([
-      'd.yaml:5: steps[1].expect.everyoneAcquiresWithin: -1 is not a positive duration (write a duration such as 500ms, 3s or a number of milliseconds)',
+      'd.yaml:5: steps[1].expect.everyoneAcquiresWithin: -1 is negative (write a duration such as 500ms, 3s or a number of milliseconds)',
     ]);
   });
 

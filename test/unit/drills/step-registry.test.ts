@@ -61,6 +61,33 @@ describe('the step kind registry', () => {
     }
   });
 
+  it('reads a bare heal, and a heal without a value, as heal: all', () => {
+    for (const step of ['heal', 'heal:']) {
+      const [read] = drillWith(step).steps;
+      expect(read, step).toMatchObject({ kind: 'heal', target: 'all' });
+      expect(describeStep(read!)).toBe('heal all');
+    }
+  });
+
+  it('takes resume: paused, as `zklab resume paused` does, and names it among what a resume may name', () => {
+    const [read] = drillWith('resume: paused').steps;
+    expect(read).toMatchObject({ kind: 'resume', target: 'paused' });
+    expect(describeStep(read!)).toBe('resume paused');
+    expect(drillErrors('name: t\ncontenders: { count: 3 }\nsteps:\n  - resume: everyone\n')).toEqual([
+      'd.yaml:4: steps[0].resume: "everyone" is not a target (use leader, zk-leader, c1..c3, zk1..zk3, all, paused)',
+    ]);
+  });
+
+  it('asks a kind that needs a value for one, with its first example', () => {
+    for (const step of ['kill', 'kill:', 'restart: ']) {
+      const kind = step.replace(/:.*$/, '');
+      const example = stepKindNamed(kind)!.examples[0];
+      expect(drillErrors(`name: t\ncontenders: { count: 3 }\nsteps:\n  - ${step}\n`), step).toEqual([
+        `d.yaml:4: steps[0].${kind}: needs a value (write ${example})`,
+      ]);
+    }
+  });
+
   it('lists the registered kinds, then repeat, when a step has no known kind', () => {
     const [line] = drillErrors('name: t\ncontenders: { count: 3 }\nsteps:\n  - explode: leader\n');
     expect(line).toBe(`d.yaml:4: steps[0].explode: unknown step kind (use one of: ${[...KINDS, 'repeat'].join(', ')})`);

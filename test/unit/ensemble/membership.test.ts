@@ -88,7 +88,7 @@ describe('membership changes the lab refuses', () => {
     );
   });
 
-  it('keeps a server that a partition or delay names', () => {
+  it('keeps a server that a partition, delay or loss names, and names the command that lifts each', () => {
     const state = lab([1, 2, 3]);
     expect(faultRefusal(state, 'zk3')).toBeNull();
     state.net = {
@@ -96,10 +96,26 @@ describe('membership changes the lab refuses', () => {
       delays: [],
       contenderPorts: {},
     };
-    expect(faultRefusal(state, 'zk3')).toMatch(/zk3 is named by a partition or delay/);
-    state.net = { rules: [], delays: [{ member: 'zk2', delayMs: 100, jitterMs: 0 }], contenderPorts: {} };
-    expect(faultRefusal(state, 'zk2')).toMatch(/zk2 is named/);
-    expect(faultRefusal(state, 'zk3')).toBeNull();
+    expect(faultRefusal(state, 'zk3')).toEqual({
+      message: "zk3 is named by a fault of the lab's network: split zk3,c1 (blackhole)",
+      hint: 'lift it first: `zklab heal zk3`',
+    });
+    state.net = { rules: [], delays: [{ member: 'zk3', delayMs: 50, jitterMs: 0 }], contenderPorts: {} };
+    expect(faultRefusal(state, 'zk3')).toEqual({
+      message: "zk3 is named by a fault of the lab's network: delay zk3 50ms",
+      hint: 'lift it first: `zklab net clear zk3`',
+    });
+    expect(faultRefusal(state, 'zk2')).toBeNull();
+    state.net = {
+      rules: [{ type: 'isolate', member: 'zk2', mode: 'blackhole' }],
+      delays: [],
+      losses: [{ member: 'zk2', percent: 20 }],
+      contenderPorts: {},
+    };
+    expect(faultRefusal(state, 'zk2')).toEqual({
+      message: "zk2 is named by faults of the lab's network: isolate zk2 (blackhole); loss zk2 20%",
+      hint: 'lift them first: `zklab heal zk2`, then `zklab net clear zk2`',
+    });
   });
 
   it('refuses reconfiguration on a ZooKeeper older than 3.5', () => {

@@ -14,6 +14,7 @@ const schema = duration();
 
 export const allJobsDoneWithin: ExpectationKind<AllJobsDoneWithin, typeof schema> = {
   kind: 'allJobsDoneWithin',
+  example: 'allJobsDoneWithin: 20s',
   schema,
   needs: (c) => (c.scheduler ? undefined : NEEDS_SCHEDULER),
   build: (ms) => [{ kind: 'allJobsDoneWithin', ms }],

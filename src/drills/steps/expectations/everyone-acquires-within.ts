@@ -14,6 +14,7 @@ const schema = duration();
 
 export const everyoneAcquiresWithin: ExpectationKind<EveryoneAcquiresWithin, typeof schema> = {
   kind: 'everyoneAcquiresWithin',
+  example: 'everyoneAcquiresWithin: 10s',
   schema,
   needs: (c) => (c.lock ? undefined : NEEDS_LOCK),
   build: (ms) => [{ kind: 'everyoneAcquiresWithin', ms }],

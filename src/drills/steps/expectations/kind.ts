@@ -33,6 +33,8 @@ export interface ExpectationVerdict {
  */
 export interface ExpectationKind<E extends ExpectationBase = ExpectationBase, S extends z.ZodType = z.ZodType> {
   readonly kind: E['kind'];
+  /** How an expect step writes it (`newLeaderWithin: 3s`), for the step's examples. */
+  readonly example: string;
   /** The schema of its value. */
   readonly schema: S;
   /** What an expect step whose contenders it cannot judge is told; undefined: it can. */

@@ -11,6 +11,7 @@ export interface LeaderIsNot {
 
 export const leaderIsNot: ExpectationKind<LeaderIsNot, typeof target> = {
   kind: 'leaderIsNot',
+  example: 'leaderIsNot: c1',
   schema: target,
   build: (name, ctx) => [{ kind: 'leaderIsNot', contender: ctx.target(name, ['contender'], ['leaderIsNot']) }],
   describe: (e) => `${e.contender} does not lead`,

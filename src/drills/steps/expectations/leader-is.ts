@@ -17,6 +17,7 @@ export function judgeLeader(contender: Target, wanted: boolean, ctx: Expectation
 
 export const leaderIs: ExpectationKind<LeaderIs, typeof target> = {
   kind: 'leaderIs',
+  example: 'leaderIs: c2',
   schema: target,
   build: (name, ctx) => [{ kind: 'leaderIs', contender: ctx.target(name, ['contender'], ['leaderIs']) }],
   describe: (e) => `${e.contender} leads`,

@@ -13,6 +13,7 @@ const schema = duration();
 
 export const newLeaderWithin: ExpectationKind<NewLeaderWithin, typeof schema> = {
   kind: 'newLeaderWithin',
+  example: 'newLeaderWithin: 3s',
   schema,
   build: (ms) => [{ kind: 'newLeaderWithin', ms }],
   describe: (e) => `a new leader within ${formatDuration(e.ms)}`,

@@ -14,6 +14,7 @@ const schema = duration();
 
 export const noLeaderChange: ExpectationKind<NoLeaderChange, typeof schema> = {
   kind: 'noLeaderChange',
+  example: 'noLeaderChange: 2s',
   schema,
   build: (ms) => [{ kind: 'noLeaderChange', ms }],
   describe: (e) => `no leader change for ${formatDuration(e.ms)}`,

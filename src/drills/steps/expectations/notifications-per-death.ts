@@ -13,6 +13,7 @@ const schema = strict({ max: z.number().int().min(0) });
 
 export const notificationsPerDeath: ExpectationKind<NotificationsPerDeath, typeof schema> = {
   kind: 'notificationsPerDeath',
+  example: 'notificationsPerDeath: { max: 1 }',
   schema,
   build: (v) => [{ kind: 'notificationsPerDeath', max: v.max }],
   describe: (e) => `at most ${e.max} notified per leader death`,

@@ -14,6 +14,7 @@ const schema = z.record(z.string(), z.enum(DRILL_CONTENDER_STATES));
 
 export const state: ExpectationKind<StateIs, typeof schema> = {
   kind: 'state',
+  example: 'state: { c1: follower, c2: dead }',
   schema,
   build(v, ctx) {
     const states = Object.entries(v);

@@ -45,4 +45,13 @@ describe('the pause as a kind', () => {
       detail: 'nothing was frozen',
     });
   });
+
+  it('resumes paused as it resumes all, as `zklab resume paused` does', async () => {
+    const resumeStep = ownSteps().find((s) => s.key === 'resume')!;
+    const ctx = { paths: {} as LabPaths, frozen: new Set<string>() } as unknown as StepRun;
+    expect(await resumeStep.run(ctx, { target: 'paused' })).toEqual({
+      description: 'resume paused',
+      detail: 'nothing was frozen',
+    });
+  });
 });
