@@ -206,7 +206,7 @@ describe('the lock workload', () => {
 
   it.each([
     [['--workload', 'lock', '--hold', 'abc'], /--hold: "abc" is not a duration/],
-    [['--workload', 'lock', '--think=-1s'], /--think: "-1s" is not a duration/],
+    [['--workload', 'lock', '--think=-1s'], /--think: "-1s" is negative/],
     [['--workload', 'lock', '--priority', '1,2'], /--priority: only applies to --recipe priority/],
     [
       ['--workload', 'lock', '--recipe', 'priority'],

@@ -213,7 +213,7 @@ describe('nodes on a network of their own', () => {
 
   it('bad requests are refused with one line, exit 2, and change nothing', async () => {
     for (const [args, message] of [
-      [['net', 'loss', 'c1', '130'], /0 to 100/],
+      [['net', 'loss', 'c1', '130'], /"130" is above 100/],
       [['partition', 'one-way', 'c1', 'c1'], /c1/],
     ] as const) {
       const r = await zklab([...args], { lab });

@@ -341,7 +341,7 @@ describe('scheduler bad input: one line, exit 2, nothing changed', () => {
     ['an unknown job kind', ['jobs', 'submit', '3', '--kind', 'shell'], /unknown job kind "shell"/],
     ['a zero job count', ['jobs', 'submit', '0'], /the job count must be a whole number from 1/],
     ['a negative job count', ['jobs', 'submit', '-2'], /the job count must be a whole number from 1/],
-    ['a negative job duration', ['jobs', 'submit', '1', '--ms=-1s'], /--ms: "-1s" is not a duration/],
+    ['a negative job duration', ['jobs', 'submit', '1', '--ms=-1s'], /--ms: "-1s" is negative/],
     [
       'a sum without numbers',
       ['jobs', 'submit', '1', '--kind', 'sum', '--args', 'a,b'],
