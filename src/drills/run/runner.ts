@@ -84,6 +84,8 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
     // Every job a step asked for is part of what is judged: a stream still submitting is waited for.
     await settleStreams(state, ran, say);
     signal.throwIfAborted();
+    // ZooKeeper's side of the history runs to the end: the sampler's last look comes after the last step.
+    await sampler.stop();
     return result(drill, state, seed, Date.now(), ran);
   } catch (e) {
     // An interrupted wait throws a generic AbortError; the caller wants to know why it was interrupted.

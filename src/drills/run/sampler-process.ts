@@ -19,8 +19,10 @@ export class SamplerProcess {
     ).pid;
   }
 
-  /** Stops it and waits for it to exit; the lab's teardown would stop it too (it carries the lab's marker). */
+  /** Stops it (after a last sample) and waits for it to exit; the lab's teardown would stop it too (it carries the lab's marker). */
   async stop(): Promise<void> {
-    if (this.pid !== undefined) await stopProcesses([this.pid], 'SIGTERM', 2000).catch(() => undefined);
+    const pid = this.pid;
+    this.pid = undefined;
+    if (pid !== undefined) await stopProcesses([pid], 'SIGTERM', 2000).catch(() => undefined);
   }
 }

@@ -3,6 +3,9 @@ import { directConnectString, readState, type LabState } from '../../lab/state.j
 import { openObserver } from '../../zk/observer.js';
 import type { ZkPort } from '../../zk/port.js';
 
+/** How long the last turn at the end of a drill may take (ZooKeeper may be away then: quorum lost). */
+const LAST_TURN_MS = 1000;
+
 /** One thing a drill samples from ZooKeeper's own state, every `everyMs`, and records as lab events. */
 export interface Sampler {
   readonly everyMs: number;
@@ -63,10 +66,24 @@ export class SamplerSession {
     return this.reopening;
   }
 
-  /** Ends sampling and closes the session. */
+  /**
+   * Ends sampling with one last turn of each sampler, then closes the session: the drill judges up to its end, and a
+   * hand-over in its last 100 ms would otherwise be missing from ZooKeeper's side of the history.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    if (!this.stopped) {
+      this.stopped = true;
+      const last = Promise.all(this.samplers.map((s) => this.lastTurn(s)));
+      await Promise.race([last, new Promise((resolve) => setTimeout(resolve, LAST_TURN_MS).unref())]);
+    }
     await this.zk?.close().catch(() => undefined);
+  }
+
+  private async lastTurn(s: Sampler): Promise<void> {
+    while (this.busy.has(s)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const zk = this.zk;
+    const state = readState(this.paths);
+    if (zk && state) await s.sample(zk, state).catch(() => undefined);
   }
 }
