@@ -41,6 +41,7 @@ export const COMMANDS: readonly {
     },
   },
   { names: ['net'], load: async (ctx) => [(await import('./commands/net.js')).netCommand(ctx)] },
+  { names: ['clock'], load: async (ctx) => [(await import('./commands/clock.js')).clockCommand(ctx)] },
   { names: ['failpoint'], load: async (ctx) => [(await import('./commands/failpoint.js')).failpointCommand(ctx)] },
   { names: ['priority'], load: async (ctx) => [(await import('./commands/priority.js')).priorityCommand(ctx)] },
   { names: ['inspect'], load: async (ctx) => [(await import('./commands/inspect.js')).inspectCommand(ctx)] },

@@ -3,6 +3,7 @@ import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import { setNodeStartHook } from '../../lab/node-start.js';
 import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import { clock } from './clock/clock.js';
 import { delay } from './delay.js';
 import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
@@ -47,6 +48,7 @@ export const FAULT_KINDS = [
   stop,
   restart,
   failpoint,
+  clock,
 ] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
