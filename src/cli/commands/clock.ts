@@ -80,7 +80,7 @@ export function clockCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           describe: 'The nodes whose clock is faked: how far off it reads now, its rate, and since when',
           builder: (b) => withOptions(b, { json: { type: 'boolean', default: false, describe: 'as JSON' } }),
           handler: async (a) => {
-            const { clockList } = await import('../../faults/kinds/clock/clock-list.js');
+            const { clockList } = await import('../../faults/kinds/clock/node-clocks.js');
             const rows = clockList(labPaths(a));
             if (a.json) {
               ctx.out(JSON.stringify(rows));

@@ -2,7 +2,9 @@ import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/even
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import { setNodeStartHook } from '../../lab/node-start.js';
-import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import type { Check } from '../../ensemble/doctor.js';
+import type { LabPaths } from '../../lab/paths.js';
+import type { FaultKind, LinkView, NodePrep, NodeStart, NodeView, WindowRule } from './kind.js';
 import { clock } from './clock/clock.js';
 import { delay } from './delay.js';
 import { failpoint } from './failpoint.js';
@@ -87,6 +89,13 @@ export const kindLinks = (state: LabState): LinkView[] => KINDS.flatMap((k) => k
 
 /** A link fault in few words, when a kind says how (`loss 10%`). */
 export const kindLinkText = (link: LinkView): string | undefined => faultKindNamed(link.fault)?.inspect?.text?.(link);
+
+/** The faults the kinds keep on nodes rather than links (a faked clock), for `inspect`. */
+export const kindNodes = (paths: LabPaths, state: LabState): NodeView[] =>
+  KINDS.flatMap((k) => k.inspect?.nodes?.(paths, state) ?? []);
+
+/** What the kinds that need something of the machine say of it, for `zklab doctor`. */
+export const kindChecks = (): Check[] => KINDS.flatMap((k) => k.doctor?.() ?? []);
 
 /** A drill step of a kind's own, as its module builds it: its key as `kind`, and what the module built. */
 export type KindStep = OwnStepOf<RegisteredKind>;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { fields, type LabLinesOf } from '../../../lab/event-schema.js';
 import type { LabPaths } from '../../../lab/paths.js';
@@ -8,9 +7,10 @@ import type { Resolved } from '../../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor, windowRule } from '../kind.js';
 import { FAULT_TARGETS_OR_ALL, ownStep, stepTarget, type Zod } from '../step.js';
 import { parseOffset, parseRate } from './clock-args.js';
-import { drifted, isTrue, readClockFile, realNowNs, skewed, TRUE_CLOCK, writeClockFile } from './clock-file.js';
+import { drifted, readClockFile, realNowNs, skewed, TRUE_CLOCK, writeClockFile } from './clock-file.js';
 import { shimLibrary } from './library.js';
-import { driftWords, resetWords, skewWords } from './words.js';
+import { clockFileOf, clockList, fakedNodes } from './node-clocks.js';
+import { clockState, driftWords, resetWords, skewWords } from './words.js';
 
 /**
  * Clock faults: a node's wall clock jumps (skew), runs fast or slow (drift), or is true again (reset), for every
@@ -40,9 +40,6 @@ const events = {
   }>(),
 };
 type ClockLine = LabLinesOf<typeof events>;
-
-/** Where a node's clock file lives (the node's processes map it). */
-export const clockFileOf = (paths: LabPaths, node: string): string => join(paths.kindsDir, 'clock', node);
 
 interface ClockArgs {
   readonly node: string;
@@ -79,15 +76,6 @@ const describeChange = (node: string, change: ClockChange): string =>
     : change.kind === 'drift'
       ? driftWords(node, change.rate)
       : resetWords(node);
-
-/** The nodes whose clock is faked now, with their clock files. */
-export function fakedNodes(paths: LabPaths): { node: string; file: string }[] {
-  const state = requireState(paths);
-  const names = [...state.servers.map((s) => s.name), ...state.contenders.map((c) => c.id)];
-  return names
-    .map((node) => ({ node, file: clockFileOf(paths, node) }))
-    .filter(({ file: path }) => !isTrue(readClockFile(path)));
-}
 
 /**
  * Changes the target's wall clock (resolved now when it is a name). A reset of `all` resets every faked node. Refused
@@ -173,6 +161,19 @@ export const clock = {
           : (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.node),
     }),
   ],
+  inspect: {
+    nodes: (paths) =>
+      clockList(paths).map((r) => ({ node: r.node, text: `clock ${clockState(r.offsetMs, r.rateValue)}` })),
+  },
+  doctor() {
+    const lib = shimLibrary();
+    const name = 'clock faults (zklab clock)';
+    if ('path' in lib) {
+      const off = process.env.ZKLAB_CLOCK === 'off' ? '; ZKLAB_CLOCK=off: nodes start without it now' : '';
+      return [{ name, ok: true, detail: `every node starts with the clock shim (${lib.path})${off}` }];
+    }
+    return [{ name, ok: false, detail: `unavailable: ${lib.why}`, fix: lib.fix }];
+  },
   atNodeStart(node) {
     if (process.env.ZKLAB_CLOCK === 'off') return undefined;
     return readyNode(clockFileOf(node.paths, node.node));

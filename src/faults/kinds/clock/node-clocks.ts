@@ -1,7 +1,20 @@
+import { join } from 'node:path';
 import type { LabPaths } from '../../../lab/paths.js';
-import { clockFileChangedAt, offsetMsAt, readClockFile, realNowNs } from './clock-file.js';
-import { fakedNodes } from './clock.js';
+import { requireState } from '../../../lab/state.js';
+import { clockFileChangedAt, isTrue, offsetMsAt, readClockFile, realNowNs } from './clock-file.js';
 import { rateWords, signedOffset } from './words.js';
+
+/** Where a node's clock file lives (the node's processes map it). */
+export const clockFileOf = (paths: LabPaths, node: string): string => join(paths.kindsDir, 'clock', node);
+
+/** The nodes whose clock is faked now, with their clock files. */
+export function fakedNodes(paths: LabPaths): { node: string; file: string }[] {
+  const state = requireState(paths);
+  const names = [...state.servers.map((s) => s.name), ...state.contenders.map((c) => c.id)];
+  return names
+    .map((node) => ({ node, file: clockFileOf(paths, node) }))
+    .filter(({ file: path }) => !isTrue(readClockFile(path)));
+}
 
 /** A node whose clock is faked, as `clock list` and `inspect` show it. */
 export interface ClockRow {
