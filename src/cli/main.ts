@@ -119,7 +119,9 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
   };
   // Commands that start nodes prepare them for the fault kinds that ask (a clock fault's library): loaded beside the
   // command, not by every command.
-  const kinds = STARTS_NODES.includes(argv[0] ?? '') ? import('../faults/kinds/registry.js') : undefined;
+  // The command need not come first (`zklab --lab DIR ensemble up`); a program's own words after -- never count.
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const kinds = words.some((w) => STARTS_NODES.includes(w)) ? import('../faults/kinds/registry.js') : undefined;
   const parser = await buildParser(argv, ctx);
   (await kinds)?.installNodeStart();
   await parser.parseAsync();

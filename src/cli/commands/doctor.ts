@@ -8,7 +8,8 @@ export function doctorCommand(ctx: CommandContext): CommandModule<GlobalArgs, Gl
   return {
     command: 'doctor',
     describe:
-      'Check Java, ZooKeeper, the native client, the lab and its ports, the Curator and kazoo adapters and what fault kinds need; print the fix for each problem',
+      'Check Java, ZooKeeper, the native client, the lab and its ports, the Curator and kazoo adapters and what ' +
+      'fault kinds need; print the fix for each problem',
     handler: async (a) => {
       const { nodeNetworkChecks, runDoctor } = await import('../../ensemble/doctor.js');
       const { adapterChecks } = await import('../../contenders/adapters/availability.js');

@@ -182,7 +182,8 @@ export const clock = {
     ownStep({
       key: 'clock',
       summary:
-        "Fake a node's wall clock: offset jumps it to true time + offset, rate makes it run fast or slow from now on, reset makes it true again",
+        "Fake a node's wall clock: offset jumps it to true time + offset, rate makes it run fast or slow from now " +
+        'on, reset makes it true again',
       examples: ['clock: { target: leader, offset: -30s }', 'clock: { target: zk1, rate: 2 }', 'clock: { reset: all }'],
       fields: (z) => ({
         target: stepTarget(z).optional(),
