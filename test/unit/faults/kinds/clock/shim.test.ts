@@ -66,6 +66,19 @@ describe.skipIf(shim === undefined)('the clock shim, preloaded', () => {
     expect(date - Date.now() / 1000).toBeLessThan(102);
   });
 
+  it("fakes Node's Date.now() and leaves its hrtime (monotonic) alone", () => {
+    const file = join(dir, 'node');
+    writeClockFile(file, skewed(TRUE_CLOCK, realNowNs(), 3_600_000));
+    const out = execFileSync(process.execPath, ['-e', 'console.log(Date.now(), String(process.hrtime.bigint()))'], {
+      env: { ...process.env, LD_PRELOAD: shim, ZKLAB_CLOCK_FILE: file },
+      encoding: 'utf8',
+    });
+    const [wall, hr] = out.trim().split(' ');
+    expect(Number(wall) - Date.now()).toBeGreaterThan(3_598_000);
+    expect(Number(wall) - Date.now()).toBeLessThan(3_601_000);
+    expect(Math.abs(Number(BigInt(hr!) - process.hrtime.bigint()) / 1e6)).toBeLessThan(2000);
+  });
+
   it('is no fault without a file, or with a short one', () => {
     const short = join(dir, 'short');
     writeFileSync(short, Buffer.alloc(8));
