@@ -1,5 +1,6 @@
 import { UsageError } from '../../../errors.js';
 import { fields, type LabLinesOf } from '../../../lab/event-schema.js';
+import { contenderOf } from '../../../lab/events.js';
 import type { LabPaths } from '../../../lab/paths.js';
 import { requireState } from '../../../lab/state.js';
 import type { Target } from '../../aim.js';
@@ -154,11 +155,14 @@ export const clock = {
       opens: (e) => e.reset !== true,
       label: (e) => e.description,
       hits: (e) => [e.node],
-      // Another change of the same node's clock replaces it; a restart starts the node with a true clock.
+      // Another change of the same node's clock replaces it; a restart starts the node with a true clock; a contender
+      // killed or stopped has no clock left to fake.
       endedBy: (ev, e) =>
         e.event === 'clock'
           ? e.node === ev.node
-          : (e.event === 'server-restarted' || e.event === 'ensemble-repaired') && e.servers.includes(ev.node),
+          : e.event === 'server-restarted' || e.event === 'ensemble-repaired'
+            ? e.servers.includes(ev.node)
+            : (e.event === 'contender-killed' || e.event === 'contender-stopped') && contenderOf(e) === ev.node,
     }),
   ],
   inspect: {

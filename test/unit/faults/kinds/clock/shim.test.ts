@@ -94,6 +94,17 @@ describe('what an ELF file says of a program', () => {
     expect(elfFacts(__filename)).toBeUndefined();
   });
 
+  it('sees a Go program by its build-info section, wherever it is linked from', () => {
+    const src = join(dir, 'go-like.c');
+    // What Go's linker leaves in every binary it makes: a .go.buildinfo section (here with a C compiler's help).
+    writeFileSync(
+      src,
+      'const char info[16] __attribute__((section(".go.buildinfo"), used)) = "\\xff Go buildinf:";\nint main(void) { return 0; }\n',
+    );
+    execFileSync('cc', ['-o', join(dir, 'go-like'), src]);
+    expect(elfFacts(join(dir, 'go-like'))).toEqual({ dynamic: true, go: true });
+  });
+
   it.skipIf(!existsSync('/usr/lib/x86_64-linux-gnu/libc.a'))('sees a static binary as static', () => {
     const src = join(dir, 'static.c');
     writeFileSync(src, 'int main(void) { return 0; }\n');
