@@ -110,6 +110,8 @@ describe('clock faults, as the faulted programs see them', () => {
     );
     for (const t of stamped) expect(Math.abs(t - Date.now() - 3_600_000)).toBeLessThan(10_000);
     expect(await cli(['ensemble', 'status'])).toMatch(/quorum: 3\/3 voters serving/);
+    // inspect shows the faked clock under the ensemble.
+    expect(await cli(['inspect', '--once'])).toMatch(/^nodes: zk1 clock \+(59m\d\ds|1h00m)$/m);
     await cli(['clock', 'reset', 'zk1']);
   }, 30_000);
 
