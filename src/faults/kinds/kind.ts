@@ -37,7 +37,7 @@ export interface FaultKind<S extends EventSchemas = EventSchemas> {
   readonly liftDescription?: string;
   /**
    * Run when a node of the lab is started, before its program: what the node must carry for the kind to act on it
-   * later (a clock fault puts libfaketime in its environment). Most kinds need nothing.
+   * later (a clock fault preloads its shim, clock/shim.c, through the environment). Most kinds need nothing.
    */
   atNodeStart?(node: NodeStart): NodePrep | undefined;
   /** How `inspect` shows it on the links (the faults the lab's rules make, read from the lab's state). */
