@@ -7,8 +7,23 @@
 
 export const TIME_ANCHOR_ENV = 'ZKLAB_TIME_ANCHOR';
 
-/** `<wall ms>:<monotonic ns>`, read together now: what a node is started with. */
-export const timeAnchor = (): string => `${Date.now()}:${process.hrtime.bigint()}`;
+/**
+ * `<wall ms>:<monotonic ns>`, read together now: what a node is started with. Date.now() is whole milliseconds, cut
+ * down: read at a random moment it is up to 1 ms behind, and two nodes' events a fraction of a millisecond apart
+ * could swap places on the timeline (a successor's claim before its predecessor's release). So the anchor is taken
+ * at the instant the millisecond turns, found by watching for it (at most 1 ms).
+ */
+export function timeAnchor(): string {
+  const start = Date.now();
+  let before = process.hrtime.bigint();
+  let wall = Date.now();
+  while (wall === start) {
+    before = process.hrtime.bigint();
+    wall = Date.now();
+  }
+  // The millisecond turned between the previous reading and this one, just after `before`.
+  return `${wall}:${before}`;
+}
 
 interface Anchor {
   readonly wallMs: number;
@@ -22,8 +37,11 @@ export function parseAnchor(text: string | undefined): Anchor | undefined {
 
 const anchor = parseAnchor(process.env[TIME_ANCHOR_ENV]);
 
-/** The lab's wall time in ms: the controller's, carried on the monotonic clock; Date.now() outside a node. */
+/**
+ * The lab's wall time in whole ms, as Date.now() says it: the controller's, carried on the monotonic clock;
+ * Date.now() outside a node.
+ */
 export function labNow(): number {
   if (!anchor) return Date.now();
-  return anchor.wallMs + Math.round(Number(process.hrtime.bigint() - anchor.hrNs) / 1e6);
+  return anchor.wallMs + Math.floor(Number(process.hrtime.bigint() - anchor.hrNs) / 1e6);
 }

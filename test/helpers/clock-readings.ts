@@ -40,3 +40,16 @@ export const monoNow = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** How fast the program's wall clock ran between two of its readings, against the machine's monotonic clock. */
 export const rateBetween = (a: Reading, b: Reading): number => (b.wall - a.wall) / (b.mono - a.mono);
+
+/**
+ * The times a server's log stamps its lines with after byte `from` (log4j's ISO8601, the JVM's own wall clock; the
+ * machine runs on UTC), as ms.
+ */
+export function logStampsFrom(log: string, from: number): number[] {
+  return readFileSync(log, 'utf8')
+    .slice(from)
+    .split('\n')
+    .map((l) => /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => Date.parse(`${m[1]}T${m[2]}.${m[3]}Z`));
+}

@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zklab } from '../helpers/cli.js';
-import { CLOCK_READER, monoNow, rateBetween, readingsSince } from '../helpers/clock-readings.js';
+import { CLOCK_READER, logStampsFrom, monoNow, rateBetween, readingsSince } from '../helpers/clock-readings.js';
 import { tempDir, tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -54,6 +54,20 @@ describe('clock faults on the node network', () => {
     expect(rateBetween(slow[0]!, slow.at(-1)!)).toBeCloseTo(0.5, 1);
     await cli(['clock', 'reset', 'c1']);
     for (const r of await readingsAfter(dir, 'c1', 'after the reset')) expect(Math.abs(r.offsetMs)).toBeLessThan(1000);
+  });
+
+  it("reaches a server's JVM in its namespace: its log stamps lines by the skewed clock", async () => {
+    await cli(['clock', 'skew', 'zk1', '-1h']);
+    const log = paths.serverLog('zk1');
+    const before = readFileSync(log, 'utf8').length;
+    // A contender's new session makes zk1, the only server, log.
+    await cli(['contenders', 'spawn', '1', '--path', '/clock-ns']);
+    const stamped = await waitFor(() => {
+      const t = logStampsFrom(log, before);
+      return t.length > 0 ? t : undefined;
+    }, "a line of zk1's log after the skew");
+    for (const t of stamped) expect(Math.abs(t - Date.now() + 3_600_000)).toBeLessThan(10_000);
+    await cli(['clock', 'reset', 'all']);
   });
 });
 

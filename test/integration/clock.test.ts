@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readState } from '../../src/lab/state.js';
 import { ZkClient } from '../../src/zk/client.js';
 import { zklab } from '../helpers/cli.js';
-import { CLOCK_READER, monoNow, rateBetween, readingsSince } from '../helpers/clock-readings.js';
+import { CLOCK_READER, logStampsFrom, monoNow, rateBetween, readingsSince } from '../helpers/clock-readings.js';
 import { tempDir, tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -98,16 +98,10 @@ describe('clock faults, as the faulted programs see them', () => {
       quiet: true,
     });
     await zk.close();
-    const stamped = await waitFor(
-      () =>
-        readFileSync(log, 'utf8')
-          .slice(before)
-          .split('\n')
-          .map((l) => /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(l))
-          .filter((m) => m !== null)
-          .map((m) => Date.parse(`${m[1]}T${m[2]}.${m[3]}Z`)),
-      "a line of zk1's log after the skew",
-    );
+    const stamped = await waitFor(() => {
+      const t = logStampsFrom(log, before);
+      return t.length > 0 ? t : undefined;
+    }, "a line of zk1's log after the skew");
     for (const t of stamped) expect(Math.abs(t - Date.now() - 3_600_000)).toBeLessThan(10_000);
     expect(await cli(['ensemble', 'status'])).toMatch(/quorum: 3\/3 voters serving/);
     // inspect shows the faked clock under the ensemble.
