@@ -119,9 +119,7 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
   };
   // Commands that start nodes prepare them for the fault kinds that ask (a clock fault's library): loaded beside the
   // command, not by every command.
-  // The command need not come first (`zklab --lab DIR ensemble up`); a program's own words after -- never count.
-  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  const kinds = words.some((w) => STARTS_NODES.includes(w)) ? import('../faults/kinds/registry.js') : undefined;
+  const kinds = startsNodes(argv) ? import('../faults/kinds/registry.js') : undefined;
   const parser = await buildParser(argv, ctx);
   (await kinds)?.installNodeStart();
   await parser.parseAsync();
@@ -129,3 +127,12 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
 
 /** The command groups whose commands may start a lab's nodes (servers, contenders). */
 const STARTS_NODES: readonly string[] = ['ensemble', 'contenders', 'drill', 'demo'];
+
+/**
+ * Whether a command line may start nodes. The command need not come first (`zklab --lab DIR ensemble up`); a
+ * program's own words after -- never count.
+ */
+export function startsNodes(argv: readonly string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return words.some((w) => STARTS_NODES.includes(w));
+}
