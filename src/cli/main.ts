@@ -41,6 +41,7 @@ export const COMMANDS: readonly {
     },
   },
   { names: ['net'], load: async (ctx) => [(await import('./commands/net.js')).netCommand(ctx)] },
+  { names: ['clock'], load: async (ctx) => [(await import('./commands/clock.js')).clockCommand(ctx)] },
   { names: ['failpoint'], load: async (ctx) => [(await import('./commands/failpoint.js')).failpointCommand(ctx)] },
   { names: ['priority'], load: async (ctx) => [(await import('./commands/priority.js')).priorityCommand(ctx)] },
   { names: ['inspect'], load: async (ctx) => [(await import('./commands/inspect.js')).inspectCommand(ctx)] },
@@ -118,7 +119,7 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
   };
   // Commands that start nodes prepare them for the fault kinds that ask (a clock fault's library): loaded beside the
   // command, not by every command.
-  const kinds = STARTS_NODES.includes(argv[0] ?? '') ? import('../faults/kinds/registry.js') : undefined;
+  const kinds = startsNodes(argv) ? import('../faults/kinds/registry.js') : undefined;
   const parser = await buildParser(argv, ctx);
   (await kinds)?.installNodeStart();
   await parser.parseAsync();
@@ -126,3 +127,12 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
 
 /** The command groups whose commands may start a lab's nodes (servers, contenders). */
 const STARTS_NODES: readonly string[] = ['ensemble', 'contenders', 'drill', 'demo'];
+
+/**
+ * Whether a command line may start nodes. The command need not come first (`zklab --lab DIR ensemble up`); a
+ * program's own words after -- never count.
+ */
+export function startsNodes(argv: readonly string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return words.some((w) => STARTS_NODES.includes(w));
+}

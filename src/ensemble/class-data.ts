@@ -24,10 +24,10 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
+import { cacheDir } from '../cache-dir.js';
 import type { ZooKeeperInstall } from './discover.js';
 
 /** Dynamic archives (-XX:ArchiveClassesAtExit) arrived in Java 13. */
@@ -35,8 +35,7 @@ export const MIN_DYNAMIC_ARCHIVE_JAVA = 13;
 
 /** Where archives live. */
 export function classDataCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache'), 'zklab', 'cds');
+  return cacheDir('cds', env);
 }
 
 /** ZKLAB_CDS=0 (or false/off/no) turns class-data sharing off: no archive is used or built. */

@@ -110,6 +110,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     servers,
     events: latestEvents(input.events ?? [], input.maxEvents ?? DEFAULT_MAX_EVENTS),
     partitions,
+    nodeFaults: input.nodeFaults ?? [],
     absent: absentContenders(input.contenders, nodes, partitions),
     acting: input.contenders.flatMap((c) => (c.probed === undefined ? [] : [{ id: c.id, leads: c.probed }])),
     problems: findProblems({

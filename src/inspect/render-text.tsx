@@ -42,7 +42,12 @@ function SnapshotReport({
       <PaneTitle title="watches" width={width} />
       <WatchGraph nodes={snapshot.nodes} width={width} />
       <PaneTitle title="ensemble" width={width} />
-      <EnsemblePane servers={snapshot.servers} partitions={snapshot.partitions} width={width} />
+      <EnsemblePane
+        servers={snapshot.servers}
+        partitions={snapshot.partitions}
+        {...(snapshot.nodeFaults ? { nodeFaults: snapshot.nodeFaults } : {})}
+        width={width}
+      />
       {events > 0 && <PaneTitle title="events" width={width} />}
       <EventPane events={snapshot.events} limit={events} width={width} />
     </Box>

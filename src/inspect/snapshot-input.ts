@@ -1,7 +1,7 @@
 import type { ContenderEvent, LabEventOf } from '../lab/events.js';
 import type { LabLine } from '../faults/kinds/registry.js';
 import type { Srvr } from '../zk/four-letter.js';
-import type { SnapshotPartition } from './snapshot.js';
+import type { SnapshotNodeFault, SnapshotPartition } from './snapshot.js';
 import type { LeaderRule } from '../recipes/leadership.js';
 
 /** The raw facts the inspect data source collects; buildSnapshot turns them into a Snapshot. */
@@ -89,6 +89,7 @@ export interface SnapshotInput {
   readonly leaderRule?: LeaderRule;
   readonly servers: readonly ServerInput[];
   readonly partitions?: readonly SnapshotPartition[];
+  readonly nodeFaults?: readonly SnapshotNodeFault[];
   /** Contender and lab events in any order; the latest maxEvents are kept. */
   readonly events?: readonly (ContenderEvent | LabLine)[];
   readonly maxEvents?: number;

@@ -1,7 +1,7 @@
 import type { ElectionLayout } from '../recipes/leadership.js';
 import type { JobSpec } from '../recipes/scheduler-layout.js';
 import type { ResourceState } from '../lab/fenced-resource.js';
-import type { LinkView } from '../faults/kinds/kind.js';
+import type { LinkView, NodeView } from '../faults/kinds/kind.js';
 /**
  * What `zklab inspect --json` prints and what every inspect view renders: one moment of an election as ZooKeeper
  * (znodes, watches, 4lw probes) and the lab (contenders, faults, event logs) saw it. Built by buildSnapshot.
@@ -228,6 +228,9 @@ export interface SnapshotServer {
  */
 export type SnapshotPartition = LinkView;
 
+/** A fault on one node, as its kind words it (`clock +30s`). */
+export type SnapshotNodeFault = NodeView;
+
 export interface SnapshotEvent {
   /** Wall-clock ms. */
   readonly t: number;
@@ -255,6 +258,8 @@ export interface Snapshot {
   /** Oldest first. */
   readonly events: readonly SnapshotEvent[];
   readonly partitions: readonly SnapshotPartition[];
+  /** Faults the kinds keep on nodes rather than links (a faked clock), one per node and kind. */
+  readonly nodeFaults?: readonly SnapshotNodeFault[];
   /**
    * Running contenders of this election that own no znode of it now: their session expired while they were paused
    * or cut off, or they are between sessions. Shown below the tree, so that a key can still act on them.

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './fs.js';
+import { labNow } from './lab-time.js';
 import type { LabPaths } from './paths.js';
 import { readState } from './state.js';
 import {
@@ -32,7 +33,8 @@ export class EventLogWriter {
     fields: ContenderEventFields[E],
     source?: ContenderEventHead['source'],
   ): void {
-    const head = { t: Date.now(), id: this.id, pid: process.pid, session, znode, ...(source ? { source } : {}) };
+    // The lab's time, not the node's own wall clock, which a clock fault may fake.
+    const head = { t: labNow(), id: this.id, pid: process.pid, session, znode, ...(source ? { source } : {}) };
     appendFileSync(this.file, `${JSON.stringify({ ...head, event, ...fields })}\n`);
   }
 }
@@ -58,7 +60,7 @@ export function recordLabLine<S extends EventSchemas, E extends keyof S & string
 function appendLabLine(paths: LabPaths, event: string, fields: object): void {
   try {
     ensureDir(dirname(paths.labEventsFile));
-    appendFileSync(paths.labEventsFile, `${JSON.stringify({ t: Date.now(), source: 'lab', event, ...fields })}\n`);
+    appendFileSync(paths.labEventsFile, `${JSON.stringify({ t: labNow(), source: 'lab', event, ...fields })}\n`);
   } catch {
     // The event log is an aid for observers; failing to write it must not fail the command.
   }

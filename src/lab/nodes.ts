@@ -5,6 +5,7 @@ import type { LabPaths } from './paths.js';
 import { findMarked, isStopped, spawnDetached } from './node/procs.js';
 import { inNodeNs } from './node/net.js';
 import { nodeStartEnv } from './node-start.js';
+import { TIME_ANCHOR_ENV, timeAnchor } from './lab-time.js';
 import { type LabState, readState } from './state.js';
 
 /**
@@ -51,8 +52,14 @@ export function spawnNode(
 ): ChildProcess {
   const node = labNode(paths, name, state);
   node.create();
-  // What the fault kinds prepare the node with (src/lab/node-start.ts), then its marker, which nothing overrides.
-  const env = { ...(opts.env ?? process.env), ...nodeStartEnv({ paths, node: name, state }), ...nodeEnv(paths, name) };
+  // What the fault kinds prepare the node with (src/lab/node-start.ts), then its marker and the lab's true time
+  // (lab-time.ts: a clock fault fakes the node's own), which nothing overrides.
+  const env = {
+    ...(opts.env ?? process.env),
+    ...nodeStartEnv({ paths, node: name, state }),
+    ...nodeEnv(paths, name),
+    [TIME_ANCHOR_ENV]: timeAnchor(),
+  };
   // On the node network it runs in its node's namespace: nsenter joins it and becomes the program (the same pid).
   if (state?.nodeNet?.addrs[name] !== undefined) [command, args] = inNodeNs(paths, name, command, args);
   // The process enters its control group itself, then becomes the program: nothing it starts is born outside.

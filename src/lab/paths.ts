@@ -84,6 +84,10 @@ export class LabPaths {
   contenderFailpoint(id: string): string {
     return join(this.failpointsDir, `${id}.json`);
   }
+  /** What fault kinds keep per node, a folder per kind (`kinds/clock/<node>`: the node's clock file). */
+  get kindsDir(): string {
+    return join(this.root, 'kinds');
+  }
   /** Every file and folder a lab makes in its directory: all a purge may delete there. */
   get entries(): readonly string[] {
     return [
@@ -98,6 +102,7 @@ export class LabPaths {
       this.nodeRulesDir,
       this.proberPidFile,
       this.failpointsDir,
+      this.kindsDir,
     ];
   }
   /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */

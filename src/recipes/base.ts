@@ -3,6 +3,7 @@ import { isCode, ZkError } from '../zk/errors.js';
 import { Coalesced } from './coalesced.js';
 import type { SessionState, ZkPort } from '../zk/port.js';
 import type { Recipe, RecipeIO, RecipeOptions } from './types.js';
+import { monotonicMs } from '../monotonic.js';
 
 /** How often a leader logs `act` (its work heartbeat); a longer gap tells it that it was frozen. */
 export const ACT_INTERVAL_MS = 200;
@@ -212,7 +213,7 @@ export abstract class ElectionRecipe implements Recipe {
 
   private startActing(): void {
     this.acting = true;
-    this.lastTick = Date.now();
+    this.lastTick = monotonicMs();
     this.actTimer ??= setInterval(() => this.tick(), ACT_INTERVAL_MS);
     this.io.log('act', { token: this.leadingToken });
   }
@@ -224,7 +225,8 @@ export abstract class ElectionRecipe implements Recipe {
   }
 
   private tick(): void {
-    const now = Date.now();
+    // The monotonic clock: a gap on the wall clock may be a clock fault, not a stall.
+    const now = monotonicMs();
     const gap = now - this.lastTick;
     this.lastTick = now;
     if (!this.acting || this.leadingToken === null) return;

@@ -1,4 +1,5 @@
 import type { LockOptions, RecipeIO, ResourcePort } from './types.js';
+import { monotonicMs } from '../monotonic.js';
 
 /** A hold that has ended and whose znode is still to be let go of. */
 export interface PendingRelease {
@@ -29,7 +30,7 @@ export class LockLoop {
    * can run at once when a session ended during a long hold and the new one acquired before that hold's timer ran out.
    */
   private readonly holding = new Set<number>();
-  private joinedAt = Date.now();
+  private joinedAt = monotonicMs();
   /** Holds that have ended and wait for their release, oldest first. */
   private readonly pending: PendingRelease[] = [];
   private thinking = false;
@@ -63,7 +64,11 @@ export class LockLoop {
   told(held: boolean, r: PendingRelease | undefined = this.pending[0]): void {
     if (!r || r.told) return;
     r.told = true;
-    this.io.log('lock-released', { token: r.token, heldMs: Date.now() - r.since, reason: held ? 'done' : 'lost' });
+    this.io.log('lock-released', {
+      token: r.token,
+      heldMs: Math.round(monotonicMs() - r.since),
+      reason: held ? 'done' : 'lost',
+    });
   }
 
   /** The release is done: think, then take a new place in the queue. */
@@ -80,7 +85,7 @@ export class LockLoop {
 
   /** A new place in the queue was taken (the loop's rejoin, or a new session's join). */
   joined(): void {
-    this.joinedAt = Date.now();
+    this.joinedAt = monotonicMs();
     this.rejoinDue = false;
   }
 
@@ -93,8 +98,8 @@ export class LockLoop {
   acquired(token: number, znode: string, session: string | null): void {
     if (this.holding.has(token)) return;
     this.holding.add(token);
-    const since = Date.now();
-    this.io.log('lock-acquired', { token, waitedMs: since - this.joinedAt });
+    const since = monotonicMs();
+    this.io.log('lock-acquired', { token, waitedMs: Math.round(since - this.joinedAt) });
     void this.hold(token, znode, session, since);
   }
 

@@ -5,6 +5,7 @@ import type { ZkPort } from '../zk/port.js';
 import { Coalesced } from './coalesced.js';
 import { decodeJobData, encodeJobData, sortWorkers, type JobData, type SchedulerLayout } from './scheduler-layout.js';
 import type { MultiPort, RecipeIO, SchedulerOptions } from './types.js';
+import { labNow } from '../lab/lab-time.js';
 
 /** How long a listing waits after a notification for the changes that come with it (see Coalesced). */
 export const SETTLE_MS = 5;
@@ -210,7 +211,7 @@ export class SchedulerOffice {
             // On the multi's session: the worker's own writes queue on this.zk, and a session answers in order.
             const data = decodeJobData((await this.multi.getData(`${l.jobs}/${job}`)).data);
             const body = encodeJobData(
-              data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt: 1 },
+              data ?? { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: labNow(), attempt: 1 },
             );
             return { job, worker, attempt: data?.attempt ?? 1, body };
           } catch (e) {
@@ -291,7 +292,7 @@ export class SchedulerOffice {
       const body = encodeJobData(
         data
           ? { ...data, attempt }
-          : { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: Date.now(), attempt },
+          : { spec: { kind: 'fail', message: 'unreadable job' }, submittedAt: labNow(), attempt },
       );
       try {
         await this.multi.commit([

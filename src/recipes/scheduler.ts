@@ -12,6 +12,8 @@ import {
 } from './scheduler-layout.js';
 import { SchedulerOffice, SETTLE_MS } from './scheduler-office.js';
 import type { RecipeIO, RecipeOptions, SchedulerOptions } from './types.js';
+import { monotonicMs } from '../monotonic.js';
+import { labNow } from '../lab/lab-time.js';
 
 /**
  * The task scheduler of seed 001 as a contender: every worker runs the jobs assigned to it; the one the
@@ -155,14 +157,17 @@ export class SchedulerWorker extends PredecessorElection {
     if (read === 'gone') this.started.delete(`${worker}/${job}`); // taken back meanwhile: nothing to run
     if (read === 'gone' || read === 'stopped') return;
     const data = decodeJobData(read.data);
-    const startedAt = Date.now();
+    // When, on the lab's timeline (a clock fault may fake this node's own wall clock); how long, on the monotonic one.
+    const startedAt = labNow();
+    const began = monotonicMs();
     const attempt = data?.attempt ?? 0;
     this.io.log('job-started', { job, worker, attempt, kind: data?.spec.kind ?? 'unreadable' });
     const outcome = data
       ? await runJob(data.spec)
       : { ok: false as const, error: 'not a job: the assignment holds no job this scheduler wrote' };
-    const endedAt = Date.now();
-    this.io.log('job-finished', { job, worker, attempt, ...outcome, ms: endedAt - startedAt });
+    const ms = Math.round(monotonicMs() - began);
+    const endedAt = startedAt + ms;
+    this.io.log('job-finished', { job, worker, attempt, ...outcome, ms });
     await this.io.failpoint('before-status');
     const status = encodeStatusData({
       job,

@@ -4,6 +4,7 @@ import { normalizeSessionId } from './session-id.js';
 import { toZkError, ZkError, isCode, unlessGone } from './errors.js';
 import { loadNative, type NativeStat, type NativeWatcher, type NativeZooKeeper } from './native.js';
 import type { CreateMode, SessionState, Stat, Watcher, WatchType, ZkPort } from './port.js';
+import { monotonicMs } from '../monotonic.js';
 
 export interface ConnectOptions {
   /** "host:port,host:port" */
@@ -50,11 +51,11 @@ export class ZkClient implements ZkPort {
    * an expiry: try again with a new handle until the deadline (connectTimeoutMs; without one, until it works).
    */
   static async connect(opts: ConnectOptions): Promise<ZkClient> {
-    const deadline = opts.connectTimeoutMs ? Date.now() + opts.connectTimeoutMs : Number.POSITIVE_INFINITY;
+    const deadline = opts.connectTimeoutMs ? monotonicMs() + opts.connectTimeoutMs : Number.POSITIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
       const outcome = await ZkClient.attempt(opts, deadline);
       if (outcome instanceof ZkClient) return outcome;
-      if (outcome === 'timeout' || Date.now() + 100 >= deadline) {
+      if (outcome === 'timeout' || monotonicMs() + 100 >= deadline) {
         throw new ZkError(
           'CONNECTIONLOSS',
           -4,
@@ -95,7 +96,7 @@ export class ZkClient implements ZkPort {
               void client.close();
               resolve('timeout');
             },
-            Math.max(0, deadline - Date.now()),
+            Math.max(0, deadline - monotonicMs()),
           )
         : undefined;
       const off = client.onState((s) => {

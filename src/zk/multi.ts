@@ -14,6 +14,7 @@ import { normalizeSessionId } from './session-id.js';
 import { ZkError, zkErrorFromRc } from './errors.js';
 import { FrameSplitter, JuteReader, JuteWriter, OP, PING_XID, STAT_BYTES } from './wire.js';
 import { parseConnectString } from '../connect-string.js';
+import { monotonicMs } from '../monotonic.js';
 
 export type MultiOp =
   /** Holds only if the znode exists (and has `version`, unless -1). */
@@ -231,13 +232,13 @@ export class MultiClient {
   /** A new session on the first server that grants one, trying each in turn until the connect deadline. */
   private async open(): Promise<Session> {
     const hosts = parseConnectString(this.opts.connect);
-    const deadline = Date.now() + this.opts.connectTimeoutMs;
+    const deadline = monotonicMs() + this.opts.connectTimeoutMs;
     let last: unknown;
     // Each server gets a share of the time, so one that is cut off or frozen does not use it all.
     const share = Math.max(300, Math.floor(this.opts.sessionTimeoutMs / Math.max(1, hosts.length)));
-    for (let i = Math.floor(Math.random() * hosts.length); Date.now() < deadline && !this.closed; i++) {
+    for (let i = Math.floor(Math.random() * hosts.length); monotonicMs() < deadline && !this.closed; i++) {
       try {
-        const s = await this.handshake(hosts[i % hosts.length]!, Math.min(deadline, Date.now() + share));
+        const s = await this.handshake(hosts[i % hosts.length]!, Math.min(deadline, monotonicMs() + share));
         if (this.closed) {
           this.drop(s, zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed'));
           throw zkErrorFromRc(RC_CLOSING, 'multi', undefined, 'closed');
@@ -274,7 +275,7 @@ export class MultiClient {
         socket.destroy();
         reject(new Error(`${server.host}:${server.port}: ${why}`));
       };
-      const timer = setTimeout(() => fail('no session granted in time'), Math.max(100, deadline - Date.now()));
+      const timer = setTimeout(() => fail('no session granted in time'), Math.max(100, deadline - monotonicMs()));
       socket.on('connect', () => {
         socket.write(
           new JuteWriter()
@@ -308,7 +309,7 @@ export class MultiClient {
                 if (!session) return;
                 // A blackholed link or a frozen server keeps the socket open and says nothing: like the native
                 // client, give the connection up when the pings go unanswered (the next commit opens a new session).
-                if (Date.now() - session.heardAt > (timeoutMs * 2) / 3) {
+                if (monotonicMs() - session.heardAt > (timeoutMs * 2) / 3) {
                   this.drop(
                     session,
                     zkErrorFromRc(RC_CONNECTIONLOSS, 'multi', undefined, `${server.host}:${server.port} went silent`),
@@ -320,12 +321,12 @@ export class MultiClient {
               Math.max(100, Math.floor(timeoutMs / 3)),
             );
             ping.unref();
-            session = { socket, id, pending: new Map(), ping, heardAt: Date.now() };
+            session = { socket, id, pending: new Map(), ping, heardAt: monotonicMs() };
             if (this.connecting === socket) this.connecting = null;
             resolve(session);
             continue;
           }
-          session.heardAt = Date.now();
+          session.heardAt = monotonicMs();
           const xid = r.int();
           r.long(); // zxid
           const err = r.int();

@@ -55,9 +55,10 @@ describe('the package, packed and installed with npm install -g', () => {
       'templates/programs/ha_agent.py',
       'src/contenders/adapters/kazoo_election.py',
       'src/contenders/adapters/CuratorLatch.java',
+      'src/faults/kinds/clock/shim.c',
     ])
       expect(existsSync(join(root, file)), file).toBe(true);
-    expect(readdirSync(join(root, 'src'))).toEqual(['contenders']);
+    expect(readdirSync(join(root, 'src'))).toEqual(['contenders', 'faults']);
     const native = await execa(process.execPath, ['-e', "require('zookeeper')"], { cwd: root, reject: false });
     expect(native.exitCode, native.stderr).toBe(0);
 

@@ -10,10 +10,10 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { findJava, type JavaInstall } from '../../ensemble/discover.js';
 import { EnvironmentError, UsageError } from '../../errors.js';
+import { cacheDir } from '../../cache-dir.js';
 import { PACKAGE_ROOT } from '../../templates.js';
 import { findIn, pathDirs } from '../../search-path.js';
 
@@ -104,8 +104,8 @@ export function curatorCacheKey(source: string, classpath: readonly string[], ja
 }
 
 /** $XDG_CACHE_HOME/zklab/adapters, else ~/.cache/zklab/adapters. */
-export function adapterCacheRoot(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'zklab', 'adapters');
+export function adapterCacheRoot(env: NodeJS.ProcessEnv = process.env, home?: string): string {
+  return cacheDir('adapters', env, home);
 }
 
 function listDir(dir: string): string[] {

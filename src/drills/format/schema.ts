@@ -48,6 +48,8 @@ import { dirname, resolve } from 'node:path';
  *                                             # a bare `- heal` is heal: all
  *   - delay: { target: c2, ms: 300, jitter: 50 }
  *   - loss: { target: c2, percent: 30 }       # net: ns: that fraction of its packets dropped; heal clears it
+ *   - clock: { target: zk1, offset: +30s }    # the node's wall clock jumps (or rate: 1.5 drifts it from now on);
+ *                                             # clock: { reset: all | <target> } makes it true again
  *   - spawn: 1                                # adds contenders c<count+1>...; later steps may name them
  *   - stop: c2                                # clean stop (SIGTERM); restart: zk1 | zk-leader | all (servers;
  *                                             # its report line says how long the server was unavailable)

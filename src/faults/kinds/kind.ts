@@ -1,3 +1,4 @@
+import type { Check } from '../../ensemble/doctor.js';
 import { UsageError } from '../../errors.js';
 import type { EventSchemas } from '../../lab/event-schema.js';
 import type { LabEvent } from '../../lab/events.js';
@@ -36,11 +37,13 @@ export interface FaultKind<S extends EventSchemas = EventSchemas> {
   readonly liftDescription?: string;
   /**
    * Run when a node of the lab is started, before its program: what the node must carry for the kind to act on it
-   * later (a clock fault puts libfaketime in its environment). Most kinds need nothing.
+   * later (a clock fault preloads its shim, clock/shim.c, through the environment). Most kinds need nothing.
    */
   atNodeStart?(node: NodeStart): NodePrep | undefined;
   /** How `inspect` shows it on the links (the faults the lab's rules make, read from the lab's state). */
   readonly inspect?: InspectHooks;
+  /** What `zklab doctor` says of it, when it needs something of the machine (clock faults: a C compiler). */
+  doctor?(): readonly Check[];
   /**
    * Its drill steps (`kill:`; a pause's `pause:` and `resume:`), or its modes of another kind's step
    * (`partition: { isolate: … }`).
@@ -132,4 +135,13 @@ export interface InspectHooks {
   links?(state: LabState): readonly LinkView[];
   /** A link fault of this kind in few words: `loss 10%`. */
   text?(link: LinkView): string;
+  /** The faults of this kind on nodes rather than links, in few words each (`zk1 clock +30s`). */
+  nodes?(paths: LabPaths, state: LabState): readonly NodeView[];
+}
+
+/** A fault on one node as `inspect` shows it. */
+export interface NodeView {
+  readonly node: string;
+  /** `clock +30s, runs at 1.5×`. */
+  readonly text: string;
 }

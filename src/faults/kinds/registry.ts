@@ -2,7 +2,10 @@ import { type EventSchemas, labLineGuard, type LabLinesOf } from '../../lab/even
 import { LAB_EVENTS, type LabEvent } from '../../lab/events.js';
 import type { LabState } from '../../lab/state.js';
 import { setNodeStartHook } from '../../lab/node-start.js';
-import type { FaultKind, LinkView, NodePrep, NodeStart, WindowRule } from './kind.js';
+import type { Check } from '../../ensemble/doctor.js';
+import type { LabPaths } from '../../lab/paths.js';
+import type { FaultKind, LinkView, NodePrep, NodeStart, NodeView, WindowRule } from './kind.js';
+import { clock } from './clock/clock.js';
 import { delay } from './delay.js';
 import { failpoint } from './failpoint.js';
 import { heal } from './heal.js';
@@ -20,16 +23,17 @@ import type { ModeStep, OwnStep, OwnStepOf } from './step.js';
  * Every kind of fault the lab has, one module each (kind.ts says what a module holds). The drill steps, the judges,
  * `inspect` and the report read this list; each CLI verb, inspect's keys and the demo call their kind's module.
  *
- * Adding a kind (the clock faults, say):
- *  1. write `kinds/<kind>.ts`: a FaultKind with its name and one-line description; its arguments, their checks and the
- *     function that applies it; `backends` (the hooks that apply and lift it on the link proxies, the node namespaces,
- *     hosts: a kind that acts on processes gives each the same); `events` (the fields of each lab line only it writes;
- *     a line other code reads by name, as lab/ reads a kill's, stays declared in lab/events.ts); `windows` (how a judge
- *     reads its lines as fault windows, and their colour in the report; kinds that write one event list one rule, as
- *     partition-line.ts's); `inspect`, if it shows on links; `steps`, its drill steps (`clock: { … }`, listed after
- *     `delay` among a drill's step kinds unless src/drills/steps/registry.ts names its key) or its modes of another
- *     kind's step (`partition: { … }`); `atNodeStart`, if every node must be prepared for it when it starts
- *     (libfaketime in its environment);
+ * Adding a kind (as the clock faults were):
+ *  1. write `kinds/<kind>.ts` (or a folder, `kinds/clock/`, when it needs more than a module): a FaultKind with its
+ *     name and one-line description; its arguments, their checks and the function that applies it; `backends` (the
+ *     hooks that apply and lift it on the link proxies, the node namespaces, hosts: a kind that acts on processes
+ *     gives each the same); `events` (the fields of each lab line only it writes; a line other code reads by name, as
+ *     lab/ reads a kill's, stays declared in lab/events.ts); `windows` (how a judge reads its lines as fault windows,
+ *     and their colour in the report; kinds that write one event list one rule, as partition-line.ts's); `inspect`,
+ *     if it shows on links or on nodes; `doctor`, if it needs something of the machine; `steps`, its drill steps
+ *     (`clock: { … }`, listed after `delay` among a drill's step kinds unless src/drills/steps/registry.ts names its
+ *     key) or its modes of another kind's step (`partition: { … }`); `atNodeStart`, if every node must be prepared
+ *     for it when it starts (the clock shim preloaded through its environment, as clock/clock.ts does);
  *  2. add it to FAULT_KINDS below (a mode's place there is its place among its step's modes, in their messages);
  *  3. give it a CLI verb: a command file in src/cli/commands/ (`zklab clock skew|drift|reset|list`), listed in
  *     src/cli/main.ts, which calls the module's function and describes itself with the kind's description.
@@ -47,6 +51,7 @@ export const FAULT_KINDS = [
   stop,
   restart,
   failpoint,
+  clock,
 ] as const satisfies readonly FaultKind[];
 
 export type RegisteredKind = (typeof FAULT_KINDS)[number];
@@ -85,6 +90,13 @@ export const kindLinks = (state: LabState): LinkView[] => KINDS.flatMap((k) => k
 
 /** A link fault in few words, when a kind says how (`loss 10%`). */
 export const kindLinkText = (link: LinkView): string | undefined => faultKindNamed(link.fault)?.inspect?.text?.(link);
+
+/** The faults the kinds keep on nodes rather than links (a faked clock), for `inspect`. */
+export const kindNodes = (paths: LabPaths, state: LabState): NodeView[] =>
+  KINDS.flatMap((k) => k.inspect?.nodes?.(paths, state) ?? []);
+
+/** What the kinds that need something of the machine say of it, for `zklab doctor`. */
+export const kindChecks = (): Check[] => KINDS.flatMap((k) => k.doctor?.() ?? []);
 
 /** A drill step of a kind's own, as its module builds it: its key as `kind`, and what the module built. */
 export type KindStep = OwnStepOf<RegisteredKind>;

@@ -251,6 +251,7 @@ export class InspectSource implements SnapshotFeed {
       leaderRule: this.lab?.leaderRule(),
       servers,
       partitions: this.links?.partitions ?? [],
+      nodeFaults: this.lab?.nodeFaults() ?? [],
       events: this.lab?.events() ?? [],
     });
     const problems = sourceProblems(snapshot, {

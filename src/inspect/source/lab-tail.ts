@@ -5,6 +5,8 @@ import { parseLines } from '../../lab/event-log.js';
 import { isContenderEvent, type ContenderEvent } from '../../lab/events.js';
 import { isLabLine, type LabLine } from '../../faults/kinds/registry.js';
 import type { LabPaths } from '../../lab/paths.js';
+import type { NodeView } from '../../faults/kinds/kind.js';
+import { kindNodes } from '../../faults/kinds/registry.js';
 import { isOurs } from '../../lab/node/procs.js';
 import { readState, type ContenderRecord, type LabState } from '../../lab/state.js';
 import { ruleOf } from '../../contenders/leader-rule.js';
@@ -79,6 +81,10 @@ export class LabTail {
   /** How ZooKeeper's view tells who leads this path (the rule its program contenders were spawned with). */
   leaderRule(): LeaderRule {
     return ruleOf(this.state?.contenders ?? [], this.electionPath);
+  }
+  /** The faults the kinds keep on the lab's nodes now (a faked clock), read afresh each time. */
+  nodeFaults(): NodeView[] {
+    return this.state ? kindNodes(this.paths, this.state) : [];
   }
 
   /** Reads whatever was appended or rewritten; true when a snapshot would change. */

@@ -2,13 +2,15 @@ import { formatDuration } from '../../duration.js';
 import { Box, Text } from 'ink';
 import { cell } from '../../text.js';
 import { describeFaults } from '../link-state.js';
-import type { SnapshotPartition, SnapshotServer, SnapshotServerMode } from '../snapshot.js';
+import type { SnapshotNodeFault, SnapshotPartition, SnapshotServer, SnapshotServerMode } from '../snapshot.js';
 import { SegmentLine } from './SegmentLine.js';
 import type { Segment } from './tree-row.js';
 
 export interface EnsemblePaneProps {
   readonly servers: readonly SnapshotServer[];
   readonly partitions: readonly SnapshotPartition[];
+  /** Faults on nodes rather than links (a faked clock): one line after the links'. */
+  readonly nodeFaults?: readonly SnapshotNodeFault[];
   readonly width: number;
   /** Lines available; all when absent. The fault line goes first when servers must be cut. */
   readonly maxLines?: number;
@@ -36,12 +38,13 @@ function serverSegments(s: SnapshotServer): Segment[] {
 }
 
 /** One line per server (mode, zxid, connections, fault markers), then the lab's link faults on one line. */
-export function EnsemblePane({ servers, partitions, width, maxLines }: EnsemblePaneProps) {
+export function EnsemblePane({ servers, partitions, nodeFaults = [], width, maxLines }: EnsemblePaneProps) {
   if (maxLines !== undefined && maxLines <= 0) return null;
   const faults = describeFaults(partitions);
-  const shown =
-    maxLines === undefined ? servers : servers.slice(0, Math.max(1, maxLines - (faults.length > 0 ? 1 : 0)));
+  const extra = (faults.length > 0 ? 1 : 0) + (nodeFaults.length > 0 ? 1 : 0);
+  const shown = maxLines === undefined ? servers : servers.slice(0, Math.max(1, maxLines - extra));
   const showFaults = faults.length > 0 && (maxLines === undefined || maxLines > shown.length);
+  const showNodes = nodeFaults.length > 0 && (maxLines === undefined || maxLines > shown.length + (showFaults ? 1 : 0));
   return (
     <Box flexDirection="column" width={width}>
       {servers.length === 0 && <Text dimColor>no servers</Text>}
@@ -53,6 +56,11 @@ export function EnsemblePane({ servers, partitions, width, maxLines }: EnsembleP
           {`links: ${faults.join(' · ')}`}
         </Text>
       )}
+      {showNodes && (
+        <Text color="magenta" wrap="truncate-end">
+          {`nodes: ${nodeFaults.map((f) => `${f.node} ${f.text}`).join(' · ')}`}
+        </Text>
+      )}
     </Box>
   );
 }
@@ -60,6 +68,7 @@ export function EnsemblePane({ servers, partitions, width, maxLines }: EnsembleP
 export function ensemblePaneLines(
   servers: readonly SnapshotServer[],
   partitions: readonly SnapshotPartition[],
+  nodeFaults: readonly SnapshotNodeFault[] = [],
 ): number {
-  return Math.max(1, servers.length) + (partitions.length > 0 ? 1 : 0);
+  return Math.max(1, servers.length) + (partitions.length > 0 ? 1 : 0) + (nodeFaults.length > 0 ? 1 : 0);
 }

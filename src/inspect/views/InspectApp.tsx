@@ -31,7 +31,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
     treeRows: snapshot.nodes.length + snapshot.absent.length,
     problems: snapshot.problems.length,
     watchLines: watchGraphLines(watches).length,
-    ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions),
+    ensembleLines: ensemblePaneLines(snapshot.servers, snapshot.partitions, snapshot.nodeFaults),
     events: snapshot.events.length,
     schedulerLines: schedulerPaneLines(snapshot.scheduler),
     lockLines: lockPaneLines(snapshot.lock),
@@ -75,6 +75,7 @@ export function InspectApp({ snapshot, width, height, selected = null, message =
         <EnsemblePane
           servers={snapshot.servers}
           partitions={snapshot.partitions}
+          {...(snapshot.nodeFaults ? { nodeFaults: snapshot.nodeFaults } : {})}
           width={width}
           maxLines={plan.ensemble}
         />

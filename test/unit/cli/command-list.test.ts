@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../src/cli/main.js';
+import { COMMANDS, startsNodes } from '../../../src/cli/main.js';
 import type { CommandContext } from '../../../src/cli/context.js';
 
 const ctx: CommandContext = {
@@ -26,5 +26,12 @@ describe('the CLI command list', () => {
   it('answers to each name once', () => {
     const names = COMMANDS.flatMap((c) => c.names);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('prepares nodes for the fault kinds on the commands that start them, wherever the command word sits', () => {
+    expect(startsNodes(['ensemble', 'up'])).toBe(true);
+    expect(startsNodes(['--lab', '/tmp/x', 'contenders', 'spawn', '2'])).toBe(true);
+    expect(startsNodes(['clock', 'skew', 'zk1', '+1s'])).toBe(false);
+    expect(startsNodes(['kill', 'leader', '--', 'ensemble'])).toBe(false);
   });
 });

@@ -23,6 +23,20 @@ describe('EnsemblePane', () => {
     expect(lineWith(frame, 'links:')).toBe('links: zk3 ⇄ zk1 partition · zk3 ⇄ zk2 partition');
   });
 
+  it("lists faults on nodes (a faked clock) on a line of their own, after the links'", () => {
+    const nodeFaults = [
+      { node: 'zk1', text: 'clock +30s' },
+      { node: 'c2', text: 'clock runs at 1.5×' },
+    ];
+    const frame = render(
+      <EnsemblePane servers={herd.servers} partitions={predecessor.partitions} nodeFaults={nodeFaults} width={100} />,
+    ).lastFrame();
+    expect(lineWith(frame, 'nodes:')).toBe('nodes: zk1 clock +30s · c2 clock runs at 1.5×');
+    expect(lines(frame).findIndex((l) => l.startsWith('nodes:'))).toBe(
+      lines(frame).findIndex((l) => l.startsWith('links:')) + 1,
+    );
+  });
+
   it('shows paused, down and delayed servers', () => {
     const servers: SnapshotServer[] = [
       {

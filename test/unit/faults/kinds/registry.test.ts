@@ -1,3 +1,6 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { FaultKind } from '../../../../src/faults/kinds/kind.js';
@@ -11,7 +14,7 @@ import {
   windowRules,
 } from '../../../../src/faults/kinds/registry.js';
 import { LAB_EVENTS } from '../../../../src/lab/events.js';
-import type { LabPaths } from '../../../../src/lab/paths.js';
+import { LabPaths } from '../../../../src/lab/paths.js';
 
 const KINDS: readonly FaultKind[] = FAULT_KINDS;
 
@@ -75,10 +78,18 @@ describe('the fault kind registry', () => {
     }
   });
 
-  it('prepares a node at its start with what the kinds ask for, nothing when none asks', () => {
-    const paths = { root: '/tmp/lab' } as LabPaths;
-    const asked = KINDS.filter((k) => k.atNodeStart?.({ paths, node: 'zk1' }) !== undefined);
-    if (asked.length === 0) expect(nodeStartPrep({ paths, node: 'zk1' })).toEqual({ env: {} });
-    else expect(Object.keys(nodeStartPrep({ paths, node: 'zk1' }).env).length).toBeGreaterThan(0);
+  it('prepares a node at its start with what the kinds ask for: the clock shim, unless ZKLAB_CLOCK=off', () => {
+    const paths = new LabPaths(mkdtempSync(join(tmpdir(), 'zklab-start-')));
+    const { env } = nodeStartPrep({ paths, node: 'zk1' });
+    expect(env.LD_PRELOAD).toMatch(/zklab-clock-[0-9a-f]+\.so$/);
+    expect(env.ZKLAB_CLOCK_FILE).toBe(join(paths.kindsDir, 'clock', 'zk1'));
+    // The node starts with a true clock: its file is there, and says no fault.
+    expect(statSync(env.ZKLAB_CLOCK_FILE!).size).toBe(32);
+    process.env.ZKLAB_CLOCK = 'off';
+    try {
+      expect(nodeStartPrep({ paths, node: 'zk2' })).toEqual({ env: {} });
+    } finally {
+      delete process.env.ZKLAB_CLOCK;
+    }
   });
 });
