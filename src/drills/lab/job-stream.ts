@@ -27,6 +27,7 @@ export class JobStream {
     spec: JobSpec,
     private readonly overMs: number,
     runSignal: AbortSignal,
+    private readonly submit: typeof submitJobs = submitJobs,
   ) {
     const signal = AbortSignal.any([runSignal, this.stopper.signal]);
     this.done = this.run(paths, spec, signal).finally(() => {
@@ -54,7 +55,7 @@ export class JobStream {
         let due = this.submitted;
         while (due < this.count && dueAt(due) <= now) due++;
         if (due > this.submitted) {
-          await submitJobs(paths, { count: due - this.submitted, spec });
+          await this.submit(paths, { count: due - this.submitted, spec });
           this.submitted = due;
         } else {
           await sleep(dueAt(due) - now, undefined, { signal });

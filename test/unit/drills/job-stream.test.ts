@@ -1,17 +1,23 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { JobStream } from '../../../src/drills/lab/job-stream.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { submitJobs } from '../../../src/contenders/jobs.js';
+import { JobStream as RealJobStream } from '../../../src/drills/lab/job-stream.js';
 import { LabPaths } from '../../../src/lab/paths.js';
 
 const submitted: { t: number; count: number }[] = [];
 let failAfter = Infinity;
 
-vi.mock('../../../src/contenders/jobs.js', () => ({
-  submitJobs: async (_paths: unknown, opts: { count: number }) => {
-    if (submitted.length >= failAfter) throw new Error('connection loss');
-    submitted.push({ t: Date.now(), count: opts.count });
-    return { root: '/scheduler', jobs: [], workers: 3 };
-  },
-}));
+/** Records what the stream submits, when, instead of writing jobs to a lab; fails after `failAfter` submissions. */
+const submit = (async (_paths: unknown, opts: { count: number }) => {
+  if (submitted.length >= failAfter) throw new Error('connection loss');
+  submitted.push({ t: Date.now(), count: opts.count });
+  return { root: '/scheduler', jobs: [], workers: 3 };
+}) as unknown as typeof submitJobs;
+
+class JobStream extends RealJobStream {
+  constructor(...args: [LabPaths, number, { kind: 'sleep'; ms: number }, number, AbortSignal]) {
+    super(...args, submit);
+  }
+}
 
 const paths = new LabPaths('/nonexistent-lab');
 const spec = { kind: 'sleep', ms: 10 } as const;
