@@ -1,11 +1,16 @@
 /** The built-in drills the issue asks for, one per lesson: what `zklab drill list` must show. */
 export const BUILTIN_DRILLS = [
   'client-partition',
+  'clock-drift',
+  'clock-server-jump',
+  'curator-clock-back',
+  'curator-clock-forward',
   'curator-leader-isolated',
   'grow-and-shrink',
   'herd-vs-predecessor-chain',
   'herd-vs-predecessor-herd',
   'join-and-elect',
+  'kazoo-clock-jump',
   'kazoo-leader-isolated',
   'leader-dies-no-herd',
   'leader-node-isolated',

@@ -20,6 +20,8 @@ import { tempDir } from '../helpers/paths.js';
  */
 
 const timings: { name: string; ms: number }[] = [];
+/** Each built-in drill run's result, by its name (`drill:variant`), for the tests that read one closer. */
+const results = new Map<string, DrillResult>();
 
 function labDir(): string {
   return `${tempDir()}/lab`;
@@ -55,7 +57,6 @@ describe('built-in drills on real ensembles', () => {
   const runs = listBuiltinDrills()
     .filter((name) => !elsewhere.has(name))
     .flatMap((name) => expandVariants(resolveDrill(name)).map((drill) => [drill.name, drill] as const));
-  const results = new Map<string, DrillResult>();
   it.concurrent.for(runs)('%s passes', { timeout: 180_000 }, async ([name, drill], { expect }) => {
     const dir = labDir();
     const started = Date.now();
@@ -99,6 +100,35 @@ describe('built-in drills on real ensembles', () => {
     ]);
     const liveness = r.checks.find((c) => c.name === 'liveness');
     expect(liveness?.summary).toBe('a leader within 30s after each of 3 fault(s)');
+  });
+});
+
+describe('the clock lessons, from the runs above', () => {
+  const ran = (name: string) => {
+    const r = results.get(name);
+    expect(r, `${name} ran above`).toBeDefined();
+    return r!;
+  };
+  const measured = (r: DrillResult, check: string, name: string) =>
+    r.checks.find((c) => c.name === check)?.measurements.find((m) => m.name === name)?.value;
+
+  it("a leading server's clock jumped forward reaps TTL znodes early; jumped back, it stops reaping them", () => {
+    const ttl = ran('clock-server-jump').checks.find((c) => c.name === 'statusTtl');
+    const early = ttl?.details.filter((d) => d.level === 'warning' && /before its TTL 3s was up/.test(d.message));
+    const late = ttl?.details.filter((d) => d.level === 'violation' && /still there at the end/.test(d.message));
+    expect(early).toHaveLength(3);
+    expect(late).toHaveLength(3);
+  });
+
+  it("Curator's session policy leads on about 30 s longer when the clock jumps back 30 s while SUSPENDED", () => {
+    // Without the jump (curator-leader-isolated) the overlap is a few seconds.
+    expect(measured(ran('curator-clock-back:session'), 'singleLeader', 'belief behind ZooKeeper')).toBeGreaterThan(
+      25_000,
+    );
+    expect(measured(ran('curator-clock-back:standard'), 'singleLeader', 'belief behind ZooKeeper')).toBe(0);
+    expect(measured(ran('curator-clock-forward:session'), 'singleLeader', 'belief behind ZooKeeper')).toBeLessThan(
+      15_000,
+    );
   });
 });
 

@@ -32,6 +32,7 @@ describe('built-in drills', () => {
   it('expects only split-brain, kazoo, the herd half of the comparison, the zombie and hung workers, the sticky priority hand-over and some variants to fail a check', () => {
     const failing = LESSONS.filter((n) => resolveDrill(n).expectFailure.length > 0);
     expect(failing).toEqual([
+      'clock-server-jump',
       'herd-vs-predecessor-herd',
       'kazoo-leader-isolated',
       'priority-handover',
@@ -51,10 +52,17 @@ describe('built-in drills', () => {
     ]);
     expect(resolveDrill('scheduler-zombie-worker').expectFailure).toEqual(['executionsPerJob']);
     expect(resolveDrill('scheduler-hung-worker').expectFailure).toEqual(['noLostJobs']);
-    const curator = resolveDrill('curator-leader-isolated').variants ?? [];
-    expect(curator.map((v) => [v.name, v.contenders.curatorErrorPolicy, v.expectFailure])).toEqual([
-      ['standard', 'standard', []],
-      ['session', 'session', ['singleLeader']],
+    for (const name of ['curator-leader-isolated', 'curator-clock-back', 'curator-clock-forward']) {
+      const curator = resolveDrill(name).variants ?? [];
+      expect(curator.map((v) => [v.name, v.contenders.curatorErrorPolicy, v.expectFailure])).toEqual([
+        ['standard', 'standard', []],
+        ['session', 'session', ['singleLeader']],
+      ]);
+    }
+    expect(resolveDrill('clock-server-jump').expectFailure).toEqual(['statusTtl']);
+    expect(variants('clock-drift')).toEqual([
+      ['recipe', []],
+      ['wall-lease', ['singleLeader']],
     ]);
   });
 
