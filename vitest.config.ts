@@ -4,9 +4,10 @@ export default defineConfig({
   test: {
     exclude: ['test/bench/**', 'node_modules/**'],
     pool: 'forks',
-    // Workers stay up from file to file (vitest reads pool options from the root only): the unit files' threads, and
-    // the one process the lab files run in, one file after another. A fresh process per file cost 1.2 s a file.
-    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
+    // The unit files' threads stay up from file to file (vitest reads pool options from the root only). The lab files
+    // keep a fresh process each: in one kept-up process the native ZooKeeper client stopped getting sessions after
+    // a few dozen files ("no session within 5s").
+    poolOptions: { threads: { isolate: false } },
     testTimeout: 60_000,
     hookTimeout: 90_000,
     globalSetup: ['test/helpers/global-setup.ts'],

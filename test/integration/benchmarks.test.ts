@@ -13,9 +13,8 @@ describe('benchmarks at smoke size', () => {
     expect(benches.map((b) => b.name)).toEqual(expect.arrayContaining(['contenders', 'drills', 'membership']));
   });
 
-  // Two at a time (the labs' maxConcurrency): each has labs of its own, and at smoke size its figures mean nothing.
   for (const bench of benches)
-    it.concurrent(bench.name, { timeout: 180_000 }, async ({ expect }) => {
+    it(bench.name, { timeout: 180_000 }, async () => {
       const rows = await bench.run({ smoke: true });
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.filter((r) => !Number.isFinite(r.value)).map((r) => r.name)).toEqual([]);
