@@ -30,7 +30,6 @@ export default defineConfig({
         test: {
           name: 'labs',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
-          setupFiles: ['test/helpers/lab-setup.ts'],
           fileParallelism: false,
           // A test marked concurrent (a built-in drill, mostly waiting on sessions) runs beside one more at most.
           maxConcurrency: 2,

@@ -6,10 +6,10 @@ built-in drill clock-drift shows. Shipped with zklab as an example of what not t
 
 The lease is <path>/leader, an ephemeral znode (so ZooKeeper names its holder: `--leader-rule 'single-node leader'`)
 whose data is the wall-clock time the lease runs out. Its holder renews it every second, a lease of three, and acts
-while its own clock says the lease holds and its last renewal went through. Another member takes the lease over
-(deletes the znode and creates its own) once *its* clock says the lease ran out. That is right only while every
-member's clock agrees: a member whose clock runs fast takes over a lease that still holds, while its holder acts on
-until its next renewal fails.
+while its own clock says the lease holds: a renewal that fails ends nothing before that time, for the lease was
+granted until then. Another member takes the lease over (deletes the znode and creates its own) once *its* clock
+says the lease ran out. That is right only while every member's clock agrees: when the holder's clock runs slow,
+the others find its lease run out while, by its own clock, it still holds it and acts on.
 """
 import json
 import os
@@ -40,6 +40,7 @@ zk.ensure_path(os.environ["ZKLAB_PATH"])
 say("joined")
 
 holding = False
+renewing = False
 expires = 0.0
 version = -1
 renewed = 0.0
@@ -47,36 +48,38 @@ renewed = 0.0
 
 def take(stat_version):
     """Deletes the lease it believes ran out (unless it changed meanwhile) and creates its own."""
-    global holding, expires, version, renewed
+    global holding, renewing, expires, version, renewed
     try:
         if stat_version is not None:
             zk.delete(lease, version=stat_version)
         expires = time.time() + LEASE_S
         zk.create(lease, json.dumps(expires).encode(), ephemeral=True)
-        holding, version, renewed = True, 0, time.monotonic()
+        holding, renewing, version, renewed = True, True, 0, time.monotonic()
         say("leader")
     except (BadVersionError, NoNodeError, NodeExistsError):
         pass
 
 
 def renew():
-    global holding, expires, version, renewed
+    global renewing, expires, version, renewed
     try:
         until = time.time() + LEASE_S
         version = zk.set(lease, json.dumps(until).encode(), version=version).version
         expires, renewed = until, time.monotonic()
     except (BadVersionError, NoNodeError):
-        holding = False
-        say("follower")
+        renewing = False  # taken over: it holds on until its lease runs out by its own clock
 
 
 while not stop.is_set():
     try:
         if holding:
-            if time.monotonic() - renewed >= RENEW_S:
+            if renewing and time.monotonic() - renewed >= RENEW_S:
                 renew()
-            if holding and time.time() < expires:
+            if time.time() < expires:
                 say("act")
+            elif not renewing:
+                holding = False
+                say("follower")
         else:
             try:
                 data, stat = zk.get(lease)

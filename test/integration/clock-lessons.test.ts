@@ -1,59 +1,57 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveDrill } from '../../src/drills/format/builtins.js';
-import { expandVariants } from '../../src/drills/format/variants.js';
-import { checkVerdicts, type DrillResult, drillPassed } from '../../src/drills/judge/result.js';
-import { runDrill } from '../../src/drills/run/runner.js';
-import { findMarked } from '../../src/lab/node/procs.js';
-import { LabPaths } from '../../src/lab/paths.js';
-import { explainDrill } from '../helpers/drill-explain.js';
-import { tempDir } from '../helpers/paths.js';
+import { zklab } from '../helpers/cli.js';
 
 /**
- * The clock lessons (issue 32), each run once with the verdicts its drill file states. The light ones run two at a
- * time; the Curator ones one at a time, after them: six JVMs a lab, and beside another lab's start on two cores a
- * fresh ensemble missed its first session's deadline.
+ * The clock lessons (issue 32), each run once through the CLI, as a user runs them, with the verdicts its drill file
+ * states (`drill run` exits 0 only then). The light ones two at a time; the Curator ones one at a time, after them
+ * (six JVMs a lab).
  */
 
-const results = new Map<string, DrillResult>();
-
-async function runLesson(name: string, drill: ReturnType<typeof resolveDrill>): Promise<void> {
-  const dir = `${tempDir()}/lab`;
-  const r = await runDrill(drill, { labDir: dir, seed: 1 });
-  results.set(name, r);
-  expect(drillPassed(r), explainDrill(r)).toBe(true);
-  expect(r.steps.every((s) => s.outcome === 'ok')).toBe(true);
-  // The expected failures really fail: what proves the lesson is shown.
-  for (const v of checkVerdicts(r)) expect(v.check.passed, `${name} ${v.check.name}`).toBe(!v.expectedToFail);
-  expect(findMarked(new LabPaths(dir).markers)).toEqual([]);
-  expect(existsSync(dir)).toBe(false);
+interface Report {
+  readonly drill: string;
+  readonly checks: readonly {
+    readonly name: string;
+    readonly passed: boolean;
+    readonly expectedToFail: boolean;
+    readonly details: readonly { readonly level: string; readonly message: string }[];
+    readonly measurements: readonly { readonly name: string; readonly value: number }[];
+  }[];
 }
 
-const runs = (names: string[]) =>
-  names.flatMap((n) => expandVariants(resolveDrill(n)).map((d) => [d.name, d] as const));
+const results = new Map<string, Report>();
 
-const ran = (name: string): DrillResult => {
+async function runLesson(name: string): Promise<void> {
+  const r = await zklab(['drill', 'run', name, '--json'], { timeoutMs: 240_000 });
+  const out = JSON.parse(r.stdout) as Report | { reports: Report[] };
+  const reports = 'reports' in out ? out.reports : [out];
+  for (const report of reports) results.set(report.drill, report);
+  expect(
+    r.exitCode,
+    `${name}: ${r.stderr}\n${reports.map((x) => x.checks.map((c) => `${x.drill} ${c.name} passed=${c.passed}`).join('\n')).join('\n')}`,
+  ).toBe(0);
+  // The expected failures really fail: what proves the lesson is shown.
+  for (const report of reports)
+    for (const c of report.checks) expect(c.passed, `${report.drill} ${c.name}`).toBe(!c.expectedToFail);
+}
+
+const ran = (name: string): Report => {
   const r = results.get(name);
   expect(r, `${name} ran above`).toBeDefined();
   return r!;
 };
-const measured = (r: DrillResult, check: string, name: string) =>
+const measured = (r: Report, check: string, name: string) =>
   r.checks.find((c) => c.name === check)?.measurements.find((m) => m.name === name)?.value;
 
 describe('clock lessons on servers, kazoo and a wall-clock lease', () => {
-  it.concurrent.for(runs(['clock-server-jump', 'kazoo-clock-jump', 'clock-drift']))(
-    '%s passes',
-    { timeout: 180_000 },
-    async ([name, drill]) => runLesson(name, drill),
+  it.concurrent.for(['clock-server-jump', 'kazoo-clock-jump', 'clock-drift'])(
+    '%s',
+    { timeout: 240_000 },
+    async (name) => runLesson(name),
   );
 });
 
 describe('clock lessons on Curator', () => {
-  it.for(runs(['curator-clock-back', 'curator-clock-forward']))(
-    '%s passes',
-    { timeout: 180_000 },
-    async ([name, drill]) => runLesson(name, drill),
-  );
+  it.for(['curator-clock-back', 'curator-clock-forward'])('%s', { timeout: 240_000 }, async (name) => runLesson(name));
 });
 
 describe('what the clock lessons show, from the runs above', () => {
