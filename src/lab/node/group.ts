@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Containment, containment, NODE_ENV } from './containment.js';
 import type { LabPaths } from '../paths.js';
-import { isStopped, processState } from './procs.js';
+import { environOf, isStopped, processState } from './procs.js';
 
 /**
  * A node: a contender or a server with every process it starts, however it detaches. Kill and freeze act on all of
@@ -212,13 +212,7 @@ function nodeEnvValues(prefix: string): { pid: number; value: string }[] {
   const out: { pid: number; value: string }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let env: string;
-    try {
-      env = readFileSync(`/proc/${entry}/environ`, 'latin1');
-    } catch {
-      continue;
-    }
-    const kv = env.split('\0').find((x) => x.startsWith(wanted));
+    const kv = environOf(entry).find((x) => x.startsWith(wanted));
     if (kv && alive(Number(entry))) out.push({ pid: Number(entry), value: kv.slice(NODE_ENV.length + 1) });
   }
   return out;

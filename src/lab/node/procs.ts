@@ -15,6 +15,15 @@ export function cmdlineOf(pid: number): string[] | undefined {
   }
 }
 
+/** The environment of a live process, as raw `KEY=value` entries; empty when it is gone or not ours to read. */
+export function environOf(pid: number | string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+  } catch {
+    return [];
+  }
+}
+
 /** True when a process with this pid exists (EPERM: it does, owned by someone else). */
 export function pidAlive(pid: number): boolean {
   try {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import type { LabPaths } from '../../../lab/paths.js';
-import { cmdlineOf, processState } from '../../../lab/node/procs.js';
+import { cmdlineOf, environOf, processState } from '../../../lab/node/procs.js';
 import { labNode } from '../../../lab/nodes.js';
 import type { LabState } from '../../../lab/state.js';
 import { elfFacts } from './elf.js';
@@ -53,7 +53,7 @@ function unreachable(pid: number, clockFile: string): Why | undefined {
       what: 'is a static binary: it loads no preloaded library',
       hint: 'clock faults reach dynamically linked programs that read the clock through libc',
     };
-  const env = environOf(pid);
+  const env = environ(pid);
   if (env.get('ZKLAB_CLOCK') === 'off' || !env.has('ZKLAB_CLOCK_FILE'))
     return {
       what: 'was started without the clock shim (ZKLAB_CLOCK=off, or no C compiler when it started)',
@@ -65,16 +65,11 @@ function unreachable(pid: number, clockFile: string): Why | undefined {
   };
 }
 
-function environOf(pid: number): Map<string, string> {
-  try {
-    const raw = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    return new Map(
-      raw
-        .split('\0')
-        .filter((kv) => kv.includes('='))
-        .map((kv): [string, string] => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
-  } catch {
-    return new Map();
-  }
+/** A process's environment by name. */
+function environ(pid: number): Map<string, string> {
+  return new Map(
+    environOf(pid)
+      .filter((kv) => kv.includes('='))
+      .map((kv): [string, string] => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 }
