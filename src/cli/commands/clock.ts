@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { formatDuration } from '../../duration.js';
 import { UsageError } from '../../errors.js';
 import { requireState } from '../../lab/state.js';
-import { clock } from '../../faults/kinds/clock/clock.js';
+import { applyClock, type ClockChange, clock } from '../../faults/kinds/clock/clock.js';
 import { parseOffset, parseRate } from '../../faults/kinds/clock/clock-args.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -104,13 +104,7 @@ export function clockCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
   };
 }
 
-async function change(
-  ctx: CommandContext,
-  a: GlobalArgs,
-  target: string,
-  what: import('../../faults/kinds/clock/clock.js').ClockChange,
-): Promise<number> {
-  const { applyClock } = await import('../../faults/kinds/clock/clock.js');
+async function change(ctx: CommandContext, a: GlobalArgs, target: string, what: ClockChange): Promise<number> {
   const paths = labPaths(a);
   requireState(paths);
   const done = await applyClock(paths, target, what);
