@@ -142,14 +142,15 @@ describe('a contender is a node: an HA agent and the database it daemonizes', ()
       15_000,
     );
     expect(both).toContain(old);
-    // The probes say so within an interval of the databases saying it.
+    // The probes say so soon after the databases say it: each look is a CLI process of its own (about a second on a
+    // busy 2-core machine, where 3 s left room for two looks and failed), so the wait allows a few.
     const list = await waitFor(
       async () => {
         const out = await lab.cli(['contenders', 'list']);
         return /! split brain: c\d+ and c\d+ act as leader at once, by their probes/.test(out) ? out : undefined;
       },
       'contenders list to name the split brain',
-      3000,
+      6000,
     );
     expect(list).toMatch(new RegExp(`${old}'s program is dead, its node holds 5 processes still`));
     // The rest of the node is still a target, and a kill says it killed that rest, never the dead program's pid.
