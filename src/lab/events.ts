@@ -43,8 +43,17 @@ export const LAB_EVENTS = {
   /**
    * A drill's record of who leads `path` by ZooKeeper's own state (the owner of the leading znode), written when it
    * changes: `leader` is the contender, null when nobody leads or `session` is no contender's (another client).
+   * `unknown`: the drill could not ask ZooKeeper from then on (its server away, its connection moving). `blindSince`:
+   * the look that ended now began then and took long, so what ZooKeeper said in between is not known.
    */
-  'zk-leader': fields<{ path: string; leader: string | null; znode: string | null; session: string | null }>(),
+  'zk-leader': fields<{
+    path: string;
+    leader: string | null;
+    znode: string | null;
+    session: string | null;
+    unknown?: true;
+    blindSince?: number;
+  }>(),
   /** Jobs put in a scheduler's queue (`jobs submit`, a drill's jobs step), by name. */
   'jobs-submitted': fields<{ path: string; jobs: string[]; kind: string }>(),
   /** A failpoint armed for a contender (`failpoint set`, a drill's failpoint step). */

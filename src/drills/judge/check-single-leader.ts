@@ -197,7 +197,7 @@ function actingWithoutZkLeader(h: History): number {
   let ms = 0;
   for (const a of h.acting) {
     for (const z of h.zkLeaders) {
-      const both = z.leader === null ? meet(a, z) : undefined;
+      const both = z.leader === null && !z.unknown ? meet(a, z) : undefined;
       if (both) ms += unfrozenMs(h, [a.contender], both.start, both.end);
     }
   }

@@ -33,9 +33,13 @@ export interface History {
   readonly acting: readonly ActingInterval[];
 }
 
-/** A span during which ZooKeeper's state named one leader (`leader` null: nobody, or another client's session). */
+/**
+ * A span during which ZooKeeper's state named one leader (`leader` null: nobody, or another client's session), or
+ * (`unknown`) one in which the drill could not ask: nothing is judged against it.
+ */
 export interface ZkLeaderInterval {
   readonly leader: string | null;
+  readonly unknown?: true;
   /** The owner of the leading znode and the znode, when one leads (another client's, when `leader` is null). */
   readonly session: string | null;
   readonly znode: string | null;
@@ -147,10 +151,17 @@ function silentLeadership(
 ): LeadershipInterval[] {
   const silent = silentContenders(events);
   const out: LeadershipInterval[] = [];
+  // A span the drill could not see does not end a leadership that goes on after it.
+  const sameAcross = (k: number, step: 1 | -1) =>
+    zk[k + step]?.leader === zk[k]!.leader
+      ? k + step
+      : zk[k + step]?.unknown && zk[k + 2 * step]?.leader === zk[k]!.leader
+        ? k + 2 * step
+        : undefined;
   for (const [i, z] of zk.entries()) {
-    if (z.leader === null || !silent.has(z.leader) || zk[i - 1]?.leader === z.leader) continue;
+    if (z.leader === null || !silent.has(z.leader) || sameAcross(i, -1) !== undefined) continue;
     let k = i;
-    while (zk[k + 1]?.leader === z.leader) k++;
+    for (let n = sameAcross(k, 1); n !== undefined; n = sameAcross(k, 1)) k = n;
     // Ids are never reused: a contender's first death is its last. A znode it left may still lead after it.
     const death = deathOf(z.leader, events, lab);
     if (death && death.t <= z.start) continue;
@@ -170,14 +181,27 @@ function silentLeadership(
 }
 
 function zkLeaderIntervals(lab: readonly LabLine[], end: number): ZkLeaderInterval[] {
-  const samples = lab.filter((e) => e.event === 'zk-leader');
-  return samples.map((e, i) => ({
-    leader: e.event === 'zk-leader' ? e.leader : null,
-    session: e.event === 'zk-leader' ? e.session : null,
-    znode: e.event === 'zk-leader' ? e.znode : null,
-    start: e.t,
-    end: Math.max(e.t, samples[i + 1]?.t ?? end),
-  }));
+  const samples = lab.flatMap((e) => (e.event === 'zk-leader' ? [e] : []));
+  const out: ZkLeaderInterval[] = [];
+  samples.forEach((e, i) => {
+    // A look that took long: from its start to its answer, what ZooKeeper said is not known.
+    const prev = out.at(-1);
+    if (e.blindSince !== undefined && e.blindSince < e.t) {
+      const from = Math.max(e.blindSince, prev?.start ?? -Infinity);
+      if (prev && prev.end > from) out[out.length - 1] = { ...prev, end: from };
+      out.push({ leader: null, session: null, znode: null, unknown: true, start: from, end: e.t });
+    }
+    const next = samples[i + 1];
+    out.push({
+      leader: e.unknown ? null : e.leader,
+      session: e.unknown ? null : e.session,
+      znode: e.unknown ? null : e.znode,
+      ...(e.unknown ? { unknown: true as const } : {}),
+      start: e.t,
+      end: Math.max(e.t, next ? Math.max(e.t, next.blindSince ?? next.t) : end),
+    });
+  });
+  return out;
 }
 
 /** Who led at t by ZooKeeper's state as sampled; undefined when nothing was sampled by then. */

@@ -254,6 +254,63 @@ describe("checkSingleLeader against ZooKeeper's own view (programs run as conten
     expect(r.passed).toBe(true);
     expect(r.details).toEqual([]);
   });
+
+  // The drill's look at ZooKeeper waited on a silent server (zk-leader-isolation on the node network) from 1000 to
+  // 4200: the hand-over to c2 at 1500 was seen only when it came back.
+  const blindLook = (t: number, since: number, leader: string | null) =>
+    labEvent(t, 'zk-leader', {
+      path: '/election',
+      leader,
+      znode: leader && `/election/${leader}`,
+      session: leader && `s-${leader}`,
+      blindSince: since,
+    });
+  const handOver = [
+    ...start,
+    ev(100, 'c1', 'leader', { token: 10 }),
+    ...acts('c1', 10, 100, 1400),
+    ev(1400, 'c1', 'paused', { token: 10 }),
+    ev(1500, 'c2', 'leader', { token: 11 }),
+    ...acts('c2', 11, 1500, 5000),
+  ];
+
+  it('does not count a new leader acting while the drill could not ask ZooKeeper', () => {
+    const h = buildHistory(handOver, [zk(50, 'c1'), blindLook(4200, 1000, 'c2')], { end: 5000 });
+    expect(h.zkLeaders.map((z) => [z.leader, z.unknown ?? false, z.start, z.end])).toEqual([
+      ['c1', false, 50, 1000],
+      [null, true, 1000, 4200],
+      ['c2', false, 4200, 5000],
+    ]);
+    expect(checkSingleLeader(h).details.filter((d) => d.level !== 'info')).toEqual([]);
+  });
+
+  it('still fails one that acts behind ZooKeeper once the drill can ask again', () => {
+    const h = buildHistory(
+      [...handOver, ev(4000, 'c1', 'resumed'), ...acts('c1', 10, 4500, 5000)],
+      [zk(50, 'c1'), blindLook(4200, 1000, 'c2')],
+      { end: 5000 },
+    );
+    expect(violations(checkSingleLeader(h)).length).toBeGreaterThan(0);
+  });
+
+  it('does not count a new leader while a failed look left ZooKeeper unknown', () => {
+    const unknown = labEvent(1000, 'zk-leader', {
+      path: '/election',
+      leader: null,
+      znode: null,
+      session: null,
+      unknown: true,
+      blindSince: 900,
+    });
+    const h = buildHistory(handOver, [zk(50, 'c1'), unknown, zk(4200, 'c2')], { end: 5000 });
+    expect(h.zkLeaders.map((z) => [z.leader, z.unknown ?? false, z.start, z.end])).toEqual([
+      ['c1', false, 50, 900],
+      [null, true, 900, 1000],
+      [null, true, 1000, 4200],
+      ['c2', false, 4200, 5000],
+    ]);
+    expect(checkSingleLeader(h).passed).toBe(true);
+  });
 });
 
 describe('checkSingleLeader on what the probes said (nodes whose data plane outlives their agent)', () => {
