@@ -45,6 +45,7 @@ export const COMMANDS: readonly {
   { names: ['failpoint'], load: async (ctx) => [(await import('./commands/failpoint.js')).failpointCommand(ctx)] },
   { names: ['priority'], load: async (ctx) => [(await import('./commands/priority.js')).priorityCommand(ctx)] },
   { names: ['inspect'], load: async (ctx) => [(await import('./commands/inspect.js')).inspectCommand(ctx)] },
+  { names: ['audit'], load: async (ctx) => [(await import('./commands/audit.js')).auditCommand(ctx)] },
   { names: ['drill'], load: async (ctx) => [(await import('./commands/drill.js')).drillCommand(ctx)] },
   { names: ['demo'], load: async (ctx) => [(await import('./commands/demo.js')).demoCommand(ctx)] },
   { names: ['labs'], load: async (ctx) => [(await import('./commands/labs.js')).labsCommand(ctx)] },
@@ -126,7 +127,7 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
 }
 
 /** The command groups whose commands may start a lab's nodes (servers, contenders). */
-const STARTS_NODES: readonly string[] = ['ensemble', 'contenders', 'drill', 'demo'];
+const STARTS_NODES: readonly string[] = ['ensemble', 'contenders', 'drill', 'demo', 'audit'];
 
 /**
  * Whether a command line may start nodes. The command need not come first (`zklab --lab DIR ensemble up`); a

@@ -63,17 +63,19 @@ function yargsOption({ type, help }: ContenderField): Options {
 
 /**
  * Adds the contender spec's fields to a command: `<count>` as its positional (the command names it), the rest as
- * options, then `extra`, the command's own.
+ * options, then `extra`, the command's own. `leave`: fields the command sets itself (`audit` its `--members`).
  */
-export function withContenderOptions<T>(y: Argv<T>, extra: OptionTable = {}): Argv<T & SpawnFlags> {
-  const options = SPAWN_HELP_ORDER.filter((f) => f !== 'count').map((f): ContenderField => CONTENDER_FIELDS[f]);
-  return withOptions(
-    y,
-    { ...Object.fromEntries(options.map((f) => [f.option, yargsOption(f)])), ...extra },
-    {
-      count: { type: 'string', describe: CONTENDER_FIELDS.count.help },
-    },
-  ) as Argv<T & SpawnFlags>;
+export function withContenderOptions<T>(
+  y: Argv<T>,
+  extra: OptionTable = {},
+  leave: readonly SpecField[] = [],
+): Argv<T & SpawnFlags> {
+  const options = SPAWN_HELP_ORDER.filter((f) => f !== 'count' && !leave.includes(f)).map(
+    (f): ContenderField => CONTENDER_FIELDS[f],
+  );
+  const own = { ...Object.fromEntries(options.map((f) => [f.option, yargsOption(f)])), ...extra };
+  const count = { count: { type: 'string', describe: CONTENDER_FIELDS.count.help } } as const;
+  return withOptions(y, own, leave.includes('count') ? {} : count) as Argv<T & SpawnFlags>;
 }
 
 const EXEC_EXAMPLE = 'e.g. `zklab contenders spawn 3 --exec -- python3 my_contender.py {connect}`';

@@ -20,6 +20,7 @@ const RANK: Readonly<Record<string, number>> = {
   inspect: 6,
   drills: 6,
   demo: 7,
+  audit: 7,
   cli: 8,
 };
 
