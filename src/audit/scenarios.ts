@@ -204,17 +204,26 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'clock-jump',
-    asks: "the leader's wall clock jumped forward, then back",
+    asks: "the leader's wall clock jumped forward; then back, and the leader cut off: does a lease outlive the cut?",
     needs: 'clock',
-    expected: 'recover',
-    steps: (c) => [
-      { clock: { target: 'leader', offset: ms(Math.max(60_000, 10 * c.sessionMs)) } },
-      { sleep: ms(settle(c)) },
-      { clock: { target: 'leader', offset: ms(-Math.max(60_000, 10 * c.sessionMs)) } },
-      { sleep: ms(settle(c)) },
-      { clock: { reset: 'all' } },
-      { sleep: ms(1000) },
-    ],
+    expected: 'failover',
+    steps: (c) => {
+      const jump = Math.max(60_000, 10 * c.sessionMs);
+      return [
+        { clock: { target: 'leader', offset: ms(jump) } },
+        { sleep: ms(settle(c)) },
+        { clock: { reset: 'all' } },
+        { sleep: ms(1000) },
+        { clock: { target: 'leader', offset: ms(-jump) } },
+        { sleep: ms(1000) },
+        { partition: { isolate: 'leader' } },
+        newLeader(c),
+        { sleep: ms(settle(c)) },
+        { heal: 'all' },
+        { clock: { reset: 'all' } },
+        { sleep: ms(settle(c)) },
+      ];
+    },
   },
   {
     name: 'herd',

@@ -8,7 +8,9 @@ import { runAudit } from '../../audit/run.js';
 import { QUICK, SCENARIO_NAMES, type Scenario, scenarioNamed } from '../../audit/scenarios.js';
 import { parseSlo } from '../../audit/slo.js';
 import { scenarioDrillText } from '../../audit/build.js';
-import { checkContenderSpec } from '../../contenders/spec.js';
+import type { ContenderSpecInput } from '../../contenders/fields.js';
+import { type ContenderSpec, checkContenderSpec } from '../../contenders/spec.js';
+import { discoverElections, type Election } from '../../audit/discover.js';
 import { formatDuration } from '../../duration.js';
 import { UsageError, ZklabError } from '../../errors.js';
 import { NET_MODES, type NetMode } from '../../lab/node/net.js';
@@ -69,6 +71,28 @@ function outputFile(given: string | undefined, flag: string, ext: RegExp, exampl
   return file;
 }
 
+function checkedSpec(input: ContenderSpecInput): ContenderSpec {
+  const checked = checkContenderSpec(input);
+  if (checked.issues) throw spawnUsageError(checked.issues[0]!);
+  return checked.spec;
+}
+
+/** The one election discovery found; none or several is for the user to settle. */
+function chosenElection(found: readonly Election[]): Election {
+  const words = (e: Election) => `--path ${e.path} --leader-rule ${formatLeaderRule(e.rule)}`;
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0)
+    throw new UsageError(
+      'the members keep no election zklab can find: no sequential znodes of two members below one parent, and no ' +
+        'znode one member alone owns',
+      'say where it is: --path PATH --leader-rule lowest-sequence, or --leader-rule single-node NAME',
+    );
+  throw new UsageError(
+    `the members keep ${found.length} elections: ${found.map((e) => `${e.path} (${e.why})`).join('; ')}`,
+    `choose one: ${found.map(words).join(', or ')}`,
+  );
+}
+
 function netArg(text: string | undefined): NetMode {
   if (text === undefined) return 'proxy';
   if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
@@ -81,16 +105,28 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
   const net = netArg(a.net);
   const scenarios = scenariosArg(a.scenarios);
   const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 100, 'e.g. --seed 42');
-  const input = { ...specInput(a), count: members };
-  const checked = checkContenderSpec(input);
-  if (checked.issues) throw spawnUsageError(checked.issues[0]!);
-  const spec = checked.spec;
+  let input: ContenderSpecInput = { ...specInput(a), count: members };
+  let spec = checkedSpec(input);
   const slo = parseSlo(a.slo, spec.sessionTimeoutMs);
   const report = outputFile(a.report, '--report', /\.html?$/i, 'audit.html');
   const junit = outputFile(a.junit, '--junit', /\.xml$/i, 'audit.xml');
   const drillDir = resolve(a.drills ?? '.');
   if (a.drills !== undefined) mkdirSync(drillDir, { recursive: true });
 
+  const labDir = namedLabDir(a.lab);
+  const lab = { servers, net };
+  if (spec.recipe === 'exec' && a.path === undefined) {
+    ctx.err('audit: finding where the members keep their election (--path and --leader-rule say it instead)');
+    const found = await discoverElections(spec, members, lab, {
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(labDir === undefined ? {} : { labDir }),
+      ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
+    });
+    const e = chosenElection(found);
+    ctx.err(`audit: election ${e.path}, leader by ${formatLeaderRule(e.rule)} (${e.why})`);
+    input = { ...input, path: e.path, leaderRule: formatLeaderRule(e.rule) };
+    spec = checkedSpec(input);
+  }
   const program = spec.program ? spec.program.join(' ') : `recipe ${spec.recipe}`;
   const subject = {
     program,
@@ -106,8 +142,6 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
     `audit: ${program}: ${scenarios.length} scenario(s), ${members} members, ${servers} servers; election ${spec.path} ` +
       `(leader by ${subject.leaderRule}${a.path === undefined ? '; --path and --leader-rule to change' : ''})`,
   );
-  const labDir = namedLabDir(a.lab);
-  const lab = { servers, net };
   const card: AuditCard = await runAudit({
     input,
     spec,
