@@ -8,6 +8,7 @@ import { entryPoint } from '../entry-points.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
 import { type ContenderRecord, type LabState, nodeHost } from '../lab/state.js';
 import type { ContenderSpec } from './spec.js';
+import { DEFAULT_PATH } from './fields.js';
 import { prepareAdapter } from './adapters/adapters.js';
 import { fillPlaceholders, type PlaceholderValues } from './placeholders.js';
 import { findIn, pathDirs } from '../search-path.js';
@@ -141,7 +142,9 @@ export function launchProgramContender(
     connect,
     id: rec.id,
     addr: nodeHost(state, rec.id),
-    path: req.path,
+    // Spawned at the root (the audit looks for where a program keeps its election, and a member joins by owning any
+    // ephemeral znode), a program that takes its path from zklab is told the default one: "/" names no election.
+    path: req.path === '/' ? DEFAULT_PATH : req.path,
     sessionTimeoutMs: req.sessionTimeoutMs,
   };
   const args = fillPlaceholders(program.args, context);

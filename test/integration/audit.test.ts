@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+import { freePortBase, HA_PROBE, kazooPython } from '../helpers/ha-system.js';
+import { tempDir } from '../helpers/paths.js';
+
+/**
+ * `zklab audit` as a user runs it, on the zoo (test/programs/zoo_service.py): the right build passes the quick
+ * battery and exits 0; a build wrong in one way fails the scenario that shows its flaw, and only that one.
+ */
+
+const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
+const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
+
+interface Card {
+  exitCode: number;
+  subject: { path: string; leaderRule: string };
+  scenarios: { scenario: string; verdict: string; why?: string; safety: string; figures: { failoverMs?: number } }[];
+}
+
+async function audit(flaw: string, scenarios: string, extra: readonly string[] = []) {
+  const python = await kazooPython();
+  const base = await freePortBase(5);
+  const dir = tempDir();
+  const junit = join(dir, 'audit.xml');
+  const r = await execa(
+    process.execPath,
+    [
+      BIN,
+      'audit',
+      '--scenarios',
+      scenarios,
+      '--json',
+      '--junit',
+      junit,
+      '--report',
+      join(dir, 'audit.html'),
+      '--lab',
+      join(dir, 'labs'),
+      '--probe',
+      `${python} ${HA_PROBE} ${base} {n} {addr}`,
+      '--probe-interval',
+      '500ms',
+      ...extra,
+      '--exec',
+      '--',
+      python,
+      ZOO,
+      '--port-base',
+      String(base),
+      '--flaw',
+      flaw,
+    ],
+    { reject: false, env: { ZKLAB_LAB: '' } },
+  );
+  const card = JSON.parse(r.stdout) as Card;
+  return { r, card, junit, dir };
+}
+
+const verdicts = (card: Card) => Object.fromEntries(card.scenarios.map((s) => [s.scenario, s.verdict]));
+const explain = (r: { stderr: string }, card: Card) => `${r.stderr}\n${JSON.stringify(card.scenarios, null, 2)}`;
+
+describe('zklab audit on the zoo', () => {
+  it('passes the right build on the quick battery, finding its election, with JUnit a parser reads', async () => {
+    const { r, card, junit, dir } = await audit('none', 'quick');
+    expect(r.exitCode, explain(r, card)).toBe(0);
+    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'pass' });
+    // Found, not told: the zoo keeps its election at ZKLAB_PATH, the default one, by the lowest sequence.
+    expect(card.subject).toMatchObject({ path: '/election', leaderRule: 'lowest-sequence' });
+    expect(r.stderr).toMatch(/audit: election \/election, leader by lowest-sequence \(sequential znodes of 3 members/);
+    for (const s of card.scenarios) expect(s.figures.failoverMs).toBeLessThanOrEqual(6000);
+    const cases = execFileSync(
+      'python3',
+      [
+        '-c',
+        "import sys, xml.etree.ElementTree as ET; print(len(ET.parse(sys.argv[1]).getroot().findall('.//testcase')))",
+        junit,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(cases.trim()).toBe('3');
+    expect(readFileSync(join(dir, 'audit.html'), 'utf8')).toMatch(/<section class="run" id="freeze">/);
+  });
+
+  it('fails the build that serves on after a freeze in freeze alone, with the remedy', async () => {
+    const { r, card } = await audit('thaw', 'quick', ['--path', '/election']);
+    expect(r.exitCode, explain(r, card)).toBe(1);
+    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'fail', 'cut-off': 'pass' });
+    const freeze = card.scenarios.find((s) => s.scenario === 'freeze')!;
+    expect(freeze.safety).toBe('fail');
+    expect(r.stdout + r.stderr).toMatch(/remedy: a thawed process acts on an old belief/);
+  });
+});
