@@ -5,6 +5,12 @@ import type { ZkPort } from '../../zk/port.js';
 
 /** How long the last turn at the end of a drill may take (ZooKeeper may be away then: quorum lost). */
 const LAST_TURN_MS = 1000;
+/**
+ * The samplers' session: short, because a client leaves a silent server only after 2/3 of it, and what the drill
+ * cannot see meanwhile is not judged; a session that expires (quorum away longer) is replaced.
+ */
+const SESSION_MS = 4000;
+const open = (state: LabState) => openObserver(directConnectString(state), 5000, SESSION_MS);
 
 /** One thing a drill samples from ZooKeeper's own state, every `everyMs`, and records as lab events. */
 export interface Sampler {
@@ -34,11 +40,12 @@ export class SamplerSession {
   async start(): Promise<void> {
     const state = readState(this.paths);
     if (!state) return;
-    this.zk = await openObserver(directConnectString(state));
+    this.zk = await open(state);
     for (const s of this.samplers) this.timers.push(setInterval(() => void this.turn(s), s.everyMs));
   }
 
   private async turn(s: Sampler): Promise<void> {
+    if (!this.zk && !this.stopped) await this.reopen();
     const zk = this.zk;
     if (this.stopped || !zk || this.busy.has(s)) return;
     this.busy.add(s);
@@ -56,10 +63,10 @@ export class SamplerSession {
   private reopen(): Promise<void> {
     this.reopening ??= (async () => {
       const state = readState(this.paths);
-      if (!state || this.stopped || this.zk?.state !== 'expired') return;
-      await this.zk.close().catch(() => undefined);
+      if (!state || this.stopped || (this.zk && this.zk.state !== 'expired')) return;
+      await this.zk?.close().catch(() => undefined);
       this.zk = undefined;
-      this.zk = await openObserver(directConnectString(state)).catch(() => undefined);
+      this.zk = await open(state).catch(() => undefined);
     })().finally(() => {
       this.reopening = undefined;
     });
