@@ -33,8 +33,18 @@ export const LAB_EVENTS = {
   'contender-paused': fields<{ contender: string; pid: number; scope?: string }>(),
   'contender-resumed': fields<{ contender: string; pid: number; scope?: string }>(),
   'contender-stopped': fields<{ contender: string }>(),
-  /** An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`. */
-  partition: fields<{ description: string; mode: string; target?: string; requested?: string; groups?: string[][] }>(),
+  /**
+   * An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`; a
+   * one-way cut its sender as `target` and its receiver as `peer`.
+   */
+  partition: fields<{
+    description: string;
+    mode: string;
+    target?: string;
+    requested?: string;
+    groups?: string[][];
+    peer?: string;
+  }>(),
   /** `kind` tells lifting partitions from clearing delays; no target: everything. */
   heal: fields<{ kind: 'partition' | 'delay'; description: string; target?: string }>(),
   delay: fields<{ description: string; target: string; ms: number; jitter: number }>(),

@@ -85,12 +85,13 @@ describe('zklab audit on the zoo', () => {
     expect(readFileSync(join(dir, 'audit.html'), 'utf8')).toMatch(/<section class="run" id="freeze">/);
   });
 
-  it('fails the build that serves on after a freeze in freeze alone, with the remedy', async () => {
-    const { r, card } = await audit('thaw', 'quick', ['--path', '/election']);
+  it('fails the build that acts while SUSPENDED in cut-off alone, with the remedy', async () => {
+    const { r, card } = await audit('suspended', 'quick', ['--path', '/election']);
     expect(r.exitCode, explain(r, card)).toBe(1);
-    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'fail', 'cut-off': 'pass' });
-    const freeze = card.scenarios.find((s) => s.scenario === 'freeze')!;
-    expect(freeze.safety).toBe('fail');
-    expect(r.stdout + r.stderr).toMatch(/remedy: a thawed process acts on an old belief/);
+    // A freeze alone does not show it: thawed, kazoo hears its session is lost within a moment, and it stops.
+    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'fail' });
+    const cut = card.scenarios.find((s) => s.scenario === 'cut-off')!;
+    expect(cut.safety).toBe('fail');
+    expect(r.stdout).toMatch(/remedy: stop acting on SUSPENDED/);
   });
 });

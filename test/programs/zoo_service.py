@@ -14,7 +14,8 @@ It prints nothing for zklab: its leadership is ZooKeeper's word, what it does is
   suspended  acts while SUSPENDED: it stops serving only when kazoo says the session is LOST
   dataplane  right, but its data plane is a daemon of its own (double fork, setsid) that keeps the last role it
              was told when its agent dies
-  thaw       stops on SUSPENDED, but keeps no lease: thawed after a freeze, it serves on its old belief
+  thaw       once it leads it never looks at its connection or its session again: thawed after a freeze (or cut
+             off) it serves on its old belief, until its process ends
   flap       right, but resigns and joins again at every SUSPENDED: leadership flaps under packet loss
   wallclock  keeps no watch on SUSPENDED and trusts its lease alone, timed on the wall clock: a clock jumped
              back keeps the lease for as long as the jump
@@ -89,10 +90,8 @@ def main():
     def acts():
         if not st["leads"]:
             return False
-        if args.flaw == "suspended":
+        if args.flaw in ("suspended", "thaw"):
             return True
-        if args.flaw == "thaw":
-            return st["connected"]
         if args.flaw == "wallclock":
             return clock() - st["confirmed"] < lease_s
         return st["connected"] and clock() - st["confirmed"] < lease_s
@@ -122,7 +121,8 @@ def main():
     def listen(s):
         st["connected"] = s == KazooState.CONNECTED
         if s == KazooState.LOST:
-            st["leads"] = False
+            if args.flaw != "thaw":
+                st["leads"] = False
             st["znode"] = None
         if s == KazooState.SUSPENDED and args.flaw == "flap":
             st["leads"] = False
@@ -162,7 +162,8 @@ def main():
                 if mine not in children:
                     st["znode"] = None
                     continue
-                st["leads"] = children[0] == mine
+                # The thaw build, once leading, never asks again.
+                st["leads"] = (args.flaw == "thaw" and st["leads"]) or children[0] == mine
         except Exception:
             time.sleep(0.1)
             continue

@@ -68,7 +68,7 @@ export async function applyOneWay(
   await hooksFor<DirectedRule>(oneWay, state).apply(paths, rule);
   const description = describeRule(rule);
   const { recordLabEvent } = await import('../../lab/event-log.js');
-  recordLabEvent(paths, 'partition', { description, target: a.name, mode });
+  recordLabEvent(paths, 'partition', { description, target: a.name, peer: b.name, mode });
   return { member: a.name, description };
 }
 

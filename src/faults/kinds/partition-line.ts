@@ -11,9 +11,12 @@ type PartitionLine = LabEventOf<'partition'>;
 
 const isServer = (n: string) => targetKind(n) === 'server';
 
-/** The names a partition cuts off: its target; for a split, the members of groups without a server majority. */
+/**
+ * The names a partition cuts off: its target; both ends of a one-way cut (a contender that cannot hear the servers
+ * is cut off as surely as one they cannot hear); for a split, the members of groups without a server majority.
+ */
 export function partitionTargets(ev: PartitionLine): string[] {
-  const names = ev.target === undefined ? [] : [ev.target];
+  const names = [ev.target, ev.peer].filter((n): n is string => n !== undefined);
   const groups = ev.groups ?? [];
   const totalServers = groups.flat().filter(isServer).length;
   for (const group of groups) {

@@ -25,9 +25,17 @@ describe('the partition line, which every kind that cuts links writes', () => {
     expect(stepModes('partition').map((m) => m.mode)).toEqual(['isolate', 'split', 'oneWay']);
   });
 
-  it('hits the isolated member, or the groups of a split without a server majority', () => {
+  it('hits the isolated member, both ends of a one-way cut, or the groups of a split without a server majority', () => {
     expect(partitionTargets(isolation)).toEqual(['c1']);
     expect(partitionTargets(splitLine)).toEqual(['zk1', 'c1']);
+    // ZooKeeper's packets to the leader dropped: the leader is cut off, though it is the receiving end.
+    const deaf = labEvent(1, 'partition', {
+      description: 'one-way zk1 → c1',
+      mode: 'blackhole',
+      target: 'zk1',
+      peer: 'c1',
+    });
+    expect(partitionTargets(deaf)).toEqual(['zk1', 'c1']);
   });
 
   it('lasts until a heal of partitions lifts it: all, or a member it cut off', () => {
