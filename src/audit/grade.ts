@@ -235,7 +235,7 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
 
   // Churn: leader changes beyond the one the fault forces.
   const changes = leaderChanges(h, t0);
-  const churnCount = Math.max(0, changes - (s.expected === 'failover' ? 1 : 0));
+  const churnCount = Math.max(0, changes - (s.forcedChanges ?? (s.expected === 'failover' ? 1 : 0)));
   let churn: Grade = 'n/a';
   if (slo.churn !== undefined) {
     churn = churnCount > slo.churn ? 'fail' : 'pass';
@@ -294,4 +294,25 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
       ...(herd === undefined ? {} : { herd }),
     },
   };
+}
+
+/**
+ * A scenario whose fault repeats another's: clock-jump cuts the leader off after its clock went back, so a program
+ * that fails cut-off fails it for the cut, and what its clock did cannot be told apart. Its failure is then not
+ * judged, and says why.
+ */
+export function attributeRepeats(grades: readonly ScenarioGrade[]): ScenarioGrade[] {
+  const cut = grades.find((g) => g.scenario === 'cut-off');
+  if (cut?.safety !== 'fail') return [...grades];
+  return grades.map((g) =>
+    g.scenario === 'clock-jump' && g.verdict === 'fail' && g.safety === 'fail'
+      ? {
+          ...g,
+          verdict: 'unknown' as const,
+          safety: 'unknown' as const,
+          why: `it fails cut-off, whose cut this scenario repeats after the jump: the clock's part cannot be told (${g.why})`,
+          remedy: 'mend cut-off first, then audit clock-jump again',
+        }
+      : g,
+  );
 }

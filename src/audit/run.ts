@@ -6,7 +6,7 @@ import { runDrill } from '../drills/run/runner.js';
 import { nodeNetProblem } from '../lab/node/net.js';
 import { type AuditLab, scenarioDrill, scenarioDrillText } from './build.js';
 import type { AuditCard, AuditSubject } from './card.js';
-import { gradeScenario, type ScenarioGrade, skipped } from './grade.js';
+import { attributeRepeats, gradeScenario, type ScenarioGrade, skipped } from './grade.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import type { Slo } from './slo.js';
 
@@ -96,7 +96,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
     slo: o.slo,
     startedAt,
     endedAt: Date.now(),
-    grades,
+    grades: attributeRepeats(grades),
     runs,
     ...(broke === undefined ? {} : { broke }),
   };

@@ -3,6 +3,7 @@ export const BUILTIN_DRILLS = [
   'client-partition',
   'clock-drift',
   'clock-server-jump',
+  'curator-696',
   'curator-clock-back',
   'curator-clock-forward',
   'curator-leader-isolated',

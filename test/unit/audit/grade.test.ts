@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gradeScenario } from '../../../src/audit/grade.js';
+import { attributeRepeats, gradeScenario, type ScenarioGrade } from '../../../src/audit/grade.js';
 import { scenarioNamed } from '../../../src/audit/scenarios.js';
 import { parseSlo } from '../../../src/audit/slo.js';
 import { runChecks } from '../../../src/drills/judge/checkers.js';
@@ -154,5 +154,27 @@ describe('gradeScenario on recorded runs', () => {
     expect(free.notes.join(' ')).toMatch(/2 leader change\(s\) beyond the fault's/);
     const bounded = gradeScenario(crash, r, parseSlo('churn=0', 2000), g);
     expect(bounded).toMatchObject({ verdict: 'fail', churn: 'fail' });
+  });
+});
+
+describe('attributeRepeats', () => {
+  it('does not blame the clock for a cut the program fails anyway', () => {
+    const failed = (scenario: string): ScenarioGrade => ({
+      scenario,
+      asks: '',
+      verdict: 'fail',
+      why: 'c1 acted',
+      notes: [],
+      safety: 'fail',
+      liveness: 'pass',
+      churn: 'n/a',
+      recovery: 'pass',
+      figures: {},
+    });
+    const [cut, clock] = attributeRepeats([failed('cut-off'), failed('clock-jump')]);
+    expect(cut!.verdict).toBe('fail');
+    expect(clock).toMatchObject({ verdict: 'unknown', safety: 'unknown' });
+    expect(clock!.why).toMatch(/^it fails cut-off/);
+    expect(attributeRepeats([failed('clock-jump')])[0]!.verdict).toBe('fail');
   });
 });

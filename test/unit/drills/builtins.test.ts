@@ -59,6 +59,11 @@ describe('built-in drills', () => {
         ['session', 'session', ['singleLeader']],
       ]);
     }
+    // CURATOR-696 is no question of the error policy: both lead twice.
+    expect(variants('curator-696')).toEqual([
+      ['standard', ['singleLeader']],
+      ['session', ['singleLeader']],
+    ]);
     expect(resolveDrill('clock-server-jump').expectFailure).toEqual(['statusTtl']);
     expect(variants('clock-drift')).toEqual([
       ['recipe', []],
