@@ -27,7 +27,8 @@ export interface AuditOptions {
   /** Where each scenario's drill file is written, to replay it with `zklab drill run`. */
   readonly drillDir: string;
   readonly onScenario?: (s: Scenario, k: number) => void;
-  readonly onGrade?: (g: ScenarioGrade, k: number) => void;
+  /** `run`: the scenario's drill result, when it ran. */
+  readonly onGrade?: (g: ScenarioGrade, k: number, run?: DrillResult) => void;
   readonly onProgress?: (p: DrillProgress) => void;
 }
 
@@ -89,7 +90,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
       }
     }
     grades.push(grade);
-    o.onGrade?.(grade, k);
+    o.onGrade?.(grade, k, runs.get(s.name));
   }
   return {
     subject: o.subject,

@@ -43,7 +43,8 @@ afterAll(() => {
 describe('built-in drills on real ensembles', () => {
   // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
   // One run of a drill per suite: zombie-leader runs in test/e2e/readme.test.ts, as the README's session runs it;
-  // the isolation drills of real clients in test/integration/foreign-contenders.test.ts, which reads their reports;
+  // the isolation drills of real clients and curator-696 in test/integration/foreign-contenders.test.ts, which reads
+  // their reports;
   // the clock lessons in test/integration/clock-lessons.test.ts;
   // leader-node-isolated in test/integration/node-net.test.ts, on both networks, and zk-leader-isolation and
   // client-partition there on the node network (their proxy-net faults are tested in net-servers and net-contenders).
@@ -52,6 +53,7 @@ describe('built-in drills on real ensembles', () => {
     'zk-leader-isolation',
     'client-partition',
     'curator-leader-isolated',
+    'curator-696',
     'kazoo-leader-isolated',
     'leader-node-isolated',
     'clock-server-jump',

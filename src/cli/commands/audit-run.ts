@@ -169,7 +169,12 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
         writeFileSync(resolve(drillDir, `audit-${s.name}.yaml`), scenarioDrillText(s, input, lab, c, slo));
       }
     },
-    onGrade: (g) => ctx.err(`      ${renderGradeLine(g)}`),
+    onGrade: (g, _k, run) => {
+      ctx.err(`      ${renderGradeLine(g)}`);
+      // The run itself beside its drill: what it was graded from, to look at again or attach to a report.
+      if (a.drills !== undefined && run)
+        writeFileSync(resolve(drillDir, `audit-${g.scenario}.run.json`), JSON.stringify(run));
+    },
   });
   if (report) {
     writeFileSync(report, renderAuditHtml(card));

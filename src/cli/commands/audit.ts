@@ -35,7 +35,11 @@ export function auditCommand(ctx: CommandContext): CommandModule<GlobalArgs, Aud
           },
           report: { type: 'string', describe: 'write the card and every scenario timeline to FILE.html' },
           junit: { type: 'string', describe: 'write JUnit XML to FILE, a test case per scenario' },
-          drills: { type: 'string', describe: "write each scenario's drill file to DIR, to replay with `drill run`" },
+          drills: {
+            type: 'string',
+            describe:
+              "write each scenario's drill file to DIR (to replay with `drill run`), and its run as JSON beside it",
+          },
           seed: { type: 'string', describe: "seeds the scenarios' randomness (scenario k uses seed + k)" },
           json: { type: 'boolean', default: false, describe: 'print the card as JSON' },
         },
