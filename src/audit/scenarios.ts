@@ -56,6 +56,15 @@ const settle = (c: ScenarioContext): number => Math.max(2000, c.sessionMs) + 100
 /** After the fault, another leader within the bound (a failed expectation is recorded, the run goes on). */
 const newLeader = (c: ScenarioContext): StepDoc => ({ expect: { newLeaderWithin: ms(c.failoverMs) } });
 
+/** A cut of the leader, then another leader within the bound, time for its consequences, the heal, and time again. */
+const cutThenHeal = (c: ScenarioContext, cut: StepDoc[]): StepDoc[] => [
+  ...cut,
+  newLeader(c),
+  { sleep: ms(settle(c)) },
+  { heal: 'all' },
+  { sleep: ms(settle(c)) },
+];
+
 const serverNames = (c: ScenarioContext): string[] => Array.from({ length: c.servers }, (_, i) => `zk${i + 1}`);
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -90,13 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
     asks: "the leader's ZooKeeper links cut, nothing else: does it stop acting before another is chosen?",
     quick: true,
     expected: 'failover',
-    steps: (c) => [
-      { partition: { isolate: 'leader' } },
-      newLeader(c),
-      { sleep: ms(settle(c)) },
-      { heal: 'all' },
-      { sleep: ms(settle(c)) },
-    ],
+    steps: (c) => cutThenHeal(c, [{ partition: { isolate: 'leader' } }]),
   },
   {
     name: 'node-isolated',
@@ -104,13 +107,7 @@ export const SCENARIOS: readonly Scenario[] = [
     needs: 'node-net',
     net: 'ns',
     expected: 'failover',
-    steps: (c) => [
-      { partition: { isolate: 'leader' } },
-      newLeader(c),
-      { sleep: ms(settle(c)) },
-      { heal: 'all' },
-      { sleep: ms(settle(c)) },
-    ],
+    steps: (c) => cutThenHeal(c, [{ partition: { isolate: 'leader' } }]),
   },
   {
     name: 'one-way-out',
@@ -118,13 +115,11 @@ export const SCENARIOS: readonly Scenario[] = [
     needs: 'node-net',
     net: 'ns',
     expected: 'failover',
-    steps: (c) => [
-      ...serverNames(c).map((zk) => ({ partition: { oneWay: ['leader', zk] } })),
-      newLeader(c),
-      { sleep: ms(settle(c)) },
-      { heal: 'all' },
-      { sleep: ms(settle(c)) },
-    ],
+    steps: (c) =>
+      cutThenHeal(
+        c,
+        serverNames(c).map((zk) => ({ partition: { oneWay: ['leader', zk] } })),
+      ),
   },
   {
     name: 'one-way-in',
@@ -132,13 +127,11 @@ export const SCENARIOS: readonly Scenario[] = [
     needs: 'node-net',
     net: 'ns',
     expected: 'failover',
-    steps: (c) => [
-      ...serverNames(c).map((zk) => ({ partition: { oneWay: [zk, 'leader'] } })),
-      newLeader(c),
-      { sleep: ms(settle(c)) },
-      { heal: 'all' },
-      { sleep: ms(settle(c)) },
-    ],
+    steps: (c) =>
+      cutThenHeal(
+        c,
+        serverNames(c).map((zk) => ({ partition: { oneWay: [zk, 'leader'] } })),
+      ),
   },
   {
     name: 'lossy',

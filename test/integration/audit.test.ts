@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +93,60 @@ describe('zklab audit on the zoo', () => {
     const cut = card.scenarios.find((s) => s.scenario === 'cut-off')!;
     expect(cut.safety).toBe('fail');
     expect(r.stdout).toMatch(/remedy: stop acting on SUSPENDED/);
+  });
+});
+
+/** Every process whose command line names `word`, read from /proc itself. */
+function processesNaming(word: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(word);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('zklab audit interrupted', () => {
+  it('stops on Ctrl-C once its members run, exit 130, and leaves no process of its labs', async () => {
+    const python = await kazooPython();
+    const base = await freePortBase(5);
+    const dir = tempDir();
+    const cmd = execa(
+      process.execPath,
+      [
+        BIN,
+        'audit',
+        '--scenarios',
+        'freeze',
+        '--path',
+        '/election',
+        '--lab',
+        join(dir, 'labs'),
+        '--exec',
+        '--',
+        python,
+        ZOO,
+        '--port-base',
+        String(base),
+        '--flaw',
+        'none',
+      ],
+      { reject: false, env: { ZKLAB_LAB: '' } },
+    );
+    // The members are up (their command lines name the port base) and the servers under the lab directory.
+    const deadline = Date.now() + 60_000;
+    while (processesNaming(`--port-base\0${base}`).length < 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(processesNaming(`--port-base\0${base}`).length).toBe(3);
+    expect(processesNaming(dir).length).toBeGreaterThan(3);
+    cmd.kill('SIGINT');
+    const r = await cmd;
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(processesNaming(`--port-base\0${base}`)).toEqual([]);
+    expect(processesNaming(dir)).toEqual([]);
   });
 });
