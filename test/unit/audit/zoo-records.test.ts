@@ -1,0 +1,110 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { attributeRepeats, gradeScenario, type Verdict } from '../../../src/audit/grade.js';
+import { SCENARIOS, scenarioNamed } from '../../../src/audit/scenarios.js';
+import { parseSlo } from '../../../src/audit/slo.js';
+import { runChecks } from '../../../src/drills/judge/checkers.js';
+import { buildHistory } from '../../../src/drills/judge/history.js';
+import type { DrillResult } from '../../../src/drills/judge/result.js';
+import { PACKAGE_ROOT } from '../../../src/templates.js';
+
+/**
+ * The audit's own test suite, judged again from recorded runs: the zoo (test/programs/zoo_service.py) went through the
+ * whole battery on a real lab (`zklab audit --drills DIR`, one directory per build), and each build must be graded
+ * as its flaw says, by today's judges: the right one passes everything that applies, each wrong one fails exactly the
+ * scenarios its flaw shows. test/integration/audit.test.ts runs the quick battery live.
+ */
+
+const RECORDS = join(PACKAGE_ROOT, 'test', 'fixtures', 'audit-zoo');
+const SESSION_MS = 2000;
+
+/** What each build must get, scenario by scenario; a scenario not named passes. */
+const EXPECTED: Readonly<Record<string, Readonly<Record<string, Verdict>>>> = {
+  none: { herd: 'skipped' },
+  suspended: {
+    'cut-off': 'fail',
+    'one-way-out': 'fail',
+    'one-way-in': 'fail',
+    'clock-jump': 'unknown',
+    herd: 'skipped',
+  },
+  dataplane: { 'program-crash': 'fail', herd: 'skipped' },
+  // Once leading it never looks at its session again: every fault that costs it its session shows that, not only
+  // a freeze (a kazoo client thawed hears its session is lost within a moment, so a freeze alone shows nothing less).
+  thaw: {
+    freeze: 'fail',
+    'cut-off': 'fail',
+    'node-isolated': 'fail',
+    'one-way-out': 'fail',
+    'one-way-in': 'fail',
+    lossy: 'fail',
+    'quorum-lost': 'fail',
+    'clock-jump': 'unknown',
+    herd: 'skipped',
+  },
+  // Graded with churn bounded at 0: it resigns at every SUSPENDED, so each server its leader loses hands leadership
+  // on, where no change was needed. 30 % loss for 15 s did not suspend its session often enough to show it.
+  flap: { 'zk-leader-lost': 'fail', 'rolling-restart': 'fail', 'quorum-lost': 'fail', herd: 'skipped' },
+  wallclock: { 'clock-jump': 'fail', herd: 'skipped' },
+};
+
+function regrade(build: string, records = RECORDS, sessionMs = SESSION_MS) {
+  const dir = join(records, build);
+  const slo = parseSlo(build === 'flap' ? 'churn=0' : undefined, sessionMs);
+  const grades = SCENARIOS.filter((s) => existsSync(join(dir, `audit-${s.name}.run.json`))).map((s) => {
+    const recorded = JSON.parse(readFileSync(join(dir, `audit-${s.name}.run.json`), 'utf8')) as DrillResult;
+    const h = buildHistory(recorded.contenderEvents, recorded.labEvents, {
+      start: recorded.startedAt,
+      end: recorded.endedAt,
+    });
+    const checks = runChecks(h, {
+      singleLeader: {},
+      ...(s.expected === 'failover' ? { failoverTime: { max: slo.failoverMs } } : {}),
+      ...(s.name === 'herd' ? { herdSize: {} } : {}),
+    });
+    return gradeScenario(scenarioNamed(s.name)!, { ...recorded, checks }, slo, {
+      probed: true,
+      curatorSessionPolicy: false,
+    });
+  });
+  return attributeRepeats(grades);
+}
+
+describe('the zoo, graded again from its recorded runs', () => {
+  const builds = existsSync(RECORDS) ? readdirSync(RECORDS) : [];
+
+  it('holds a record of every build, and of every scenario of each', () => {
+    expect(builds.sort()).toEqual(Object.keys(EXPECTED).sort());
+    for (const b of builds)
+      expect(readdirSync(join(RECORDS, b)).filter((f) => f.endsWith('.run.json')).length, b).toBe(SCENARIOS.length);
+  });
+
+  it.each(Object.keys(EXPECTED))('%s gets the verdicts its flaw calls for', (build) => {
+    const got = Object.fromEntries(regrade(build).map((g) => [g.scenario, g.verdict]));
+    const want = Object.fromEntries(SCENARIOS.map((s) => [s.name, EXPECTED[build]![s.name] ?? 'pass']));
+    expect(got).toEqual(want);
+  });
+});
+
+describe("Curator's card, graded again from its recorded runs (LeaderLatch of Debian's Curator 5.4, 4 s sessions)", () => {
+  const CURATOR = join(PACKAGE_ROOT, 'test', 'fixtures', 'audit-curator');
+  const card = (policy: string) =>
+    Object.fromEntries(regrade(policy, CURATOR, 4000).map((g) => [g.scenario, [g.verdict, g.why ?? '']]));
+
+  it('shows CURATOR-696 under both error policies: after the quorum came back, the old leader led on with its old token', () => {
+    for (const policy of ['standard', 'session']) {
+      const [verdict, why] = card(policy)['quorum-lost']!;
+      expect(verdict, policy).toBe('fail');
+      expect(why, policy).toMatch(/c1 acted .*(token 4294967302|while ZooKeeper's state named c2)/);
+    }
+  });
+
+  it('passes cut-off with the standard policy and fails it with the session policy', () => {
+    expect(card('standard')['cut-off']![0]).toBe('pass');
+    expect(card('session')['cut-off']).toEqual([
+      'fail',
+      expect.stringMatching(/^stale leader acted: c1 acted \d+× with token/),
+    ]);
+  });
+});
