@@ -7,7 +7,7 @@ import { cardFigure, subjectLine } from './words.js';
 const CARD_STYLE = `
 .pass { color: #2e7d32; font-weight: bold; } .fail { color: #c62828; font-weight: bold; }
 .skipped, .unknown { color: #a86400; font-weight: bold; } section.run { border-top: 2px solid #ccc; margin-top: 2em; }
-td.why { max-width: 34em; }
+td.why { max-width: 34em; } table.card td:first-child { white-space: nowrap; }
 `;
 
 /** The audit's HTML report: the card on top, then each scenario's run as the drill report draws it. */
