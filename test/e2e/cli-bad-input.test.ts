@@ -41,6 +41,24 @@ describe('bad input, no lab', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  // The audit refuses before it starts anything: no lab, no program run.
+  it.each([
+    [['audit', '--scenarios', 'quick,nope', '--recipe', 'herd'], /--scenarios quick,nope: "nope" is not a scenario/],
+    [['audit', '--slo', 'churn=some', '--recipe', 'herd'], /--slo churn=some: a count is a whole number/],
+    [['audit', '--slo', 'speed=1', '--recipe', 'herd'], /"speed" is not a bound the audit knows/],
+    [['audit', '--members', '1', '--recipe', 'herd'], /--members must be a whole number from 2 to 9, got "1"/],
+    [['audit', '--net', 'wifi', '--recipe', 'herd'], /--net wifi is unknown/],
+    [['audit', '--report', '/nonexistent/a.html', '--recipe', 'herd'], /cannot write --report \/nonexistent\/a.html/],
+    [
+      ['audit', '--junit', 'audit.html', '--recipe', 'herd'],
+      /--junit audit.html: the name says it holds something else/,
+    ],
+    [['audit', '--recipe', 'nope'], /--recipe/],
+    [['audit', '--connect', '127.0.0.1:2181'], /Unknown argument|--connect/],
+  ])('%j', async (args, message) => {
+    await expectUsage(args, message);
+  });
+
   it('status, kill and logs with no lab', async () => {
     await expectUsage(['ensemble', 'status'], /there is no lab at/);
     await expectUsage(['kill', 'server', 'zk1'], /there is no lab at/);

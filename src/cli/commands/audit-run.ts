@@ -47,9 +47,8 @@ class AuditVerdict extends ZklabError {
 }
 
 function scenariosArg(text: string | undefined): Scenario[] {
-  if (text === undefined || text === 'all') return SCENARIO_NAMES.map((n) => scenarioNamed(n)!);
-  if (text === 'quick') return QUICK.map((n) => scenarioNamed(n)!);
-  const names = text.split(',').map((n) => n.trim());
+  const groups: Readonly<Record<string, readonly string[]>> = { all: SCENARIO_NAMES, quick: QUICK };
+  const names = (text ?? 'all').split(',').flatMap((n) => groups[n.trim()] ?? [n.trim()]);
   const unknown = names.filter((n) => scenarioNamed(n) === undefined);
   if (unknown.length > 0 || names.length === 0)
     throw new UsageError(
