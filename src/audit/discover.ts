@@ -29,9 +29,10 @@ const nameOf = (znode: string) => znode.slice(znode.lastIndexOf('/') + 1);
 
 /**
  * The elections the members' ephemeral znodes show. Below one parent: sequential znodes of two members or more are
- * an election by the lowest sequence (a lock or latch: tooz's leader lock, Curator's LeaderLatch); one znode of one
- * member alone, with no other member's beside it, is a leader key (Patroni's `/service/<scope>/leader`). Plain
- * znodes of several members below one parent are a membership list, not an election.
+ * an election by the lowest sequence (a lock or latch all wait in: Curator's LeaderLatch); one sequential znode of
+ * one member alone is a lock its holder keeps while the others try without waiting (tooz's leader lock); one plain
+ * znode of one member alone is a leader key (Patroni's `/service/<scope>/leader`). Plain znodes of several members
+ * below one parent are a membership list, not an election.
  */
 export function electionsIn(owned: readonly Owned[]): Election[] {
   const byParent = new Map<string, Owned[]>();
@@ -47,12 +48,17 @@ export function electionsIn(owned: readonly Owned[]): Election[] {
         rule: { kind: 'lowest-sequence' },
         why: `sequential znodes of ${sequencedBy.size} members below ${path}`,
       });
-    else if (members.size === 1 && kids.length === 1 && sequenced.length === 0)
-      out.push({
-        path,
-        rule: { kind: 'single-node', name: nameOf(kids[0]!.znode) },
-        why: `${kids[0]!.znode}, owned by ${kids[0]!.member} alone`,
-      });
+    else if (members.size === 1 && kids.length === 1)
+      out.push(
+        sequenced.length === 1
+          ? // A lock its holder alone keeps a znode in, the others trying without waiting (tooz's leader lock).
+            { path, rule: { kind: 'lowest-sequence' }, why: `${kids[0]!.znode}, a lock held by ${kids[0]!.member}` }
+          : {
+              path,
+              rule: { kind: 'single-node', name: nameOf(kids[0]!.znode) },
+              why: `${kids[0]!.znode}, owned by ${kids[0]!.member} alone`,
+            },
+      );
   }
   return out;
 }

@@ -111,6 +111,44 @@ function processesNaming(word: string): number[] {
     .map(Number);
 }
 
+describe("zklab audit on a system no one here wrote: a service on OpenStack's tooz (python3-tooz)", () => {
+  it('finds its leader lock by itself, and fails cut-off: tooz tells a member it was elected, never that it lost', async () => {
+    const python = await kazooPython();
+    const base = await freePortBase(5);
+    const dir = tempDir();
+    const r = await execa(
+      process.execPath,
+      [
+        BIN,
+        'audit',
+        '--scenarios',
+        'cut-off',
+        '--json',
+        '--lab',
+        join(dir, 'labs'),
+        '--probe',
+        `${python} ${HA_PROBE} ${base} {n} {addr}`,
+        '--probe-interval',
+        '500ms',
+        '--exec',
+        '--',
+        python,
+        join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py'),
+        '--port-base',
+        String(base),
+      ],
+      { reject: false, env: { ZKLAB_LAB: '' } },
+    );
+    const card = JSON.parse(r.stdout) as Card;
+    expect(r.stderr).toMatch(
+      /audit: election \/tooz\/service\/leader, leader by lowest-sequence \(.*__lock__\d{10}, a lock held by c\d\)/,
+    );
+    expect(card.subject).toMatchObject({ path: '/tooz/service/leader', leaderRule: 'lowest-sequence' });
+    expect(r.exitCode, explain(r, card)).toBe(1);
+    expect(card.scenarios[0]).toMatchObject({ scenario: 'cut-off', verdict: 'fail', safety: 'fail' });
+  });
+});
+
 describe('zklab audit interrupted', () => {
   it('stops on Ctrl-C once its members run, exit 130, and leaves no process of its labs', async () => {
     const python = await kazooPython();

@@ -22,6 +22,22 @@ describe('electionsIn: where members keep their election, from the ephemeral zno
     ]);
   });
 
+  it("finds tooz's leader lock when only its holder keeps a znode in it (the others try without waiting)", () => {
+    const owned = [
+      own('c1', '/tooz/service/c1'),
+      own('c2', '/tooz/service/c2'),
+      own('c3', '/tooz/service/c3'),
+      own('c2', '/tooz/service/leader/5e2f__lock__0000000001'),
+    ];
+    expect(electionsIn(owned)).toEqual([
+      {
+        path: '/tooz/service/leader',
+        rule: { kind: 'lowest-sequence' },
+        why: '/tooz/service/leader/5e2f__lock__0000000001, a lock held by c2',
+      },
+    ]);
+  });
+
   it("finds Patroni's leader key beside its members", () => {
     const owned = [
       own('c1', '/service/pg/members/pg1'),
