@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { freePortBase, HA_PROBE, kazooPython } from '../helpers/ha-system.js';
+import { zooAuditWords } from '../helpers/audit-zoo.js';
+import { freePortBase, kazooPython } from '../helpers/ha-system.js';
 import { benchDir } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, sized } from './types.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
-const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
 
 async function audit(scenarios: string): Promise<{ ms: number; drillsMs: number; count: number }> {
   const python = await kazooPython();
@@ -27,18 +27,7 @@ async function audit(scenarios: string): Promise<{ ms: number; drillsMs: number;
       '--json',
       '--lab',
       benchDir('audit'),
-      '--probe',
-      `${python} ${HA_PROBE} ${base} {n} {addr}`,
-      '--probe-interval',
-      '500ms',
-      '--exec',
-      '--',
-      python,
-      ZOO,
-      '--port-base',
-      String(base),
-      '--flaw',
-      'none',
+      ...zooAuditWords(python, base, 'none'),
     ],
     { reject: false },
   );

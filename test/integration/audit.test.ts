@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { freePortBase, HA_PROBE, kazooPython } from '../helpers/ha-system.js';
 import { tempDir } from '../helpers/paths.js';
+import { ZOO, zooAuditWords } from '../helpers/audit-zoo.js';
 
 /**
  * `zklab audit` as a user runs it, on the zoo (test/programs/zoo_service.py): the right build passes the quick
@@ -13,7 +14,6 @@ import { tempDir } from '../helpers/paths.js';
  */
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
-const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
 
 interface Card {
   exitCode: number;
@@ -40,19 +40,8 @@ async function audit(flaw: string, scenarios: string, extra: readonly string[] =
       join(dir, 'audit.html'),
       '--lab',
       join(dir, 'labs'),
-      '--probe',
-      `${python} ${HA_PROBE} ${base} {n} {addr}`,
-      '--probe-interval',
-      '500ms',
       ...extra,
-      '--exec',
-      '--',
-      python,
-      ZOO,
-      '--port-base',
-      String(base),
-      '--flaw',
-      flaw,
+      ...zooAuditWords(python, base, flaw),
     ],
     { reject: false, env: { ZKLAB_LAB: '' } },
   );

@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/templates.js';
+import { HA_PROBE } from './ha-system.js';
+
+/** The audit's zoo: one small service in a right build and builds wrong in one way each (see the file). */
+export const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
+
+/**
+ * The words after `zklab audit [options]` that audit a build of the zoo, probed on its port: `--probe`, then
+ * `--exec -- PROGRAM ARGS…` (nothing may follow them). A Python probe is given 500 ms, as one may take longer than
+ * the default 250 ms to start on a busy machine.
+ */
+export function zooAuditWords(python: string, base: number, flaw: string): string[] {
+  return [
+    '--probe',
+    `${python} ${HA_PROBE} ${base} {n} {addr}`,
+    '--probe-interval',
+    '500ms',
+    '--exec',
+    '--',
+    python,
+    ZOO,
+    '--port-base',
+    String(base),
+    '--flaw',
+    flaw,
+  ];
+}
