@@ -55,6 +55,8 @@ describe('bad input, no lab', () => {
     ],
     [['audit', '--recipe', 'nope'], /--recipe/],
     [['audit', '--connect', '127.0.0.1:2181'], /Unknown argument|--connect/],
+    [['audit', '--exec', '--', 'no-such-program-zklab'], /the program "no-such-program-zklab" is not on the PATH/],
+    [['audit', '--recipe', 'herd', '--probe', 'no-such-probe-zklab {n}'], /no-such-probe-zklab/],
   ])('%j', async (args, message) => {
     await expectUsage(args, message);
   });

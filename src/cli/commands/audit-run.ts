@@ -10,6 +10,8 @@ import { parseSlo } from '../../audit/slo.js';
 import { scenarioDrillText } from '../../audit/build.js';
 import type { ContenderSpecInput } from '../../contenders/fields.js';
 import { type ContenderSpec, checkContenderSpec } from '../../contenders/spec.js';
+import { programFor } from '../../contenders/program.js';
+import { resolveProbe } from '../../contenders/probing.js';
 import { discoverElections, type Election } from '../../audit/discover.js';
 import { formatDuration } from '../../duration.js';
 import { UsageError, ZklabError } from '../../errors.js';
@@ -114,6 +116,9 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
 
   const labDir = namedLabDir(a.lab);
   const lab = { servers, net };
+  // A program or probe that cannot be run is bad input, told before any lab starts (not fourteen failed scenarios).
+  await programFor(spec);
+  await resolveProbe(spec);
   if (spec.recipe === 'exec' && a.path === undefined) {
     ctx.err('audit: finding where the members keep their election (--path and --leader-rule say it instead)');
     const found = await discoverElections(spec, members, lab, {
