@@ -223,7 +223,7 @@ describe('zklab inspect on a real 3-server ensemble with 5 predecessor contender
     expect(r.exitCode, r.stderr).toBe(0);
     const snapshot = JSON.parse(r.stdout) as Snapshot;
     expect(snapshot.servers.map((s) => s.mode)).toEqual(['follower']);
-    expect(snapshot.problems).toEqual([]);
+    expect(snapshot.problems, snapshot.problems.join('; ')).toEqual([]);
   });
 
   it('an unreachable ensemble: --json names the servers and fails; no lab and no --connect is a usage error', async () => {

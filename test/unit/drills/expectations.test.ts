@@ -55,6 +55,24 @@ describe('evaluateExpectation', () => {
     });
   });
 
+  it('noLeaderChange: a leader paused by a disconnect as it starts, claiming again, is no change (observer-partition)', () => {
+    const paused = [
+      ...joinAll(0, ['c1', 'c2', 'c3']),
+      ev(100, 'c1', 'leader', { token: 10 }),
+      ev(900, 'c1', 'paused', { token: 10 }),
+      ev(1500, 'c1', 'leader', { token: 10 }),
+    ];
+    const history = buildHistory(paused, [], { end: 4200 });
+    const at = (now: number, others = paused) =>
+      evaluateExpectation(
+        { kind: 'noLeaderChange', ms: 3000 },
+        { history: buildHistory(others, [], { end: now }), stepStart: 1000, now },
+      );
+    expect(history.intervals.some((i) => i.contender === 'c1' && i.start <= 1000 && i.end > 1000)).toBe(false);
+    expect(at(4200)).toEqual({ status: 'passed', detail: 'c1 led throughout 3s' });
+    expect(at(4200, [...paused, ev(2000, 'c2', 'leader', { token: 11 })]).status).toBe('failed');
+  });
+
   it('leaderIs and leaderIsNot judge the leader now', () => {
     expect(judge({ kind: 'leaderIs', contender: 'c2' }, 3100).status).toBe('passed');
     expect(judge({ kind: 'leaderIs', contender: 'c1' }, 3100)).toEqual({ status: 'failed', detail: 'c2 leads' });

@@ -22,14 +22,17 @@ export const noLeaderChange: ExpectationKind<NoLeaderChange, typeof schema> = {
   /** Decides by its deadline. */
   evaluate(e, ctx) {
     const h = ctx.history;
-    const before = leaderAt(h, ctx.stepStart);
+    // The leader when it starts, or the last to claim before it: a leader paused by a disconnect at that moment
+    // (its observer cut off) that claims again on another server is still no change of leader.
+    const claims = leaderClaims(h);
+    const before = leaderAt(h, ctx.stepStart)?.contender ?? claims.findLast((c) => c.t <= ctx.stepStart)?.contender;
     const until = ctx.stepStart + e.ms;
-    const other = leaderClaims(h).find((c) => c.contender !== before?.contender && c.t > ctx.stepStart && c.t <= until);
+    const other = claims.find((c) => c.contender !== before && c.t > ctx.stepStart && c.t <= until);
     // The same leader pausing and claiming again (a reconnect with its session intact) is no change of leader.
     if (other) {
       return { status: 'failed', detail: `${other.contender} claimed leadership at ${formatOffset(other.t, h.start)}` };
     }
     if (ctx.now < until) return { status: 'pending', detail: 'watching for a change' };
-    return { status: 'passed', detail: `${before?.contender ?? 'nobody'} led throughout ${formatDuration(e.ms)}` };
+    return { status: 'passed', detail: `${before ?? 'nobody'} led throughout ${formatDuration(e.ms)}` };
   },
 };
