@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../../src/templates.js';
 import { zooAuditWords } from '../helpers/audit-zoo.js';
-import { freePortBase, kazooPython } from '../helpers/ha-system.js';
+import { freeTestPorts } from '../helpers/sockets.js';
 import { benchDir } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, sized } from './types.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
 
 async function audit(scenarios: string): Promise<{ ms: number; drillsMs: number; count: number }> {
-  const python = await kazooPython();
-  const base = await freePortBase(5);
+  // Not the tests' helpers (they load vitest, which only runs under it): Debian's python3, as the nodes bench uses.
+  const python = '/usr/bin/python3';
+  const base = await freeTestPorts([1, 2, 3, 4, 5]);
   const t0 = performance.now();
   const r = await execa(
     process.execPath,

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/templates.js';
-import { HA_PROBE } from './ha-system.js';
+import { PACKAGE_ROOT, PROGRAMS_DIR } from '../../src/templates.js';
+
+// Beside, not from, the tests' ha-system helpers: those load vitest, and `npm run bench` runs outside it.
+const HA_PROBE = join(PROGRAMS_DIR, 'ha_probe.py');
 
 /** The audit's zoo: one small service in a right build and builds wrong in one way each (see the file). */
 export const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
