@@ -2,7 +2,7 @@ import { isPaused, killNodes, newLabContainment } from '../lab/nodes.js';
 import {
   ensureNodeNetwork,
   freeSubnet,
-  NET_MODES,
+  netModeArg,
   type NetMode,
   nodeNetProblem,
   removeLabNet,
@@ -114,9 +114,7 @@ function validateUp(opts: UpOptions) {
   const servers = opts.servers === undefined ? undefined : validateServerCount(opts.servers);
   const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers);
   const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
-  if (opts.net !== undefined && !(NET_MODES as readonly string[]).includes(opts.net)) {
-    throw new UsageError(`--net ${String(opts.net)} is unknown`, `use ${NET_MODES.join(' or ')}`);
-  }
+  if (opts.net !== undefined) netModeArg(String(opts.net));
   const problem = opts.net === 'ns' ? nodeNetProblem() : undefined;
   if (problem) {
     throw new UsageError(

@@ -15,7 +15,7 @@ import { resolveProbe } from '../../contenders/probing.js';
 import { discoverElections, type Election } from '../../audit/discover.js';
 import { formatDuration } from '../../duration.js';
 import { UsageError, ZklabError } from '../../errors.js';
-import { NET_MODES, type NetMode } from '../../lab/node/net.js';
+import { netModeArg } from '../../lab/node/net.js';
 import { namedLabDir } from '../../lab/paths.js';
 import { formatLeaderRule } from '../../recipes/leadership.js';
 import { wholeNumber } from '../../validate.js';
@@ -94,16 +94,10 @@ function chosenElection(found: readonly Election[]): Election {
   );
 }
 
-function netArg(text: string | undefined): NetMode {
-  if (text === undefined) return 'proxy';
-  if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
-  throw new UsageError(`--net ${text} is unknown`, `use ${NET_MODES.join(' or ')}`);
-}
-
 export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<void> {
   const members = a.members === undefined ? 3 : wholeNumber(a.members, '--members', 2, 9, 'e.g. --members 3');
   const servers = a.servers === undefined ? 3 : wholeNumber(a.servers, '--servers', 1, 9, 'e.g. --servers 3');
-  const net = netArg(a.net);
+  const net = a.net === undefined ? 'proxy' : netModeArg(a.net);
   const scenarios = scenariosArg(a.scenarios);
   const seed = a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 100, 'e.g. --seed 42');
   let input: ContenderSpecInput = { ...specInput(a), count: members };

@@ -12,7 +12,7 @@ import { MAX_REPEAT } from '../../drills/core/limits.js';
 import { wholeNumber } from '../../validate.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
-import { NET_MODES, type NetMode } from '../../lab/node/net.js';
+import { netModeArg } from '../../lab/node/net.js';
 import { namedLabDir } from '../../lab/paths.js';
 import { stepReference } from '../../drills/format/step-reference.js';
 import {
@@ -86,11 +86,6 @@ export function checkHandler(ctx: CommandContext, given: string): void {
   ctx.out(renderDrillPlan(drill, given, Math.max(60, Math.min(TEXT_COLUMNS, process.stdout.columns || TEXT_COLUMNS))));
 }
 
-function netArg(text: string): NetMode {
-  if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
-  throw new UsageError(`--net ${text} is unknown`, `use ${NET_MODES.join(' or ')}`);
-}
-
 export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void> {
   const repeat = a.repeat === undefined ? 1 : wholeNumber(a.repeat, '--repeat', 1, MAX_REPEAT, 'e.g. --repeat 5');
   const seed =
@@ -98,7 +93,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   // A bad drill file fails here, before anything is started.
   const drill = resolveDrill(a.drill);
   const connect = a.connect === undefined ? undefined : connectArg(a.connect);
-  const net = a.net === undefined ? undefined : netArg(a.net);
+  const net = a.net === undefined ? undefined : netModeArg(a.net);
   if (net !== undefined && connect !== undefined) {
     throw new UsageError(
       '--net and --connect: a drill against an ensemble outside the lab makes no network',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
 import type { LabPaths } from '../paths.js';
 import { findIn, pathDirs } from '../../search-path.js';
 
@@ -20,6 +21,12 @@ import { findIn, pathDirs } from '../../search-path.js';
 /** How the lab's members reach each other: through link proxies (ZooKeeper's links only), or as nodes on a bridge. */
 export const NET_MODES = ['proxy', 'ns'] as const;
 export type NetMode = (typeof NET_MODES)[number];
+
+/** `--net TEXT` as a network, or one line saying which there are. */
+export function netModeArg(text: string): NetMode {
+  if ((NET_MODES as readonly string[]).includes(text)) return text as NetMode;
+  throw new UsageError(`--net ${text} is unknown`, `use ${NET_MODES.join(' or ')}`);
+}
 
 /** The lab's node network, as its state records it. */
 export interface NodeNet {
