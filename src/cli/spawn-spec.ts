@@ -111,7 +111,12 @@ export function specInput(a: SpawnFlags): ContenderSpecInput {
 
 /** The checked spec of a command line, or its first problem as a UsageError (one line, exit 2). */
 export function spawnSpec(a: SpawnFlags): ContenderSpec {
-  const r = checkContenderSpec(specInput(a));
+  return checkedSpec(specInput(a));
+}
+
+/** A spec's values checked, or its first problem as the command line words it (a UsageError: one line, exit 2). */
+export function checkedSpec(input: ContenderSpecInput): ContenderSpec {
+  const r = checkContenderSpec(input);
   if (r.issues) throw spawnUsageError(r.issues[0]!);
   return r.spec;
 }

@@ -9,7 +9,6 @@ import { QUICK, SCENARIO_NAMES, type Scenario, scenarioNamed } from '../../audit
 import { parseSlo } from '../../audit/slo.js';
 import { scenarioDrillText } from '../../audit/build.js';
 import type { ContenderSpecInput } from '../../contenders/fields.js';
-import { type ContenderSpec, checkContenderSpec } from '../../contenders/spec.js';
 import { programFor } from '../../contenders/program.js';
 import { resolveProbe } from '../../contenders/probing.js';
 import { discoverElections, type Election } from '../../audit/discover.js';
@@ -20,7 +19,7 @@ import { namedLabDir } from '../../lab/paths.js';
 import { formatLeaderRule } from '../../recipes/leadership.js';
 import { wholeNumber } from '../../validate.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
-import { type SpawnFlags, specInput, spawnUsageError } from '../spawn-spec.js';
+import { checkedSpec, type SpawnFlags, specInput } from '../spawn-spec.js';
 import { renderAuditCard, renderGradeLine } from '../views/audit.js';
 
 export type AuditArgs = GlobalArgs &
@@ -70,12 +69,6 @@ function outputFile(given: string | undefined, flag: string, ext: RegExp, exampl
   if (!ext.test(file))
     throw new UsageError(`${flag} ${given}: the name says it holds something else`, `e.g. ${flag} ${example}`);
   return file;
-}
-
-function checkedSpec(input: ContenderSpecInput): ContenderSpec {
-  const checked = checkContenderSpec(input);
-  if (checked.issues) throw spawnUsageError(checked.issues[0]!);
-  return checked.spec;
 }
 
 /** The one election discovery found; none or several is for the user to settle. */
