@@ -26,7 +26,8 @@ export interface AuditOptions {
   readonly seed?: number;
   /** Where each scenario's drill file is written, to replay it with `zklab drill run`. */
   readonly drillDir: string;
-  readonly onScenario?: (s: Scenario, k: number) => void;
+  /** `drill`: the scenario's drill file, as `drill run` reads it. */
+  readonly onScenario?: (s: Scenario, k: number, drill: string) => void;
   /** `run`: the scenario's drill result, when it ran. */
   readonly onGrade?: (g: ScenarioGrade, k: number, run?: DrillResult) => void;
   readonly onProgress?: (p: DrillProgress) => void;
@@ -65,12 +66,12 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
   let broke: string | undefined;
   for (const [k, s] of o.scenarios.entries()) {
     o.signal?.throwIfAborted();
-    o.onScenario?.(s, k);
+    const text = scenarioDrillText(s, o.input, o.lab, c, o.slo);
+    o.onScenario?.(s, k, text);
     const why = cannotRun(s, o.lab);
     let grade: ScenarioGrade;
     if (why !== undefined) grade = skipped(s, why);
     else {
-      const text = scenarioDrillText(s, o.input, o.lab, c, o.slo);
       const drill = scenarioDrill(text, s.name, o.drillDir);
       try {
         const r = await runDrill(drill, {

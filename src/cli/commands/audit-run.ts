@@ -7,7 +7,6 @@ import { auditJunit } from '../../audit/junit.js';
 import { runAudit } from '../../audit/run.js';
 import { QUICK, SCENARIO_NAMES, type Scenario, scenarioNamed } from '../../audit/scenarios.js';
 import { parseSlo } from '../../audit/slo.js';
-import { scenarioDrillText } from '../../audit/build.js';
 import type { ContenderSpecInput } from '../../contenders/fields.js';
 import { programFor } from '../../contenders/program.js';
 import { resolveProbe } from '../../contenders/probing.js';
@@ -146,19 +145,9 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
     ...(labDir === undefined ? {} : { labDir }),
     ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
     ...(seed === undefined ? {} : { seed }),
-    onScenario: (s, k) => {
+    onScenario: (s, k, drill) => {
       ctx.err(`[${k + 1}/${scenarios.length}] ${s.name}: ${s.asks}`);
-      if (a.drills !== undefined) {
-        const c = {
-          members,
-          servers,
-          sessionMs: spec.sessionTimeoutMs,
-          joinMs: spec.joinTimeoutMs,
-          failoverMs: slo.failoverMs,
-          probed: spec.probe !== undefined,
-        };
-        writeFileSync(resolve(drillDir, `audit-${s.name}.yaml`), scenarioDrillText(s, input, lab, c, slo));
-      }
+      if (a.drills !== undefined) writeFileSync(resolve(drillDir, `audit-${s.name}.yaml`), drill);
     },
     onGrade: (g, _k, run) => {
       ctx.err(`      ${renderGradeLine(g)}`);
