@@ -1,18 +1,11 @@
 import type { AuditCard } from './card.js';
 import { countVerdicts } from './card.js';
+import { escapeHtml } from '../drills/report/html-escape.js';
 
-/** Text as XML character data or an attribute value: the five escapes, and no character XML 1.0 forbids. */
+/** Text as XML character data or an attribute value: HTML's escapes (XML's own), without the characters XML 1.0 forbids. */
 export function xmlText(s: string): string {
-  return (
-    s
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 does not allow
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 does not allow
+  return escapeHtml(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''));
 }
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
