@@ -65,6 +65,11 @@ const cutThenHeal = (c: ScenarioContext, cut: StepDoc[]): StepDoc[] => [
   { sleep: ms(settle(c)) },
 ];
 
+/** A fault that takes the leader down for good, then another leader within the bound. */
+const takeDown =
+  (fault: StepDoc) =>
+  (c: ScenarioContext): StepDoc[] => [fault, newLeader(c), { sleep: ms(1000) }];
+
 const serverNames = (c: ScenarioContext): string[] => Array.from({ length: c.servers }, (_, i) => `zk${i + 1}`);
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -73,7 +78,7 @@ export const SCENARIOS: readonly Scenario[] = [
     asks: "the leader's whole node killed: failover time, no overlap",
     quick: true,
     expected: 'failover',
-    steps: (c) => [{ kill: 'leader' }, newLeader(c), { sleep: ms(1000) }],
+    steps: takeDown({ kill: 'leader' }),
   },
   {
     name: 'program-crash',
@@ -200,7 +205,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'graceful-stop',
     asks: 'SIGTERM to the leader: hand-over time',
     expected: 'failover',
-    steps: (c) => [{ stop: 'leader' }, newLeader(c), { sleep: ms(1000) }],
+    steps: takeDown({ stop: 'leader' }),
   },
   {
     name: 'clock-jump',
@@ -225,7 +230,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'herd',
     asks: 'notifications per leader death',
     expected: 'failover',
-    steps: (c) => [{ kill: 'leader' }, newLeader(c), { sleep: ms(1000) }],
+    steps: takeDown({ kill: 'leader' }),
   },
 ];
 
