@@ -8,11 +8,11 @@ const HA_PROBE = join(PROGRAMS_DIR, 'ha_probe.py');
 export const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
 
 /**
- * The words after `zklab audit [options]` that audit a build of the zoo, probed on its port: `--probe`, then
- * `--exec -- PROGRAM ARGS…` (nothing may follow them). A Python probe is given 500 ms, as one may take longer than
- * the default 250 ms to start on a busy machine.
+ * The words after `zklab audit [options]` that audit a program serving its role on a port (`--port-base B`, member N
+ * on B+N), probed there: `--probe`, then `--exec -- PYTHON PROGRAM ARGS… --port-base B` (nothing may follow them). A
+ * Python probe is given 500 ms, as one may take longer than the default 250 ms to start on a busy machine.
  */
-export function zooAuditWords(python: string, base: number, flaw: string): string[] {
+export function probedAuditWords(python: string, base: number, program: readonly string[]): string[] {
   return [
     '--probe',
     `${python} ${HA_PROBE} ${base} {n} {addr}`,
@@ -21,10 +21,12 @@ export function zooAuditWords(python: string, base: number, flaw: string): strin
     '--exec',
     '--',
     python,
-    ZOO,
+    ...program,
     '--port-base',
     String(base),
-    '--flaw',
-    flaw,
   ];
 }
+
+/** The same for a build of the zoo. */
+export const zooAuditWords = (python: string, base: number, flaw: string): string[] =>
+  probedAuditWords(python, base, [ZOO, '--flaw', flaw]);

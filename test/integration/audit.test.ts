@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/templates.js';
-import { freePortBase, HA_PROBE, kazooPython } from '../helpers/ha-system.js';
+import { freePortBase, kazooPython } from '../helpers/ha-system.js';
 import { tempDir } from '../helpers/paths.js';
-import { ZOO, zooAuditWords } from '../helpers/audit-zoo.js';
+import { probedAuditWords, ZOO, zooAuditWords } from '../helpers/audit-zoo.js';
 
 /**
  * `zklab audit` as a user runs it, on the zoo (test/programs/zoo_service.py): the right build passes the quick
@@ -115,16 +115,7 @@ describe("zklab audit on a system no one here wrote: a service on OpenStack's to
         '--json',
         '--lab',
         join(dir, 'labs'),
-        '--probe',
-        `${python} ${HA_PROBE} ${base} {n} {addr}`,
-        '--probe-interval',
-        '500ms',
-        '--exec',
-        '--',
-        python,
-        join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py'),
-        '--port-base',
-        String(base),
+        ...probedAuditWords(python, base, [join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py')]),
       ],
       { reject: false, env: { ZKLAB_LAB: '' } },
     );
