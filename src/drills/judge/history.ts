@@ -250,15 +250,30 @@ export function meet(a: Span, b: Span): Span | undefined {
 
 /** Milliseconds of [start, end) during which none of `contenders` was frozen (a lab SIGSTOP or a pause failpoint). */
 export function unfrozenMs(h: History, contenders: readonly string[], start: number, end: number): number {
-  let frozen = 0;
-  let cursor = start;
-  // h.frozen is sorted by start, so the windows of several contenders are merged in one pass.
-  for (const w of h.frozen) {
-    if (!contenders.includes(w.contender) || w.end <= cursor || w.start >= end) continue;
-    frozen += Math.min(w.end, end) - Math.max(w.start, cursor);
-    cursor = Math.min(w.end, end);
+  return Math.max(
+    0,
+    uncoveredMs(
+      h.frozen.filter((w) => contenders.includes(w.contender)),
+      start,
+      end,
+    ),
+  );
+}
+
+/** Time in [from, to] that none of the spans covers (they may overlap, in any order). */
+export function uncoveredMs(spans: readonly Span[], from: number, to: number): number {
+  const clipped = spans
+    .map((x) => ({ start: Math.max(x.start, from), end: Math.min(x.end, to) }))
+    .filter((x) => x.end > x.start)
+    .sort((a, b) => a.start - b.start);
+  let covered = 0;
+  let reach = from;
+  for (const x of clipped) {
+    if (x.end <= reach) continue;
+    covered += x.end - Math.max(x.start, reach);
+    reach = x.end;
   }
-  return Math.max(0, end - start - frozen);
+  return to - from - covered;
 }
 
 /** The contender's interval that covers t, if any. */
