@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.js';
 import { recoveredAt } from '../drills/judge/check-liveness.js';
 import type { CheckResult } from '../drills/judge/check-types.js';
-import { type History, isFrozen, zkLeaderAt } from '../drills/judge/history.js';
+import { type History, isFrozen, type Span, uncoveredMs, zkLeaderAt } from '../drills/judge/history.js';
 import { leaderClaims } from '../drills/judge/leader-hits.js';
 import { isDead } from '../drills/judge/queries.js';
 import { type DrillResult, resultHistory, type StepResult } from '../drills/judge/result.js';
@@ -53,11 +53,12 @@ export interface GradeContext {
 const NOT_FAULTS = new Set(['wait', 'sleep', 'expect', 'log', 'spawn']);
 const isFault = (s: StepResult) => !NOT_FAULTS.has(s.kind);
 
-export function skipped(s: Scenario, why: string): ScenarioGrade {
+/** A scenario not graded: skipped (it does not apply here), or not judged (the run could not say); `why` says. */
+export function notGraded(s: Scenario, verdict: 'skipped' | 'unknown', why: string): ScenarioGrade {
   return {
     scenario: s.name,
     asks: s.asks,
-    verdict: 'skipped',
+    verdict,
     why,
     notes: [],
     safety: 'n/a',
@@ -68,26 +69,9 @@ export function skipped(s: Scenario, why: string): ScenarioGrade {
   };
 }
 
-/** Time in [from, to] covered by none of the spans. */
-export function uncoveredMs(spans: readonly { start: number; end: number }[], from: number, to: number): number {
-  const sorted = spans
-    .map((x) => ({ start: Math.max(x.start, from), end: Math.min(x.end, to) }))
-    .filter((x) => x.end > x.start)
-    .sort((a, b) => a.start - b.start);
-  let covered = 0;
-  let reach = from;
-  for (const x of sorted) {
-    if (x.end <= reach) continue;
-    covered += x.end - Math.max(x.start, reach);
-    reach = x.end;
-  }
-  return to - from - covered;
-}
-
 /** The spans in which some member acted as leader: by its probe when there is one, else by its leadership. */
-function actingSpans(h: History): { start: number; end: number }[] {
-  if (h.acting.length > 0) return [...h.acting];
-  return h.intervals.filter((i) => !i.byZooKeeper || !isDead(h, i.contender, i.start));
+function actingSpans(h: History): readonly Span[] {
+  return h.acting.length > 0 ? h.acting : h.intervals;
 }
 
 /** Leader changes from t on: claims by a member other than the one that claimed last. */
@@ -180,9 +164,9 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
   }
   // A fault step the lab could not carry out (a clock fault a static binary cannot take): the scenario does not apply.
   if (broken && isFault(broken))
-    return { ...skipped(s, `${broken.description}: ${broken.detail ?? 'failed'}`), ...base };
+    return { ...notGraded(s, 'skipped', `${broken.description}: ${broken.detail ?? 'failed'}`), ...base };
   if (r.error !== undefined && broken === undefined)
-    return { ...skipped(s, r.error), ...base, verdict: 'unknown', why: `the run broke: ${r.error}` };
+    return { ...notGraded(s, 'unknown', `the run broke: ${r.error}`), ...base };
 
   const notes: string[] = [];
   const problems: { why: string; remedy: string }[] = [];
@@ -263,7 +247,8 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
   if (s.name === 'herd') {
     const m = check(r, 'herdSize')?.measurements.find((x) => x.name === 'max notified per death');
     if (h.events.some((e) => e.event === 'notified') && m?.value != null) herd = m.value;
-    if (herd === undefined) return { ...skipped(s, 'the program does not report its watch notifications'), ...base };
+    if (herd === undefined)
+      return { ...notGraded(s, 'skipped', 'the program does not report its watch notifications'), ...base };
     if (slo.herd !== undefined && herd > slo.herd)
       problems.push({
         why: `${herd} members woken by one leader's death, over the bound of ${slo.herd}`,

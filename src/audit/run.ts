@@ -6,7 +6,7 @@ import { runDrill } from '../drills/run/runner.js';
 import { nodeNetProblem } from '../lab/node/net.js';
 import { type AuditLab, scenarioDrill, scenarioDrillText } from './build.js';
 import type { AuditCard, AuditSubject } from './card.js';
-import { attributeRepeats, gradeScenario, type ScenarioGrade, skipped } from './grade.js';
+import { attributeRepeats, gradeScenario, notGraded, type ScenarioGrade } from './grade.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import type { Slo } from './slo.js';
 
@@ -70,7 +70,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
     o.onScenario?.(s, k, text);
     const why = cannotRun(s, o.lab);
     let grade: ScenarioGrade;
-    if (why !== undefined) grade = skipped(s, why);
+    if (why !== undefined) grade = notGraded(s, 'skipped', why);
     else {
       const drill = scenarioDrill(text, s.name, o.drillDir);
       try {
@@ -87,7 +87,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
         if (o.signal?.aborted) throw e;
         const message = e instanceof Error ? e.message : String(e);
         broke ??= `${s.name}: ${message}`;
-        grade = { ...skipped(s, `zklab failed: ${message}`), verdict: 'unknown' };
+        grade = notGraded(s, 'unknown', `zklab failed: ${message}`);
       }
     }
     grades.push(grade);
