@@ -2,10 +2,9 @@ import type { Argv, CommandModule } from 'yargs';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { withContenderOptions } from '../spawn-spec.js';
 import type { AuditArgs } from './audit-run.js';
+import { QUICK, SCENARIO_NAMES } from '../../audit/scenarios.js';
 
-const BATTERY =
-  'leader-crash, program-crash, freeze, cut-off, node-isolated, one-way-out, one-way-in, lossy, zk-leader-lost, ' +
-  'rolling-restart, quorum-lost, graceful-stop, clock-jump, herd';
+const BATTERY = SCENARIO_NAMES.join(', ');
 
 export function auditCommand(ctx: CommandContext): CommandModule<GlobalArgs, AuditArgs> {
   return {
@@ -25,7 +24,7 @@ export function auditCommand(ctx: CommandContext): CommandModule<GlobalArgs, Aud
           },
           scenarios: {
             type: 'string',
-            describe: `all (default), quick (leader-crash, freeze, cut-off), or names: ${BATTERY}`,
+            describe: `all (default), quick (${QUICK.join(', ')}), or names: ${BATTERY}`,
           },
           slo: {
             type: 'string',
