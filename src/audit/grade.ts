@@ -5,7 +5,7 @@ import { type History, isFrozen, type Span, uncoveredMs, zkLeaderAt } from '../d
 import { leaderClaims } from '../drills/judge/leader-hits.js';
 import { isDead } from '../drills/judge/queries.js';
 import { type DrillResult, resultHistory, type StepResult } from '../drills/judge/result.js';
-import type { Scenario } from './scenarios.js';
+import { type Scenario, scenarioNamed } from './scenarios.js';
 import type { Slo } from './slo.js';
 
 export type Verdict = 'pass' | 'fail' | 'skipped' | 'unknown';
@@ -282,22 +282,21 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
 }
 
 /**
- * A scenario whose fault repeats another's: clock-jump cuts the leader off after its clock went back, so a program
- * that fails cut-off fails it for the cut, and what its clock did cannot be told apart. Its failure is then not
- * judged, and says why.
+ * A scenario whose fault repeats another's (`repeats`: clock-jump cuts the leader off after its clock went back, as
+ * cut-off does): a program that fails the other on safety fails this one for the same reason, and what is this
+ * one's own (the clock) cannot be told apart. Its failure is then not judged, and says why.
  */
 export function attributeRepeats(grades: readonly ScenarioGrade[]): ScenarioGrade[] {
-  const cut = grades.find((g) => g.scenario === 'cut-off');
-  if (cut?.safety !== 'fail') return [...grades];
-  return grades.map((g) =>
-    g.scenario === 'clock-jump' && g.verdict === 'fail' && g.safety === 'fail'
-      ? {
-          ...g,
-          verdict: 'unknown' as const,
-          safety: 'unknown' as const,
-          why: `it fails cut-off, whose cut this scenario repeats after the jump: the clock's part cannot be told (${g.why})`,
-          remedy: 'mend cut-off first, then audit clock-jump again',
-        }
-      : g,
-  );
+  const unsafe = new Set(grades.filter((g) => g.safety === 'fail').map((g) => g.scenario));
+  return grades.map((g) => {
+    const repeated = scenarioNamed(g.scenario)?.repeats;
+    if (repeated === undefined || !unsafe.has(repeated) || g.verdict !== 'fail' || g.safety !== 'fail') return g;
+    return {
+      ...g,
+      verdict: 'unknown' as const,
+      safety: 'unknown' as const,
+      why: `it fails ${repeated}, whose cut this scenario repeats after the jump: the clock's part cannot be told (${g.why})`,
+      remedy: `mend ${repeated} first, then audit ${g.scenario} again`,
+    };
+  });
 }

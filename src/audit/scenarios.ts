@@ -42,6 +42,8 @@ export interface Scenario {
   readonly net?: 'ns';
   readonly quick?: boolean;
   readonly expected: Expected;
+  /** A scenario whose fault this one repeats: a program that fails that one fails this one for it (grade.ts). */
+  readonly repeats?: string;
   /** Leader changes the fault may force (default: 1 when it takes the leader down, else 0); more are churn. */
   readonly forcedChanges?: number;
   /** The fault and what follows it, after the steady state is reached; the recovery wait is added after them. */
@@ -212,6 +214,7 @@ export const SCENARIOS: readonly Scenario[] = [
     asks: "the leader's wall clock jumped forward; then, as it was cut off, back: does a lease outlive the cut?",
     needs: 'clock',
     expected: 'failover',
+    repeats: 'cut-off',
     steps: (c) => {
       const jump = Math.max(60_000, 10 * c.sessionMs);
       // Back while cut off: a lease timed on the wall clock, last renewed before the cut, looks fresh for the jump.
