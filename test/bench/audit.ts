@@ -3,6 +3,7 @@
  * quick battery and the whole one, against the issue's budgets (90 s and 5 minutes here). Beside each, the time its
  * scenarios' drills took themselves (steady state, fault, recovery): what the audit adds to them is the rest.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -17,21 +18,13 @@ async function audit(scenarios: string): Promise<{ ms: number; drillsMs: number;
   // Not the tests' helpers (they load vitest, which only runs under it): Debian's python3, as the nodes bench uses.
   const python = '/usr/bin/python3';
   const base = await freeTestPorts([1, 2, 3, 4, 5]);
+  const labs = benchDir('audit');
   const t0 = performance.now();
   const r = await execa(
     process.execPath,
-    [
-      BIN,
-      'audit',
-      '--scenarios',
-      scenarios,
-      '--json',
-      '--lab',
-      benchDir('audit'),
-      ...zooAuditWords(python, base, 'none'),
-    ],
+    [BIN, 'audit', '--scenarios', scenarios, '--json', '--lab', labs, ...zooAuditWords(python, base, 'none')],
     { reject: false },
-  );
+  ).finally(() => rmSync(labs, { recursive: true, force: true }));
   const ms = performance.now() - t0;
   const card = JSON.parse(r.stdout) as { exitCode: number; scenarios: { verdict: string; durationMs?: number }[] };
   if (card.exitCode !== 0) throw new Error(`the right build did not pass (exit ${card.exitCode}): ${r.stderr}`);
