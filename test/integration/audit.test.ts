@@ -82,7 +82,11 @@ describe('zklab audit on the zoo', () => {
     const cut = card.scenarios.find((s) => s.scenario === 'cut-off')!;
     expect(cut.safety).toBe('fail');
     expect((cut as { remedy?: string }).remedy).toMatch(/^stop acting on SUSPENDED/);
-    expect(r.stderr).toMatch(/\[3\/3\] cut-off: .*\n\s+FAIL, failover [\d.]+m?s: c1 acted as leader by its probe/);
+    // The progress line tells the failure as the judge words its first violation: the cut-off leader acting after
+    // ZooKeeper chose another, or (as the probes sampled it) two acting at once.
+    expect(r.stderr).toMatch(
+      /\[3\/3\] cut-off: .*\n\s+FAIL, failover [\d.]+m?s: (c\d acted as leader by its probe|c\d and c\d both acted as leader by their probes)/,
+    );
   });
 });
 
