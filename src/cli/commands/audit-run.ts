@@ -124,13 +124,15 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
     servers,
     net,
     path: spec.path,
-    leaderRule: formatLeaderRule(spec.leaderRule),
+    // A built-in recipe's own znodes say who leads it: only a program's rule is the user's to change.
+    leaderRule: spec.leaderRule.kind === 'auto' ? "the recipe's own" : formatLeaderRule(spec.leaderRule),
     sessionTimeoutMs: spec.sessionTimeoutMs,
     ...(spec.probe ? { probe: spec.probe.argv.join(' ') } : {}),
   };
+  const change = spec.recipe === 'exec' ? '--path and --leader-rule to change' : '--path to change';
   ctx.err(
     `audit: ${program}: ${scenarios.length} scenario(s), ${members} members, ${servers} servers; election ${spec.path} ` +
-      `(leader by ${subject.leaderRule}${a.path === undefined ? '; --path and --leader-rule to change' : ''})`,
+      `(leader by ${subject.leaderRule}${a.path === undefined ? `; ${change}` : ''})`,
   );
   const card: AuditCard = await runAudit({
     input,
