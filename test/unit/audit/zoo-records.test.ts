@@ -1,13 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attributeRepeats, gradeScenario, type Verdict } from '../../../src/audit/grade.js';
-import { SCENARIOS, scenarioNamed } from '../../../src/audit/scenarios.js';
-import { parseSlo } from '../../../src/audit/slo.js';
-import { runChecks } from '../../../src/drills/judge/checkers.js';
-import { buildHistory } from '../../../src/drills/judge/history.js';
-import type { DrillResult } from '../../../src/drills/judge/result.js';
+import type { Verdict } from '../../../src/audit/grade.js';
+import { SCENARIOS } from '../../../src/audit/scenarios.js';
 import { PACKAGE_ROOT } from '../../../src/templates.js';
+import { regradeRecorded } from '../../helpers/audit-records.js';
 
 /**
  * The audit's own test suite, judged again from recorded runs: the zoo (test/programs/zoo_service.py) went through the
@@ -49,27 +46,13 @@ const EXPECTED: Readonly<Record<string, Readonly<Record<string, Verdict>>>> = {
   wallclock: { 'clock-jump': 'fail', herd: 'skipped' },
 };
 
-function regrade(build: string, records = RECORDS, sessionMs = SESSION_MS) {
-  const dir = join(records, build);
-  const slo = parseSlo(build === 'flap' ? 'churn=0' : undefined, sessionMs);
-  const grades = SCENARIOS.filter((s) => existsSync(join(dir, `audit-${s.name}.run.json`))).map((s) => {
-    const recorded = JSON.parse(readFileSync(join(dir, `audit-${s.name}.run.json`), 'utf8')) as DrillResult;
-    const h = buildHistory(recorded.contenderEvents, recorded.labEvents, {
-      start: recorded.startedAt,
-      end: recorded.endedAt,
-    });
-    const checks = runChecks(h, {
-      singleLeader: {},
-      ...(s.expected === 'failover' ? { failoverTime: { max: slo.failoverMs } } : {}),
-      ...(s.name === 'herd' ? { herdSize: {} } : {}),
-    });
-    return gradeScenario(scenarioNamed(s.name)!, { ...recorded, checks }, slo, {
-      probed: true,
-      curatorSessionPolicy: false,
-    });
+const regrade = (build: string, records = RECORDS, sessionMs = SESSION_MS) =>
+  regradeRecorded({
+    dir: join(records, build),
+    sessionMs,
+    ...(build === 'flap' ? { slo: 'churn=0' } : {}),
+    grade: { probed: true, curatorSessionPolicy: false },
   });
-  return attributeRepeats(grades);
-}
 
 describe('the zoo, graded again from its recorded runs', () => {
   const builds = existsSync(RECORDS) ? readdirSync(RECORDS) : [];
