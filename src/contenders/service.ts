@@ -458,6 +458,7 @@ export async function stopContenders(paths: LabPaths, ids: readonly string[] | '
   const running = (c: ContenderRecord) => isOurs(c.pid, paths.markers) || labNode(paths, c.id, state).pids().length > 0;
   const targets = ids === 'all' ? state.contenders : ids.map((id) => resolveContender(state, id));
   const live = targets.filter(running);
+  const signalledAt = Date.now();
   // A frozen node cannot act on SIGTERM: thawed first, its program closes its session; then the rest of the node goes.
   for (const c of live) labNode(paths, c.id, state).thaw();
   await stopProcesses(
@@ -477,6 +478,6 @@ export async function stopContenders(paths: LabPaths, ids: readonly string[] | '
     await forgetGoneContenderLinks(paths, fresh);
     writeState(paths, fresh);
   });
-  for (const c of live) recordLabEvent(paths, 'contender-stopped', { contender: c.id });
+  for (const c of live) recordLabEvent(paths, 'contender-stopped', { contender: c.id, signalledAt });
   return live.map((c) => c.id);
 }

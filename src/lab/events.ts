@@ -32,7 +32,8 @@ export const LAB_EVENTS = {
   'contender-killed': fields<{ contender: string; pid: number; signal: string; scope?: string }>(),
   'contender-paused': fields<{ contender: string; pid: number; scope?: string }>(),
   'contender-resumed': fields<{ contender: string; pid: number; scope?: string }>(),
-  'contender-stopped': fields<{ contender: string }>(),
+  /** Written once the contender is gone; `signalledAt`: when SIGTERM was sent, where the stop began. */
+  'contender-stopped': fields<{ contender: string; signalledAt?: number }>(),
   /**
    * An isolation names its `target` (`requested` when that was an alias such as leader); a split its `groups`; a
    * one-way cut its sender as `target` and its receiver as `peer`.

@@ -38,7 +38,7 @@ export function faultWindows(lab: readonly LabLine[], end: number): FaultWindow[
     const names = rule.hits(ev);
     out.push({
       kind: ev.event,
-      start: ev.t,
+      start: rule.start?.(ev) ?? ev.t,
       end: faultEnd(ev, lab.slice(i + 1), end),
       label: rule.label(ev),
       contenders: names.filter(isContender),

@@ -111,6 +111,11 @@ export interface WindowRule<L extends LineHead = LineHead> {
   /** Whether this line opens one (default: every line of the event). */
   opens?(line: L): boolean;
   label(line: L): string;
+  /**
+   * When the fault began, where that is before its line was written (a stop's SIGTERM, sent before its program
+   * closed its session and exited: a hand-over may be claimed in between); default: the line's time.
+   */
+  start?(line: L): number;
   /** The members it cuts off, stops or kills. */
   hits(line: L): readonly string[];
   /** Whether a later line ends it; without, the fault is instantaneous (a kill: start == end). */

@@ -39,6 +39,7 @@ export const stop = {
       event: 'contender-stopped',
       colour: '#7f7f7f',
       label: (e) => `stop ${e.contender}`,
+      start: (e) => e.signalledAt ?? e.t,
       hits: (e) => [e.contender],
     }),
   ],

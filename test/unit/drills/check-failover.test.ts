@@ -29,6 +29,19 @@ describe('checkFailoverTime', () => {
     expect(r.measurements[0]?.value).toBeNull();
   });
 
+  it('measures a clean stop from its SIGTERM: the next leader may claim before the old one has said it stopped', () => {
+    // kazoo's Election, stopped: its znode goes as its session closes, c2 claims, and only then does c1 print that
+    // it stopped and exit; the lab writes its line last of all.
+    const h = buildHistory(
+      [...start, ev(1060, 'c2', 'leader', { token: 11 }), ev(1070, 'c1', 'stopped')],
+      [lab(1120, 'contender-stopped', { contender: 'c1', signalledAt: 1000 })],
+      { end: 5000 },
+    );
+    const r = checkFailoverTime(h);
+    expect(r.passed).toBe(true);
+    expect(r.measurements).toEqual([{ name: 'failover after stop c1', value: 60, unit: 'ms', t: 1000 }]);
+  });
+
   it('measures a resignation handover', () => {
     const h = buildHistory([...start, ev(2000, 'c1', 'resigned'), ev(2150, 'c3', 'leader', { token: 12 })], []);
     expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([
