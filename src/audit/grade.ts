@@ -34,7 +34,7 @@ export interface ScenarioGrade {
     /** Leader changes after the fault, and those beyond the ones the fault forces. */
     readonly leaderChanges?: number;
     readonly churn?: number;
-    /** Contenders notified per leader death (the herd scenario). */
+    /** Watch notifications the others got per leader death, at most (the herd scenario). */
     readonly herd?: number;
   };
   /** The drill's run: how long, with which seed (to replay it). */
@@ -251,7 +251,7 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
       return { ...notGraded(s, 'skipped', 'the program does not report its watch notifications'), ...base };
     if (slo.herd !== undefined && herd > slo.herd)
       problems.push({
-        why: `${herd} members woken by one leader's death, over the bound of ${slo.herd}`,
+        why: `${herd} watch notifications on one leader's death, over the bound of ${slo.herd}`,
         remedy: 'watch your predecessor only, not the leader or the whole election',
       });
   }
