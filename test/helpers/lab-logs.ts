@@ -9,8 +9,9 @@ import type { LabPaths } from '../../src/lab/paths.js';
 export function labLogTails(paths: LabPaths, perLog = 6): string {
   const dir = paths.logDir;
   if (!existsSync(dir)) return `(no logs at ${dir})`;
-  // A server's changes of peer state and its errors (not its election's every notification); the daemon's all.
-  const telling = /\] - (LOOKING|LEADING|FOLLOWING|OBSERVING)\s*$|Exception|ERROR|WARN|net-daemon/;
+  // A server's changes of peer state and its errors (not its election's every notification, nor the warnings every
+  // lost peer connection writes); the daemon's rules and complaints, not each link it adds.
+  const telling = /\] - (LOOKING|LEADING|FOLLOWING|OBSERVING)\s*$|ERROR|net-daemon\[\d+\] (?!added|listening)/;
   return readdirSync(dir)
     .filter((f) => /^(zk\d+|net)\.log$/.test(f))
     .sort()
