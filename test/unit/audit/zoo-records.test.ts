@@ -69,25 +69,3 @@ describe('the zoo, graded again from its recorded runs', () => {
     expect(got).toEqual(want);
   });
 });
-
-describe("Curator's card, graded again from its recorded runs (LeaderLatch of Debian's Curator 5.4, 4 s sessions)", () => {
-  const CURATOR = join(PACKAGE_ROOT, 'test', 'fixtures', 'audit-curator');
-  const card = (policy: string) =>
-    Object.fromEntries(regrade(policy, CURATOR, 4000).map((g) => [g.scenario, [g.verdict, g.why ?? '']]));
-
-  it('shows CURATOR-696 under both error policies: after the quorum came back, the old leader led on with its old token', () => {
-    for (const policy of ['standard', 'session']) {
-      const [verdict, why] = card(policy)['quorum-lost']!;
-      expect(verdict, policy).toBe('fail');
-      expect(why, policy).toMatch(/c1 acted .*(token 4294967302|while ZooKeeper's state named c2)/);
-    }
-  });
-
-  it('passes cut-off with the standard policy and fails it with the session policy', () => {
-    expect(card('standard')['cut-off']![0]).toBe('pass');
-    expect(card('session')['cut-off']).toEqual([
-      'fail',
-      expect.stringMatching(/^stale leader acted: c1 acted \d+× with token/),
-    ]);
-  });
-});
