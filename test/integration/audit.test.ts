@@ -15,6 +15,8 @@ import { probedAuditWords, ZOO, zooAuditWords } from '../helpers/audit-zoo.js';
  */
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'zklab.js');
+/** A quick battery takes 40 s here, three fresh labs and a discovery; a loaded CI machine took over 60 s. */
+const AUDIT_TIMEOUT_MS = 180_000;
 
 interface Card {
   exitCode: number;
@@ -54,26 +56,32 @@ const verdicts = (card: Card) => Object.fromEntries(card.scenarios.map((s) => [s
 const explain = (r: { stderr: string }, card: Card) => `${r.stderr}\n${JSON.stringify(card.scenarios, null, 2)}`;
 
 describe('zklab audit on the zoo', () => {
-  it('passes the right build on the quick battery, finding its election, with JUnit a parser reads', async () => {
-    const { r, card, junit, dir } = await audit('none', 'quick');
-    expect(r.exitCode, explain(r, card)).toBe(0);
-    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'pass' });
-    // Found, not told: the zoo keeps its election at ZKLAB_PATH, the default one, by the lowest sequence.
-    expect(card.subject).toMatchObject({ path: '/election', leaderRule: 'lowest-sequence' });
-    expect(r.stderr).toMatch(/audit: election \/election, leader by lowest-sequence \(sequential znodes of 3 members/);
-    for (const s of card.scenarios) expect(s.figures.failoverMs).toBeLessThanOrEqual(6000);
-    const cases = execFileSync(
-      'python3',
-      [
-        '-c',
-        "import sys, xml.etree.ElementTree as ET; print(len(ET.parse(sys.argv[1]).getroot().findall('.//testcase')))",
-        junit,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(cases.trim()).toBe('3');
-    expect(readFileSync(join(dir, 'audit.html'), 'utf8')).toMatch(/<section class="run" id="freeze">/);
-  });
+  it(
+    'passes the right build on the quick battery, finding its election, with JUnit a parser reads',
+    async () => {
+      const { r, card, junit, dir } = await audit('none', 'quick');
+      expect(r.exitCode, explain(r, card)).toBe(0);
+      expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'pass' });
+      // Found, not told: the zoo keeps its election at ZKLAB_PATH, the default one, by the lowest sequence.
+      expect(card.subject).toMatchObject({ path: '/election', leaderRule: 'lowest-sequence' });
+      expect(r.stderr).toMatch(
+        /audit: election \/election, leader by lowest-sequence \(sequential znodes of 3 members/,
+      );
+      for (const s of card.scenarios) expect(s.figures.failoverMs).toBeLessThanOrEqual(6000);
+      const cases = execFileSync(
+        'python3',
+        [
+          '-c',
+          "import sys, xml.etree.ElementTree as ET; print(len(ET.parse(sys.argv[1]).getroot().findall('.//testcase')))",
+          junit,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(cases.trim()).toBe('3');
+      expect(readFileSync(join(dir, 'audit.html'), 'utf8')).toMatch(/<section class="run" id="freeze">/);
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 
   it('passes the right build on every other scenario too, live (the zoo-records test judges the rest of the zoo)', async () => {
     const rest = SCENARIOS.filter((s) => !QUICK.includes(s.name)).map((s) => s.name);
@@ -83,20 +91,24 @@ describe('zklab audit on the zoo', () => {
     expect(verdicts(card)).toEqual(Object.fromEntries(rest.map((n) => [n, n === 'herd' ? 'skipped' : 'pass'])));
   }, 400_000);
 
-  it('fails the build that acts while SUSPENDED in cut-off alone, with the remedy', async () => {
-    const { r, card } = await audit('suspended', 'quick', ['--path', '/election']);
-    expect(r.exitCode, explain(r, card)).toBe(1);
-    // A freeze alone does not show it: thawed, kazoo hears its session is lost within a moment, and it stops.
-    expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'fail' });
-    const cut = card.scenarios.find((s) => s.scenario === 'cut-off')!;
-    expect(cut.safety).toBe('fail');
-    expect((cut as { remedy?: string }).remedy).toMatch(/^stop acting on SUSPENDED/);
-    // The progress line tells the failure as the judge words its first violation: the cut-off leader acting after
-    // ZooKeeper chose another, or (as the probes sampled it) two acting at once.
-    expect(r.stderr).toMatch(
-      /\[3\/3\] cut-off: .*\n\s+FAIL, failover [\d.]+m?s: (c\d acted as leader by its probe|c\d and c\d both acted as leader by their probes)/,
-    );
-  });
+  it(
+    'fails the build that acts while SUSPENDED in cut-off alone, with the remedy',
+    async () => {
+      const { r, card } = await audit('suspended', 'quick', ['--path', '/election']);
+      expect(r.exitCode, explain(r, card)).toBe(1);
+      // A freeze alone does not show it: thawed, kazoo hears its session is lost within a moment, and it stops.
+      expect(verdicts(card)).toEqual({ 'leader-crash': 'pass', freeze: 'pass', 'cut-off': 'fail' });
+      const cut = card.scenarios.find((s) => s.scenario === 'cut-off')!;
+      expect(cut.safety).toBe('fail');
+      expect((cut as { remedy?: string }).remedy).toMatch(/^stop acting on SUSPENDED/);
+      // The progress line tells the failure as the judge words its first violation: the cut-off leader acting after
+      // ZooKeeper chose another, or (as the probes sampled it) two acting at once.
+      expect(r.stderr).toMatch(
+        /\[3\/3\] cut-off: .*\n\s+FAIL, failover [\d.]+m?s: (c\d acted as leader by its probe|c\d and c\d both acted as leader by their probes)/,
+      );
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 });
 
 /** Every process whose command line names `word`, read from /proc itself. */
@@ -114,32 +126,36 @@ function processesNaming(word: string): number[] {
 }
 
 describe("zklab audit on a system no one here wrote: a service on OpenStack's tooz (python3-tooz)", () => {
-  it('finds its leader lock by itself, and fails cut-off: tooz tells a member it was elected, never that it lost', async () => {
-    const python = await kazooPython();
-    const base = await freePortBase(5);
-    const dir = tempDir();
-    const r = await execa(
-      process.execPath,
-      [
-        BIN,
-        'audit',
-        '--scenarios',
-        'cut-off',
-        '--json',
-        '--lab',
-        join(dir, 'labs'),
-        ...probedAuditWords(python, base, [join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py')]),
-      ],
-      { reject: false, env: { ZKLAB_LAB: '' } },
-    );
-    const card = JSON.parse(r.stdout) as Card;
-    expect(r.stderr).toMatch(
-      /audit: election \/tooz\/service\/leader, leader by lowest-sequence \(.*__lock__\d{10}, a lock held by c\d\)/,
-    );
-    expect(card.subject).toMatchObject({ path: '/tooz/service/leader', leaderRule: 'lowest-sequence' });
-    expect(r.exitCode, explain(r, card)).toBe(1);
-    expect(card.scenarios[0]).toMatchObject({ scenario: 'cut-off', verdict: 'fail', safety: 'fail' });
-  });
+  it(
+    'finds its leader lock by itself, and fails cut-off: tooz tells a member it was elected, never that it lost',
+    async () => {
+      const python = await kazooPython();
+      const base = await freePortBase(5);
+      const dir = tempDir();
+      const r = await execa(
+        process.execPath,
+        [
+          BIN,
+          'audit',
+          '--scenarios',
+          'cut-off',
+          '--json',
+          '--lab',
+          join(dir, 'labs'),
+          ...probedAuditWords(python, base, [join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py')]),
+        ],
+        { reject: false, env: { ZKLAB_LAB: '' } },
+      );
+      const card = JSON.parse(r.stdout) as Card;
+      expect(r.stderr).toMatch(
+        /audit: election \/tooz\/service\/leader, leader by lowest-sequence \(.*__lock__\d{10}, a lock held by c\d\)/,
+      );
+      expect(card.subject).toMatchObject({ path: '/tooz/service/leader', leaderRule: 'lowest-sequence' });
+      expect(r.exitCode, explain(r, card)).toBe(1);
+      expect(card.scenarios[0]).toMatchObject({ scenario: 'cut-off', verdict: 'fail', safety: 'fail' });
+    },
+    AUDIT_TIMEOUT_MS,
+  );
 });
 
 describe('zklab audit interrupted', () => {
