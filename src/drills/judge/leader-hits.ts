@@ -63,6 +63,11 @@ export function leaderFaults(h: History): LeaderFault[] {
     const killedAt = interval.endReason === 'killed' ? interval.end : undefined;
     /** When leadership was lost after t: another claim, or its own end; Infinity if it never was. */
     const lost = (t: number) => Math.min(nextClaim(t)?.t ?? Infinity, selfEnd ?? Infinity, killedAt ?? Infinity);
+    // A leader that paused itself on a disconnect and led again before anyone else claimed rode the fault out: no
+    // failover happened, and none is owed (the next one's claim belongs to a later fault).
+    const ownNext = h.intervals.find((i) => i !== interval && i.contender === contender && i.start >= interval.end);
+    const cameBack = (t: number) =>
+      interval.endReason === 'paused' && ownNext !== undefined && ownNext.start <= (nextClaim(t)?.t ?? Infinity);
     const hits = h.faults.filter(
       (f) =>
         LEADER_FAULT_KINDS.has(f.kind) &&
@@ -74,19 +79,21 @@ export function leaderFaults(h: History): LeaderFault[] {
     hits.forEach((fault, k) => {
       if (ended) return;
       const following = hits[k + 1]?.start ?? Infinity;
-      const survived = lost(fault.start) >= following;
+      const survived = lost(fault.start) >= following || cameBack(fault.start);
       const next = nextClaim(fault.start);
       const cause = fault.label;
       const base = { t: fault.start, leader: contender, token, cause, description: cause, fault, interval, survived };
       out.push(next && !survived ? { ...base, next } : base);
       ended = !survived;
     });
-    if (!ended && selfEnd !== undefined) {
+    // Its own end, unless a lab fault it rode out explains it.
+    if (!ended && selfEnd !== undefined && !(hits.length > 0 && cameBack(selfEnd))) {
       const next = nextClaim(selfEnd);
       const cause = SELF_ENDS[interval.endReason] ?? interval.endReason;
       const description = `${contender} ${cause}`;
-      const base = { t: selfEnd, leader: contender, token, cause, description, interval, survived: false };
-      out.push(next ? { ...base, next } : base);
+      const survived = cameBack(selfEnd);
+      const base = { t: selfEnd, leader: contender, token, cause, description, interval, survived };
+      out.push(next && !survived ? { ...base, next } : base);
     }
   }
   return out.sort((a, b) => a.t - b.t);

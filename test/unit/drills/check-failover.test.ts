@@ -42,6 +42,45 @@ describe('checkFailoverTime', () => {
     expect(r.measurements).toEqual([{ name: 'failover after stop c1', value: 60, unit: 'ms', t: 1000 }]);
   });
 
+  it('owes no failover for a fault the leader rode out by pausing and leading again before anyone else claimed', () => {
+    // single-file-retry on a loaded machine: the leader's short isolation outlasted its client's patience, so it
+    // paused, then led again with its session intact; minutes later it was killed and c2 took over.
+    const h = buildHistory(
+      [
+        ...start,
+        ev(2400, 'c1', 'paused'),
+        ev(3200, 'c1', 'leader', { token: 10 }),
+        ev(9000, 'c2', 'leader', { token: 11 }),
+      ],
+      [
+        lab(1000, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' }),
+        lab(3000, 'heal', { kind: 'partition', description: 'heal c1' }),
+        lab(7000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL' }),
+      ],
+      { end: 12_000 },
+    );
+    const r = checkFailoverTime(h, { max: 6000 });
+    expect(r.passed, r.details.map((d) => d.message).join('; ')).toBe(true);
+    expect(r.measurements.map((m) => [m.name, m.value])).toEqual([['failover after kill c1 (SIGKILL)', 2000]]);
+    expect(r.details[0]?.message).toMatch(/^no failover needed: c1 kept leading through isolate c1 at \+1s/);
+  });
+
+  it('still owes one when another claimed while the paused leader was away', () => {
+    const h = buildHistory(
+      [
+        ...start,
+        ev(2400, 'c1', 'paused'),
+        ev(3100, 'c2', 'leader', { token: 11 }),
+        ev(3200, 'c1', 'leader', { token: 10 }),
+      ],
+      [lab(1000, 'partition', { target: 'c1', description: 'isolate c1', mode: 'blackhole' })],
+      { end: 12_000 },
+    );
+    expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([
+      ['failover after isolate c1', 2100],
+    ]);
+  });
+
   it('measures a resignation handover', () => {
     const h = buildHistory([...start, ev(2000, 'c1', 'resigned'), ev(2150, 'c3', 'leader', { token: 12 })], []);
     expect(checkFailoverTime(h).measurements.map((m) => [m.name, m.value])).toEqual([
