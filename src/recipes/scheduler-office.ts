@@ -303,7 +303,10 @@ export class SchedulerOffice {
         this.host.io.log('job-requeued', { job, from: worker, attempt });
       } catch (e) {
         if (!(e instanceof MultiError)) throw e;
-        if (e.index === 0 || e.retryable || isCode(e, 'SESSIONEXPIRED')) return; // the next pass tries again
+        if (e.index === 0 || isCode(e, 'SESSIONEXPIRED')) return; // no longer the leader: the next one takes them back
+        // Thrown, not returned: reconcileSafely passes again once connected. The worker is gone already, so no
+        // watch will fire for it again, and nothing else may ever ask for that pass.
+        if (e.retryable) throw e;
         if (e.index === 1) {
           // Queued already (a copy): the assignment alone goes.
           await this.host.zk.delete(assignment).catch(() => undefined);
