@@ -20,6 +20,14 @@ export function checkFailoverTime(
       details.push({ level: 'info', t: f.t, message: `no failover needed: ${f.leader} kept leading through ${what}` });
       continue;
     }
+    if (f.cameBack) {
+      details.push({
+        level: 'info',
+        t: f.t,
+        message: `no failover needed: ${f.leader} paused after ${what} and led again before anyone else claimed`,
+      });
+      continue;
+    }
     const ms = f.next ? f.next.t - f.t : null;
     measurements.push({ name: `failover after ${f.description}`, value: ms, unit: 'ms', t: f.t });
     if (ms === null || !f.next) {

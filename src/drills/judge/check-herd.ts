@@ -28,7 +28,8 @@ export function herdCounts(
   windowMs = DEFAULT_HERD_WINDOW_MS,
   faults: readonly LeaderFault[] = leaderFaults(h),
 ): HerdCount[] {
-  const deaths = faults.filter((f) => !f.survived);
+  // A leader that came back woke its watchers, perhaps, but it did not die: there is no herd to count.
+  const deaths = faults.filter((f) => !f.survived && !f.cameBack);
   return deaths.map((death, k) => {
     const nextDeath = deaths[k + 1]?.t ?? Infinity;
     const wanted = death.next ? death.next.t + windowMs : Infinity;

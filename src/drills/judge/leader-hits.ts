@@ -35,6 +35,8 @@ export interface LeaderFault {
   readonly next?: LeaderClaim;
   /** The leader rode it out: nobody else claimed before the next fault, and it never stopped leading meanwhile. */
   readonly survived: boolean;
+  /** It paused itself on a disconnect and led again before anyone else claimed: no failover, none owed. */
+  readonly cameBack?: true;
 }
 
 /** Every claim of leadership: a contender's own `leader` line, or ZooKeeper naming a contender that says nothing. */
@@ -63,8 +65,8 @@ export function leaderFaults(h: History): LeaderFault[] {
     const killedAt = interval.endReason === 'killed' ? interval.end : undefined;
     /** When leadership was lost after t: another claim, or its own end; Infinity if it never was. */
     const lost = (t: number) => Math.min(nextClaim(t)?.t ?? Infinity, selfEnd ?? Infinity, killedAt ?? Infinity);
-    // A leader that paused itself on a disconnect and led again before anyone else claimed rode the fault out: no
-    // failover happened, and none is owed (the next one's claim belongs to a later fault).
+    // A leader that paused itself on a disconnect and led again before anyone else claimed: leadership was
+    // interrupted (liveness counts it), but nobody took over and nobody had to (a later claim is a later fault's).
     const ownNext = h.intervals.find((i) => i !== interval && i.contender === contender && i.start >= interval.end);
     const cameBack = (t: number) =>
       interval.endReason === 'paused' && ownNext !== undefined && ownNext.start <= (nextClaim(t)?.t ?? Infinity);
@@ -79,21 +81,21 @@ export function leaderFaults(h: History): LeaderFault[] {
     hits.forEach((fault, k) => {
       if (ended) return;
       const following = hits[k + 1]?.start ?? Infinity;
-      const survived = lost(fault.start) >= following || cameBack(fault.start);
+      const survived = lost(fault.start) >= following;
       const next = nextClaim(fault.start);
       const cause = fault.label;
       const base = { t: fault.start, leader: contender, token, cause, description: cause, fault, interval, survived };
-      out.push(next && !survived ? { ...base, next } : base);
+      if (!survived && cameBack(fault.start)) out.push({ ...base, cameBack: true });
+      else out.push(next && !survived ? { ...base, next } : base);
       ended = !survived;
     });
-    // Its own end, unless a lab fault it rode out explains it.
-    if (!ended && selfEnd !== undefined && !(hits.length > 0 && cameBack(selfEnd))) {
+    if (!ended && selfEnd !== undefined) {
       const next = nextClaim(selfEnd);
       const cause = SELF_ENDS[interval.endReason] ?? interval.endReason;
       const description = `${contender} ${cause}`;
-      const survived = cameBack(selfEnd);
-      const base = { t: selfEnd, leader: contender, token, cause, description, interval, survived };
-      out.push(next && !survived ? { ...base, next } : base);
+      const base = { t: selfEnd, leader: contender, token, cause, description, interval, survived: false };
+      if (cameBack(selfEnd)) out.push({ ...base, cameBack: true });
+      else out.push(next ? { ...base, next } : base);
     }
   }
   return out.sort((a, b) => a.t - b.t);
