@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScenarioGrade } from '../../../src/audit/grade.js';
 import { SCENARIOS } from '../../../src/audit/scenarios.js';
-import { formatDuration } from '../../../src/duration.js';
+import { cardFigure } from '../../../src/audit/words.js';
 import { PACKAGE_ROOT } from '../../../src/templates.js';
 import { type Recorded, regradeRecorded } from '../../helpers/audit-records.js';
 
@@ -15,37 +15,31 @@ import { type Recorded, regradeRecorded } from '../../helpers/audit-records.js';
 
 const RECORDS = join(PACKAGE_ROOT, 'test', 'fixtures', 'audit-cards');
 
-/** Each column of the table: the directory of its records, and how its members ran. */
-const COLUMNS: Readonly<Record<string, Omit<Recorded, 'dir'> & { readonly dir: string }>> = {
-  predecessor: { dir: 'predecessor', sessionMs: 2000, grade: { probed: false, curatorSessionPolicy: false } },
-  herd: { dir: 'herd', sessionMs: 2000, grade: { probed: false, curatorSessionPolicy: false } },
-  'single-file': { dir: 'single-file', sessionMs: 2000, grade: { probed: false, curatorSessionPolicy: false } },
-  priority: { dir: 'priority', sessionMs: 2000, grade: { probed: false, curatorSessionPolicy: false } },
-  kazoo: { dir: 'kazoo-election', sessionMs: 2000, grade: { probed: false, curatorSessionPolicy: false } },
-  'Curator (standard)': {
-    dir: 'curator-standard',
-    sessionMs: 4000,
-    grade: { probed: false, curatorSessionPolicy: false },
-  },
-  'Curator (session)': {
-    dir: 'curator-session',
-    sessionMs: 4000,
-    grade: { probed: false, curatorSessionPolicy: true },
-  },
+/** How zklab's recipes and the kazoo and Curator contenders are graded: no probe, their own belief lines. */
+const UNPROBED = { probed: false, curatorSessionPolicy: false };
+
+/** Each column of the table: the directory of its records (under RECORDS), and how its members ran. */
+const COLUMNS: Readonly<Record<string, Recorded>> = {
+  predecessor: { dir: 'predecessor', sessionMs: 2000, grade: UNPROBED },
+  herd: { dir: 'herd', sessionMs: 2000, grade: UNPROBED },
+  'single-file': { dir: 'single-file', sessionMs: 2000, grade: UNPROBED },
+  priority: { dir: 'priority', sessionMs: 2000, grade: UNPROBED },
+  kazoo: { dir: 'kazoo-election', sessionMs: 2000, grade: UNPROBED },
+  'Curator (standard)': { dir: 'curator-standard', sessionMs: 4000, grade: UNPROBED },
+  'Curator (session)': { dir: 'curator-session', sessionMs: 4000, grade: { ...UNPROBED, curatorSessionPolicy: true } },
+};
+
+/** A column's battery, graded again by today's judges. */
+const graded = (column: string): ScenarioGrade[] => {
+  const c = COLUMNS[column]!;
+  return regradeRecorded({ ...c, dir: join(RECORDS, c.dir) });
 };
 
 /** A grade as the README's table writes it: the verdict, then the failover (for herd, the watch notifications one death sent). */
 function cell(g: ScenarioGrade): string {
   const verdict = g.verdict === 'fail' ? '**fail**' : g.verdict === 'unknown' ? 'not judged' : g.verdict;
-  const figure =
-    g.figures.herd !== undefined
-      ? `${g.figures.herd} notified`
-      : g.figures.failoverMs === undefined
-        ? undefined
-        : g.figures.failoverMs === null
-          ? 'none took over'
-          : formatDuration(g.figures.failoverMs);
-  return figure === undefined ? verdict : `${verdict}, ${figure}`;
+  if (g.figures.herd !== undefined) return `${verdict}, ${g.figures.herd} notified`;
+  return g.figures.failoverMs === undefined ? verdict : `${verdict}, ${cardFigure(g.figures.failoverMs)}`;
 }
 
 /** The README's table of cards: its header's columns, and for each scenario row its cells by column. */
@@ -83,9 +77,7 @@ describe("the README's cards, graded again from their recorded batteries", () =>
   });
 
   it.each(Object.keys(COLUMNS))('%s: the column is its card as graded today', (column) => {
-    const c = COLUMNS[column]!;
-    const graded = regradeRecorded({ ...c, dir: join(RECORDS, c.dir) });
-    const want = Object.fromEntries(graded.map((g) => [g.scenario, cell(g)]));
+    const want = Object.fromEntries(graded(column).map((g) => [g.scenario, cell(g)]));
     const { rows } = readmeTable();
     const told = Object.fromEntries([...rows].map(([scenario, cells]) => [scenario, cells.get(column)]));
     expect(told).toEqual(want);
@@ -93,12 +85,8 @@ describe("the README's cards, graded again from their recorded batteries", () =>
 });
 
 describe("Curator's cards (LeaderLatch of Debian's Curator 5.4, 4 s sessions)", () => {
-  const card = (column: string) => {
-    const c = COLUMNS[column]!;
-    return Object.fromEntries(
-      regradeRecorded({ ...c, dir: join(RECORDS, c.dir) }).map((g) => [g.scenario, [g.verdict, g.why ?? '']]),
-    );
-  };
+  const card = (column: string) =>
+    Object.fromEntries(graded(column).map((g) => [g.scenario, [g.verdict, g.why ?? '']]));
 
   it('show CURATOR-696 under both error policies: after the quorum came back, the old leader led on with its old token', () => {
     for (const column of ['Curator (standard)', 'Curator (session)']) {
