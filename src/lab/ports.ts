@@ -102,7 +102,57 @@ export function validateBasePort(base: unknown): number {
 }
 
 /**
- * Chooses a free block. With an explicit base, that block or an error naming the taken port;
+ * Every loopback address and port a lab of this plan listens on with link proxies: the servers' own ports on
+ * 127.0.0.1, and each pair's quorum and election proxy at the pair's address. A block whose servers are down can
+ * still be held by another lab's link daemon at the pair addresses.
+ */
+export function blockEndpoints(plan: readonly ServerPorts[]): { host: string; port: number }[] {
+  const own = allPorts(plan).map((port) => ({ host: '127.0.0.1', port }));
+  const pairs = plan.flatMap((from) =>
+    plan
+      .filter((to) => to.id !== from.id)
+      .flatMap((to) => [to.quorumPort, to.electionPort].map((port) => ({ host: peerLinkHost(from.id, to.id), port }))),
+  );
+  return [...own, ...pairs];
+}
+
+/** The endpoints of the plan something listens on: bare ports on 127.0.0.1, host:port elsewhere. */
+async function takenEndpoints(plan: readonly ServerPorts[]): Promise<string[]> {
+  const ends = blockEndpoints(plan);
+  const free = await Promise.all(ends.map((e) => isPortFree(e.port, e.host)));
+  return ends.filter((_, i) => !free[i]).map((e) => (e.host === '127.0.0.1' ? String(e.port) : `${e.host}:${e.port}`));
+}
+
+/** An address no lab listens on: a block's claim is a socket there on the block's base port. */
+const CLAIM_HOST = '127.254.0.1';
+/** Long enough for a lab to start its servers on the block; the claim also ends with the process that made it. */
+const CLAIM_MS = 60_000;
+
+/** This process's claims: the lab each block was claimed for, so the same lab coming up again keeps its block. */
+const claims = new Map<number, string>();
+
+/**
+ * Holds a block for this process while its lab starts: between the check that a block is free and its servers
+ * listening, another lab starting beside this one (in this process or another) would find it free too. Binding is
+ * the atomic test-and-set; the socket dies with the process, so a claim leaves nothing behind.
+ */
+function claimBlock(base: number, labRoot: string): Promise<boolean> {
+  const mine = claims.get(base);
+  if (mine !== undefined) return Promise.resolve(mine === labRoot);
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port: base, host: CLAIM_HOST, exclusive: true }, () => {
+      claims.set(base, labRoot);
+      srv.unref();
+      setTimeout(() => srv.close(() => claims.delete(base)), CLAIM_MS).unref();
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Chooses a free block and claims it. With an explicit base, that block or an error naming the taken port;
  * otherwise the lab's preferred block, or the next free one.
  */
 export async function choosePorts(
@@ -113,14 +163,21 @@ export async function choosePorts(
   if (explicitBase !== undefined) {
     validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
-    const taken = await takenPorts(allPorts(plan));
-    if (taken.length > 0) {
-      const holder = describePortHolder(taken[0]!);
+    const taken = await takenEndpoints(plan);
+    if (taken.length === 0 && !(await claimBlock(explicitBase, labRoot))) taken.push(`${CLAIM_HOST}:${explicitBase}`);
+    const own = taken.filter((t) => /^\d+$/.test(t));
+    if (own.length > 0) {
+      const holder = describePortHolder(Number(own[0]));
       throw new EnvironmentError(
-        `port ${taken.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`,
+        `port ${own.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`,
         `choose another --base-port, or omit it and zklab picks a free block`,
       );
     }
+    if (taken.length > 0)
+      throw new EnvironmentError(
+        `${taken.join(', ')} already in use: another lab's link proxies, or a lab starting on this block`,
+        `choose another --base-port, or omit it and zklab picks a free block`,
+      );
     return { base: explicitBase, plan };
   }
   const slots = Math.floor((RANGE_END - RANGE_START) / BLOCK_SIZE);
@@ -128,7 +185,7 @@ export async function choosePorts(
   for (let i = 0; i < slots; i++) {
     const base = RANGE_START + ((first - RANGE_START + i * BLOCK_SIZE) % (slots * BLOCK_SIZE));
     const plan = planServerPorts(base, servers);
-    if ((await takenPorts(allPorts(plan))).length === 0) return { base, plan };
+    if ((await takenEndpoints(plan)).length === 0 && (await claimBlock(base, labRoot))) return { base, plan };
   }
   throw new EnvironmentError(
     `no free block of ports between ${RANGE_START} and ${RANGE_END}`,

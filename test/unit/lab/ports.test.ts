@@ -65,3 +65,40 @@ describe('port planning', () => {
     expect(() => validateBasePort('abc')).toThrow(/--base-port must be a whole number from 1024 to 65335, got "abc"$/);
   });
 });
+
+describe('a block in use elsewhere than the servers’ ports', () => {
+  it('passes over a block whose pair address another lab’s link daemon still holds', async () => {
+    const lab = '/tmp/ports-test-lab-3';
+    const first = preferredBase(lab);
+    await occupyAt(first + 11, '127.1.2.1');
+    const { base } = await choosePorts(lab, 3);
+    expect(base).not.toBe(first);
+  });
+
+  it('gives two labs starting at once from the same preferred block two blocks', async () => {
+    const lab = '/tmp/ports-test-lab-4';
+    let other = 0;
+    while (preferredBase(`/tmp/ports-test-other-${other}`) !== preferredBase(lab)) other++;
+    const [a, b] = await Promise.all([choosePorts(lab, 3), choosePorts(`/tmp/ports-test-other-${other}`, 3)]);
+    expect(a.base).not.toBe(b.base);
+    await expect(choosePorts('/tmp/ports-test-lab-5', 3, a.base)).rejects.toThrow(
+      /already in use: .*a lab starting on this block/,
+    );
+  });
+
+  it('lets a lab that comes up again in the same process keep its block', async () => {
+    const lab = '/tmp/ports-test-lab-6';
+    const { base } = await choosePorts(lab, 3);
+    expect((await choosePorts(lab, 3)).base).toBe(base);
+    expect((await choosePorts(lab, 3, base)).base).toBe(base);
+  });
+});
+
+function occupyAt(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    servers.push(s);
+    s.once('error', reject);
+    s.listen(port, host, () => resolve());
+  });
+}
