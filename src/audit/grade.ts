@@ -1,5 +1,7 @@
 import { formatDuration } from '../duration.js';
 import { recoveredAt } from '../drills/judge/check-liveness.js';
+import { PROBE_PATIENCE_MS } from '../contenders/fields.js';
+import { PROBES_BLIND } from '../drills/judge/check-single-leader.js';
 import type { CheckResult } from '../drills/judge/check-types.js';
 import { type History, isFrozen, type Span, uncoveredMs, zkLeaderAt } from '../drills/judge/history.js';
 import { leaderClaims } from '../drills/judge/leader-hits.js';
@@ -175,13 +177,22 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
   // Safety: two acting at once, acting after ZooKeeper chose another, claims from an expired session, stale tokens.
   const single = check(r, 'singleLeader');
   const evidence = h.acting.length > 0 || h.events.some((e) => e.event === 'act');
+  const blindMs = single?.measurements.find((m) => m.name === PROBES_BLIND)?.value ?? 0;
   let safety: Grade;
+  let unjudged: string | undefined;
   if (single && !single.passed) {
     safety = 'fail';
     problems.push({ why: firstViolation(single), remedy: safetyRemedy(s, g) });
   } else if (!g.probed && !evidence) {
     safety = 'unknown';
+    unjudged = 'safety could not be judged: no probe, and the program reports no actions';
     notes.push('no probe: safety judged on what ZooKeeper says each member believes; give --probe to ask the program');
+  } else if (blindMs > 0) {
+    safety = 'unknown';
+    unjudged =
+      `safety could not be judged: probes said nothing for ${formatDuration(blindMs)} while ZooKeeper named ` +
+      `another leader (the report's singleLeader details say whose)`;
+    notes.push(`a probe must answer within ${formatDuration(PROBE_PATIENCE_MS)}, or it is killed and says nothing`);
   } else safety = 'pass';
 
   // Liveness: another member within the bound when the leader was taken down; one leader again otherwise.
@@ -263,9 +274,7 @@ export function gradeScenario(s: Scenario, r: DrillResult, slo: Slo, g: GradeCon
     ...base,
     verdict,
     ...(failed ? { why: problems[0]!.why, remedy: problems[0]!.remedy } : {}),
-    ...(verdict === 'unknown'
-      ? { why: 'safety could not be judged: no probe, and the program reports no actions' }
-      : {}),
+    ...(verdict === 'unknown' ? { why: unjudged } : {}),
     notes,
     safety,
     liveness,

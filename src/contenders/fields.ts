@@ -18,6 +18,11 @@ export const DEFAULT_HOLD_MS = 200;
 export const DEFAULT_THINK_MS = 100;
 export const DEFAULT_JOIN_TIMEOUT_MS = 30_000;
 export const DEFAULT_PROBE_INTERVAL_MS = 250;
+/**
+ * How long a probe run may take, when its interval is shorter, before the prober kills it as hung: a probe that
+ * starts an interpreter takes more than 250 ms on a busy machine, and killed, it would say nothing when it matters.
+ */
+export const PROBE_PATIENCE_MS = 2000;
 
 /** The bounds of every duration a spec takes. */
 export const SPEC_LIMITS = {

@@ -13,6 +13,7 @@ import { labContainment } from '../lab/nodes.js';
 import { LabPaths, NODE_MARKER_PREFIX } from '../lab/paths.js';
 import { releasePidLock, tryPidLock } from '../lab/pid-lock.js';
 import { type ContenderRecord, type LabState, readState } from '../lab/state.js';
+import { PROBE_PATIENCE_MS } from './fields.js';
 import { ProbeShell } from './probe-shell.js';
 import { PROBES_NODE } from './probing.js';
 
@@ -41,6 +42,8 @@ interface Slot {
   running: boolean;
   /** When the running probe must be done; killed as hung past that. */
   deadline: number;
+  /** How long the run before this one took: with this one's, how late its word may be. */
+  lastTookMs: number;
   hung: boolean;
   nextAt: number;
   nodeCheckedAt: number;
@@ -77,7 +80,7 @@ function reloadState(now: number): boolean {
   return state !== undefined;
 }
 
-/** Records what the probe said when it differs from what it said last (`everyMs` and the exit code aside). */
+/** Records what the probe said when it differs from what it said last (`everyMs`, `lateMs` and the exit code aside). */
 function record(slot: Slot, said: Said): void {
   if (slot.said?.leads === said.leads && slot.said.why === said.why) return;
   slot.said = said;
@@ -85,25 +88,30 @@ function record(slot: Slot, said: Said): void {
 }
 
 function runProbe(slot: Slot, probe: NonNullable<ContenderRecord['probe']>, now: number): void {
+  const patience = Math.max(probe.everyMs, PROBE_PATIENCE_MS);
   slot.nextAt = now + probe.everyMs;
-  slot.deadline = now + probe.everyMs;
+  slot.deadline = now + patience;
   slot.hung = false;
   slot.running = true;
   slot.shell ??= new ProbeShell(probe.argv, probeEnv);
   void slot.shell.run().then((r) => {
     slot.running = false;
-    // Done after its time (killed as hung): the next run is due now, not at the next look at the state.
+    const took = Date.now() - now;
+    // What it says was so at some moment since the previous run began: this late at most, one interval if both ran quick.
+    const lateMs = Math.max(probe.everyMs, slot.lastTookMs) + took;
+    slot.lastTookMs = took;
+    // Done after its time: the next run is due now, not at the next look at the state.
     if (Date.now() >= slot.nextAt) scheduleTick(Date.now());
     // The node may have gone while the probe ran: what it said then is not about a live node.
     if (!slot.nodeAlive) return;
     const everyMs = probe.everyMs;
     if ('failed' in r) record(slot, { leads: null, everyMs, why: `could not start: ${r.failed}` });
-    else if (slot.hung) record(slot, { leads: null, everyMs, why: `hung past ${everyMs}ms` });
-    else record(slot, { leads: r.exit === 0, everyMs, exit: r.exit });
+    else if (slot.hung) record(slot, { leads: null, everyMs, why: `hung past ${patience}ms` });
+    else record(slot, { leads: r.exit === 0, everyMs, lateMs, exit: r.exit });
   });
 }
 
-/** A probe that outlasts its interval says nothing: killed, and recorded as unknown when it has gone. */
+/** A probe that outlasts its patience says nothing: killed, and recorded as unknown when it has gone. */
 function killIfHung(slot: Slot, now: number): void {
   if (!slot.running || slot.hung || now < slot.deadline) return;
   slot.hung = true;
@@ -142,6 +150,7 @@ function tick(): void {
         nextAt: 0,
         running: false,
         deadline: 0,
+        lastTookMs: 0,
         hung: false,
         nodeCheckedAt: -1,
         nodeAlive: true,

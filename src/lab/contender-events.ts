@@ -109,10 +109,12 @@ export const CONTENDER_EVENTS = {
   'lock-write': fields<{ token: number; value: number; accepted: boolean; lastToken: number; previousValue: number }>(),
   /**
    * Written by the lab's prober, not the contender: what the contender's probe said, when it changed. `leads`: exit 0
-   * (the node acts as the leader), non-zero (it does not), null (unknown: the probe hung past `everyMs` and was
-   * killed, or could not start). `why` says what made it unknown, or that the node has no process left.
+   * (the node acts as the leader), non-zero (it does not), null (unknown: the probe hung past its patience and was
+   * killed, or could not start). `why` says what made it unknown, or that the node has no process left. `lateMs`:
+   * how late the word may be (the interval, or the run before it if that took longer, plus this run); absent in
+   * older records, where it is `everyMs`.
    */
-  probed: fields<{ leads: boolean | null; everyMs: number; exit?: number | null; why?: string }>(),
+  probed: fields<{ leads: boolean | null; everyMs: number; lateMs?: number; exit?: number | null; why?: string }>(),
   /** Lock workload: the holder let go (deleted its znode, or found its session gone). Ends a believed hold. */
   'lock-released': fields<{ token: number; heldMs: number; reason: string }>(),
 } as const;

@@ -1,8 +1,9 @@
+import { PROBE_PATIENCE_MS } from '../../contenders/fields.js';
 import { ACT_INTERVAL_MS } from '../../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
-import type { ActingInterval } from '../../lab/acting-intervals.js';
+import { type ActingInterval, probeBlindSpans } from '../../lab/acting-intervals.js';
 import { intervalAt, isFrozen, meet, unfrozenMs, zkLeaderAt, type History } from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 import { strict } from '../core/zod-helpers.js';
@@ -14,6 +15,9 @@ import type { Checker } from './checker.js';
  */
 const SAMPLING_SLACK_MS = 350;
 const actingBound = (...everyMs: number[]) => Math.max(...everyMs) + SAMPLING_SLACK_MS;
+
+/** The measurement of time a probe said nothing while ZooKeeper named another leader: a verdict blind that long. */
+export const PROBES_BLIND = 'probe silent while ZooKeeper named another leader';
 
 interface StaleActs {
   readonly contender: string;
@@ -192,6 +196,34 @@ function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
   return out;
 }
 
+interface BlindAgainstZk {
+  readonly contender: string;
+  readonly why: string;
+  readonly zkLeader: string;
+  readonly start: number;
+  readonly ms: number;
+}
+
+/**
+ * A node whose probe said nothing while ZooKeeper named another, for longer than sampling can explain (one run killed
+ * as hung is a late sample; frozen time out: a frozen node acts on nothing): whether it acted then is not known, so
+ * no verdict can say it did not.
+ */
+function blindAgainstZooKeeper(h: History): BlindAgainstZk[] {
+  const out: BlindAgainstZk[] = [];
+  for (const b of probeBlindSpans(h.events, h.end)) {
+    for (const z of h.zkLeaders) {
+      if (z.leader === null || z.leader === b.contender) continue;
+      const both = meet(b, z);
+      if (!both) continue;
+      const ms = unfrozenMs(h, [b.contender], both.start, both.end);
+      if (ms > actingBound(b.everyMs) + PROBE_PATIENCE_MS)
+        out.push({ contender: b.contender, why: b.why, zkLeader: z.leader, start: both.start, ms });
+    }
+  }
+  return out;
+}
+
 /** How long nodes acted as the leader by their probes while ZooKeeper's state named no leader (a measurement). */
 function actingWithoutZkLeader(h: History): number {
   let ms = 0;
@@ -224,6 +256,7 @@ export function checkSingleLeader(h: History): CheckResult {
   const behind = beliefsBehindZooKeeper(h);
   const bothActing = actingOverlaps(h);
   const actingAgainstZk = actingAgainstZooKeeper(h);
+  const blind = blindAgainstZooKeeper(h);
   const since = (a: ActingInterval) => `${a.contender} acting since ${formatOffset(a.start, h.start)}`;
   const details: CheckDetail[] = [
     ...bothActing.map((o) => ({
@@ -242,6 +275,13 @@ export function checkSingleLeader(h: History): CheckResult {
           ? `after ZooKeeper gave leadership to ${x.zkLeader} ${at(x.zkSince)}`
           : `while ZooKeeper named ${x.zkLeader} leader (since ${formatOffset(x.zkSince, h.start)})`) +
         ` (${since(x.acting)})`,
+    })),
+    ...blind.map((b) => ({
+      level: 'warning' as const,
+      t: b.start,
+      message:
+        `${b.contender}'s probe said nothing for ${formatDuration(b.ms)} ${at(b.start)} while ZooKeeper named ` +
+        `${b.zkLeader} leader (${b.why}): whether it acted then is not known`,
     })),
     ...againstZk.map((a) => ({
       level: 'violation' as const,
@@ -322,6 +362,7 @@ export function checkSingleLeader(h: History): CheckResult {
         unit: 'ms',
       },
       { name: 'acting while ZooKeeper named no leader (probes)', value: actingWithoutZkLeader(h), unit: 'ms' },
+      { name: PROBES_BLIND, value: blind.reduce((n, b) => n + b.ms, 0), unit: 'ms' },
     ],
   };
 }

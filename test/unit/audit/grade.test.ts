@@ -133,6 +133,38 @@ describe('gradeScenario on recorded runs', () => {
     expect(grade.notes[0]).toMatch(/no probe/);
   });
 
+  it('cannot judge safety where a probe said nothing while another led: not a pass', () => {
+    const probed = (t: number, id: string, leads: boolean | null) =>
+      ev(t, id, 'probed', {
+        leads,
+        everyMs: 250,
+        source: 'probe',
+        ...(leads === null ? { why: 'hung past 2000ms' } : {}),
+      });
+    const cut = scenarioNamed('cut-off')!;
+    const steps = [...crashSteps.slice(0, 3), step('partition', 3000, 3010), ...crashSteps.slice(4)];
+    const silent = ['c1', 'c2', 'c3'].map((id) => ev(0, id, 'started', { recipe: 'exec' }));
+    const heard = [...silent, probed(100, 'c1', true), probed(100, 'c2', false), probed(5100, 'c2', true)];
+    const labLines = [
+      zk(100, 'c1'),
+      lab(3000, 'partition', { description: 'cut c1 off', mode: 'blackhole', target: 'c1' }),
+      zk(5000, 'c2'),
+    ];
+    const blind = gradeScenario(cut, run(steps, [...heard, probed(3200, 'c1', null)], labLines, 8000), slo, {
+      ...g,
+      probed: true,
+    });
+    expect(blind).toMatchObject({ verdict: 'unknown', safety: 'unknown' });
+    expect(blind.why).toBe(
+      "safety could not be judged: probes said nothing for 3s while ZooKeeper named another leader (the report's singleLeader details say whose)",
+    );
+    const seen = gradeScenario(cut, run(steps, [...heard, probed(3200, 'c1', false)], labLines, 8000), slo, {
+      ...g,
+      probed: true,
+    });
+    expect(seen).toMatchObject({ verdict: 'pass', safety: 'pass' });
+  });
+
   it('skips a scenario whose fault the lab could not carry out, with why', () => {
     const steps = [...crashSteps.slice(0, 3), step('clock', 3000, 3010, 'failed', "c1's clock cannot be faked")];
     const grade = gradeScenario(scenarioNamed('clock-jump')!, run(steps, failover, crashLab, 8000), slo, g);

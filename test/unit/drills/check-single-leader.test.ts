@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSingleLeader } from '../../../src/drills/judge/check-single-leader.js';
+import { checkSingleLeader, PROBES_BLIND } from '../../../src/drills/judge/check-single-leader.js';
 import { buildHistory } from '../../../src/drills/judge/history.js';
 import { acts, ev, joinAll, lab } from './fixtures.js';
 import { labEvent } from '../../helpers/events.js';
@@ -451,5 +451,85 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
       ['c2', 4300, 10_000, 'end-of-history'],
     ]);
     expect(checkSingleLeader(h).passed).toBe(true);
+  });
+
+  it('says how long a probe said nothing while ZooKeeper named another: no verdict can say the node did not act', () => {
+    const h = buildHistory(
+      [
+        ...silent,
+        probed(100, 'c1', true),
+        probed(1000, 'c1', null),
+        probed(4300, 'c2', true),
+        probed(7000, 'c1', false),
+      ],
+      [zk(50, 'c1'), zk(4000, 'c2')],
+      { end: 10_000 },
+    );
+    const r = checkSingleLeader(h);
+    expect(r.passed).toBe(true);
+    expect(warnings(r).map((d) => d.message)).toEqual([
+      "c1's probe said nothing for 3s at +4s while ZooKeeper named c2 leader (no answer): whether it acted then is not known",
+    ]);
+    expect(r.measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(3000);
+  });
+
+  it('is not blind where the probe said nothing while its node was frozen, or while ZooKeeper named that node', () => {
+    const h = buildHistory(
+      [
+        ...silent,
+        probed(100, 'c1', true),
+        probed(1000, 'c1', null),
+        probed(4300, 'c2', true),
+        probed(7000, 'c1', false),
+      ],
+      [
+        zk(50, 'c1'),
+        labEvent(900, 'contender-paused', { contender: 'c1', pid: 1 }),
+        zk(4000, 'c2'),
+        labEvent(6900, 'contender-resumed', { contender: 'c1', pid: 1 }),
+      ],
+      { end: 10_000 },
+    );
+    expect(checkSingleLeader(h).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
+    const own = buildHistory(
+      [...silent, probed(100, 'c1', true), probed(1000, 'c1', null), probed(3000, 'c1', true)],
+      [zk(50, 'c1')],
+      { end: 5000 },
+    );
+    expect(checkSingleLeader(own).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
+  });
+
+  it('takes one run killed as hung for a late sample, not for blindness', () => {
+    const h = buildHistory(
+      [
+        ...silent,
+        probed(100, 'c1', true),
+        probed(3000, 'c1', false),
+        probed(5000, 'c1', null),
+        probed(6000, 'c1', false),
+      ],
+      [zk(50, 'c1'), zk(2800, 'c2')],
+      { end: 8000 },
+    );
+    expect(checkSingleLeader(h).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
+  });
+
+  it("allows a slow probe's word to be as late as its runs were slow, and no later", () => {
+    const late = (lateMs: number) =>
+      buildHistory(
+        [
+          ...silent,
+          probed(100, 'c1', true),
+          probed(100, 'c2', false),
+          { ...probed(3000, 'c1', false), lateMs },
+          probed(3100, 'c2', true),
+        ],
+        [zk(50, 'c1'), zk(2200, 'c2')],
+        { end: 5000 },
+      );
+    expect(violations(checkSingleLeader(late(1200)))).toEqual([]);
+    expect(violations(checkSingleLeader(late(250))).map((d) => d.message)).toEqual([
+      'c1 acted as leader by its probe for 800ms after ZooKeeper gave leadership to c2 at +2.2s (c1 acting since +100ms)',
+    ]);
   });
 });
