@@ -3,8 +3,17 @@ import { ACT_INTERVAL_MS } from '../../recipes/base.js';
 import type { CheckDetail, CheckResult } from './check-types.js';
 import { formatDuration, formatOffset } from '../../duration.js';
 import type { LeadershipInterval } from '../../lab/leadership-intervals.js';
-import { type ActingInterval, probeBlindSpans } from '../../lab/acting-intervals.js';
-import { intervalAt, isFrozen, meet, unfrozenMs, zkLeaderAt, type History } from './history.js';
+import { type ActingInterval, type BlindSpan, probeBlindSpans } from '../../lab/acting-intervals.js';
+import {
+  type History,
+  intervalAt,
+  isFrozen,
+  meet,
+  type Span,
+  unfrozenMs,
+  type ZkLeaderInterval,
+  zkLeaderAt,
+} from './history.js';
 import { leaderClaims, type LeaderClaim } from './leader-hits.js';
 import { strict } from '../core/zod-helpers.js';
 import type { Checker } from './checker.js';
@@ -169,60 +178,53 @@ function actingOverlaps(h: History): ActingOverlap[] {
   return out;
 }
 
-interface ActingAgainstZk {
-  readonly acting: ActingInterval;
+/** Where a span of a node's met ZooKeeper naming another leader for longer than its bound, frozen time out. */
+interface AgainstZk<S> {
+  readonly span: S;
   readonly zkLeader: string;
   readonly zkSince: number;
   readonly start: number;
   readonly ms: number;
 }
 
-/**
- * A node acting as the leader by its probe while ZooKeeper named another, for longer than sampling can explain
- * (frozen time out), whenever its acting began: on across a hand-over, or anew after a freeze, a heal or a restart.
- */
-function actingAgainstZooKeeper(h: History): ActingAgainstZk[] {
-  const out: ActingAgainstZk[] = [];
-  for (const a of h.acting) {
+function whileAnotherLed<S extends Span & { readonly contender: string }>(
+  h: History,
+  spans: readonly S[],
+  bound: (s: S) => number,
+  excused: (s: S, z: ZkLeaderInterval) => boolean = () => false,
+): AgainstZk<S>[] {
+  const out: AgainstZk<S>[] = [];
+  for (const span of spans) {
     for (const z of h.zkLeaders) {
-      if (z.leader === null || z.leader === a.contender) continue;
-      const both = meet(a, z);
-      if (!both || confirmedLate(h, a.contender, a.start, z.start)) continue;
-      const ms = unfrozenMs(h, [a.contender], both.start, both.end);
-      if (ms > actingBound(a.everyMs))
-        out.push({ acting: a, zkLeader: z.leader, zkSince: z.start, start: both.start, ms });
+      if (z.leader === null || z.leader === span.contender) continue;
+      const both = meet(span, z);
+      if (!both || excused(span, z)) continue;
+      const ms = unfrozenMs(h, [span.contender], both.start, both.end);
+      if (ms > bound(span)) out.push({ span, zkLeader: z.leader, zkSince: z.start, start: both.start, ms });
     }
   }
   return out;
 }
 
-interface BlindAgainstZk {
-  readonly contender: string;
-  readonly why: string;
-  readonly zkLeader: string;
-  readonly start: number;
-  readonly ms: number;
-}
+/**
+ * A node acting as the leader by its probe while ZooKeeper named another, for longer than sampling can explain
+ * (frozen time out), whenever its acting began: on across a hand-over, or anew after a freeze, a heal or a restart.
+ */
+const actingAgainstZooKeeper = (h: History): AgainstZk<ActingInterval>[] =>
+  whileAnotherLed(
+    h,
+    h.acting,
+    (a) => actingBound(a.everyMs),
+    (a, z) => confirmedLate(h, a.contender, a.start, z.start),
+  );
 
 /**
  * A node whose probe said nothing while ZooKeeper named another, for longer than sampling can explain (one run killed
  * as hung is a late sample; frozen time out: a frozen node acts on nothing): whether it acted then is not known, so
  * no verdict can say it did not.
  */
-function blindAgainstZooKeeper(h: History): BlindAgainstZk[] {
-  const out: BlindAgainstZk[] = [];
-  for (const b of probeBlindSpans(h.events, h.end)) {
-    for (const z of h.zkLeaders) {
-      if (z.leader === null || z.leader === b.contender) continue;
-      const both = meet(b, z);
-      if (!both) continue;
-      const ms = unfrozenMs(h, [b.contender], both.start, both.end);
-      if (ms > actingBound(b.everyMs) + PROBE_PATIENCE_MS)
-        out.push({ contender: b.contender, why: b.why, zkLeader: z.leader, start: both.start, ms });
-    }
-  }
-  return out;
-}
+const blindAgainstZooKeeper = (h: History): AgainstZk<BlindSpan>[] =>
+  whileAnotherLed(h, probeBlindSpans(h.events, h.end), (b) => actingBound(b.everyMs) + PROBE_PATIENCE_MS);
 
 /** How long nodes acted as the leader by their probes while ZooKeeper's state named no leader (a measurement). */
 function actingWithoutZkLeader(h: History): number {
@@ -270,18 +272,18 @@ export function checkSingleLeader(h: History): CheckResult {
       level: 'violation' as const,
       t: x.start,
       message:
-        `${x.acting.contender} acted as leader by its probe for ${formatDuration(x.ms)} ` +
-        (x.acting.start < x.zkSince
+        `${x.span.contender} acted as leader by its probe for ${formatDuration(x.ms)} ` +
+        (x.span.start < x.zkSince
           ? `after ZooKeeper gave leadership to ${x.zkLeader} ${at(x.zkSince)}`
           : `while ZooKeeper named ${x.zkLeader} leader (since ${formatOffset(x.zkSince, h.start)})`) +
-        ` (${since(x.acting)})`,
+        ` (${since(x.span)})`,
     })),
     ...blind.map((b) => ({
       level: 'warning' as const,
       t: b.start,
       message:
-        `${b.contender}'s probe said nothing for ${formatDuration(b.ms)} ${at(b.start)} while ZooKeeper named ` +
-        `${b.zkLeader} leader (${b.why}): whether it acted then is not known`,
+        `${b.span.contender}'s probe said nothing for ${formatDuration(b.ms)} ${at(b.start)} while ZooKeeper named ` +
+        `${b.zkLeader} leader (${b.span.why}): whether it acted then is not known`,
     })),
     ...againstZk.map((a) => ({
       level: 'violation' as const,
