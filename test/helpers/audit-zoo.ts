@@ -10,7 +10,7 @@ export const ZOO = join(PACKAGE_ROOT, 'test', 'programs', 'zoo_service.py');
 /**
  * The words after `zklab audit [options]` that audit a program serving its role on a port (`--port-base B`, member N
  * on B+N), probed there: `--probe`, then `--exec -- PYTHON PROGRAM ARGS… --port-base B` (nothing may follow them). A
- * Python probe is given 500 ms, as one may take longer than the default 250 ms to start on a busy machine.
+ * Python probe runs every 500 ms (half the forks of the default; the zoo's records were made at that interval).
  */
 export function probedAuditWords(python: string, base: number, program: readonly string[]): string[] {
   return [

@@ -44,7 +44,7 @@ async function drillText(flaw: Flaw): Promise<string> {
     '  path: /lease',
     '  sessionTimeout: 2000',
     `  probe: [${python}, ${HA_PROBE}, "${base}", "{n}", "{addr}"]`,
-    // A Python probe may take more than the default 250 ms to start on a busy machine, and would be cut off as hung.
+    // Once a second is enough to see seconds of acting, and spares a busy machine three Pythons every 250 ms.
     '  probeInterval: 1s',
     'steps:',
     '  - wait: { leader: true, timeout: 20s }',
