@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { formatDuration } from '../../duration.js';
 import { UsageError } from '../../errors.js';
 import { requireState } from '../../lab/state.js';
 import { applyClock, type ClockChange, clock } from '../../faults/kinds/clock/clock.js';
@@ -7,7 +6,7 @@ import { parseOffset, parseRate } from '../../faults/kinds/clock/clock-args.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 import { labPaths } from '../context.js';
-import { table } from '../views/table.js';
+import { renderClockList } from '../views/clock.js';
 
 const TARGETS = 'zkN, cN, leader or zk-leader';
 
@@ -86,17 +85,7 @@ export function clockCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
               ctx.out(JSON.stringify(rows));
               return;
             }
-            if (rows.length === 0) {
-              ctx.out("no node's clock is faked");
-              return;
-            }
-            const now = Date.now();
-            ctx.out(
-              table(
-                ['NODE', 'OFFSET', 'RATE', 'SINCE'],
-                rows.map((r) => [r.node, r.offset, r.rate, `${formatDuration(now - r.sinceMs)} ago`]),
-              ),
-            );
+            ctx.out(renderClockList(rows, Date.now()));
           },
         })
         .demandCommand(1, 'name a clock command: skew, drift, reset or list'),
