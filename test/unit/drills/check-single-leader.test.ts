@@ -319,16 +319,21 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   const probed = (t: number, id: string, leads: boolean | null) =>
     ev(t, id, 'probed', { leads, everyMs: 250, session: null, znode: null, source: 'probe' });
   const silent = ['c1', 'c2'].flatMap((id) => [ev(0, id, 'started', { recipe: 'exec' })]);
+  /** Two silent programs with what their probes said, beside the lab's lines, until `end`. */
+  const probeHistory = (words: ReturnType<typeof probed>[], labLines: ReturnType<typeof labEvent>[], end: number) =>
+    buildHistory([...silent, ...words], labLines, { end });
+  const blindness = (h: ReturnType<typeof buildHistory>) =>
+    checkSingleLeader(h).measurements.find((m) => m.name === PROBES_BLIND)?.value;
 
   it('fails when the data plane of a leader whose agent died acts on beside the next leader, with the overlap', () => {
-    const h = buildHistory(
-      [...silent, probed(100, 'c1', true), probed(100, 'c2', false), probed(4300, 'c2', true)],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(100, 'c2', false), probed(4300, 'c2', true)],
       [
         zk(50, 'c1'),
         labEvent(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL', scope: 'process' }),
         zk(4000, 'c2'),
       ],
-      { end: 10_000 },
+      10_000,
     );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(false);
@@ -340,20 +345,14 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   });
 
   it('passes when the whole node of the old leader was killed: its data plane stopped acting with it', () => {
-    const h = buildHistory(
-      [
-        ...silent,
-        probed(100, 'c1', true),
-        probed(100, 'c2', false),
-        probed(1200, 'c1', false),
-        probed(4300, 'c2', true),
-      ],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(100, 'c2', false), probed(1200, 'c1', false), probed(4300, 'c2', true)],
       [
         zk(50, 'c1'),
         labEvent(1000, 'contender-killed', { contender: 'c1', pid: 1, signal: 'SIGKILL', scope: 'node' }),
         zk(4000, 'c2'),
       ],
-      { end: 10_000 },
+      10_000,
     );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
@@ -361,10 +360,10 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   });
 
   it('does not count what sampling explains: a hand-over seen one probe interval late', () => {
-    const h = buildHistory(
-      [...silent, probed(100, 'c1', true), probed(2300, 'c2', true), probed(2500, 'c1', false)],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(2300, 'c2', true), probed(2500, 'c1', false)],
       [zk(50, 'c1'), zk(2200, 'c2')],
-      { end: 5000 },
+      5000,
     );
     expect(checkSingleLeader(h).passed).toBe(true);
   });
@@ -394,16 +393,10 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   ];
   for (const { name, fault } of lateStarts) {
     it(`fails a node that begins to act while ZooKeeper names another: ${name}`, () => {
-      const h = buildHistory(
-        [
-          ...silent,
-          probed(100, 'c1', true),
-          probed(100, 'c2', false),
-          probed(1100, 'c1', false),
-          probed(6200, 'c1', true),
-        ],
+      const h = probeHistory(
+        [probed(100, 'c1', true), probed(100, 'c2', false), probed(1100, 'c1', false), probed(6200, 'c1', true)],
         [zk(50, 'c1'), ...fault, zk(4000, 'c2')],
-        { end: 9200 },
+        9200,
       );
       const r = checkSingleLeader(h);
       expect(r.passed).toBe(false);
@@ -415,25 +408,19 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   }
 
   it('does not count a new leader acting before the late sample of ZooKeeper names it', () => {
-    const h = buildHistory(
-      [
-        ...silent,
-        probed(100, 'c1', true),
-        probed(100, 'c2', false),
-        probed(2000, 'c1', false),
-        probed(2100, 'c2', true),
-      ],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(100, 'c2', false), probed(2000, 'c1', false), probed(2100, 'c2', true)],
       [zk(50, 'c1'), zk(3500, 'c2')],
-      { end: 6000 },
+      6000,
     );
     expect(violations(checkSingleLeader(h))).toEqual([]);
   });
 
   it('passes a node that acts alone while ZooKeeper names no leader, and measures it', () => {
-    const h = buildHistory(
-      [...silent, probed(100, 'c1', true), probed(100, 'c2', false)],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(100, 'c2', false)],
       [zk(50, 'c1'), zk(2000, null), zk(3000, 'c1')],
-      { end: 4000 },
+      4000,
     );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
@@ -441,10 +428,10 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   });
 
   it('ends acting where the probe stops knowing (it hung: a frozen data plane acts on nothing)', () => {
-    const h = buildHistory(
-      [...silent, probed(100, 'c1', true), probed(1000, 'c1', null), probed(4300, 'c2', true)],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(1000, 'c1', null), probed(4300, 'c2', true)],
       [zk(50, 'c1'), zk(4000, 'c2')],
-      { end: 10_000 },
+      10_000,
     );
     expect(h.acting.map((a) => [a.contender, a.start, a.end, a.endReason])).toEqual([
       ['c1', 100, 1000, 'unknown'],
@@ -454,78 +441,59 @@ describe('checkSingleLeader on what the probes said (nodes whose data plane outl
   });
 
   it('says how long a probe said nothing while ZooKeeper named another: no verdict can say the node did not act', () => {
-    const h = buildHistory(
-      [
-        ...silent,
-        probed(100, 'c1', true),
-        probed(1000, 'c1', null),
-        probed(4300, 'c2', true),
-        probed(7000, 'c1', false),
-      ],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(1000, 'c1', null), probed(4300, 'c2', true), probed(7000, 'c1', false)],
       [zk(50, 'c1'), zk(4000, 'c2')],
-      { end: 10_000 },
+      10_000,
     );
     const r = checkSingleLeader(h);
     expect(r.passed).toBe(true);
     expect(warnings(r).map((d) => d.message)).toEqual([
       "c1's probe said nothing for 3s at +4s while ZooKeeper named c2 leader (no answer): whether it acted then is not known",
     ]);
-    expect(r.measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(3000);
+    expect(blindness(h)).toBe(3000);
   });
 
   it('is not blind where the probe said nothing while its node was frozen, or while ZooKeeper named that node', () => {
-    const h = buildHistory(
-      [
-        ...silent,
-        probed(100, 'c1', true),
-        probed(1000, 'c1', null),
-        probed(4300, 'c2', true),
-        probed(7000, 'c1', false),
-      ],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(1000, 'c1', null), probed(4300, 'c2', true), probed(7000, 'c1', false)],
       [
         zk(50, 'c1'),
         labEvent(900, 'contender-paused', { contender: 'c1', pid: 1 }),
         zk(4000, 'c2'),
         labEvent(6900, 'contender-resumed', { contender: 'c1', pid: 1 }),
       ],
-      { end: 10_000 },
+      10_000,
     );
-    expect(checkSingleLeader(h).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
-    const own = buildHistory(
-      [...silent, probed(100, 'c1', true), probed(1000, 'c1', null), probed(3000, 'c1', true)],
+    expect(blindness(h)).toBe(0);
+    const own = probeHistory(
+      [probed(100, 'c1', true), probed(1000, 'c1', null), probed(3000, 'c1', true)],
       [zk(50, 'c1')],
-      { end: 5000 },
+      5000,
     );
-    expect(checkSingleLeader(own).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
+    expect(blindness(own)).toBe(0);
   });
 
   it('takes one run killed as hung for a late sample, not for blindness', () => {
-    const h = buildHistory(
-      [
-        ...silent,
-        probed(100, 'c1', true),
-        probed(3000, 'c1', false),
-        probed(5000, 'c1', null),
-        probed(6000, 'c1', false),
-      ],
+    const h = probeHistory(
+      [probed(100, 'c1', true), probed(3000, 'c1', false), probed(5000, 'c1', null), probed(6000, 'c1', false)],
       [zk(50, 'c1'), zk(2800, 'c2')],
-      { end: 8000 },
+      8000,
     );
-    expect(checkSingleLeader(h).measurements.find((m) => m.name === PROBES_BLIND)?.value).toBe(0);
+    expect(blindness(h)).toBe(0);
   });
 
   it("allows a slow probe's word to be as late as its runs were slow, and no later", () => {
     const late = (lateMs: number) =>
-      buildHistory(
+      probeHistory(
         [
-          ...silent,
           probed(100, 'c1', true),
           probed(100, 'c2', false),
           { ...probed(3000, 'c1', false), lateMs },
           probed(3100, 'c2', true),
         ],
         [zk(50, 'c1'), zk(2200, 'c2')],
-        { end: 5000 },
+        5000,
       );
     expect(violations(checkSingleLeader(late(1200)))).toEqual([]);
     expect(violations(checkSingleLeader(late(250))).map((d) => d.message)).toEqual([
