@@ -101,12 +101,17 @@ export function validateBasePort(base: unknown): number {
   );
 }
 
+interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
 /**
  * Every loopback address and port a lab of this plan listens on with link proxies: the servers' own ports on
  * 127.0.0.1, and each pair's quorum and election proxy at the pair's address. A block whose servers are down can
  * still be held by another lab's link daemon at the pair addresses.
  */
-export function blockEndpoints(plan: readonly ServerPorts[]): { host: string; port: number }[] {
+function blockEndpoints(plan: readonly ServerPorts[]): Endpoint[] {
   const own = allPorts(plan).map((port) => ({ host: '127.0.0.1', port }));
   const pairs = plan.flatMap((from) =>
     plan
@@ -116,11 +121,10 @@ export function blockEndpoints(plan: readonly ServerPorts[]): { host: string; po
   return [...own, ...pairs];
 }
 
-/** The endpoints of the plan something listens on: bare ports on 127.0.0.1, host:port elsewhere. */
-async function takenEndpoints(plan: readonly ServerPorts[]): Promise<string[]> {
+async function takenEndpoints(plan: readonly ServerPorts[]): Promise<Endpoint[]> {
   const ends = blockEndpoints(plan);
   const free = await Promise.all(ends.map((e) => isPortFree(e.port, e.host)));
-  return ends.filter((_, i) => !free[i]).map((e) => (e.host === '127.0.0.1' ? String(e.port) : `${e.host}:${e.port}`));
+  return ends.filter((_, i) => !free[i]);
 }
 
 /** An address no lab listens on: a block's claim is a socket there on the block's base port. */
@@ -164,18 +168,20 @@ export async function choosePorts(
     validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
     const taken = await takenEndpoints(plan);
-    if (taken.length === 0 && !(await claimBlock(explicitBase, labRoot))) taken.push(`${CLAIM_HOST}:${explicitBase}`);
-    const own = taken.filter((t) => /^\d+$/.test(t));
+    const own = taken.filter((e) => e.host === '127.0.0.1').map((e) => e.port);
     if (own.length > 0) {
-      const holder = describePortHolder(Number(own[0]));
+      const holder = describePortHolder(own[0]!);
       throw new EnvironmentError(
         `port ${own.join(', ')} on 127.0.0.1 is already in use${holder ? `, ${holder}` : ''}`,
         `choose another --base-port, or omit it and zklab picks a free block`,
       );
     }
+    if (taken.length === 0 && !(await claimBlock(explicitBase, labRoot)))
+      taken.push({ host: CLAIM_HOST, port: explicitBase });
     if (taken.length > 0)
       throw new EnvironmentError(
-        `${taken.join(', ')} already in use: another lab's link proxies, or a lab starting on this block`,
+        `${taken.map((e) => `${e.host}:${e.port}`).join(', ')} already in use: another lab's link proxies, or a lab ` +
+          'starting on this block',
         `choose another --base-port, or omit it and zklab picks a free block`,
       );
     return { base: explicitBase, plan };
