@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** The lab files whose checks reproduce real clients' races: they run alone (project `races`). */
+const RACES = ['test/integration/foreign-contenders.test.ts'];
+
 export default defineConfig({
   test: {
     exclude: ['test/bench/**', 'node_modules/**'],
@@ -8,6 +11,9 @@ export default defineConfig({
     // keep a fresh process each: in one kept-up process the native ZooKeeper client stopped getting sessions after
     // a few dozen files ("no session within 5s").
     poolOptions: { threads: { isolate: false } },
+    // Two files at a time: the unit files' threads, the lab files' processes (see each project).
+    maxWorkers: 2,
+    minWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 90_000,
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -26,14 +32,29 @@ export default defineConfig({
       },
       {
         extends: true,
-        // These start JVMs: one file at a time keeps a 2-core machine honest and the timings meaningful.
+        // These start JVMs, two files at a time: a lab mostly waits on sessions and timeouts (one file alone keeps a
+        // 2-core machine under half busy), and every verdict allows for a loaded machine (a probe's slow runs, a
+        // late sampler). The ports, registry and kernel objects of labs side by side are each lab's own.
         test: {
           name: 'labs',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
-          fileParallelism: false,
+          exclude: [...RACES],
+          fileParallelism: true,
           // A test marked concurrent (a built-in drill, mostly waiting on sessions) runs beside one more at most.
           maxConcurrency: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        // Races of real clients no one here wrote (Curator, kazoo), reproduced as they happen in the wild: alone,
+        // last, so their timing is the machine's and not a neighbour's.
+        test: {
+          name: 'races',
+          include: [...RACES],
+          fileParallelism: false,
+          maxConcurrency: 2,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

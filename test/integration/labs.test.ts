@@ -14,6 +14,8 @@ import { waitFor } from '../helpers/wait.js';
  * are checked against the processes themselves (their markers), not against what `labs` says.
  */
 const base = tempDir();
+// A registry of this file's own: the labs of files running beside it are not for these lists, nor for its prune.
+process.env.ZKLAB_REGISTRY = `${base}/registry`;
 const longLived = new LabPaths(`${base}/long-lived`);
 const running = new LabPaths(`${base}/running`);
 const orphan = new LabPaths(`${base}/orphan`);
