@@ -85,6 +85,17 @@ export class DrillLab {
     return buildHistory(contender, lab, { start, end });
   }
 
+  /**
+   * The history so far and the moment it ends, taken once the logs are read: a line written while they were being
+   * read (a claim, on a loaded machine) lies before that moment, so a question asked "now" sees what the history
+   * holds (a new leader found, then "nobody leads" a millisecond later, was the moment taken first).
+   */
+  historyNow(start: number): { readonly history: History; readonly now: number } {
+    const { contender, lab } = this.events();
+    const now = Date.now();
+    return { history: buildHistory(contender, lab, { start, end: now }), now };
+  }
+
   /** Stops everything the lab started and deletes its files; returns how many processes it stopped. */
   async close(): Promise<number> {
     const { stopped } = await ensembleDown(this.paths, { purge: true });

@@ -81,8 +81,7 @@ async function judge(ctx: StepRunContext, step: ExpectStep, index: string): Prom
   };
   for (;;) {
     const stillStreaming = streaming(ctx);
-    const now = Date.now();
-    const history = ctx.lab.history(ctx.startedAt, now);
+    const { history, now } = ctx.lab.historyNow(ctx.startedAt);
     for (const e of [...pending]) {
       const v = evaluateExpectation(e, {
         history,

@@ -98,8 +98,7 @@ async function waitFor(ctx: StepRunContext, step: WaitStep): Promise<StepDone> {
   for (;;) {
     // Asked before the logs are read: a stream seen ended has every job it submitted in them.
     const stillStreaming = streaming(ctx);
-    const now = Date.now();
-    const h = ctx.lab.history(ctx.startedAt, now);
+    const { history: h, now } = ctx.lab.historyNow(ctx.startedAt);
     const serving = new Map<string, boolean>();
     if (c.serving !== undefined) serving.set(c.serving, await serverServing(ctx, c.serving));
     if (c.notServing !== undefined) serving.set(c.notServing, await serverServing(ctx, c.notServing));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findByGuid, predecessorOf, sequenceOf, sortBySequence } from '../../../src/recipes/sequence.js';
+import { findByGuid, predecessorOf, sameGuid, sequenceOf, sortBySequence } from '../../../src/recipes/sequence.js';
 import { basename } from '../../../src/zk/paths.js';
 
 describe('sequenceOf', () => {
@@ -65,6 +65,16 @@ describe('findByGuid', () => {
 
   it('does not match a GUID that only shares a prefix, or a Curator name holding it elsewhere', () => {
     expect(findByGuid([`${guid}0-n_0000000001`, `_c_${guid}-latch-0000000002`], guid)).toBeUndefined();
+  });
+});
+
+describe('sameGuid', () => {
+  const guid = '3f2a9c1e-0000-4000-8000-000000000001';
+
+  it('pairs two places made under one GUID (a lost create and its retry), and nothing else', () => {
+    expect(sameGuid(`${guid}-n_0000000001`, `${guid}-n_0000000007`)).toBe(true);
+    expect(sameGuid(`${guid}-n_0000000001`, '3f2a9c1e-0000-4000-8000-000000000002-n_0000000007')).toBe(false);
+    expect(sameGuid('x-n_0000000001', 'x-n_0000000002')).toBe(false);
   });
 });
 
