@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isCode } from '../zk/errors.js';
 import { ElectionRecipe } from './base.js';
-import { findByGuid, predecessorOf } from './sequence.js';
+import { findByGuid, predecessorOf, sameGuid } from './sequence.js';
 import { basename } from '../zk/paths.js';
 import type { RecipeIO, RecipeOptions } from './types.js';
 
@@ -56,6 +56,9 @@ export class PredecessorElection extends ElectionRecipe {
     for (;;) {
       try {
         if (this.guidSent) {
+          // A create sent before the connection broke may be committed yet not applied on the server reconnected
+          // to: sync first, or the look misses it and a second znode is made under the same GUID.
+          await this.zk.sync(this.opts.path);
           const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
           if (mine) return `${this.opts.path}/${mine}`;
         }
@@ -84,6 +87,12 @@ export class PredecessorElection extends ElectionRecipe {
       await this.lostPlace();
       return;
     }
+    if (pred !== null && sameGuid(pred, basename(own))) {
+      // A znode of our own from a create whose reply never came, before ours: waiting on it would wait on ourselves.
+      await this.deleteOrphan(`${this.opts.path}/${pred}`);
+      this.schedule();
+      return;
+    }
     if (pred === null) {
       if (!stat) {
         await this.lostPlace();
@@ -93,6 +102,19 @@ export class PredecessorElection extends ElectionRecipe {
       return;
     }
     await this.waitFor(`${this.opts.path}/${pred}`);
+  }
+
+  /** Deletes a znode this session made and lost track of; gone already, or another's: nothing to do. */
+  private async deleteOrphan(path: string): Promise<void> {
+    const stat = await this.ownsNode(path);
+    if (!stat) return;
+    this.io.log('retry', {
+      op: 'delete-orphan',
+      message: `${basename(path)} is this session's, made by a lost create`,
+    });
+    await this.zk.delete(path, stat.version).catch((e: unknown) => {
+      if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
+    });
   }
 
   /** Follows `predecessor`: watches it (or its parent, in the herd variant) and re-evaluates when it changes. */
