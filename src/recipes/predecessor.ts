@@ -112,9 +112,7 @@ export class PredecessorElection extends ElectionRecipe {
       op: 'delete-orphan',
       message: `${basename(path)} is this session's, made by a lost create`,
     });
-    await this.zk.delete(path, stat.version).catch((e: unknown) => {
-      if (!isCode(e, 'NONODE', 'BADVERSION')) throw e;
-    });
+    await this.deleteIfOwned(path, stat.czxid);
   }
 
   /** Follows `predecessor`: watches it (or its parent, in the herd variant) and re-evaluates when it changes. */
