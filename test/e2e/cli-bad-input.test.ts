@@ -169,6 +169,14 @@ describe('bad input, no lab', () => {
     ['ensemble up -n -3', /^zklab: --servers must be a whole number from 1 to 9, got "-3"\n/],
     ['config generate --out OUT --tick -1s', /^zklab: --tick: "-1s" is negative\n/],
     ['drill run join-and-elect --repeat -2', /^zklab: --repeat must be a whole number from 1 to 100, got "-2"\n/],
+    [
+      'drill run curator-696 --variant nope',
+      /^zklab: --variant nope: drill curator-696 has no such variant\n {2}give one of: standard, session$/,
+    ],
+    [
+      'drill run join-and-elect --variant standard',
+      /^zklab: --variant standard: drill join-and-elect has no variants\n/,
+    ],
     ['logs zk1 --lines -5', /^zklab: --lines must be a whole number from 1 to 100000, got "-5"\n/],
   ])('%s: says what is wrong with the value', async (line, message) => {
     const out = `${tempDir()}/out`;

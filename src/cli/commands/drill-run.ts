@@ -2,6 +2,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { listBuiltinDrills, resolveDrill } from '../../drills/format/builtins.js';
+import type { Drill } from '../../drills/format/drill.js';
 import { formatProgress } from '../../drills/run/progress.js';
 import { renderHtmlReport } from '../../drills/report/html.js';
 import { drillPassed } from '../../drills/judge/result.js';
@@ -35,6 +36,23 @@ export interface RunArgs extends GlobalArgs {
   report?: string;
   connect?: string;
   net?: string;
+  variant?: string;
+}
+
+/** The drill with only the variant asked for, or as it is when none was. */
+function onlyVariant(drill: Drill, name: string | undefined): Drill {
+  if (name === undefined) return drill;
+  const names = drill.variants?.map((v) => v.name) ?? [];
+  const variant = drill.variants?.find((v) => v.name === name);
+  if (variant === undefined) {
+    throw new UsageError(
+      names.length === 0
+        ? `--variant ${name}: drill ${drill.name} has no variants`
+        : `--variant ${name}: drill ${drill.name} has no such variant`,
+      names.length === 0 ? 'drop --variant' : `give one of: ${names.join(', ')}`,
+    );
+  }
+  return { ...drill, variants: [variant] };
 }
 
 /**
@@ -91,7 +109,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
   const seed =
     a.seed === undefined ? undefined : wholeNumber(a.seed, '--seed', 0, 2 ** 31 - 1 - MAX_REPEAT, 'e.g. --seed 42');
   // A bad drill file fails here, before anything is started.
-  const drill = resolveDrill(a.drill);
+  const drill = onlyVariant(resolveDrill(a.drill), a.variant);
   const connect = a.connect === undefined ? undefined : connectArg(a.connect);
   const net = a.net === undefined ? undefined : netModeArg(a.net);
   if (net !== undefined && connect !== undefined) {

@@ -39,6 +39,10 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
                   type: 'string',
                   describe: `run it N times, each on a fresh lab (1 to ${MAX_REPEAT})`,
                 },
+                variant: {
+                  type: 'string',
+                  describe: "run only this one of the drill's variants (`zklab drill check` lists them)",
+                },
                 seed: {
                   type: 'string',
                   describe:
