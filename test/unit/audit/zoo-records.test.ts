@@ -1,8 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scenarioDrill, scenarioDrillText } from '../../../src/audit/build.js';
 import type { Verdict } from '../../../src/audit/grade.js';
 import { SCENARIOS } from '../../../src/audit/scenarios.js';
+import { parseSlo } from '../../../src/audit/slo.js';
 import { PACKAGE_ROOT } from '../../../src/templates.js';
 import { regradeRecorded } from '../../helpers/audit-records.js';
 
@@ -10,7 +12,8 @@ import { regradeRecorded } from '../../helpers/audit-records.js';
  * The audit's own test suite, judged again from recorded runs: the zoo (test/programs/zoo_service.py) went through the
  * whole battery on a real lab (`zklab audit --drills DIR`, one directory per build), and each build must be graded
  * as its flaw says, by today's judges: the right one passes everything that applies, each wrong one fails exactly the
- * scenarios its flaw shows. test/integration/audit.test.ts runs the quick battery live.
+ * scenarios its flaw shows. test/integration/audit.test.ts runs the quick battery live, and the scenarios whose faults
+ * it does not use; a record whose steps are not today's steps of its scenario fails here (record the zoo again).
  */
 
 const RECORDS = join(PACKAGE_ROOT, 'test', 'fixtures', 'audit-zoo');
@@ -67,5 +70,39 @@ describe('the zoo, graded again from its recorded runs', () => {
     const got = Object.fromEntries(regrade(build).map((g) => [g.scenario, g.verdict]));
     const want = Object.fromEntries(SCENARIOS.map((s) => [s.name, EXPECTED[build]![s.name] ?? 'pass']));
     expect(got).toEqual(want);
+  });
+});
+
+describe("the zoo's records are of today's scenarios", () => {
+  const ctx = {
+    members: 3,
+    servers: 3,
+    sessionMs: SESSION_MS,
+    joinMs: 30_000,
+    failoverMs: 3 * SESSION_MS,
+    probed: true,
+  };
+  const zoo = {
+    exec: ['python3', 'zoo_service.py', '--flaw', 'none'],
+    path: '/election',
+    probe: 'python3 probe.py {n}',
+  };
+  /** The kinds of a scenario's steps as its drill file says them today (the runner's spawn comes before them). */
+  const todays = (name: string) => {
+    const s = SCENARIOS.find((x) => x.name === name)!;
+    const text = scenarioDrillText(s, zoo, { servers: 3, net: 'proxy' }, ctx, parseSlo(undefined, SESSION_MS));
+    return ['spawn', ...scenarioDrill(text, name, '/tmp').steps.map((step) => step.kind)];
+  };
+
+  it.each(Object.keys(EXPECTED))('%s: every recorded run took the steps its scenario takes today', (build) => {
+    for (const s of SCENARIOS) {
+      const recorded = JSON.parse(readFileSync(join(RECORDS, build, `audit-${s.name}.run.json`), 'utf8')) as {
+        steps: { kind: string }[];
+      };
+      expect(
+        recorded.steps.map((step) => step.kind),
+        `${build}/${s.name}`,
+      ).toEqual(todays(s.name));
+    }
   });
 });
