@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.js';
 
 /** The lab files whose checks reproduce real clients' races: they run alone (project `races`). */
-const RACES = ['test/integration/foreign-contenders.test.ts'];
+const RACES = ['test/integration/client-races.test.ts'];
 
 export default defineConfig({
   test: {
@@ -17,6 +18,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     globalSetup: ['test/helpers/global-setup.ts'],
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {

@@ -43,7 +43,7 @@ afterAll(() => {
 describe('built-in drills on real ensembles', () => {
   // A drill with variants is run once per variant, as `drill run` does: each states its own expected failures.
   // One run of a drill per suite: zombie-leader runs in test/e2e/readme.test.ts, as the README's session runs it;
-  // the isolation drills of real clients and curator-696 in test/integration/foreign-contenders.test.ts, which reads
+  // the isolation drills of real clients and curator-696 in test/integration/client-races.test.ts, which reads
   // their reports;
   // the clock lessons in test/integration/clock-lessons.test.ts;
   // leader-node-isolated in test/integration/node-net.test.ts, on both networks, and zk-leader-isolation and
