@@ -1,9 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/helpers/sequencer.js';
 
-/** The lab files whose checks reproduce real clients' races: they run alone (project `races`). */
-const RACES = ['test/integration/client-races.test.ts'];
-
 export default defineConfig({
   test: {
     exclude: ['test/bench/**', 'node_modules/**'],
@@ -36,27 +33,16 @@ export default defineConfig({
         extends: true,
         // These start JVMs, two files at a time: a lab mostly waits on sessions and timeouts (one file alone keeps a
         // 2-core machine under half busy), and every verdict allows for a loaded machine (a probe's slow runs, a
-        // late sampler). The ports, registry and kernel objects of labs side by side are each lab's own.
+        // late sampler). The ports, registry and kernel objects of labs side by side are each lab's own. The longest
+        // start first; the reproductions of real clients' races start last, when nothing heavy runs beside them
+        // (test/helpers/sequencer.ts).
         test: {
           name: 'labs',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
-          exclude: [...RACES],
           fileParallelism: true,
           // A test marked concurrent (a built-in drill, mostly waiting on sessions) runs beside one more at most.
           maxConcurrency: 2,
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        // Races of real clients no one here wrote (Curator, kazoo), reproduced as they happen in the wild: alone,
-        // last, so their timing is the machine's and not a neighbour's.
-        test: {
-          name: 'races',
-          include: [...RACES],
-          fileParallelism: false,
-          maxConcurrency: 2,
-          sequence: { groupOrder: 2 },
         },
       },
     ],

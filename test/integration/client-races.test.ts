@@ -3,7 +3,7 @@ import { zklab } from '../helpers/cli.js';
 
 /**
  * Races of real clients no one here wrote (Curator, kazoo), reproduced as they happen in the wild by the built-in
- * isolation drills, each drill on a lab of its own. This file runs alone, last (vitest project `races`): the races'
+ * isolation drills, each drill on a lab of its own. This file starts last (test/helpers/sequencer.ts): the races'
  * timing must be the machine's, not a neighbour's (curator-696's session variant did not reproduce beside another
  * lab file).
  */
