@@ -17,6 +17,13 @@ export class PredecessorElection extends ElectionRecipe {
   private guidSession: string | null = null;
   /** The predecessor whose exists-watch is armed, so a re-evaluation does not stack a second watch on it. */
   private watched: string | null = null;
+  /**
+   * Until when (ms) a create sent before a connection broke may still be committed: its request can sit in the
+   * leader's pipeline past the sync of the retry, and its znode then appear after ours, under our GUID. Until then
+   * the parent's children are watched, so such a znode is seen, wherever it lands in the line, and deleted.
+   */
+  private lateCreateUntil = 0;
+  private parentWatched = false;
 
   constructor(
     opts: RecipeOptions,
@@ -62,6 +69,7 @@ export class PredecessorElection extends ElectionRecipe {
           const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
           if (mine) return `${this.opts.path}/${mine}`;
         }
+        if (this.guidSent) this.lateCreateUntil = Date.now() + 2 * this.opts.sessionTimeoutMs;
         this.guidSent = true;
         return await this.zk.create(`${this.opts.path}/${this.guid}-n_`, this.memberData, 'ephemeral-sequential');
       } catch (e) {
@@ -77,7 +85,7 @@ export class PredecessorElection extends ElectionRecipe {
     if (!own) return;
     // Both go out at once (one round trip: the server answers a session's requests in order); the ownership check
     // matters only to the one that turns out first, and it is on the path of every hand-over.
-    const [children, stat] = await Promise.all([this.zk.getChildren(this.opts.path), this.ownsNode(own)]);
+    const [children, stat] = await Promise.all([this.children(), this.ownsNode(own)]);
     // The place changed while we read (the session ended and a new one joined): what we read is of the old place,
     // and acting on it would take a second place in the new session.
     if (this.ownNode !== own) return;
@@ -87,9 +95,12 @@ export class PredecessorElection extends ElectionRecipe {
       await this.lostPlace();
       return;
     }
-    if (pred !== null && sameGuid(pred, basename(own))) {
-      // A znode of our own from a create whose reply never came, before ours: waiting on it would wait on ourselves.
-      await this.deleteOrphan(`${this.opts.path}/${pred}`);
+    // A znode of our own from a create whose reply never came, before ours or after: a contender behind it would
+    // wait on a place no one holds (and we on ourselves, were it just before ours).
+    const orphans = children.filter((c) => c !== basename(own) && sameGuid(c, basename(own)));
+    let deleted = false;
+    for (const o of orphans) deleted = (await this.deleteOrphan(`${this.opts.path}/${o}`)) || deleted;
+    if (deleted) {
       this.schedule();
       return;
     }
@@ -104,15 +115,26 @@ export class PredecessorElection extends ElectionRecipe {
     await this.waitFor(`${this.opts.path}/${pred}`);
   }
 
+  /** The election's children; watched while a lost create may still land (lateCreateUntil). */
+  private async children(): Promise<string[]> {
+    if (Date.now() >= this.lateCreateUntil || this.parentWatched) return this.zk.getChildren(this.opts.path);
+    this.parentWatched = true;
+    return this.zk.getChildren(this.opts.path, () => {
+      this.parentWatched = false;
+      if (Date.now() < this.lateCreateUntil) this.schedule();
+    });
+  }
+
   /** Deletes a znode this session made and lost track of; gone already, or another's: nothing to do. */
-  private async deleteOrphan(path: string): Promise<void> {
+  private async deleteOrphan(path: string): Promise<boolean> {
     const stat = await this.ownsNode(path);
-    if (!stat) return;
+    if (!stat) return false;
     this.io.log('retry', {
       op: 'delete-orphan',
       message: `${basename(path)} is this session's, made by a lost create`,
     });
     await this.deleteIfOwned(path, stat.czxid);
+    return true;
   }
 
   /** Follows `predecessor`: watches it (or its parent, in the herd variant) and re-evaluates when it changes. */

@@ -69,6 +69,60 @@ describe.each(VARIANTS)(
       await until(() => expect(lab.leaders()).toEqual(['c2']));
     });
 
+    /**
+     * The session's first election create fails with CONNECTIONLOSS without being applied, and is applied later by
+     * `land` (its request sat in the leader's pipeline past the retry's sync): as the session's, under its GUID.
+     */
+    function loseCreateUntilLater(beforeRetry?: () => void): { hook: (s: FakeSession) => void; land: () => void } {
+      let late: (() => void) | undefined;
+      return {
+        hook: (s) => {
+          const create = s.create.bind(s);
+          let creates = 0;
+          s.create = (path, data, mode) => {
+            if (mode === 'ephemeral-sequential') {
+              creates++;
+              if (creates === 1) {
+                late = () => lab.zk.create(s, path, Buffer.from(data), mode);
+                s.inject('create', 'fail', path);
+              } else if (creates === 2) beforeRetry?.();
+            }
+            return create(path, data, mode);
+          };
+        },
+        land: () => late!(),
+      };
+    }
+
+    it('a lost create that lands after the look, with another place between it and the retry: deleted, and the line leads', async () => {
+      newLab();
+      await lab.start('c0');
+      // Just before the retried create (after its look found nothing): the lost one lands, then another's place.
+      const lost = loseCreateUntilLater(() => {
+        lost.land();
+        lab.zk.create(lab.session('c0'), `${PATH}/someone-n_`, Buffer.from(''), 'ephemeral-sequential');
+      });
+      await lab.start('c1', {}, lost.hook);
+      await until(() => {
+        expect(lab.events('c1', 'retry').some((e) => e.fields.op === 'delete-orphan')).toBe(true);
+        expect(ownedBy('c1')).toHaveLength(1);
+      });
+      lab.kill('c0');
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+    });
+
+    it('a lost create that lands after its retry, behind its place: seen by the watch on the line, and deleted', async () => {
+      newLab();
+      const lost = loseCreateUntilLater();
+      await lab.start('c1', {}, lost.hook);
+      await until(() => expect(lab.leaders()).toEqual(['c1']));
+      lost.land();
+      await lab.start('c2');
+      await until(() => expect(ownedBy('c1')).toHaveLength(1));
+      lab.kill('c1');
+      await until(() => expect(lab.leaders()).toEqual(['c2']));
+    });
+
     it('follows on when its predecessor goes between its listing and its watch', async () => {
       newLab();
       await lab.start('c1');
