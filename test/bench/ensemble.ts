@@ -26,6 +26,7 @@ import { LabPaths } from '../../src/lab/paths.js';
 import { choosePorts, serverName } from '../../src/lab/ports.js';
 import { stopProcesses } from '../../src/lab/node/procs.js';
 import { readState } from '../../src/lab/state.js';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
 import { startDaemon } from '../../src/net/control.js';
 import { stopNetwork } from '../../src/net/lab-network.js';
 import { PACKAGE_ROOT } from '../../src/templates.js';
@@ -163,6 +164,22 @@ async function cliStartUp(): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * `ensemble up` as the CLI runs it, called in this process (no Node start, no module loading): what the lab itself
+ * adds to its servers (their links through the daemon's proxies, the daemon beside the booting JVMs, its files).
+ */
+async function upInProcess(servers: number): Promise<number> {
+  const paths = new LabPaths(benchDir('inproc'));
+  const t0 = performance.now();
+  try {
+    await ensembleUp(paths, { servers });
+    return performance.now() - t0;
+  } finally {
+    await ensembleDown(paths, { purge: true });
+    rmSync(paths.root, { recursive: true, force: true });
+  }
+}
+
 async function zklabUpDown(
   servers: number,
   archive: string | undefined,
@@ -222,6 +239,7 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
     const rawMarks: Marks[] = [];
     const direct: number[] = [];
     const directWithDaemon: number[] = [];
+    const inProcess: number[] = [];
     const ours: number[] = [];
     const ourMarks: Marks[] = [];
     const downs: number[] = [];
@@ -230,12 +248,17 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
     for (let i = 0; i < runs; i++) {
       cliStarts.push(await cliStartUp());
       // Alternate which goes first, so that neither always runs right after the other's JVMs were torn down.
-      const order = i % 2 === 0 ? ['raw', 'zklab', 'direct', 'daemon'] : ['daemon', 'direct', 'zklab', 'raw'];
+      const order =
+        i % 2 === 0
+          ? ['raw', 'zklab', 'direct', 'daemon', 'in-process']
+          : ['in-process', 'daemon', 'direct', 'zklab', 'raw'];
       for (const which of order) {
         if (which === 'direct') {
           direct.push((await rawUp(n, 'zklab')).up);
         } else if (which === 'daemon') {
           directWithDaemon.push((await rawUp(n, 'zklab+daemon')).up);
+        } else if (which === 'in-process') {
+          inProcess.push(await upInProcess(n));
         } else if (which === 'raw') {
           const r = await rawUp(n);
           raw.push(r.up);
@@ -309,6 +332,17 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
     rows.push({
       name: `  floor for up ÷ direct, with the daemon: (that + the CLI's start-up) ÷ servers direct, ${n} servers`,
       value: (median(directWithDaemon) + median(cliStarts)) / median(direct),
+      unit: 'x',
+    });
+    // Where the rest goes: the same `up` without the CLI's process, beside the CLI's start-up.
+    rows.push({
+      name: `  ensemble up in process (no CLI: the lab's proxies, daemon and files), ${n} servers (median of ${runs})`,
+      value: median(inProcess) / 1000,
+      unit: 's',
+    });
+    rows.push({
+      name: `  up in process ÷ servers direct, ${n} servers: what the lab on link proxies adds without the CLI`,
+      value: median(inProcess) / median(direct),
       unit: 'x',
     });
     rows.push({
