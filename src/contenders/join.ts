@@ -90,8 +90,10 @@ export async function waitJoined(
       for (const r of waiting) {
         const events = readEventFile(paths.contenderEvents(r.id));
         if (!isOurs(r.pid, paths.markers)) {
+          // Read again now that it is gone: the exit it wrote on its way out may have come after the read above.
+          const last = readEventFile(paths.contenderEvents(r.id));
           throw (
-            (r.program && programExitError(r.id, r.program, events)) ??
+            (r.program && programExitError(r.id, r.program, last)) ??
             new ProcessError(
               `contender ${r.id} exited while joining; the end of its log:\n${tailFile(paths.contenderLog(r.id))}`,
               'the spawn was taken back; check `zklab ensemble status` and try again',
