@@ -191,11 +191,16 @@ describe('zklab audit interrupted', () => {
       ],
       { reject: false, env: { ZKLAB_LAB: '' } },
     );
-    // The members are up (their command lines name the port base) and the servers under the lab directory.
+    let said = '';
+    cmd.stderr?.on('data', (d: Buffer) => {
+      said += d.toString();
+    });
+    // The members are up (their command lines name the port base, as the audit's own does) and the servers under
+    // the lab directory.
+    const members = () => processesNaming(`--port-base\0${base}`).filter((pid) => pid !== cmd.pid);
     const deadline = Date.now() + 60_000;
-    while (processesNaming(`--port-base\0${base}`).length < 3 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(processesNaming(`--port-base\0${base}`).length).toBe(3);
+    while (members().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(members().length, `the audit said:\n${said}`).toBe(3);
     expect(processesNaming(dir).length).toBeGreaterThan(3);
     cmd.kill('SIGINT');
     const r = await cmd;
