@@ -68,8 +68,8 @@ export class PredecessorElection extends ElectionRecipe {
           await this.zk.sync(this.opts.path);
           const mine = findByGuid(await this.zk.getChildren(this.opts.path), this.guid);
           if (mine) return `${this.opts.path}/${mine}`;
+          this.lateCreateUntil = Date.now() + 2 * this.opts.sessionTimeoutMs;
         }
-        if (this.guidSent) this.lateCreateUntil = Date.now() + 2 * this.opts.sessionTimeoutMs;
         this.guidSent = true;
         return await this.zk.create(`${this.opts.path}/${this.guid}-n_`, this.memberData, 'ephemeral-sequential');
       } catch (e) {

@@ -31,13 +31,15 @@ export function predecessorOf(children: readonly string[], mine: string): string
   return i === 0 ? null : sorted[i - 1]!;
 }
 
-/** Whether two children were created under one GUID (`<guid>-n_<seq>`): by one contender, for one place. */
+/** The GUID a child was created under (`<guid>-n_<seq>`), if its name has one. */
+const guidOf = (name: string): string | undefined => /^([0-9a-f-]{36})-/.exec(name)?.[1];
+
+/** Whether two children were created under one GUID: by one contender, for one place. */
 export function sameGuid(a: string, b: string): boolean {
-  const guid = (name: string) => /^([0-9a-f-]{36})-/.exec(name)?.[1];
-  return guid(a) !== undefined && guid(a) === guid(b);
+  return guidOf(a) !== undefined && guidOf(a) === guidOf(b);
 }
 
 /** The child created by this contender, recognised by the GUID in its name (after a create whose reply was lost). */
 export function findByGuid(children: readonly string[], guid: string): string | undefined {
-  return children.find((c) => c.startsWith(`${guid}-`));
+  return children.find((c) => guidOf(c) === guid);
 }
