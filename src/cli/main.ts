@@ -48,6 +48,7 @@ export const COMMANDS: readonly {
   { names: ['audit'], load: async (ctx) => [(await import('./commands/audit.js')).auditCommand(ctx)] },
   { names: ['drill'], load: async (ctx) => [(await import('./commands/drill.js')).drillCommand(ctx)] },
   { names: ['demo'], load: async (ctx) => [(await import('./commands/demo.js')).demoCommand(ctx)] },
+  { names: ['hosts'], load: async (ctx) => [(await import('./commands/hosts.js')).hostsCommand(ctx)] },
   { names: ['labs'], load: async (ctx) => [(await import('./commands/labs.js')).labsCommand(ctx)] },
   { names: ['logs'], load: async (ctx) => [(await import('./commands/logs.js')).logsCommand(ctx)] },
   { names: ['config'], load: async (ctx) => [(await import('./commands/config.js')).configCommand(ctx)] },

@@ -62,12 +62,24 @@ export function spawnNode(
   };
   // On the node network it runs in its node's namespace: nsenter joins it and becomes the program (the same pid).
   if (state?.nodeNet?.addrs[name] !== undefined) [command, args] = inNodeNs(paths, name, command, args);
-  // The process enters its control group itself, then becomes the program: nothing it starts is born outside.
+  return spawnInGroup(node, command, args, logFile, env);
+}
+
+/**
+ * Starts `command` detached in a node's control group (made beforehand): the process enters the group itself, then
+ * becomes the program, so nothing it starts is born outside. Under markers (no group) `env` is what holds it.
+ */
+export function spawnInGroup(
+  node: NodeGroup,
+  command: string,
+  args: readonly string[],
+  logFile: string,
+  env: NodeJS.ProcessEnv,
+): ChildProcess {
   const entry = node.entryFile;
-  const child = entry
+  return entry
     ? spawnDetached('/bin/sh', ['-c', ENTER_AND_EXEC, entry, command, ...args], logFile, { env })
     : spawnDetached(command, args, logFile, { env });
-  return child;
 }
 
 /** Kills these nodes whole (what their programs daemonized too) and removes their control groups. */

@@ -14,6 +14,7 @@ const RANK: Readonly<Record<string, number>> = {
   lab: 1,
   recipes: 2,
   net: 2,
+  hosts: 2,
   ensemble: 3,
   contenders: 4,
   faults: 5,
