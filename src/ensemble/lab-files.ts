@@ -1,15 +1,15 @@
 import { accessSync, chmodSync, constants, copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
-import type { LabPaths } from '../lab/paths.js';
-import { type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
+import { LabPaths } from '../lab/paths.js';
+import { hostOf, type LabState, nodeHost, type ServerRecord } from '../lab/state.js';
 import { serverAddr } from '../lab/node/net.js';
 import { hostname } from 'node:os';
 import { labSuperUser } from '../lab/super-user.js';
 import { proxiedPeers, serverHostsFile } from '../net/lab-links.js';
 import { readTemplate, TEMPLATES_DIR } from '../templates.js';
 import type { PeerAddress } from '../lab/ports.js';
-import { loopbackPeers, renderZooCfg, labServerConfig } from './config.js';
+import { loopbackPeers, renderZooCfg, labServerConfig, serverName } from './config.js';
 import { ensureDir } from '../lab/fs.js';
 
 /** Fails with an EnvironmentError unless the lab directory exists or can be created, and is writable. */
@@ -32,6 +32,8 @@ export interface LabServerFiles {
   readonly hostsFile: (id: number) => string;
   /** The address each server's client port listens on: its node's on the node network, else loopback. */
   readonly clientAddress: (name: string) => string;
+  /** Where each server keeps its data, when not here (a lab on hosts). */
+  readonly dataDir?: (name: string) => string;
 }
 
 /**
@@ -53,7 +55,8 @@ export function writeServerFiles(
   for (const s of servers) {
     ensureDir(paths.serverConfDir(s.name));
     ensureDir(paths.serverDataDir(s.name));
-    const base = labServerConfig(s, tickMs, paths.serverDataDir(s.name), peersFor(s.id), lab?.clientAddress(s.name));
+    const dataDir = lab?.dataDir?.(s.name) ?? paths.serverDataDir(s.name);
+    const base = labServerConfig(s, tickMs, dataDir, peersFor(s.id), lab?.clientAddress(s.name));
     const cfg = renderZooCfg(template, lab ? { ...base, superDigest: lab.superDigest } : base);
     writeFileSync(paths.serverConfig(s.name), cfg, { mode: 0o600 });
     if (lab) writeFileSync(paths.serverHostsFile(s.name), lab.hostsFile(s.id));
@@ -70,9 +73,17 @@ export function writeLabServerFiles(
 ): void {
   const machine = hostname();
   const net = state.nodeNet;
+  // On hosts: each server at its host's address, its data where the lab's directory is on that host.
+  const onHosts = state.hosts ? new LabPaths(state.hosts.dir) : undefined;
+  const nodeAddr = onHosts
+    ? (to: number) => hostOf(state, serverName(to))?.addr
+    : net
+      ? (to: number) => serverAddr(net, to)
+      : undefined;
   writeServerFiles(paths, only, state.tickMs, proxiedPeers(state), {
     superDigest: labSuperUser(paths).digest,
-    hostsFile: (id) => serverHostsFile(id, machine, net ? (to) => serverAddr(net, to) : undefined),
+    hostsFile: (id) => serverHostsFile(id, machine, nodeAddr),
     clientAddress: (name) => nodeHost(state, name),
+    ...(onHosts ? { dataDir: (name: string) => onHosts.serverDataDir(name) } : {}),
   });
 }

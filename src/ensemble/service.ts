@@ -12,12 +12,16 @@ import { endLabProcesses, removeLabEntries } from '../lab/clear.js';
 import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { ProcessError, UsageError } from '../errors.js';
+import type { HostsFile } from '../hosts/hosts-file.js';
+import { cleanHosts } from '../hosts/lab-hosts.js';
+import { labHostsFor, launchHostServer, prepareHosts, throwNoHosts } from './host-servers.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, type ServerPorts, takenPorts } from '../lab/ports.js';
 import { isOurs, stopProcesses } from '../lab/node/procs.js';
 import {
+  type LabNetMode,
   netModeOf,
   nodeHost,
   readState,
@@ -68,6 +72,8 @@ export interface UpOptions {
   readonly jitterSeed?: number | undefined;
   /** `ns`: every node in a network namespace of its own on the lab's bridge; default the lab's, or `proxy`. */
   readonly net?: NetMode;
+  /** On hosts reached over SSH (src/hosts/): the hosts file read, and where nodes go (`--place`). */
+  readonly hosts?: { readonly file: HostsFile; readonly place: Readonly<Record<string, string>> };
 }
 
 export interface ServerStatus {
@@ -115,6 +121,8 @@ function validateUp(opts: UpOptions) {
   const observers = opts.observers === undefined ? undefined : validateObservers(opts.observers, servers);
   const tickMs = opts.tickMs === undefined ? undefined : validateTick(opts.tickMs);
   if (opts.net !== undefined) netModeArg(String(opts.net));
+  if (opts.net !== undefined && opts.hosts !== undefined)
+    throw new UsageError('--net and --hosts go apart', 'a lab on hosts has its own network: drop --net');
   const problem = opts.net === 'ns' ? nodeNetProblem() : undefined;
   if (problem) {
     throw new UsageError(
@@ -124,7 +132,8 @@ function validateUp(opts: UpOptions) {
   }
   const java = findJava();
   const zk = findZooKeeper(opts.zkHome);
-  return { servers, observers, tickMs, java, zk, net: opts.net };
+  const net: LabNetMode | undefined = opts.hosts ? 'hosts' : opts.net;
+  return { servers, observers, tickMs, java, zk, net };
 }
 
 /** True when a server of the lab has written ZooKeeper data (its snapshots and transaction logs). */
@@ -230,7 +239,7 @@ interface FreshUp {
   readonly opts: UpOptions;
   readonly voters: number;
   readonly tickMs: number;
-  readonly net: NetMode;
+  readonly net: LabNetMode;
   readonly base: number;
   readonly plan: readonly ServerPorts[];
 }
@@ -257,6 +266,12 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
       containment: existing?.containment ?? newLabContainment(),
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
+    if (net === 'hosts') {
+      const hosts = opts.hosts
+        ? labHostsFor(paths, opts.hosts, state.servers)
+        : (existing?.hosts ?? throwNoHosts(paths));
+      state.hosts = hosts;
+    }
     if (net === 'ns') {
       const subnet = freeSubnet();
       state.nodeNet = {
@@ -267,6 +282,7 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
     try {
       ensureNodeNetwork(paths, state);
       writeLabServerFiles(paths, state);
+      if (state.hosts) await prepareHosts(paths, state, state.servers);
       // The link daemon starts while the JVMs boot: they dial their peers' proxies only after ~0.5 s of start-up,
       // by which time the daemon listens (and ZooKeeper retries a refused peer anyway).
       const network = ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
@@ -277,6 +293,7 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
       // Nothing of a fresh lab that did not come up stays: its nodes' processes and control groups, the lab's own.
       await endLabProcesses(paths, state);
       removeLabNet(paths);
+      if (state.hosts) await cleanHosts(paths, state);
       // A fresh lab that did not come up runs nothing: it is not listed either. One that was not there before
       // leaves no files.
       forgetLongLived(paths);
@@ -305,6 +322,7 @@ async function repair(
   ensureNodeNetwork(paths, state);
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
   writeLabServerFiles(paths, state);
+  if (state.hosts) await prepareHosts(paths, state, dead);
   await startAndWait(paths, state, dead, v, opts, true);
   recordLabEvent(paths, 'ensemble-repaired', { servers: dead.map((s) => s.name) });
   return { outcome: 'repaired', status: await ensembleStatus(paths) };
@@ -371,6 +389,7 @@ export function launchLabServer(
   s: ServerRecord,
   state: LabState,
 ): number {
+  if (state.hosts) return launchHostServer(paths, v, s, state);
   return launchServer(
     paths,
     { name: s.name, state },
@@ -465,8 +484,9 @@ export async function ensembleDown(
     // Every node goes whole (a contender with whatever it daemonized); then the lab's own processes (the prober).
     const ended = await endLabProcesses(paths, state);
     // Its node network goes with its processes: namespaces, bridge, the kernel's rules. A later `up` makes it anew,
-    // for its servers (the contenders are gone).
+    // for its servers (the contenders are gone). On hosts: what the lab made on each (tables, groups, files).
     removeLabNet(paths);
+    const unclean = state.hosts ? await cleanHosts(paths, state) : [];
     if (state.nodeNet) {
       const servers = new Set(state.servers.map((s) => s.name));
       state.nodeNet = {
@@ -482,6 +502,11 @@ export async function ensembleDown(
       recordLabEvent(paths, 'ensemble-down', {});
     }
     forgetLongLived(paths);
+    if (unclean.length > 0)
+      throw new ProcessError(
+        `stopped the lab here, but could not clean ${unclean.map((u) => u.host).join(', ')}: ${unclean[0]!.why}`,
+        'once the host is back, run `zklab ensemble down` again',
+      );
     return { stopped: ended + (daemonStopped ? 1 : 0), purged: Boolean(opts.purge) };
   });
 }

@@ -6,6 +6,7 @@ import { isPaused, labNode } from '../lab/nodes.js';
 import { isOurs, signal, waitForExit } from '../lab/node/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
 import { resolveServer } from '../ensemble/service.js';
+import { signalRemoteNode } from '../hosts/remote-node.js';
 
 /** Faults on one server (kill, pause, resume), named zkN: on its node, as a contender's are. */
 
@@ -29,7 +30,11 @@ export async function killServer(
   const pid = requireLive(paths, s);
   const node = labNode(paths, s.name, state);
   return withLabLock(paths, async () => {
-    if (sig === 'SIGTERM') {
+    if (state.hosts) {
+      // On its host: the signal to its group there; its handle here ends when the group is empty.
+      await signalRemoteNode(paths, state, s.name, sig === 'SIGTERM' ? 'term' : 'kill');
+      await waitForExit([pid], sig === 'SIGTERM' ? 10_000 : 5000);
+    } else if (sig === 'SIGTERM') {
       node.thaw();
       signal(pid, 'SIGCONT');
       signal(pid, sig);
@@ -62,6 +67,8 @@ export async function pauseServer(
   }
   // The freeze goes out now; the event is recorded as it is sent, before the wait for it to land.
   const node = labNode(paths, s.name, state);
+  // On hosts: its group there, and its handle here too (which is how this lab reads a node as paused).
+  if (state.hosts) await signalRemoteNode(paths, state, s.name, pause ? 'freeze' : 'thaw');
   const stopped = pause ? node.freeze(2000, opts.signal) : undefined;
   if (!pause) {
     node.thaw();

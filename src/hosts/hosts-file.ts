@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
+import type { LabHost } from '../lab/state.js';
 import { isRecord } from '../validate.js';
 
 /**
@@ -16,14 +17,7 @@ import { isRecord } from '../validate.js';
  *
  * Paths are resolved here, so the rest of zklab sees absolute ones.
  */
-export interface HostSpec {
-  readonly name: string;
-  readonly user: string;
-  readonly host: string;
-  readonly port: number;
-  readonly key: string;
-  readonly addr: string;
-}
+export type HostSpec = LabHost;
 
 export interface HostsFile {
   readonly file: string;

@@ -19,6 +19,7 @@ import {
 } from '../lab/node/net.js';
 import { spawnInGroup } from '../lab/nodes.js';
 import { LabPaths } from '../lab/paths.js';
+import { HOSTS_DIR } from './lab-hosts.js';
 
 /**
  * A sandbox of local hosts: each a network namespace of its own on a bridge, running its own sshd with a key made
@@ -31,8 +32,6 @@ import { LabPaths } from '../lab/paths.js';
  * directory: the names of its namespaces and groups carry a hash of that directory, so sandboxes never collide.
  */
 export const SANDBOX_MAX = 9;
-/** The lab's directory on every host (see HOST_SCRIPT: a tmpfs per host). */
-export const HOST_LAB_DIR = '/srv/zklab';
 
 export interface SandboxHost {
   readonly name: string;
@@ -68,7 +67,7 @@ const files = (dir: string) => ({
 const HOST_SCRIPT = `set -e
 mount -t tmpfs zklab-host /srv
 mount -t tmpfs zklab-run /run
-mkdir -p /run/sshd ${HOST_LAB_DIR}
+mkdir -p /run/sshd ${HOSTS_DIR}
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then umount -l "$d"; mount -t cgroup2 zklab-cgroup "$d"; break; fi
 done

@@ -114,14 +114,48 @@ export interface LabState {
    * /24 (src/lab/node/net.ts); absent: the link proxies of src/net/ (`proxy`).
    */
   nodeNet?: NodeNet;
+  /** A lab on hosts reached over SSH (src/hosts/): where each node runs; absent: this machine. */
+  hosts?: LabHosts;
 }
 
-/** How the lab's members reach each other: `ns` when its nodes have networks of their own, else `proxy`. */
-export const netModeOf = (state: Pick<LabState, 'nodeNet'> | undefined): NetMode => (state?.nodeNet ? 'ns' : 'proxy');
+/** A machine of a lab on hosts, as its hosts file names it (src/hosts/hosts-file.ts reads it). */
+export interface LabHost {
+  readonly name: string;
+  readonly user: string;
+  readonly host: string;
+  readonly port: number;
+  /** The private key, an absolute path. */
+  readonly key: string;
+  /** The address the lab's nodes use on it. */
+  readonly addr: string;
+}
 
-/** Where a node of the lab is reached: its address on the lab's bridge, or loopback. */
-export function nodeHost(state: Pick<LabState, 'nodeNet'>, name: string): string {
-  return state.nodeNet?.addrs[name] ?? '127.0.0.1';
+export interface LabHosts {
+  readonly file: string;
+  readonly knownHosts: string;
+  readonly hosts: readonly LabHost[];
+  /** Node name → host name. */
+  readonly place: Readonly<Record<string, string>>;
+  /** The lab's directory on every host. */
+  readonly dir: string;
+}
+
+/** Where a lab's members run and how they reach each other: its link proxies, its node network, or hosts. */
+export type LabNetMode = NetMode | 'hosts';
+
+/** How the lab's members reach each other: `hosts` on hosts, `ns` when its nodes have networks of their own, else `proxy`. */
+export const netModeOf = (state: Pick<LabState, 'nodeNet' | 'hosts'> | undefined): LabNetMode =>
+  state?.hosts ? 'hosts' : state?.nodeNet ? 'ns' : 'proxy';
+
+/** The host a node of a lab on hosts runs on. */
+export function hostOf(state: Pick<LabState, 'hosts'>, node: string): LabHost | undefined {
+  const name = state.hosts?.place[node];
+  return name === undefined ? undefined : state.hosts?.hosts.find((h) => h.name === name);
+}
+
+/** Where a node of the lab is reached: its host's address, its address on the lab's bridge, or loopback. */
+export function nodeHost(state: Pick<LabState, 'nodeNet' | 'hosts'>, name: string): string {
+  return hostOf(state, name)?.addr ?? state.nodeNet?.addrs[name] ?? '127.0.0.1';
 }
 
 export interface LabNetState {

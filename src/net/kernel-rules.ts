@@ -17,6 +17,10 @@ export interface KernelNet {
   readonly addrs: Readonly<Record<string, string>>;
   readonly rules: readonly PartitionRule[];
   readonly losses: readonly MemberLoss[];
+  /** What "from anyone" arrives on (default: the node's eth0 on the lab's bridge; a host: anything but loopback). */
+  readonly uplink?: string;
+  /** Statements before every cut (a host keeps its SSH port open: the lab's only way to it, and to heal it). */
+  readonly keep?: readonly string[];
 }
 
 /** Traffic from some nodes (or anyone: other nodes and the lab's commands) to some nodes (or anyone). */
@@ -79,10 +83,10 @@ function verdicts(match: string, cut: Cut, reject: boolean): string[] {
 }
 
 /** The statements of a node's input chain: what must not reach the node at `addr`. */
-function nodeStatements(cuts: readonly Cut[], addr: string): string[] {
+function nodeStatements(cuts: readonly Cut[], addr: string, uplink = 'iifname "eth0"'): string[] {
   return cuts
     .filter((c) => reaches(c, addr) && (c.from === 'any' || !c.from.includes(addr)))
-    .flatMap((c) => verdicts(c.from === 'any' ? 'iifname "eth0"' : `ip saddr ${set(c.from)}`, c, true));
+    .flatMap((c) => verdicts(c.from === 'any' ? uplink : `ip saddr ${set(c.from)}`, c, true));
 }
 
 /** The statements of the bridge's input chain: what the lab's commands must not receive from cut-off nodes. */
@@ -113,7 +117,8 @@ export const isEmptyRuleset = (script: string): boolean => !script.includes('cha
 /** The script for the table in one node's namespace. */
 export function nodeRuleset(net: KernelNet, node: string): string {
   const addr = net.addrs[node];
-  return table('inet', net.table, addr === undefined ? [] : nodeStatements(cutsOf(net), addr));
+  const cuts = addr === undefined ? [] : nodeStatements(cutsOf(net), addr, net.uplink);
+  return table('inet', net.table, cuts.length === 0 ? [] : [...(net.keep ?? []), ...cuts]);
 }
 
 /** The script for the lab's table in the machine's own namespace. */

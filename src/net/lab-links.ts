@@ -48,12 +48,18 @@ export function memberAddress(s: ServerRecord): PeerAddress {
  * server added later resolves at once (and no lookup of a missing name is cached as a failure). On the node
  * network (`nodeAddr`: each server id's address on the lab's bridge) every zkN, itself included, is its node.
  */
-export function serverHostsFile(id: number, machineName: string, nodeAddr?: (id: number) => string): string {
+export function serverHostsFile(
+  id: number,
+  machineName: string,
+  nodeAddr?: (id: number) => string | undefined,
+): string {
   const machine = machineName && machineName !== 'localhost' ? ` ${machineName}` : '';
   if (nodeAddr) {
     const lines = ['127.0.0.1 localhost'];
-    for (let to = 1; to <= MAX_SERVERS; to++)
-      lines.push(`${nodeAddr(to)} ${serverName(to)}${to === id ? machine : ''}`);
+    for (let to = 1; to <= MAX_SERVERS; to++) {
+      const addr = nodeAddr(to);
+      if (addr !== undefined) lines.push(`${addr} ${serverName(to)}${to === id ? machine : ''}`);
+    }
     return `${lines.join('\n')}\n`;
   }
   const lines = [`127.0.0.1 localhost ${serverName(id)}${machine}`];

@@ -15,6 +15,7 @@ import {
   removeNodeNs,
   serverAddr,
 } from '../lab/node/net.js';
+import { applyHostRules } from './host-faults.js';
 import { applyKernelRules, releaseEndedNodes } from './node-faults.js';
 import { linkId } from './link-types.js';
 import { type NetControl, pingDaemon, startDaemon, withDaemon } from './control.js';
@@ -64,7 +65,12 @@ export async function ensureNetwork(
 ): Promise<number> {
   const { pid } = await startDaemon(paths.root);
   const net = state.net ?? emptyNet();
-  // On the node network the daemon holds no links (it records sessions and serves resources): the kernel cuts.
+  // On the node network and on hosts the daemon holds no links (it records sessions and serves resources): the
+  // kernel cuts.
+  if (state.hosts) {
+    await applyHostRules(paths, state, net);
+    return pid;
+  }
   if (state.nodeNet) {
     applyKernelRules(paths, state, net);
     return pid;

@@ -10,6 +10,7 @@ import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
 import { networkStatus, type NetworkStatus } from './status.js';
 import { applyKernelDelays, applyKernelRules } from './node-faults.js';
+import { applyHostRules } from './host-faults.js';
 
 /**
  * What the fault kinds (src/faults/kinds/) change the lab's network with: `changeNet`, the one way a rule, a delay
@@ -52,7 +53,9 @@ export async function changeNet(paths: LabPaths, change: (net: LabNetState) => L
     const members = labMembers(state);
     const errors = rules.validateNetRules(members, next.rules, next.delays);
     if (errors.length > 0) throw new UsageError(errors.join('; '), membersHint(state));
-    if (state.nodeNet) {
+    if (state.hosts) {
+      await applyHostRules(paths, state, next);
+    } else if (state.nodeNet) {
       applyKernelDelays(paths, state, next, before);
       applyKernelRules(paths, state, next);
     } else {

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../../errors.js';
 import type { NetMode } from '../../lab/node/net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
@@ -23,7 +24,20 @@ interface UpArgs extends GlobalArgs {
   tick?: string;
   'base-port'?: string;
   net?: string;
+  hosts?: string;
+  place?: string;
   json?: boolean;
+}
+
+/** `--hosts FILE` and `--place`, read and checked before anything is touched. */
+async function hostsArg(a: UpArgs) {
+  if (a.hosts === undefined) {
+    if (a.place !== undefined) throw new UsageError('--place goes with --hosts', 'give --hosts FILE too');
+    return undefined;
+  }
+  const { loadHostsFile } = await import('../../hosts/hosts-file.js');
+  const { parsePlace } = await import('../../hosts/placement.js');
+  return { file: loadHostsFile(a.hosts), place: parsePlace(a.place) };
 }
 
 function progressPrinter(ctx: CommandContext) {
@@ -58,10 +72,16 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
                   "proxy (default: link proxies on ZooKeeper's links) or ns (every node in a network namespace of " +
                   'its own; faults in the kernel; needs root)',
               },
+              hosts: {
+                type: 'string',
+                describe: 'a hosts file: the servers on machines reached over SSH (see `zklab hosts`), one per host',
+              },
+              place: { type: 'string', describe: 'with --hosts: where nodes go, zk1=h1,zk2=h3 (default: in turn)' },
               json: { type: 'boolean', default: false, describe: 'print the status as JSON' },
             }),
           handler: async (a) => {
             const { ensembleUp } = await import('../../ensemble/service.js');
+            const hosts = await hostsArg(a);
             const servers = a.servers === undefined ? undefined : validateServerCount(a.servers);
             const observers = a.observers === undefined ? undefined : validateObservers(a.observers, servers);
             const tickMs = a.tick === undefined ? undefined : validateTick(a.tick);
@@ -76,6 +96,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
               tickMs,
               basePort,
               ...(a.net === undefined ? {} : { net: a.net as NetMode }),
+              ...(hosts === undefined ? {} : { hosts }),
               zkHome: a['zk-home'],
               signal: ctx.signal,
               onProgress: a.json ? undefined : progressPrinter(ctx),

@@ -60,7 +60,7 @@ export const heal = {
   description:
     "Lift a member's isolation and the splits that cut it off (zkN, cN, leader (the leading contender) or zk-leader " +
     '(the leading server)), or all partitions',
-  backends: { proxy: viaNetPlan, ns: viaNetPlan },
+  backends: { proxy: viaNetPlan, ns: viaNetPlan, hosts: viaNetPlan },
   steps: [
     valueStep({
       key: 'heal',

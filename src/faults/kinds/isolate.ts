@@ -58,7 +58,7 @@ export const isolate = {
   name: 'isolate',
   description:
     'Cut every link of one member: zkN, cN, leader (the leading contender) or zk-leader (the leading server)',
-  backends: { proxy: viaNetPlan, ns: viaNetPlan },
+  backends: { proxy: viaNetPlan, ns: viaNetPlan, hosts: viaNetPlan },
   windows: [PARTITION_WINDOW],
   steps: [
     modeStep({

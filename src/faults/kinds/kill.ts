@@ -84,7 +84,7 @@ const describeStep = (step: KillStep) => {
 export const kill = {
   name: 'kill',
   description: 'Kill a process of the lab: server zkN, zk-leader, leader, contender cN',
-  backends: { proxy: onNode, ns: onNode },
+  backends: { proxy: onNode, ns: onNode, hosts: onNode },
   windows: [
     windowRule<LabEventOf<'contender-killed'>>({
       event: 'contender-killed',

@@ -80,7 +80,10 @@ const REFUSALS: Readonly<Record<Backend, { readonly why: string; readonly hint?:
     hint: 'start the lab with `zklab ensemble up --net ns` (root), where the kernel cuts packets',
   },
   ns: { why: "cannot act on this lab's network (ns)" },
-  hosts: { why: "cannot act on this lab's network (hosts)" },
+  hosts: {
+    why: 'is not built for a lab on hosts yet',
+    hint: 'on this machine, `zklab ensemble up --net ns` has it',
+  },
 };
 
 /** The hooks of `kind` on the lab's backend; refused, with nothing touched, when it has none there. */

@@ -103,7 +103,7 @@ export const loss = {
   description: "Drop <percent> % of a member's packets, both ways, at random (a lab on its node network: --net ns)",
   needs: 'packet loss',
   events,
-  backends: { ns: viaNetPlan },
+  backends: { ns: viaNetPlan, hosts: viaNetPlan },
   windows: [
     windowRule<LossLine>({
       event: 'loss',

@@ -78,7 +78,7 @@ export const oneWay = {
   name: NAME,
   description: "Drop <from>'s packets to <to>; <to>'s still reach <from> (a lab on its node network: --net ns)",
   needs: 'a one-way cut',
-  backends: { ns: viaNetPlan },
+  backends: { ns: viaNetPlan, hosts: viaNetPlan },
   windows: [PARTITION_WINDOW],
   steps: [
     modeStep({

@@ -105,7 +105,7 @@ export const pause = {
   name: 'pause',
   description: 'Freeze a node, every process of it (server zkN, zk-leader, leader, contender cN)',
   liftDescription: 'Thaw a frozen node (server zkN, contender cN, leader, or paused: every paused one)',
-  backends: { proxy: onNode, ns: onNode },
+  backends: { proxy: onNode, ns: onNode, hosts: onNode },
   windows: [
     windowRule<LabEventOf<'contender-paused'>>({
       event: 'contender-paused',

@@ -73,7 +73,7 @@ export const split = {
   name: 'split',
   description:
     'Cut the links between groups of comma-separated members (zk1 zk2,zk3,c1); members not named form one more group',
-  backends: { proxy: viaNetPlan, ns: viaNetPlan },
+  backends: { proxy: viaNetPlan, ns: viaNetPlan, hosts: viaNetPlan },
   windows: [PARTITION_WINDOW],
   steps: [
     modeStep({

@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { netPrefix, netTable } from '../lab/node/net.js';
+import { LabPaths } from '../lab/paths.js';
+import type { LabHost, LabState } from '../lab/state.js';
+import { remoteLabGroup, sshHost } from './remote-node.js';
+import type { HostUnreachable } from './ssh.js';
+
+/** The lab's directory on its hosts: one per lab (a hash of its root), under one directory of zklab's. */
+export const HOSTS_DIR = '/srv/zklab';
+export const remoteLabDir = (paths: LabPaths): string => join(HOSTS_DIR, netPrefix(paths));
+
+/** The lab's files as its hosts see them: the same layout as here, under the lab's directory there. */
+export const remotePaths = (state: LabState): LabPaths => new LabPaths(state.hosts!.dir);
+
+/** The hosts the lab's nodes use, each once. */
+export function usedHosts(state: LabState): LabHost[] {
+  const used = new Set(Object.values(state.hosts?.place ?? {}));
+  return (state.hosts?.hosts ?? []).filter((h) => used.has(h.name));
+}
+
+/**
+ * Sends files of the lab (paths relative to its root here) to a host, into the lab's directory there, as one tar
+ * stream on ssh's stdin: modes kept (the configs are the lab's owner's alone), nothing else of the host touched.
+ */
+export async function uploadToHost(
+  paths: LabPaths,
+  state: LabState,
+  host: LabHost,
+  files: readonly string[],
+): Promise<void> {
+  const tar = spawnSync('tar', ['-c', '-C', paths.root, '--', ...files], { maxBuffer: 64 * 1024 * 1024 });
+  if (tar.status !== 0) throw new Error(`tar of the lab's files failed: ${String(tar.stderr).trim()}`);
+  const dir = state.hosts!.dir;
+  const r = await sshHost(state, host).run(
+    ['sh', '-c', 'umask 077 && mkdir -p "$1" && tar -x -p -C "$1"', 'zklab-upload', dir],
+    { input: tar.stdout },
+  );
+  if (r.code !== 0) throw new Error(`upload to ${host.name} failed: ${r.stderr.trim() || `exit ${r.code}`}`);
+}
+
+/** Removes what the lab made on a host: its nftables table, its control groups (ending what they hold), its files. */
+const CLEAN = `table=$1; group=$2; dir=$3; top=$4
+nft delete table inet "$table" 2>/dev/null
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then
+    if [ -d "$d/$group" ]; then
+      for g in "$d/$group"/*/; do [ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"; done
+      i=0; while [ $i -lt 100 ]; do
+        left=0; for g in "$d/$group"/*/; do [ -d "$g" ] && ! rmdir "$g" 2>/dev/null && left=1; done
+        [ $left = 0 ] && break; sleep 0.05; i=$((i+1))
+      done
+      rmdir "$d/$group" 2>/dev/null
+    fi
+    break
+  fi
+done
+rm -rf -- "$dir"
+rmdir "$top" 2>/dev/null
+exit 0`;
+
+/**
+ * Leaves nothing of the lab on its hosts. Every host is tried; those that cannot be reached are returned (each with
+ * ssh's reason), so `down` can say which still hold something.
+ */
+export async function cleanHosts(paths: LabPaths, state: LabState): Promise<{ host: string; why: string }[]> {
+  const failed: { host: string; why: string }[] = [];
+  await Promise.all(
+    usedHosts(state).map(async (h) => {
+      try {
+        await sshHost(state, h).run([
+          'sh',
+          '-c',
+          CLEAN,
+          'zklab-clean',
+          netTable(paths),
+          remoteLabGroup(paths),
+          state.hosts!.dir,
+          HOSTS_DIR,
+        ]);
+      } catch (e) {
+        failed.push({ host: h.name, why: (e as HostUnreachable).message });
+      }
+    }),
+  );
+  return failed;
+}

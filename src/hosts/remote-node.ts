@@ -1,0 +1,128 @@
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeEnv } from '../lab/node/group.js';
+import { netPrefix } from '../lab/node/net.js';
+import { labNode, spawnInGroup } from '../lab/nodes.js';
+import type { LabPaths } from '../lab/paths.js';
+import { hostOf, type LabHost, type LabState } from '../lab/state.js';
+import { shellQuote } from './quote.js';
+import { SshHost } from './ssh.js';
+
+/**
+ * A node of a lab on hosts: its program runs on its host in a control group of its own, under a small warden (a
+ * shell script of ours) that a local `ssh` holds open. The local ssh is the node's handle here: it sits in the
+ * node's local group with the lab's markers, so everything that owns a local node owns it (down, a dead owner's
+ * warden, a failed test). The remote warden ends the node's group the moment its ssh goes (the handle killed, its
+ * owner gone, the connection lost), and exits when the group empties (its program died), which ends the handle.
+ * The program's output comes back on the handle's stdout: the node's log is here, as for a local node.
+ */
+
+/** $1: the group (below the cgroup2 root), $2: the working directory; the rest: the program. */
+const WARDEN = `base=
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
+done
+[ -n "$base" ] || { echo "zklab: no cgroup2 file system on this host" >&2; exit 3; }
+cg=$base/$1; dir=$2; shift 2
+mkdir -p "$cg" "$dir" || exit 3
+cd "$dir" || exit 3
+exec 3<&0
+sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@" </dev/null 2>&1 &
+cat <&3 >/dev/null &
+hold=$!
+populated() { read -r ev < "$cg/cgroup.events" && [ "$ev" = 'populated 1' ]; }
+i=0
+while [ $i -lt 100 ] && ! populated; do sleep 0.02; i=$((i+1)); done
+while populated && kill -0 "$hold" 2>/dev/null; do sleep 0.1; done
+echo 1 > "$cg/cgroup.kill" 2>/dev/null
+kill "$hold" 2>/dev/null
+i=0
+while [ $i -lt 100 ] && populated; do sleep 0.05; i=$((i+1)); done
+rmdir "$cg" 2>/dev/null
+exit 0`;
+
+/** What a signal to a node's group does on its host: $1 the action, $2 the group. Prints the pids it hit. */
+const SIGNAL = `base=
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
+done
+cg=$base/$2
+[ -n "$base" ] && [ -d "$cg" ] || { echo "no such node" >&2; exit 4; }
+cat "$cg/cgroup.procs"
+case $1 in
+  kill) echo 1 > "$cg/cgroup.kill" ;;
+  term) for p in $(cat "$cg/cgroup.procs"); do kill -TERM "$p" 2>/dev/null; done ;;
+  freeze) echo 1 > "$cg/cgroup.freeze"
+    i=0; while [ $i -lt 200 ] && ! grep -q 'frozen 1' "$cg/cgroup.events"; do sleep 0.01; i=$((i+1)); done ;;
+  thaw) echo 0 > "$cg/cgroup.freeze" ;;
+esac`;
+
+/** A lab's own groups on its hosts: one directory per lab, named like its network (a hash of the lab's root). */
+export const remoteLabGroup = (paths: LabPaths): string => `zklab-${netPrefix(paths)}`;
+export const remoteNodeGroup = (paths: LabPaths, node: string): string => `${remoteLabGroup(paths)}/${node}`;
+
+export function sshHost(state: LabState, host: LabHost): SshHost {
+  return new SshHost(host, { knownHosts: state.hosts!.knownHosts });
+}
+
+function hostFor(state: LabState, node: string): LabHost {
+  const host = hostOf(state, node);
+  if (!host) throw new Error(`${node} has no host in the lab's placement`);
+  return host;
+}
+
+/**
+ * Starts `argv` as node `name` on its host, held by a local ssh in the node's local group. Each word goes to ssh
+ * on its own (quoted): a word that needs no quoting stays as it is in the handle's command line, so the lab's JVM
+ * marker among a server's arguments marks the handle too.
+ */
+export function spawnRemoteNode(
+  paths: LabPaths,
+  state: LabState,
+  name: string,
+  argv: readonly string[],
+  logFile: string,
+): ChildProcess {
+  const host = hostFor(state, name);
+  const node = labNode(paths, name, state);
+  node.create();
+  const remote = ['sh', '-c', WARDEN, 'zklab-node', remoteNodeGroup(paths, name), state.hosts!.dir, ...argv];
+  const args = [...sshHost(state, host).sshArgs(), '--', ...remote.map(shellQuote)];
+  // The handle's stdin must never end while it lives (the warden takes its end as the owner gone): a FIFO opened
+  // for reading and writing by the handle itself, which nothing ever writes to.
+  const fifo = holdFifo(paths);
+  return spawnInGroup(node, '/bin/sh', ['-c', 'exec "$@" 0<>"$0"', fifo, 'ssh', ...args], logFile, {
+    ...process.env,
+    ...nodeEnv(paths, name),
+  });
+}
+
+function holdFifo(paths: LabPaths): string {
+  const fifo = join(paths.root, 'hosts.hold');
+  if (!existsSync(fifo)) execFileSync('mkfifo', ['-m', '600', fifo]);
+  return fifo;
+}
+
+export type RemoteAction = 'kill' | 'term' | 'freeze' | 'thaw';
+
+/** Acts on a node's whole group on its host, over SSH; resolves the pids it held. */
+export async function signalRemoteNode(
+  paths: LabPaths,
+  state: LabState,
+  name: string,
+  action: RemoteAction,
+): Promise<number[]> {
+  const host = sshHost(state, hostFor(state, name));
+  const r = await host.run(['sh', '-c', SIGNAL, 'zklab-signal', action, remoteNodeGroup(paths, name)]);
+  if (r.code !== 0)
+    throw new Error(`${action} of ${name} on ${host.describe()}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  return r.stdout.split('\n').filter(Boolean).map(Number);
+}
+
+/** Every placed node's address: its host's. */
+export function remoteNodeAddrs(state: LabState): Record<string, string> {
+  const addrs: Record<string, string> = {};
+  for (const node of Object.keys(state.hosts?.place ?? {})) addrs[node] = hostOf(state, node)!.addr;
+  return addrs;
+}
