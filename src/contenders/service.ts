@@ -142,6 +142,12 @@ export async function spawnContenders(
       "leave out --connect to use the lab's ensemble, or use another lab (--lab DIR) for another ensemble",
     );
   }
+  if (existing?.hosts && !outside) {
+    throw new UsageError(
+      `the lab at ${paths.root} runs its servers on hosts, and contenders on hosts are not built yet`,
+      `run them here in a lab of their own against its servers: \`zklab --lab DIR contenders spawn N --connect ${directConnectString(existing)}\``,
+    );
+  }
   if (existing && !outside) await ensureReachable(existing);
   refuseForLab(paths, existing ?? emptyState(), req);
   ensureDir(paths.root);

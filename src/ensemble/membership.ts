@@ -131,6 +131,11 @@ async function waitForAgreement(
 }
 
 function requireReconfigurable(paths: LabPaths, state: LabState): void {
+  if (state.hosts)
+    throw new UsageError(
+      `the lab at ${paths.root} runs on hosts, where adding and removing servers is not built yet`,
+      'change its shape with `zklab ensemble down` and `zklab ensemble up --hosts FILE -n N`',
+    );
   const refusal = reconfigRefusal(findZooKeeper(state.zkHome || undefined).version);
   if (refusal)
     throw new UsageError(

@@ -17,6 +17,7 @@ export const LAB_FILE_SECONDS: ReadonlyMap<string, number> = new Map([
   ['test/integration/nodes.test.ts', 67],
   ['test/integration/foreign-contenders.test.ts', 51],
   ['test/integration/late-actors.test.ts', 35],
+  ['test/integration/hosts.test.ts', 30],
   ['test/integration/lock.test.ts', 34],
   ['test/integration/priority-preempt.test.ts', 32],
   ['test/integration/leader-agreement.test.ts', 29],
