@@ -145,7 +145,8 @@ export async function spawnContenders(
   if (existing?.hosts && !outside) {
     throw new UsageError(
       `the lab at ${paths.root} runs its servers on hosts, and contenders on hosts are not built yet`,
-      `run them here in a lab of their own against its servers: \`zklab --lab DIR contenders spawn N --connect ${directConnectString(existing)}\``,
+      'run them here in a lab of their own against its servers: ' +
+        `\`zklab --lab DIR contenders spawn N --connect ${directConnectString(existing)}\``,
     );
   }
   if (existing && !outside) await ensureReachable(existing);
