@@ -13,7 +13,7 @@ export const LAB_FILE_SECONDS: ReadonlyMap<string, number> = new Map([
   ['test/integration/benchmarks.test.ts', 109],
   ['test/integration/node-net.test.ts', 107],
   ['test/integration/clock-lessons.test.ts', 100],
-  ['test/e2e/readme.test.ts', 81],
+  ['test/e2e/readme.test.ts', 95],
   ['test/integration/nodes.test.ts', 67],
   ['test/integration/foreign-contenders.test.ts', 51],
   ['test/integration/late-actors.test.ts', 35],

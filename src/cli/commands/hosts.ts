@@ -30,7 +30,8 @@ export function hostsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
           handler: async (a) => {
             const sandbox = await import('../../hosts/sandbox.js');
             const { wholeNumber } = await import('../../validate.js');
-            const dir = a.dir ?? sandbox.defaultSandboxDir();
+            const { resolve } = await import('node:path');
+            const dir = resolve(a.dir ?? sandbox.defaultSandboxDir());
             if (a.what === 'down') {
               const r = await sandbox.removeSandbox(dir);
               ctx.out(
