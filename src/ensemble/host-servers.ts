@@ -2,7 +2,8 @@ import { UsageError } from '../errors.js';
 import type { HostsFile } from '../hosts/hosts-file.js';
 import { cleanHosts, remoteLabDir, remotePaths, uploadToHost, usedHosts } from '../hosts/lab-hosts.js';
 import { placeNodes } from '../hosts/placement.js';
-import { spawnRemoteNode } from '../hosts/remote-node.js';
+import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
+import { isOurs, waitForExit } from '../lab/node/procs.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { LabHosts, LabState, ServerRecord } from '../lab/state.js';
 import { serverJvmArgs } from './jvm.js';
@@ -42,6 +43,7 @@ export function throwNoHosts(paths: LabPaths): never {
  * an earlier run of this lab left there, and the servers' files in the lab's directory.
  */
 export async function prepareHosts(paths: LabPaths, state: LabState, servers: readonly ServerRecord[]): Promise<void> {
+  await startMasters(paths, state, usedHosts(state));
   const fresh = servers.length === state.servers.length;
   if (fresh) {
     const failed = await cleanHosts(paths, state);
@@ -89,4 +91,12 @@ export function launchHostServer(
   const child = spawnRemoteNode(paths, state, s.name, argv, paths.serverLog(s.name));
   if (child.pid === undefined) throw new Error(`could not start ssh for ${s.name}`);
   return child.pid;
+}
+
+/** Kills a server on its host (its group there), and waits until its handle here has ended with its warden. */
+export async function killHostServer(paths: LabPaths, state: LabState, name: string): Promise<void> {
+  const pid = state.servers.find((s) => s.name === name)?.pid;
+  if (!isOurs(pid, paths.markers)) return;
+  await signalRemoteNode(paths, state, name, 'kill').catch(() => undefined);
+  await waitForExit([pid!], 5000);
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { HostsFile } from '../hosts/hosts-file.js';
 import { cleanHosts } from '../hosts/lab-hosts.js';
-import { labHostsFor, launchHostServer, prepareHosts, throwNoHosts } from './host-servers.js';
+import { killHostServer, labHostsFor, launchHostServer, prepareHosts, throwNoHosts } from './host-servers.js';
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, type ServerPorts, takenPorts } from '../lab/ports.js';
@@ -567,10 +567,10 @@ export async function restartServers(
     const down = Date.now();
     // A restart is a kill and a start: recorded as the kill, which the restart's own event ends (a fault window).
     for (const s of targets) recordLabEvent(paths, 'server-killed', { server: s.name, signal: 'SIGKILL' });
-    await stopProcesses(
-      targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers)),
-      'SIGKILL',
-    );
+    const running = targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers));
+    // On hosts the kill is its host's; each handle here ends once its warden there is done.
+    if (state.hosts) await Promise.all(targets.map((s) => killHostServer(paths, state, s.name)));
+    await stopProcesses(running, 'SIGKILL');
     ensureNodeNetwork(paths, state);
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
     writeLabServerFiles(paths, state);

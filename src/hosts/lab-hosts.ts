@@ -32,7 +32,7 @@ export async function uploadToHost(
   const tar = spawnSync('tar', ['-c', '-C', paths.root, '--', ...files], { maxBuffer: 64 * 1024 * 1024 });
   if (tar.status !== 0) throw new Error(`tar of the lab's files failed: ${String(tar.stderr).trim()}`);
   const dir = state.hosts!.dir;
-  const r = await sshHost(state, host).run(
+  const r = await sshHost(paths, state, host).run(
     ['sh', '-c', 'umask 077 && mkdir -p "$1" && tar -x -p -C "$1"', 'zklab-upload', dir],
     { input: tar.stdout },
   );
@@ -68,7 +68,7 @@ export async function cleanHosts(paths: LabPaths, state: LabState): Promise<{ ho
   await Promise.all(
     usedHosts(state).map(async (h) => {
       try {
-        await sshHost(state, h).run([
+        await sshHost(paths, state, h).run([
           'sh',
           '-c',
           CLEAN,

@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
 import { nodeEnv } from '../lab/node/group.js';
 import { netPrefix } from '../lab/node/net.js';
 import { labNode, spawnInGroup } from '../lab/nodes.js';
@@ -42,28 +44,75 @@ while [ $i -lt 100 ] && populated; do sleep 0.05; i=$((i+1)); done
 rmdir "$cg" 2>/dev/null
 exit 0`;
 
-/** What a signal to a node's group does on its host: $1 the action, $2 the group. Prints the pids it hit. */
+/**
+ * What a signal to a node's group does on its host: $1 the action, $2 the node's group (below the cgroup2 root,
+ * without its launch suffix: every launch of the node has a group of its own, so a warden that ends late never
+ * touches the next launch's). Prints the pids it hit.
+ */
 const SIGNAL = `base=
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
 done
-cg=$base/$2
-[ -n "$base" ] && [ -d "$cg" ] || { echo "no such node" >&2; exit 4; }
-cat "$cg/cgroup.procs"
-case $1 in
-  kill) echo 1 > "$cg/cgroup.kill" ;;
-  term) for p in $(cat "$cg/cgroup.procs"); do kill -TERM "$p" 2>/dev/null; done ;;
-  freeze) echo 1 > "$cg/cgroup.freeze"
-    i=0; while [ $i -lt 200 ] && ! grep -q 'frozen 1' "$cg/cgroup.events"; do sleep 0.01; i=$((i+1)); done ;;
-  thaw) echo 0 > "$cg/cgroup.freeze" ;;
-esac`;
+found=
+for cg in "$base/$2".*/; do
+  [ -n "$base" ] && [ -f "$cg/cgroup.procs" ] || continue
+  found=1
+  cat "$cg/cgroup.procs"
+  case $1 in
+    kill) echo 1 > "$cg/cgroup.kill" ;;
+    term) for p in $(cat "$cg/cgroup.procs"); do kill -TERM "$p" 2>/dev/null; done ;;
+    freeze) echo 1 > "$cg/cgroup.freeze"
+      i=0; while [ $i -lt 200 ] && ! grep -q 'frozen 1' "$cg/cgroup.events"; do sleep 0.01; i=$((i+1)); done ;;
+    thaw) echo 0 > "$cg/cgroup.freeze" ;;
+  esac
+done
+[ -n "$found" ] || { echo "no such node" >&2; exit 4; }`;
 
 /** A lab's own groups on its hosts: one directory per lab, named like its network (a hash of the lab's root). */
 export const remoteLabGroup = (paths: LabPaths): string => `zklab-${netPrefix(paths)}`;
 export const remoteNodeGroup = (paths: LabPaths, node: string): string => `${remoteLabGroup(paths)}/${node}`;
 
-export function sshHost(state: LabState, host: LabHost): SshHost {
-  return new SshHost(host, { knownHosts: state.hosts!.knownHosts });
+/** Where the lab's master connection to a host listens (a unix socket path: kept short). */
+export const controlPath = (paths: LabPaths, host: LabHost): string => join(paths.root, 'ssh', `${host.name}.sock`);
+
+export function sshHost(paths: LabPaths, state: LabState, host: LabHost): SshHost {
+  return new SshHost(host, { knownHosts: state.hosts!.knownHosts, controlPath: controlPath(paths, host) });
+}
+
+/** The node that holds the lab's master connection to a host (a lab process like any node: down and wardens end it). */
+export const masterNode = (host: LabHost): string => `ssh-${host.name}`;
+
+/**
+ * Starts the lab's master connection to each host that lacks one, and waits until each answers. Commands to a host
+ * (faults, signals, uploads) then take milliseconds. A node's own holder never goes over it: the master's end must
+ * not end the nodes.
+ */
+export async function startMasters(paths: LabPaths, state: LabState, hosts: readonly LabHost[]): Promise<void> {
+  await Promise.all(
+    hosts.map(async (host) => {
+      const ssh = sshHost(paths, state, host);
+      const sock = controlPath(paths, host);
+      if (await masterAnswers(ssh)) return;
+      rmSync(sock, { force: true });
+      mkdirSync(dirname(sock), { recursive: true, mode: 0o700 });
+      const node = labNode(paths, masterNode(host), state);
+      node.create();
+      const child = spawnInGroup(node, 'ssh', ssh.masterArgs(), join(paths.logDir, `${masterNode(host)}.log`), {
+        ...process.env,
+        ...nodeEnv(paths, masterNode(host)),
+      });
+      let exited = false;
+      child.once('exit', () => (exited = true));
+      const until = Date.now() + 15_000;
+      while (!exited && Date.now() < until && !(await masterAnswers(ssh))) await sleep(20);
+      // No master: commands take connections of their own (slower, not wrong); a host that cannot be reached says
+      // so at the first command.
+    }),
+  );
+}
+
+async function masterAnswers(ssh: SshHost): Promise<boolean> {
+  return (await execa('ssh', ['-O', 'check', ...ssh.sshArgs()], { reject: false, timeout: 5000 })).exitCode === 0;
 }
 
 function hostFor(state: LabState, node: string): LabHost {
@@ -87,8 +136,9 @@ export function spawnRemoteNode(
   const host = hostFor(state, name);
   const node = labNode(paths, name, state);
   node.create();
-  const remote = ['sh', '-c', WARDEN, 'zklab-node', remoteNodeGroup(paths, name), state.hosts!.dir, ...argv];
-  const args = [...sshHost(state, host).sshArgs(), '--', ...remote.map(shellQuote)];
+  const launch = `${remoteNodeGroup(paths, name)}.${Date.now().toString(36)}`;
+  const remote = ['sh', '-c', WARDEN, 'zklab-node', launch, state.hosts!.dir, ...argv];
+  const args = [...sshHost(paths, state, host).sshArgs(), '--', ...remote.map(shellQuote)];
   // The handle's stdin must never end while it lives (the warden takes its end as the owner gone): a FIFO opened
   // for reading and writing by the handle itself, which nothing ever writes to.
   const fifo = holdFifo(paths);
@@ -113,7 +163,7 @@ export async function signalRemoteNode(
   name: string,
   action: RemoteAction,
 ): Promise<number[]> {
-  const host = sshHost(state, hostFor(state, name));
+  const host = sshHost(paths, state, hostFor(state, name));
   const r = await host.run(['sh', '-c', SIGNAL, 'zklab-signal', action, remoteNodeGroup(paths, name)]);
   if (r.code !== 0)
     throw new Error(`${action} of ${name} on ${host.describe()}: ${r.stderr.trim() || `exit ${r.code}`}`);

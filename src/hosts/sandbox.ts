@@ -60,13 +60,15 @@ const files = (dir: string) => ({
 });
 
 /**
- * Runs in the host's fresh mount and cgroup namespaces, as root: a tmpfs over /srv (the lab's directory) and /run
- * (sshd's privilege-separation directory), the cgroup2 file system mounted again so the host sees its own group as
+ * Runs in the host's fresh mount and cgroup namespaces, as root: a tmpfs over /srv (the lab's directory), /run
+ * (sshd's privilege-separation directory) and /root (a home of its own, as a fresh host has: this machine's dotfiles
+ * would run at every session, ~100 ms of a shell's start-up here), the cgroup2 file system mounted again so the host sees its own group as
  * the root, then sshd in the foreground. $1: its config.
  */
 const HOST_SCRIPT = `set -e
 mount -t tmpfs zklab-host /srv
 mount -t tmpfs zklab-run /run
+mount -t tmpfs -o mode=0700 zklab-home /root
 mkdir -p /run/sshd ${HOSTS_DIR}
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then umount -l "$d"; mount -t cgroup2 zklab-cgroup "$d"; break; fi

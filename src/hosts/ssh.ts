@@ -33,6 +33,11 @@ export interface SshOptions {
   readonly connectTimeoutS?: number;
   /** Told once per host whose key was not pinned before this connection (`ssh-keygen -l` of the new line). */
   readonly onFirstContact?: (host: HostSpec, fingerprint: string) => void;
+  /**
+   * A master connection's socket (masterArgs): commands go over it when it answers (a few ms, where a connection of
+   * their own takes ~300 ms of key exchange), and over a connection of their own when it does not.
+   */
+  readonly controlPath?: string;
 }
 
 /** Where `host` is written in a known-hosts file: `[host]:port` off port 22. */
@@ -54,8 +59,31 @@ export class SshHost {
     private readonly options: SshOptions,
   ) {}
 
-  /** ssh's own arguments, up to and including the destination. */
-  sshArgs(): string[] {
+  /** ssh's own arguments, up to and including the destination; `direct`: never over the master. */
+  sshArgs(direct = false): string[] {
+    const cp = this.options.controlPath;
+    const mux = cp && !direct ? ['-o', 'ControlMaster=no', '-o', `ControlPath=${cp}`] : [];
+    return [...mux, ...this.baseArgs()];
+  }
+
+  /** A master connection for `controlPath`: `ssh -M -N`, in the foreground, until it is killed or the link drops. */
+  masterArgs(): string[] {
+    const cp = this.options.controlPath;
+    if (!cp) throw new Error('a master needs a control path');
+    return [
+      '-M',
+      '-N',
+      '-o',
+      'ControlMaster=yes',
+      '-o',
+      'ControlPersist=no',
+      '-o',
+      `ControlPath=${cp}`,
+      ...this.baseArgs(),
+    ];
+  }
+
+  private baseArgs(): string[] {
     const h = this.spec;
     return [
       '-F',

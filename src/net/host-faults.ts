@@ -34,7 +34,7 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
   const failed: string[] = [];
   await Promise.all(
     jobs.map(async ({ host, script, record }) => {
-      const r = await sshHost(state, host).run(['nft', '-f', '-'], { input: script });
+      const r = await sshHost(paths, state, host).run(['nft', '-f', '-'], { input: script });
       if (r.code === 0) writeFileSync(record, script);
       else {
         writeFileSync(record, '# not known\n');

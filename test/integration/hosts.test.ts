@@ -198,13 +198,13 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect((await zklab(['pause', 'server', s.name], { lab })).exitCode).toBe(0);
     const frozen = await onHost(
       s.host,
-      `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${s.name}/cgroup.events`,
+      `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${s.name}.*/cgroup.events`,
     );
     expect(frozen.out).toContain('frozen 1');
     expect((await zklab(['resume', 'server', s.name], { lab })).exitCode).toBe(0);
     const thawed = await onHost(
       s.host,
-      `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${s.name}/cgroup.events`,
+      `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${s.name}.*/cgroup.events`,
     );
     expect(thawed.out).toContain('frozen 0');
   });
@@ -222,21 +222,36 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect(up.exitCode, up.stderr).toBe(0);
   });
 
-  it("with a host's sshd stopped, a command aimed at it fails with one line; contenders on hosts are refused", async () => {
+  it("with a host's sshd gone, its node ends and every command aimed at it fails with one line", async () => {
     const s = servers[2]!;
-    // sshd's listener names itself `sshd: /usr/sbin/sshd -D -e -f CONFIG [listener] …`; its sessions `sshd: root@…`.
-    const config = join(sandbox, s.host.name, 'sshd_config');
-    const sshd = liveProcesses((a) => a[0]!.startsWith('sshd: ') && a[0]!.includes(`-f ${config} [listener]`));
-    expect(sshd.length).toBe(1);
-    process.kill(sshd[0]!, 'SIGTERM');
+    // Every sshd of the host (its listener and the lab's sessions), found by the host's network namespace.
+    const ns = `net:[${nsInode(sandboxNs(s.host))}]`;
+    const sshd = liveProcesses((a) => a[0]!.startsWith('sshd') || a[0] === '/usr/sbin/sshd').filter((p) => {
+      try {
+        return readlinkSync(`/proc/${p}/ns/net`) === ns;
+      } catch {
+        return false;
+      }
+    });
+    expect(sshd.length).toBeGreaterThan(1);
+    for (const p of sshd) process.kill(p, 'SIGKILL');
     await waitFor(async () => ((await onHost(s.host, 'true')).code === 255 ? true : null), 'sshd gone', 10_000, 50);
-    const r = await zklab(['kill', 'server', s.name], { lab });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr.split('\n')[0]).toMatch(
-      new RegExp(
-        `^zklab: ${s.host.name} \\(root@${s.host.addr.replaceAll('.', '\\.')}\\) cannot be reached over SSH: .*refused`,
-      ),
+    // The lab's way to its server is gone: the server ends with it (its warden), as with an owner gone.
+    await waitFor(() => (serverJvms().has(s.name) ? null : true), `${s.name}'s JVM to end`, 10_000, 50);
+    const line = new RegExp(
+      `^zklab: ${s.host.name} \\(root@${s.host.addr.replaceAll('.', '\\.')}\\) cannot be reached over SSH: .*refused`,
     );
+    for (const args of [
+      ['partition', 'isolate', s.name],
+      ['ensemble', 'up'],
+    ]) {
+      const r = await zklab(args, { lab });
+      expect(r.exitCode, `${args.join(' ')}\n${r.stderr}`).toBe(1);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(line);
+    }
+  });
+
+  it('contenders on hosts are refused with the way around: a lab of their own here, against the servers', async () => {
     const spawn = await zklab(['contenders', 'spawn', '2'], { lab });
     expect(spawn.exitCode).toBe(2);
     expect(spawn.stderr).toMatch(/contenders on hosts are not built yet/);

@@ -42,7 +42,7 @@ const RESTARTABLE: readonly TargetKind[] = ['zk-leader', 'server', 'all'];
 export const restart = {
   name: 'restart',
   description: 'Restart one server (zkN) or all of them, keeping their data',
-  backends: { proxy: onNode, ns: onNode },
+  backends: { proxy: onNode, ns: onNode, hosts: onNode },
   steps: [
     valueStep({
       key: 'restart',

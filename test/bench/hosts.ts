@@ -1,0 +1,217 @@
+/**
+ * Issue 34: hosts over SSH, on a sandbox of three local hosts, against the node network (`--net ns`) in the same
+ * run:
+ * - `ensemble up` of 3 servers, hosts vs ns (alternating), in this process (no CLI);
+ * - failover: from the start of `kill zk-leader` to another server saying `Mode: leader` (srvr every 5 ms);
+ * - a fault applied on a host: from the command's start to its rule in the host's kernel, as the host itself
+ *   timestamps it (`nft monitor` on the host, `date` at the first rule line; the sandbox shares this machine's
+ *   clock). In this process, and from a `zklab partition isolate` CLI's start, beside the CLI's own start-up
+ *   (`--help`), which no fault can beat.
+ */
+import { execa, type ResultPromise } from 'execa';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ensembleDown, ensembleUp } from '../../src/ensemble/service.js';
+import { applyHeal } from '../../src/faults/kinds/heal.js';
+import { applyIsolate } from '../../src/faults/kinds/isolate.js';
+import { applyKill } from '../../src/faults/kinds/kill.js';
+import { loadHostsFile } from '../../src/hosts/hosts-file.js';
+import { makeSandbox, removeSandbox } from '../../src/hosts/sandbox.js';
+import { LabPaths } from '../../src/lab/paths.js';
+import { netTable } from '../../src/lab/node/net.js';
+import { nodeHost, readState } from '../../src/lab/state.js';
+import { ZKLAB_BIN } from '../helpers/cli.js';
+import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
+import { benchDir } from './bench-lab.js';
+import { type BenchOptions, type BenchRow, median, sized } from './types.js';
+
+const sizes = (opts: BenchOptions) => ({ ups: sized(opts, 5, 1), cuts: sized(opts, 10, 1) });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function modes(paths: LabPaths): Promise<Map<string, string | null>> {
+  const state = readState(paths)!;
+  const out = new Map<string, string | null>();
+  await Promise.all(
+    state.servers.map(async (s) => {
+      const mode = await fourLetter(s.clientPort, 'srvr', nodeHost(state, s.name))
+        .then(srvrMode)
+        .catch(() => null);
+      out.set(s.name, mode);
+    }),
+  );
+  return out;
+}
+
+/** Milliseconds from the start of `kill zk-leader` to another server saying it leads. */
+async function failover(paths: LabPaths): Promise<number> {
+  const old = [...(await modes(paths))].find(([, m]) => m === 'leader')?.[0];
+  if (!old) throw new Error('bench: no leader before the kill');
+  const start = performance.now();
+  await applyKill(paths, 'zk-leader', 'SIGKILL');
+  for (;;) {
+    const m = await modes(paths);
+    if ([...m].some(([n, x]) => n !== old && x === 'leader')) return performance.now() - start;
+    if (performance.now() - start > 60_000) throw new Error('bench: no new leader within 60 s');
+    await sleep(5);
+  }
+}
+
+interface Runs {
+  up: Record<'hosts' | 'ns', number[]>;
+  failover: Record<'hosts' | 'ns', number[]>;
+}
+
+async function upAndFailover(hostsFile: string, ups: number): Promise<Runs> {
+  const t: Runs = { up: { hosts: [], ns: [] }, failover: { hosts: [], ns: [] } };
+  for (let i = 0; i < ups; i++) {
+    for (const net of i % 2 === 0 ? (['hosts', 'ns'] as const) : (['ns', 'hosts'] as const)) {
+      const paths = new LabPaths(join(benchDir(`up-${net}`), 'lab'));
+      try {
+        const start = performance.now();
+        await ensembleUp(
+          paths,
+          net === 'hosts'
+            ? { servers: 3, hosts: { file: loadHostsFile(hostsFile), place: {} } }
+            : { servers: 3, net: 'ns' },
+        );
+        t.up[net].push(performance.now() - start);
+        t.failover[net].push(await failover(paths));
+      } finally {
+        await ensembleDown(paths, { purge: true }).catch(() => undefined);
+        rmSync(join(paths.root, '..'), { recursive: true, force: true });
+      }
+    }
+  }
+  return t;
+}
+
+interface SandboxHost {
+  readonly name: string;
+  readonly ssh: string;
+  readonly key: string;
+  readonly addr: string;
+}
+
+/** The sandbox's own ssh to a host (the benchmark's, not zklab's). */
+function sshTo(h: SandboxHost, knownHosts: string, command: string, input?: string): ResultPromise {
+  return execa(
+    'ssh',
+    [
+      '-F',
+      'none',
+      '-i',
+      h.key,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      `UserKnownHostsFile=${knownHosts}`,
+      `root@${h.addr}`,
+      command,
+    ],
+    { reject: false, timeout: 20_000, ...(input === undefined ? {} : { input }) },
+  );
+}
+
+const PROBE =
+  'table inet zlprobe {\n chain input {\n  type filter hook input priority 0;\n  tcp dport 9 accept\n }\n}\ndelete table inet zlprobe\n';
+
+/**
+ * Started on the host before the fault: prints the host's clock (epoch ns) when the first rule of `table` is added.
+ * It is ready once it has seen a probe rule of its own (nft monitor says nothing when it starts listening).
+ */
+async function watchRule(h: SandboxHost, knownHosts: string, table: string): Promise<{ at: Promise<number> }> {
+  // nft's output to a pipe is block-buffered: a line at a time, or the first rule is seen only when the buffer fills.
+  const script =
+    'stdbuf -oL nft monitor rules | while read -r line; do case "$line" in ' +
+    `*"add rule inet zlprobe "*) echo ready;; *"add rule inet ${table} "*) date +%s%N; exit 0;; esac; done`;
+  const child = sshTo(h, knownHosts, script);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 15_000;
+  while (!out.includes('ready')) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error('bench: the rule watcher on the host never listened');
+    await sshTo(h, knownHosts, 'nft -f -', PROBE);
+    await sleep(50);
+  }
+  const at = (async () => {
+    while (!/^\d{12,}$/m.test(out)) {
+      if (Date.now() > deadline + 15_000) throw new Error('bench: the rule never reached the host');
+      await sleep(5);
+    }
+    child.kill('SIGKILL');
+    return Number(/^(\d{12,})$/m.exec(out)![1]) / 1e6;
+  })();
+  return { at };
+}
+
+async function faultTimes(
+  paths: LabPaths,
+  host: SandboxHost,
+  knownHosts: string,
+  cuts: number,
+): Promise<{ inProcess: number[]; cli: number[]; cliStartup: number[] }> {
+  const out = { inProcess: [] as number[], cli: [] as number[], cliStartup: [] as number[] };
+  const table = netTable(paths);
+  for (let i = 0; i < cuts; i++) {
+    for (const how of i % 2 === 0 ? (['inProcess', 'cli'] as const) : (['cli', 'inProcess'] as const)) {
+      const w = await watchRule(host, knownHosts, table);
+      const start = Date.now();
+      if (how === 'inProcess') await applyIsolate(paths, 'zk1');
+      else await execa(process.execPath, [ZKLAB_BIN, 'partition', 'isolate', 'zk1', '--lab', paths.root]);
+      out[how].push((await w.at) - start);
+      await applyHeal(paths, 'zk1');
+    }
+    const s = performance.now();
+    await execa(process.execPath, [ZKLAB_BIN, 'partition', 'isolate', '--help']);
+    out.cliStartup.push(performance.now() - s);
+  }
+  return out;
+}
+
+export async function run(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = sizes(opts);
+  const dir = benchDir('sandbox');
+  const rows: BenchRow[] = [];
+  try {
+    const sandbox = await makeSandbox(dir, 3);
+    const doc = parse(readFileSync(sandbox.hostsFile, 'utf8')) as { known_hosts: string; hosts: SandboxHost[] };
+    const runs = await upAndFailover(sandbox.hostsFile, size.ups);
+    const upRatio = median(runs.up.hosts) / median(runs.up.ns);
+    const foRatio = median(runs.failover.hosts) / median(runs.failover.ns);
+    rows.push(
+      { name: 'ensemble up 3 servers, ns (median)', value: median(runs.up.ns), unit: 'ms' },
+      { name: 'ensemble up 3 servers on 3 sandbox hosts (median)', value: median(runs.up.hosts), unit: 'ms' },
+      { name: 'ensemble up ratio hosts/ns', value: upRatio, unit: 'x', target: '≤ 1.5', pass: upRatio <= 1.5 },
+      { name: 'kill zk-leader → new leader, ns (median)', value: median(runs.failover.ns), unit: 'ms' },
+      { name: 'kill zk-leader → new leader, hosts (median)', value: median(runs.failover.hosts), unit: 'ms' },
+      { name: 'failover ratio hosts/ns', value: foRatio, unit: 'x', target: '≤ 1.1', pass: foRatio <= 1.1 },
+    );
+    const paths = new LabPaths(join(benchDir('fault'), 'lab'));
+    try {
+      await ensembleUp(paths, { servers: 3, hosts: { file: loadHostsFile(sandbox.hostsFile), place: {} } });
+      const host = doc.hosts.find((h) => h.name === readState(paths)!.hosts!.place.zk1)!;
+      const f = await faultTimes(paths, host, doc.known_hosts, size.cuts);
+      rows.push(
+        {
+          name: 'isolate → rule on the host, from the call (median)',
+          value: median(f.inProcess),
+          unit: 'ms',
+          target: '≤ 100',
+          pass: median(f.inProcess) <= 100,
+        },
+        { name: 'isolate → rule on the host, max', value: Math.max(...f.inProcess), unit: 'ms' },
+        { name: 'isolate → rule on the host, from the CLI start (median)', value: median(f.cli), unit: 'ms' },
+        { name: 'floor: the CLI start-up alone (--help, median)', value: median(f.cliStartup), unit: 'ms' },
+      );
+    } finally {
+      await ensembleDown(paths, { purge: true }).catch(() => undefined);
+      rmSync(join(paths.root, '..'), { recursive: true, force: true });
+    }
+  } finally {
+    await removeSandbox(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
