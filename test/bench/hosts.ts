@@ -6,7 +6,9 @@
  * - a fault applied on a host: from the command's start to its rule in the host's kernel, as the host itself
  *   timestamps it (`nft monitor` on the host, `date` at the first rule line; the sandbox shares this machine's
  *   clock). In this process, and from a `zklab partition isolate` CLI's start, beside the CLI's own start-up
- *   (`--help`), which no fault can beat.
+ *   (`--help`), which no fault can beat;
+ * - the floors of SSH here: a connection of its own (key exchange: what `up` pays once per host, for its master), and
+ *   a command over the lab's master (what a fault or a kill pays).
  */
 import { execa, type ResultPromise } from 'execa';
 import { readFileSync, rmSync } from 'node:fs';
@@ -170,6 +172,27 @@ async function faultTimes(
   return out;
 }
 
+/** What one SSH command costs here: a connection of its own (key exchange), and over the lab's master. */
+async function sshFloor(
+  paths: LabPaths,
+  h: SandboxHost,
+  knownHosts: string,
+  n: number,
+): Promise<{ direct: number[]; mux: number[] }> {
+  const out = { direct: [] as number[], mux: [] as number[] };
+  const base = ['-F', 'none', '-i', h.key, '-o', 'BatchMode=yes', '-o', `UserKnownHostsFile=${knownHosts}`];
+  const mux = ['-o', 'ControlMaster=no', '-o', `ControlPath=${join(paths.root, 'ssh', `${h.name}.sock`)}`];
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    await execa('ssh', [...base, `root@${h.addr}`, 'true']);
+    out.direct.push(performance.now() - t);
+    t = performance.now();
+    await execa('ssh', [...mux, ...base, `root@${h.addr}`, 'true']);
+    out.mux.push(performance.now() - t);
+  }
+  return out;
+}
+
 export async function run(opts: BenchOptions): Promise<BenchRow[]> {
   const size = sizes(opts);
   const dir = benchDir('sandbox');
@@ -193,6 +216,7 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
       await ensembleUp(paths, { servers: 3, hosts: { file: loadHostsFile(sandbox.hostsFile), place: {} } });
       const host = doc.hosts.find((h) => h.name === readState(paths)!.hosts!.place.zk1)!;
       const f = await faultTimes(paths, host, doc.known_hosts, size.cuts);
+      const ssh = await sshFloor(paths, host, doc.known_hosts, size.cuts);
       rows.push(
         {
           name: 'isolate → rule on the host, from the call (median)',
@@ -204,6 +228,8 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
         { name: 'isolate → rule on the host, max', value: Math.max(...f.inProcess), unit: 'ms' },
         { name: 'isolate → rule on the host, from the CLI start (median)', value: median(f.cli), unit: 'ms' },
         { name: 'floor: the CLI start-up alone (--help, median)', value: median(f.cliStartup), unit: 'ms' },
+        { name: 'floor: an SSH connection of its own (ssh host true, median)', value: median(ssh.direct), unit: 'ms' },
+        { name: "a command over the lab's master connection (median)", value: median(ssh.mux), unit: 'ms' },
       );
     } finally {
       await ensembleDown(paths, { purge: true }).catch(() => undefined);
