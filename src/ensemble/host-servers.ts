@@ -43,6 +43,8 @@ export function throwNoHosts(paths: LabPaths): never {
  * an earlier run of this lab left there, and the servers' files in the lab's directory.
  */
 export async function prepareHosts(paths: LabPaths, state: LabState, servers: readonly ServerRecord[]): Promise<void> {
+  const { clean: _, ...hosts } = state.hosts!;
+  state.hosts = hosts;
   await startMasters(paths, state, usedHosts(state));
   const fresh = servers.length === state.servers.length;
   if (fresh) {

@@ -486,7 +486,9 @@ export async function ensembleDown(
     // Its node network goes with its processes: namespaces, bridge, the kernel's rules. A later `up` makes it anew,
     // for its servers (the contenders are gone). On hosts: what the lab made on each (tables, groups, files).
     removeLabNet(paths);
-    const unclean = state.hosts ? await cleanHosts(paths, state) : [];
+    // A lab whose hosts were left clean by an earlier `down` asks them nothing (they may be gone by now).
+    const unclean = state.hosts && !state.hosts.clean ? await cleanHosts(paths, state) : [];
+    if (state.hosts && unclean.length === 0) state.hosts = { ...state.hosts, clean: true };
     if (state.nodeNet) {
       const servers = new Set(state.servers.map((s) => s.name));
       state.nodeNet = {

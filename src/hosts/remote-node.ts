@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { nodeEnv } from '../lab/node/group.js';
-import { netPrefix } from '../lab/node/net.js';
+import { netPrefix, netTable } from '../lab/node/net.js';
 import { labNode, spawnInGroup } from '../lab/nodes.js';
 import type { LabPaths } from '../lab/paths.js';
 import { hostOf, type LabHost, type LabState } from '../lab/state.js';
@@ -20,13 +20,19 @@ import { SshHost } from './ssh.js';
  * The program's output comes back on the handle's stdout: the node's log is here, as for a local node.
  */
 
-/** $1: the group (below the cgroup2 root), $2: the working directory; the rest: the program. */
+/**
+ * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
+ * lab's nftables table, $4: the directory of every lab there; the rest: the program. When the owner is gone (its ssh
+ * ended: killed, a dead owner's warden, the link lost) and no other node of the lab is left on the host, it leaves
+ * nothing of the lab there, as `down` would: its table, its files, its groups. When the program ends by itself or by
+ * a fault, it only exits.
+ */
 const WARDEN = `base=
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
 done
 [ -n "$base" ] || { echo "zklab: no cgroup2 file system on this host" >&2; exit 3; }
-cg=$base/$1; dir=$2; shift 2
+cg=$base/$1; dir=$2; table=$3; top=$4; shift 4
 mkdir -p "$cg" "$dir" || exit 3
 cd "$dir" || exit 3
 exec 3<&0
@@ -37,11 +43,21 @@ populated() { read -r ev < "$cg/cgroup.events" && [ "$ev" = 'populated 1' ]; }
 i=0
 while [ $i -lt 100 ] && ! populated; do sleep 0.02; i=$((i+1)); done
 while populated && kill -0 "$hold" 2>/dev/null; do sleep 0.1; done
+gone=; kill -0 "$hold" 2>/dev/null || gone=1
 echo 1 > "$cg/cgroup.kill" 2>/dev/null
 kill "$hold" 2>/dev/null
 i=0
 while [ $i -lt 100 ] && populated; do sleep 0.05; i=$((i+1)); done
 rmdir "$cg" 2>/dev/null
+if [ -n "$gone" ]; then
+  lab=\${cg%/*}; others=
+  for g in "$lab"/*/; do [ -d "$g" ] && others=1; done
+  if [ -z "$others" ]; then
+    nft delete table inet "$table" 2>/dev/null
+    rm -rf -- "$dir"
+    rmdir "$lab" "$top" 2>/dev/null
+  fi
+fi
 exit 0`;
 
 /**
@@ -73,7 +89,7 @@ export const remoteLabGroup = (paths: LabPaths): string => `zklab-${netPrefix(pa
 export const remoteNodeGroup = (paths: LabPaths, node: string): string => `${remoteLabGroup(paths)}/${node}`;
 
 /** Where the lab's master connection to a host listens (a unix socket path: kept short). */
-export const controlPath = (paths: LabPaths, host: LabHost): string => join(paths.root, 'ssh', `${host.name}.sock`);
+export const controlPath = (paths: LabPaths, host: LabHost): string => join(paths.sshDir, `${host.name}.sock`);
 
 export function sshHost(paths: LabPaths, state: LabState, host: LabHost): SshHost {
   return new SshHost(host, { knownHosts: state.hosts!.knownHosts, controlPath: controlPath(paths, host) });
@@ -137,7 +153,8 @@ export function spawnRemoteNode(
   const node = labNode(paths, name, state);
   node.create();
   const launch = `${remoteNodeGroup(paths, name)}.${Date.now().toString(36)}`;
-  const remote = ['sh', '-c', WARDEN, 'zklab-node', launch, state.hosts!.dir, ...argv];
+  const dir = state.hosts!.dir;
+  const remote = ['sh', '-c', WARDEN, 'zklab-node', launch, dir, netTable(paths), dirname(dir), ...argv];
   const args = [...sshHost(paths, state, host).sshArgs(), '--', ...remote.map(shellQuote)];
   // The handle's stdin must never end while it lives (the warden takes its end as the owner gone): a FIFO opened
   // for reading and writing by the handle itself, which nothing ever writes to.
@@ -149,7 +166,7 @@ export function spawnRemoteNode(
 }
 
 function holdFifo(paths: LabPaths): string {
-  const fifo = join(paths.root, 'hosts.hold');
+  const fifo = paths.hostsHold;
   if (!existsSync(fifo)) execFileSync('mkfifo', ['-m', '600', fifo]);
   return fifo;
 }

@@ -103,7 +103,17 @@ export class LabPaths {
       this.proberPidFile,
       this.failpointsDir,
       this.kindsDir,
+      this.sshDir,
+      this.hostsHold,
     ];
+  }
+  /** A lab on hosts: its master connections' sockets, one per host (src/hosts/remote-node.ts). */
+  get sshDir(): string {
+    return join(this.root, 'ssh');
+  }
+  /** A lab on hosts: the FIFO every node's holder keeps open as its stdin, so that it never ends while it lives. */
+  get hostsHold(): string {
+    return join(this.root, 'hosts.hold');
   }
   /** Placed on a JVM's command line so the lab can find its own servers again (and tell them from reused pids). */
   get jvmMarker(): string {

@@ -138,6 +138,8 @@ export interface LabHosts {
   readonly place: Readonly<Record<string, string>>;
   /** The lab's directory on every host. */
   readonly dir: string;
+  /** Set by a `down` that left nothing on any host; cleared when servers start there again. */
+  readonly clean?: boolean;
 }
 
 /** Where a lab's members run and how they reach each other: its link proxies, its node network, or hosts. */

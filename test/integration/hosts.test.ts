@@ -218,6 +218,14 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect(handle.length).toBe(1);
     process.kill(handle[0]!, 'SIGKILL');
     await waitFor(() => (existsSync(`/proc/${jvm}`) ? null : true), `${s.name}'s JVM to end`, 10_000, 50);
+    // Its owner gone and no other node of the lab on its host, the warden left nothing of the lab there.
+    await waitFor(
+      async () =>
+        (await onHost(s.host, 'ls -A /srv; ls /sys/fs/cgroup/unified | grep zklab')).out.trim() === '' || null,
+      `nothing of the lab left on ${s.host.name}`,
+      10_000,
+      100,
+    );
     const up = await zklab(['ensemble', 'up'], { lab });
     expect(up.exitCode, up.stderr).toBe(0);
   });

@@ -81,7 +81,11 @@ describe.concurrent('a node that acts again after a fault, while ZooKeeper names
         for (const v of checkVerdicts(r)) expect(v.check.passed).toBe(!v.expectedToFail);
         if (variant === 'wrong')
           expect(single.details.filter((d) => d.level === 'violation').map((d) => d.message)).toContainEqual(
-            expect.stringMatching(/^c\d acted as leader by its probe for .* while ZooKeeper named c\d leader/),
+            // Acting again while another is named; or, when the probe never saw it stop (a loaded machine, a probe a
+            // second apart), acting on past the moment ZooKeeper named another: both are the second leader.
+            expect.stringMatching(
+              /^c\d acted as leader by its probe for .* (while ZooKeeper named c\d leader|after ZooKeeper gave leadership to c\d)/,
+            ),
           );
         expect(existsSync(dir)).toBe(false);
       }, 120_000);
