@@ -102,3 +102,5 @@ export async function killHostServer(paths: LabPaths, state: LabState, name: str
   await signalRemoteNode(paths, state, name, 'kill').catch(() => undefined);
   await waitForExit([pid!], 5000);
 }
+
+export { cleanHosts } from '../hosts/lab-hosts.js';

@@ -14,8 +14,8 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { HostsFile } from '../hosts/hosts-file.js';
-import { cleanHosts } from '../hosts/lab-hosts.js';
-import { killHostServer, labHostsFor, launchHostServer, prepareHosts, throwNoHosts } from './host-servers.js';
+// A lab on hosts loads its part when it runs: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const onHosts = () => import('./host-servers.js');
 import type { LabPaths } from '../lab/paths.js';
 import { withLabLock } from '../lab/lock.js';
 import { choosePorts, type ServerPorts, takenPorts } from '../lab/ports.js';
@@ -267,9 +267,10 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
       net: { ...emptyNet(), ...(opts.jitterSeed === undefined ? {} : { seed: opts.jitterSeed }) },
     };
     if (net === 'hosts') {
+      const h = await onHosts();
       const hosts = opts.hosts
-        ? labHostsFor(paths, opts.hosts, state.servers)
-        : (existing?.hosts ?? throwNoHosts(paths));
+        ? h.labHostsFor(paths, opts.hosts, state.servers)
+        : (existing?.hosts ?? h.throwNoHosts(paths));
       state.hosts = hosts;
     }
     if (net === 'ns') {
@@ -282,7 +283,7 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
     try {
       ensureNodeNetwork(paths, state);
       writeLabServerFiles(paths, state);
-      if (state.hosts) await prepareHosts(paths, state, state.servers);
+      if (state.hosts) await (await onHosts()).prepareHosts(paths, state, state.servers);
       // The link daemon starts while the JVMs boot: they dial their peers' proxies only after ~0.5 s of start-up,
       // by which time the daemon listens (and ZooKeeper retries a refused peer anyway).
       const network = ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
@@ -293,7 +294,7 @@ function freshUp(paths: LabPaths, f: FreshUp): Promise<UpResult> {
       // Nothing of a fresh lab that did not come up stays: its nodes' processes and control groups, the lab's own.
       await endLabProcesses(paths, state);
       removeLabNet(paths);
-      if (state.hosts) await cleanHosts(paths, state);
+      if (state.hosts) await (await onHosts()).cleanHosts(paths, state);
       // A fresh lab that did not come up runs nothing: it is not listed either. One that was not there before
       // leaves no files.
       forgetLongLived(paths);
@@ -322,7 +323,7 @@ async function repair(
   ensureNodeNetwork(paths, state);
   await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));
   writeLabServerFiles(paths, state);
-  if (state.hosts) await prepareHosts(paths, state, dead);
+  if (state.hosts) await (await onHosts()).prepareHosts(paths, state, dead);
   await startAndWait(paths, state, dead, v, opts, true);
   recordLabEvent(paths, 'ensemble-repaired', { servers: dead.map((s) => s.name) });
   return { outcome: 'repaired', status: await ensembleStatus(paths) };
@@ -360,7 +361,8 @@ async function startAndWait(
   // Listed from the moment servers are launched (a fresh up, a repair, a restart) until `down`.
   registerLongLived(paths, 'ensemble up');
   try {
-    for (const s of toStart) s.pid = launchLabServer(paths, v, s, state);
+    const onHost = state.hosts ? (await onHosts()).launchHostServer : undefined;
+    for (const s of toStart) s.pid = (onHost ?? launchLabServer)(paths, v, s, state);
     writeState(paths, state);
     await network;
     await waitForServing(paths, state, opts, toStart);
@@ -389,7 +391,6 @@ export function launchLabServer(
   s: ServerRecord,
   state: LabState,
 ): number {
-  if (state.hosts) return launchHostServer(paths, v, s, state);
   return launchServer(
     paths,
     { name: s.name, state },
@@ -487,7 +488,7 @@ export async function ensembleDown(
     // for its servers (the contenders are gone). On hosts: what the lab made on each (tables, groups, files).
     removeLabNet(paths);
     // A lab whose hosts were left clean by an earlier `down` asks them nothing (they may be gone by now).
-    const unclean = state.hosts && !state.hosts.clean ? await cleanHosts(paths, state) : [];
+    const unclean = state.hosts && !state.hosts.clean ? await (await onHosts()).cleanHosts(paths, state) : [];
     if (state.hosts && unclean.length === 0) state.hosts = { ...state.hosts, clean: true };
     if (state.nodeNet) {
       const servers = new Set(state.servers.map((s) => s.name));
@@ -571,7 +572,10 @@ export async function restartServers(
     for (const s of targets) recordLabEvent(paths, 'server-killed', { server: s.name, signal: 'SIGKILL' });
     const running = targets.map((s) => s.pid).filter((p): p is number => isOurs(p, paths.markers));
     // On hosts the kill is its host's; each handle here ends once its warden there is done.
-    if (state.hosts) await Promise.all(targets.map((s) => killHostServer(paths, state, s.name)));
+    if (state.hosts) {
+      const { killHostServer } = await onHosts();
+      await Promise.all(targets.map((s) => killHostServer(paths, state, s.name)));
+    }
     await stopProcesses(running, 'SIGKILL');
     ensureNodeNetwork(paths, state);
     await ensureNetwork(paths, state, (message) => opts.onProgress?.({ kind: 'warning', message }));

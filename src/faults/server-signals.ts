@@ -6,9 +6,11 @@ import { isPaused, labNode } from '../lab/nodes.js';
 import { isOurs, signal, waitForExit } from '../lab/node/procs.js';
 import { requireEnsemble, type ServerRecord } from '../lab/state.js';
 import { resolveServer } from '../ensemble/service.js';
-import { signalRemoteNode } from '../hosts/remote-node.js';
 
 /** Faults on one server (kill, pause, resume), named zkN: on its node, as a contender's are. */
+
+// Loaded for a lab on hosts alone: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const remote = () => import('../hosts/remote-node.js');
 
 function requireLive(paths: LabPaths, s: ServerRecord): number {
   if (!isOurs(s.pid, paths.markers)) {
@@ -32,7 +34,7 @@ export async function killServer(
   return withLabLock(paths, async () => {
     if (state.hosts) {
       // On its host: the signal to its group there; its handle here ends when the group is empty.
-      await signalRemoteNode(paths, state, s.name, sig === 'SIGTERM' ? 'term' : 'kill');
+      await (await remote()).signalRemoteNode(paths, state, s.name, sig === 'SIGTERM' ? 'term' : 'kill');
       await waitForExit([pid], sig === 'SIGTERM' ? 10_000 : 5000);
     } else if (sig === 'SIGTERM') {
       node.thaw();
@@ -68,7 +70,7 @@ export async function pauseServer(
   // The freeze goes out now; the event is recorded as it is sent, before the wait for it to land.
   const node = labNode(paths, s.name, state);
   // On hosts: its group there, and its handle here too (which is how this lab reads a node as paused).
-  if (state.hosts) await signalRemoteNode(paths, state, s.name, pause ? 'freeze' : 'thaw');
+  if (state.hosts) await (await remote()).signalRemoteNode(paths, state, s.name, pause ? 'freeze' : 'thaw');
   const stopped = pause ? node.freeze(2000, opts.signal) : undefined;
   if (!pause) {
     node.thaw();

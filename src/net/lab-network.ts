@@ -15,7 +15,6 @@ import {
   removeNodeNs,
   serverAddr,
 } from '../lab/node/net.js';
-import { applyHostRules } from './host-faults.js';
 import { applyKernelRules, releaseEndedNodes } from './node-faults.js';
 import { linkId } from './link-types.js';
 import { type NetControl, pingDaemon, startDaemon, withDaemon } from './control.js';
@@ -68,7 +67,8 @@ export async function ensureNetwork(
   // On the node network and on hosts the daemon holds no links (it records sessions and serves resources): the
   // kernel cuts.
   if (state.hosts) {
-    await applyHostRules(paths, state, net);
+    // Loaded for a lab on hosts alone (its SSH channel costs every other command start-up time).
+    await (await import('./host-faults.js')).applyHostRules(paths, state, net);
     return pid;
   }
   if (state.nodeNet) {

@@ -10,7 +10,6 @@ import * as rules from './partition.js';
 import type { LinkInfo } from './protocol.js';
 import { networkStatus, type NetworkStatus } from './status.js';
 import { applyKernelDelays, applyKernelRules } from './node-faults.js';
-import { applyHostRules } from './host-faults.js';
 
 /**
  * What the fault kinds (src/faults/kinds/) change the lab's network with: `changeNet`, the one way a rule, a delay
@@ -19,6 +18,9 @@ import { applyHostRules } from './host-faults.js';
  * daemon gets it back), the checks of what a fault names, and the network's listing. Each kind records its own
  * line in the lab's event log.
  */
+
+// Loaded for a lab on hosts alone: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const hostFaults = () => import('./host-faults.js');
 
 export function parseMode(mode: string | undefined): CutMode {
   const m = mode ?? 'blackhole';
@@ -54,7 +56,7 @@ export async function changeNet(paths: LabPaths, change: (net: LabNetState) => L
     const errors = rules.validateNetRules(members, next.rules, next.delays);
     if (errors.length > 0) throw new UsageError(errors.join('; '), membersHint(state));
     if (state.hosts) {
-      await applyHostRules(paths, state, next);
+      await (await hostFaults()).applyHostRules(paths, state, next);
     } else if (state.nodeNet) {
       applyKernelDelays(paths, state, next, before);
       applyKernelRules(paths, state, next);
