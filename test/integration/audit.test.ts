@@ -134,22 +134,28 @@ describe("zklab audit on a system no one here wrote: a service on OpenStack's to
     'finds its leader lock by itself, and fails cut-off: tooz tells a member it was elected, never that it lost',
     async () => {
       const python = await kazooPython();
-      const base = await freePortBase(5);
-      const dir = tempDir();
-      const r = await execa(
-        process.execPath,
-        [
-          BIN,
-          'audit',
-          '--scenarios',
-          'cut-off',
-          '--json',
-          '--lab',
-          join(dir, 'labs'),
-          ...probedAuditWords(python, base, [join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py')]),
-        ],
-        { reject: false, env: { ZKLAB_LAB: '' } },
-      );
+      const audit = async () => {
+        const base = await freePortBase(5);
+        const dir = tempDir();
+        return execa(
+          process.execPath,
+          [
+            BIN,
+            'audit',
+            '--scenarios',
+            'cut-off',
+            '--json',
+            '--lab',
+            join(dir, 'labs'),
+            ...probedAuditWords(python, base, [join(PACKAGE_ROOT, 'test', 'programs', 'tooz_service.py')]),
+          ],
+          { reject: false, env: { ZKLAB_LAB: '' } },
+        );
+      };
+      // The audit says itself when it could not judge safety (tooz's members slow to elect, or its probes blind, on a
+      // loaded machine): asked once more, as a user would. What is asserted is the second answer, whole.
+      let r = await audit();
+      if ((JSON.parse(r.stdout) as Card).scenarios[0]?.safety === 'unknown') r = await audit();
       const card = JSON.parse(r.stdout) as Card;
       // What it saw says why: the holder's znode alone, or (a member trying the lock at that moment, its znode there
       // until it finds it is not first) the znodes of two members or three. The election found is the same.
