@@ -10,7 +10,7 @@
  * - the floors of SSH here: a connection of its own (key exchange: what `up` pays once per host, for its master), and
  *   a command over the lab's master (what a fault or a kill pays).
  */
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -25,6 +25,7 @@ import { netTable } from '../../src/lab/node/net.js';
 import { nodeHost, readState } from '../../src/lab/state.js';
 import { ZKLAB_BIN } from '../helpers/cli.js';
 import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
+import { type SandboxHost, sandboxSsh } from '../helpers/sandbox-hosts.js';
 import { benchDir } from './bench-lab.js';
 import { type BenchOptions, type BenchRow, median, sized } from './types.js';
 
@@ -88,33 +89,6 @@ async function upAndFailover(hostsFile: string, ups: number): Promise<Runs> {
   return t;
 }
 
-interface SandboxHost {
-  readonly name: string;
-  readonly ssh: string;
-  readonly key: string;
-  readonly addr: string;
-}
-
-/** The sandbox's own ssh to a host (the benchmark's, not zklab's). */
-function sshTo(h: SandboxHost, knownHosts: string, command: string, input?: string): ResultPromise {
-  return execa(
-    'ssh',
-    [
-      '-F',
-      'none',
-      '-i',
-      h.key,
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      `UserKnownHostsFile=${knownHosts}`,
-      `root@${h.addr}`,
-      command,
-    ],
-    { reject: false, timeout: 20_000, ...(input === undefined ? {} : { input }) },
-  );
-}
-
 const PROBE =
   'table inet zlprobe {\n chain input {\n  type filter hook input priority 0;\n  tcp dport 9 accept\n }\n}\ndelete table inet zlprobe\n';
 
@@ -127,14 +101,14 @@ async function watchRule(h: SandboxHost, knownHosts: string, table: string): Pro
   const script =
     'stdbuf -oL nft monitor rules | while read -r line; do case "$line" in ' +
     `*"add rule inet zlprobe "*) echo ready;; *"add rule inet ${table} "*) date +%s%N; exit 0;; esac; done`;
-  const child = sshTo(h, knownHosts, script);
+  const child = sandboxSsh(h, knownHosts, script);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 15_000;
   while (!out.includes('ready')) {
     if (Date.now() > deadline || child.exitCode !== null)
       throw new Error('bench: the rule watcher on the host never listened');
-    await sshTo(h, knownHosts, 'nft -f -', PROBE);
+    await sandboxSsh(h, knownHosts, 'nft -f -', { input: PROBE });
     await sleep(50);
   }
   const at = (async () => {
@@ -180,14 +154,13 @@ async function sshFloor(
   n: number,
 ): Promise<{ direct: number[]; mux: number[] }> {
   const out = { direct: [] as number[], mux: [] as number[] };
-  const base = ['-F', 'none', '-i', h.key, '-o', 'BatchMode=yes', '-o', `UserKnownHostsFile=${knownHosts}`];
-  const mux = ['-o', 'ControlMaster=no', '-o', `ControlPath=${join(paths.root, 'ssh', `${h.name}.sock`)}`];
+  const mux = ['-o', 'ControlMaster=no', '-o', `ControlPath=${join(paths.sshDir, `${h.name}.sock`)}`];
   for (let i = 0; i < n; i++) {
     let t = performance.now();
-    await execa('ssh', [...base, `root@${h.addr}`, 'true']);
+    await sandboxSsh(h, knownHosts, 'true');
     out.direct.push(performance.now() - t);
     t = performance.now();
-    await execa('ssh', [...mux, ...base, `root@${h.addr}`, 'true']);
+    await sandboxSsh(h, knownHosts, 'true', { extra: mux });
     out.mux.push(performance.now() - t);
   }
   return out;

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zklab } from '../helpers/cli.js';
@@ -10,6 +9,7 @@ import { liveProcesses } from '../helpers/node-processes.js';
 import { tempDir } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
+import { type SandboxHost, sandboxSsh } from '../helpers/sandbox-hosts.js';
 
 /**
  * A lab's servers on a sandbox of three local hosts, each a network namespace with its own sshd. Every fact is read
@@ -22,36 +22,13 @@ const sandbox = join(dir, 'sandbox');
 const lab = join(dir, 'lab');
 const hostsFile = join(sandbox, 'hosts.yaml');
 
-interface SandboxHost {
-  name: string;
-  ssh: string;
-  key: string;
-  addr: string;
-}
 let hosts: SandboxHost[] = [];
 let knownHosts = '';
 const servers: { name: string; port: number; host: SandboxHost }[] = [];
 
 /** A command on a sandbox host, over SSH as a user would type it (the test's own ssh, not zklab's). */
 async function onHost(h: SandboxHost, command: string): Promise<{ code: number; out: string }> {
-  const r = await execa(
-    'ssh',
-    [
-      '-F',
-      'none',
-      '-i',
-      h.key,
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      `UserKnownHostsFile=${knownHosts}`,
-      '-o',
-      'StrictHostKeyChecking=yes',
-      h.ssh.replace(/:22$/, ''),
-      command,
-    ],
-    { reject: false, timeout: 20_000 },
-  );
+  const r = await sandboxSsh(h, knownHosts, command);
   return { code: r.exitCode ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
