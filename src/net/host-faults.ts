@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ProcessError } from '../errors.js';
 import { remoteNodeAddrs, sshHost } from '../hosts/remote-node.js';
 import { usedHosts } from '../hosts/lab-hosts.js';
 import { appliedRulesFile, netTable } from '../lab/node/net.js';
 import type { LabPaths } from '../lab/paths.js';
-import { hostOf, type LabNetState, type LabState } from '../lab/state.js';
+import { hostOf, type LabHost, type LabNetState, type LabState } from '../lab/state.js';
 import { isEmptyRuleset, type KernelNet, nodeRuleset } from './kernel-rules.js';
 
 /**
@@ -27,22 +28,43 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
     };
     const script = nodeRuleset(k, node);
     const record = appliedRulesFile(paths, `host-${host.name}`);
-    if (script === lastApplied(record, script)) return [];
-    return [{ host, script, record }];
+    const before = lastApplied(record, script);
+    if (script === before) return [];
+    // What to load to undo it: the script last applied, or (never written) the table's removal; unknown: nothing.
+    const undo = existsSync(record)
+      ? before?.startsWith('#')
+        ? undefined
+        : before
+      : nodeRuleset({ ...k, rules: [], losses: [] }, node);
+    return [{ host, script, record, undo }];
   });
   mkdirSync(paths.nodeRulesDir, { recursive: true });
-  const failed: string[] = [];
+  const load = async (host: LabHost, script: string): Promise<void> => {
+    const r = await sshHost(paths, state, host).run(['nft', '-f', '-'], { input: script });
+    if (r.code !== 0) throw new ProcessError(`nft on ${host.name}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  };
+  const done = await Promise.allSettled(jobs.map((j) => load(j.host, j.script)));
+  const failed = done.flatMap((d) => (d.status === 'rejected' ? [d.reason as unknown] : []));
+  if (failed.length === 0) {
+    for (const j of jobs) writeFileSync(j.record, j.script);
+    return;
+  }
+  // All or nothing: the hosts that took the new rules get their old ones back, so the lab's record (unchanged by a
+  // change that failed) stays what the hosts hold. A host whose tables are then not known is written again next time.
+  // A host where loading failed holds what it held (`nft -f` is one transaction): its record stands.
   await Promise.all(
-    jobs.map(async ({ host, script, record }) => {
-      const r = await sshHost(paths, state, host).run(['nft', '-f', '-'], { input: script });
-      if (r.code === 0) writeFileSync(record, script);
-      else {
-        writeFileSync(record, '# not known\n');
-        failed.push(`${host.name}: ${r.stderr.trim() || `exit ${r.code}`}`);
-      }
+    jobs.map(async (j, i) => {
+      if (done[i]!.status === 'rejected') return;
+      const undone =
+        j.undo !== undefined &&
+        (await load(j.host, j.undo).then(
+          () => true,
+          () => false,
+        ));
+      writeFileSync(j.record, undone ? j.undo! : '# not known\n');
     }),
   );
-  if (failed.length > 0) throw new Error(`nft on the lab's hosts: ${failed.join('; ')}`);
+  throw failed[0];
 }
 
 function lastApplied(record: string, script: string): string | undefined {

@@ -234,6 +234,9 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       expect(r.exitCode, `${args.join(' ')}\n${r.stderr}`).toBe(1);
       expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(line);
     }
+    // All or nothing: the isolation the other hosts took (dropping what comes from h3) was taken back.
+    for (const h of hosts.slice(0, 2)) expect(await labRules(h), h.name).toBe('');
+    expect((await zklab(['partition', 'list', '--json'], { lab })).stdout).not.toContain('"isolate"');
   });
 
   it('contenders on hosts are refused with the way around: a lab of their own here, against the servers', async () => {
