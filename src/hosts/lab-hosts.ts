@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { netPrefix, netTable } from '../lab/node/net.js';
 import { LabPaths } from '../lab/paths.js';
 import type { LabHost, LabState } from '../lab/state.js';
-import { remoteLabGroup, sshHost } from './remote-node.js';
+import { CGROUP2_ROOT, remoteLabGroup, sshHost } from './remote-node.js';
 import type { HostUnreachable } from './ssh.js';
 
 /** The lab's directory on its hosts: one per lab (a hash of its root), under one directory of zklab's. */
@@ -42,19 +42,15 @@ export async function uploadToHost(
 /** Removes what the lab made on a host: its nftables table, its control groups (ending what they hold), its files. */
 const CLEAN = `table=$1; group=$2; dir=$3; top=$4
 nft delete table inet "$table" 2>/dev/null
-for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
-  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then
-    if [ -d "$d/$group" ]; then
-      for g in "$d/$group"/*/; do [ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"; done
-      i=0; while [ $i -lt 100 ]; do
-        left=0; for g in "$d/$group"/*/; do [ -d "$g" ] && ! rmdir "$g" 2>/dev/null && left=1; done
-        [ $left = 0 ] && break; sleep 0.05; i=$((i+1))
-      done
-      rmdir "$d/$group" 2>/dev/null
-    fi
-    break
-  fi
-done
+${CGROUP2_ROOT}
+if [ -n "$base" ] && [ -d "$base/$group" ]; then
+  for g in "$base/$group"/*/; do [ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"; done
+  i=0; while [ $i -lt 100 ]; do
+    left=0; for g in "$base/$group"/*/; do [ -d "$g" ] && ! rmdir "$g" 2>/dev/null && left=1; done
+    [ $left = 0 ] && break; sleep 0.05; i=$((i+1))
+  done
+  rmdir "$base/$group" 2>/dev/null
+fi
 rm -rf -- "$dir"
 rmdir "$top" 2>/dev/null
 exit 0`;

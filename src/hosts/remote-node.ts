@@ -20,6 +20,12 @@ import { SshHost } from './ssh.js';
  * The program's output comes back on the handle's stdout: the node's log is here, as for a local node.
  */
 
+/** Sets `base` to where the host mounts cgroup2 (a hybrid tree's `unified`, or the root), or empty. */
+export const CGROUP2_ROOT = `base=
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
+done`;
+
 /**
  * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
  * lab's nftables table, $4: the directory of every lab there; the rest: the program. When the owner is gone (its ssh
@@ -27,10 +33,7 @@ import { SshHost } from './ssh.js';
  * nothing of the lab there, as `down` would: its table, its files, its groups. When the program ends by itself or by
  * a fault, it only exits.
  */
-const WARDEN = `base=
-for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
-  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
-done
+const WARDEN = `${CGROUP2_ROOT}
 [ -n "$base" ] || { echo "zklab: no cgroup2 file system on this host" >&2; exit 3; }
 cg=$base/$1; dir=$2; table=$3; top=$4; shift 4
 mkdir -p "$cg" "$dir" || exit 3
@@ -65,10 +68,7 @@ exit 0`;
  * without its launch suffix: every launch of the node has a group of its own, so a warden that ends late never
  * touches the next launch's). Prints the pids it hit.
  */
-const SIGNAL = `base=
-for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
-  if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
-done
+const SIGNAL = `${CGROUP2_ROOT}
 found=
 for cg in "$base/$2".*/; do
   [ -n "$base" ] && [ -f "$cg/cgroup.procs" ] || continue

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
 import { ProcessError } from '../errors.js';
@@ -169,9 +169,4 @@ function reachHint(h: HostSpec): string {
   const mode = existsSync(h.key) ? statSync(h.key).mode & 0o077 : 0;
   if (mode !== 0) return `its key ${h.key} is readable by others, and ssh refuses it: chmod 600 ${h.key}`;
   return `check that sshd runs on ${h.host}:${h.port} and takes the key ${h.key} for ${h.user}`;
-}
-
-/** Makes a file the user's alone (a key ssh would otherwise refuse). */
-export function makePrivate(file: string): void {
-  chmodSync(file, 0o600);
 }
