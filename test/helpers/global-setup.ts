@@ -51,10 +51,12 @@ export async function teardown(): Promise<void> {
     for (const d of readdirSync('/tmp'))
       if (`/tmp/${d}`.startsWith(prefix)) rmSync(`/tmp/${d}`, { recursive: true, force: true });
   };
+  // Every step below runs whatever an earlier one found, so that one leftover never hides (or keeps) another: a run
+  // that left processes once also left its control groups, as the early return here skipped the kernel's check.
+  const problems: string[] = [];
   if (left.length > 0) {
     await stopProcesses(left, 'SIGKILL');
-    cleanUp();
-    throw new Error(
+    problems.push(
       `tests left ${left.length} lab process(es) running (pids ${left.join(', ')}); they have been killed now`,
     );
   }
@@ -65,7 +67,7 @@ export async function teardown(): Promise<void> {
   const listed = readRegistry();
   cleanUp();
   if (listed.length > 0)
-    throw new Error(
+    problems.push(
       `tests left ${listed.length} lab(s) in the registry: ${listed.map((e) => `${e.root} (${e.kind}, ${e.command})`).join('; ')}`,
     );
   // The kernel's own evidence: control groups, namespaces, links and tables that appeared during the run. A warden
@@ -79,8 +81,9 @@ export async function teardown(): Promise<void> {
   }
   if (inKernel.length > 0) {
     removeLeftovers(inKernel);
-    throw new Error(
+    problems.push(
       `tests left ${inKernel.length} thing(s) of their labs in the kernel (removed now): ${inKernel.join('; ')}`,
     );
   }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
 }
