@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { ProcessError } from '../errors.js';
 import { remoteNodeAddrs, sshHost } from '../hosts/remote-node.js';
 import { usedHosts } from '../hosts/lab-hosts.js';
 import { appliedRulesFile, netTable } from '../lab/node/net.js';
 import type { LabPaths } from '../lab/paths.js';
 import { hostOf, type LabHost, type LabNetState, type LabState } from '../lab/state.js';
-import { isEmptyRuleset, type KernelNet, nodeRuleset } from './kernel-rules.js';
+import { type KernelNet, nodeRuleset } from './kernel-rules.js';
+import { lastApplied } from './node-faults.js';
 
 /**
  * The lab's faults on hosts: the node network's nftables rules (kernel-rules.ts) in a table of the lab's on each
@@ -28,7 +29,7 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
     };
     const script = nodeRuleset(k, node);
     const record = appliedRulesFile(paths, `host-${host.name}`);
-    const before = lastApplied(record, script);
+    const before = lastApplied(paths, `host-${host.name}`, script);
     if (script === before) return [];
     // What to load to undo it: the script last applied, or (never written) the table's removal; unknown: nothing.
     const undo = existsSync(record)
@@ -65,12 +66,4 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
     }),
   );
   throw failed[0];
-}
-
-function lastApplied(record: string, script: string): string | undefined {
-  try {
-    return readFileSync(record, 'utf8');
-  } catch {
-    return isEmptyRuleset(script) ? script : undefined;
-  }
 }

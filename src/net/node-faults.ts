@@ -61,7 +61,7 @@ export function applyKernelRules(paths: LabPaths, state: LabState, net: LabNetSt
 }
 
 /** The script last applied to `name`'s table; with no record, the empty one (no table) when `script` is empty. */
-function lastApplied(paths: LabPaths, name: string, script: string): string | undefined {
+export function lastApplied(paths: LabPaths, name: string, script: string): string | undefined {
   try {
     return readFileSync(appliedRulesFile(paths, name), 'utf8');
   } catch {

@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import type { Argv, CommandModule } from 'yargs';
 import { CheckFailedError } from '../../errors.js';
+import type { HostReport } from '../../hosts/check.js';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
 
@@ -58,7 +59,7 @@ export function hostsCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
               GlobalArgs & { file: string; json?: boolean }
             >,
           handler: async (a) => {
-            const reports = await checkFile(ctx, a.file);
+            const { reports } = await checkFileWithHosts(ctx, a.file);
             if (a.json) ctx.out(JSON.stringify(reports, null, 2));
             else ctx.out(renderReports(reports));
             const bad = reports.filter((r) => r.checks.some((c) => c.required && !c.ok)).map((r) => r.host.name);
@@ -132,11 +133,7 @@ async function checkFileWithHosts(ctx: CommandContext, file: string) {
   return { hosts, reports: await checkHosts(hosts, machine) };
 }
 
-async function checkFile(ctx: CommandContext, file: string) {
-  return (await checkFileWithHosts(ctx, file)).reports;
-}
-
-function renderReports(reports: Awaited<ReturnType<typeof checkFile>>): string {
+function renderReports(reports: readonly HostReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     lines.push(`${r.host.name} (${r.host.user}@${r.host.host}:${r.host.port}, nodes at ${r.host.addr})`);
