@@ -59,28 +59,35 @@ const files = (dir: string) => ({
   hostDir: (name: string) => join(dir, name),
 });
 
+/** Where a host keeps its sshd's files: copied there at its start, before its own /root hides the sandbox's. */
+const HOST_SSHD_DIR = '/run/zklab-host';
+
 /**
  * Runs in the host's fresh mount and cgroup namespaces, as root: a tmpfs over /srv (the lab's directory), /run
  * (sshd's privilege-separation directory) and /root (a home of its own, as a fresh host has: this machine's dotfiles
- * would run at every session, ~100 ms of a shell's start-up here), the cgroup2 file system mounted again so the host sees its own group as
- * the root, then sshd in the foreground. $1: its config.
+ * would run at every session, ~100 ms of a shell's start-up here), the cgroup2 file system mounted again so the host
+ * sees its own group as the root, then sshd in the foreground. $1: the host's directory (its config and key), $2:
+ * the sandbox's authorized keys. They are copied into the host's /run first: the sandbox's directory may lie under
+ * /root (the default, in the user's cache), which the host's own home then hides.
  */
 const HOST_SCRIPT = `set -e
 mount -t tmpfs zklab-host /srv
 mount -t tmpfs zklab-run /run
+mkdir -p -m 0700 ${HOST_SSHD_DIR}
+cp "$1/sshd_config" "$1/ssh_host_ed25519_key" "$2" ${HOST_SSHD_DIR}/
 mount -t tmpfs -o mode=0700 zklab-home /root
 mkdir -p /run/sshd ${HOSTS_DIR}
 for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then umount -l "$d"; mount -t cgroup2 zklab-cgroup "$d"; break; fi
 done
-exec /usr/sbin/sshd -D -e -f "$1"`;
+exec /usr/sbin/sshd -D -e -f ${HOST_SSHD_DIR}/sshd_config`;
 
-function sshdConfig(addr: string, hostKey: string, authorized: string): string {
+function sshdConfig(addr: string): string {
   return `${[
     `ListenAddress ${addr}`,
     'Port 22',
-    `HostKey ${hostKey}`,
-    `AuthorizedKeysFile ${authorized}`,
+    `HostKey ${HOST_SSHD_DIR}/ssh_host_ed25519_key`,
+    `AuthorizedKeysFile ${HOST_SSHD_DIR}/authorized_keys`,
     'PidFile none',
     'UsePAM no',
     // The sandbox's files live in the user's cache (or a test's temporary directory): sshd's owner checks would
@@ -173,7 +180,7 @@ export async function makeSandbox(dir: string, count: number): Promise<Sandbox> 
       keygen(hostKey, h.name);
       const [type, key] = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ');
       pinned.push(`${h.addr} ${type} ${key}`);
-      writeFileSync(join(hd, 'sshd_config'), sshdConfig(h.addr, hostKey, f.authorized));
+      writeFileSync(join(hd, 'sshd_config'), sshdConfig(h.addr));
     }
     // The sandbox knows its hosts' keys: they are pinned before the first connection, not trusted on it.
     writeFileSync(f.knownHosts, `${pinned.join('\n')}\n`, { mode: 0o600 });
@@ -206,7 +213,8 @@ async function startHost(paths: LabPaths, dir: string, h: SandboxHost): Promise<
       '-c',
       HOST_SCRIPT,
       'zklab-host',
-      join(dir, h.name, 'sshd_config'),
+      join(dir, h.name),
+      files(dir).authorized,
     ],
     log,
     { ...process.env, ...nodeEnv(paths, h.name) },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zklab } from '../helpers/cli.js';
@@ -18,7 +19,9 @@ import { type SandboxHost, sandboxSsh } from '../helpers/sandbox-hosts.js';
  */
 
 const dir = tempDir();
-const sandbox = join(dir, 'sandbox');
+// Under the home directory, where the default sandbox lives (~/.cache): each host mounts a /root of its own, which
+// must not hide the sandbox's own files from its sshd.
+const sandbox = join(mkdtempSync(join(homedir(), '.zklab-test-')), 'sandbox');
 const lab = join(dir, 'lab');
 const hostsFile = join(sandbox, 'hosts.yaml');
 
@@ -82,6 +85,7 @@ afterAll(async () => {
   expect(netnsNames().filter((n) => n.startsWith(labNetPrefix(sandbox)))).toEqual([]);
   expect(liveProcesses((a) => a.join(' ').includes(sandbox))).toEqual([]);
   expect(existsSync(sandbox) ? readdirSync(sandbox) : []).toEqual([]);
+  rmdirSync(dirname(sandbox));
 }, 60_000);
 
 describe('zklab hosts on a sandbox of three local hosts', () => {
