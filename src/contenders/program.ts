@@ -62,14 +62,18 @@ export function programEnv(c: ProgramContext, labRoot: string): Record<string, s
 }
 
 /** Starts the supervisor, which starts the program in its own process group. Resolves the supervisor's pid. */
-export function launchProgram(paths: LabPaths, state: LabState, cfg: ExecChildConfig): number {
-  const args = [
-    '--max-old-space-size=48',
-    EXEC_CHILD_ENTRY,
-    paths.nodeMarker,
-    `--id=${cfg.id}`,
-    encodeChildConfig(cfg),
-  ];
+const SUPERVISOR_FLAGS = ['--max-old-space-size=48'];
+
+export async function launchProgram(paths: LabPaths, state: LabState, cfg: ExecChildConfig): Promise<number> {
+  if (state.hosts)
+    return (await import('./host-contenders.js')).launchOnHost(
+      paths,
+      state,
+      'contenders/exec-child',
+      SUPERVISOR_FLAGS,
+      cfg,
+    );
+  const args = [...SUPERVISOR_FLAGS, EXEC_CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
   const child = spawnNode(paths, cfg.id, state, process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start the supervisor of contender ${cfg.id}`);
   return child.pid;
@@ -137,7 +141,7 @@ export function launchProgramContender(
   rec: ContenderRecord,
   program: ProgramSpec,
   connect: string,
-): number {
+): Promise<number> {
   const context = {
     connect,
     id: rec.id,

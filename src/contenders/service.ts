@@ -79,16 +79,15 @@ async function ensureReachable(state: LabState): Promise<void> {
   }
 }
 
-function launchContender(paths: LabPaths, state: LabState, cfg: ChildConfig): number {
-  // A small young generation: a busy worker otherwise grows its RSS by tens of MB of garbage between scavenges.
-  const args = [
-    '--max-old-space-size=64',
-    '--max-semi-space-size=2',
-    CHILD_ENTRY,
-    paths.nodeMarker,
-    `--id=${cfg.id}`,
-    encodeChildConfig(cfg),
-  ];
+// Loaded for a lab on hosts alone: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const onHosts = () => import('./host-contenders.js');
+
+/** A small young generation: a busy worker otherwise grows its RSS by tens of MB of garbage between scavenges. */
+const CHILD_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=2'];
+
+async function launchContender(paths: LabPaths, state: LabState, cfg: ChildConfig): Promise<number> {
+  if (state.hosts) return (await onHosts()).launchOnHost(paths, state, 'contenders/child', CHILD_FLAGS, cfg);
+  const args = [...CHILD_FLAGS, CHILD_ENTRY, paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(cfg)];
   const child = spawnNode(paths, cfg.id, state, process.execPath, args, paths.contenderLog(cfg.id));
   if (child.pid === undefined) throw new ProcessError(`could not start contender ${cfg.id}`);
   return child.pid;
@@ -142,13 +141,7 @@ export async function spawnContenders(
       "leave out --connect to use the lab's ensemble, or use another lab (--lab DIR) for another ensemble",
     );
   }
-  if (existing?.hosts && !outside) {
-    throw new UsageError(
-      `the lab at ${paths.root} runs its servers on hosts, and contenders on hosts are not built yet`,
-      'run them here in a lab of their own against its servers: ' +
-        `\`zklab --lab DIR contenders spawn N --connect ${directConnectString(existing)}\``,
-    );
-  }
+  if (existing?.hosts && !outside) (await onHosts()).refuseOnHosts(req);
   if (existing && !outside) await ensureReachable(existing);
   refuseForLab(paths, existing ?? emptyState(), req);
   ensureDir(paths.root);
@@ -167,13 +160,16 @@ export async function spawnContenders(
     const created: ContenderRecord[] = [];
     const ids = Array.from({ length: req.count }, () => `c${state.nextContender++}`);
     try {
-      // On the node network each contender is a node of its own: its namespace and address first.
-      addContenderNodes(paths, state, ids);
+      // On the node network each contender is a node of its own: its namespace and address first. On hosts: its host.
+      if (state.hosts) await (await onHosts()).placeContenders(paths, state, ids);
+      else addContenderNodes(paths, state, ids);
       for (const [i, id] of ids.entries()) {
         const connectFor =
           opts.connectFor ??
           ((cid: string, st: LabState) =>
-            upstreams(st).length > 0 ? contenderConnect(paths, cid, st, req.via) : directConnectString(st));
+            upstreams(st).length > 0 && !st.hosts
+              ? contenderConnect(paths, cid, st, req.via)
+              : directConnectString(st, req.via));
         // Pointed at an ensemble outside the lab, a contender still goes through link proxies of its own.
         const connect = req.connect !== undefined && !external ? req.connect : await connectFor(id, state);
         const probe = probeOf(req, probeCommand, {
@@ -200,11 +196,12 @@ export async function spawnContenders(
           ...(probe ? { probe } : {}),
         };
         rec.pid = program
-          ? launchProgramContender(paths, state, req, rec, program, connect)
-          : launchRecipeContender(paths, state, req, rec, connect);
+          ? await launchProgramContender(paths, state, req, rec, program, connect)
+          : await launchRecipeContender(paths, state, req, rec, connect);
         state.contenders.push(rec);
         created.push(rec);
       }
+      if (state.hosts) await (await onHosts()).applyRulesToNewcomers(paths, state);
     } catch (e) {
       await stopProcesses(
         created.map((r) => r.pid!),
@@ -216,6 +213,7 @@ export async function spawnContenders(
         created.map((r) => r.id),
       );
       dropContenderNodes(paths, state, ids);
+      if (state.hosts) (await onHosts()).unplaceContenders(state, ids);
       throw e;
     }
     writeState(paths, state);
@@ -249,7 +247,7 @@ function launchRecipeContender(
   req: ContenderSpec,
   rec: ContenderRecord,
   connect: string,
-): number {
+): Promise<number> {
   return launchContender(paths, state, {
     id: rec.id,
     recipe: req.recipe as RecipeName,
@@ -468,6 +466,7 @@ export async function stopContenders(paths: LabPaths, ids: readonly string[] | '
   const signalledAt = Date.now();
   // A frozen node cannot act on SIGTERM: thawed first, its program closes its session; then the rest of the node goes.
   for (const c of live) labNode(paths, c.id, state).thaw();
+  if (state.hosts) await (await onHosts()).terminateOnHosts(paths, state, live);
   await stopProcesses(
     live.filter((c) => isOurs(c.pid, paths.markers)).map((c) => c.pid!),
     'SIGTERM',

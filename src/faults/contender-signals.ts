@@ -2,8 +2,8 @@ import { UsageError } from '../errors.js';
 import { recordLabEvent } from '../lab/event-log.js';
 import { isPaused, labNode } from '../lab/nodes.js';
 import type { LabPaths } from '../lab/paths.js';
-import { isOurs, signal, signalStop, stopProcesses } from '../lab/node/procs.js';
-import { requireState, type ContenderRecord } from '../lab/state.js';
+import { isOurs, signal, signalStop, stopProcesses, waitForExit } from '../lab/node/procs.js';
+import { requireState, type ContenderRecord, type LabState } from '../lab/state.js';
 import { resolveContender } from '../contenders/service.js';
 import type { FaultScope } from './scope.js';
 
@@ -12,7 +12,15 @@ function mainAlive(paths: LabPaths, c: ContenderRecord): boolean {
   return isOurs(c.pid, paths.markers);
 }
 
-function requireTarget(paths: LabPaths, c: ContenderRecord, scope: FaultScope): void {
+// Loaded for a lab on hosts alone: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const remote = () => import('../hosts/remote-node.js');
+
+function requireTarget(paths: LabPaths, state: LabState, c: ContenderRecord, scope: FaultScope): void {
+  if (state.hosts && scope === 'process')
+    throw new UsageError(
+      `contender ${c.id} runs on a host, where a fault acts on its whole node`,
+      'leave out --scope process (the node scope is the default)',
+    );
   if (mainAlive(paths, c)) return;
   if (scope === 'node' && labNode(paths, c.id).pids().length > 0) return;
   throw new UsageError(
@@ -42,13 +50,21 @@ export const contenderSignals = {
   ): Promise<{ id: string; pid?: number; processes: number; left: number }> {
     const state = requireState(paths);
     const c = resolveContender(state, id);
-    requireTarget(paths, c, scope);
+    requireTarget(paths, state, c, scope);
     const node = labNode(paths, c.id, state);
     const pid = c.pid ?? 0;
     // A program that died already (its node living on) or a pid that is no longer ours is not what was killed.
     const alive = mainAlive(paths, c);
     const before = node.pids().length;
     recordLabEvent(paths, 'contender-killed', { contender: c.id, pid, signal: sig, scope });
+    if (state.hosts) {
+      // On its host: the signal to its group there; its handle here ends when the group is empty.
+      const on = await (await remote()).signalRemoteNode(paths, state, c.id, sig === 'SIGTERM' ? 'term' : 'kill');
+      await waitForExit([pid], sig === 'SIGTERM' ? 10_000 : 5000);
+      await node.kill();
+      await node.remove(0);
+      return { id: c.id, ...(alive ? { pid } : {}), processes: on.length, left: 0 };
+    }
     if (sig === 'SIGKILL' && scope === 'node') {
       await node.kill();
     } else {
@@ -74,7 +90,7 @@ export const contenderSignals = {
     const scope = opts.scope ?? 'node';
     const state = requireState(paths);
     const c = resolveContender(state, id);
-    requireTarget(paths, c, scope);
+    requireTarget(paths, state, c, scope);
     const node = labNode(paths, c.id, state);
     const pid = c.pid ?? 0;
     const alive = mainAlive(paths, c);
@@ -85,6 +101,10 @@ export const contenderSignals = {
       );
     // The freeze goes out now; the event is recorded as it is sent, before the wait for it to land.
     recordLabEvent(paths, pause ? 'contender-paused' : 'contender-resumed', { contender: c.id, pid, scope });
+    // On hosts: its group there, and its handle here too (which is how this lab reads a node as paused).
+    const there = state.hosts
+      ? await (await remote()).signalRemoteNode(paths, state, c.id, pause ? 'freeze' : 'thaw')
+      : undefined;
     if (!pause) {
       // Whatever paused it, node or program: both are thawed.
       node.thaw();
@@ -95,7 +115,7 @@ export const contenderSignals = {
       await signalStop(pid, 2000, opts.signal);
     }
     // What it froze or thawed: the node's processes, or the program alone.
-    const processes = scope === 'node' ? { processes: node.pids().length } : {};
+    const processes = scope === 'node' ? { processes: there?.length ?? node.pids().length } : {};
     return { id: c.id, ...(alive ? { pid } : {}), ...processes };
   },
 };

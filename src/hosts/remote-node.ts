@@ -28,18 +28,28 @@ done`;
 
 /**
  * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
- * lab's nftables table, $4: the directory of every lab there; the rest: the program. When the owner is gone (its ssh
+ * lab's nftables table, $4: the directory of every lab there, $5: where the node writes its events (a FIFO made
+ * there, relayed on stdout, the program's own output then going to stderr), or empty; the rest: the program. When the owner is gone (its ssh
  * ended: killed, a dead owner's warden, the link lost) and no other node of the lab is left on the host, it leaves
  * nothing of the lab there, as `down` would: its table, its files, its groups. When the program ends by itself or by
  * a fault, it only exits.
  */
 const WARDEN = `${CGROUP2_ROOT}
 [ -n "$base" ] || { echo "zklab: no cgroup2 file system on this host" >&2; exit 3; }
-cg=$base/$1; dir=$2; table=$3; top=$4; shift 4
+cg=$base/$1; dir=$2; table=$3; top=$4; events=$5; shift 5
 mkdir -p "$cg" "$dir" || exit 3
 cd "$dir" || exit 3
 exec 3<&0
-sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@" </dev/null 2>&1 &
+enter='echo $$ > "$0/cgroup.procs" && exec "$@"'
+relay=
+if [ -n "$events" ]; then
+  mkdir -p "\${events%/*}" && rm -f "$events" && mkfifo -m 600 "$events" || exit 3
+  cat 0<>"$events" &
+  relay=$!
+  sh -c "$enter" "$cg" "$@" </dev/null 1>&2 &
+else
+  sh -c "$enter" "$cg" "$@" </dev/null 2>&1 &
+fi
 cat <&3 >/dev/null &
 hold=$!
 populated() { read -r ev < "$cg/cgroup.events" && [ "$ev" = 'populated 1' ]; }
@@ -52,6 +62,8 @@ kill "$hold" 2>/dev/null
 i=0
 while [ $i -lt 100 ] && populated; do sleep 0.05; i=$((i+1)); done
 rmdir "$cg" 2>/dev/null
+# The last events written before the end are in the FIFO: the relay gets a moment to pass them on.
+[ -z "$relay" ] || { sleep 0.2; kill "$relay" 2>/dev/null; }
 if [ -n "$gone" ]; then
   lab=\${cg%/*}; others=
   for g in "$lab"/*/; do [ -d "$g" ] && others=1; done
@@ -148,21 +160,27 @@ export function spawnRemoteNode(
   name: string,
   argv: readonly string[],
   logFile: string,
+  opts: { readonly events?: { readonly remote: string; readonly local: string } } = {},
 ): ChildProcess {
   const host = hostFor(state, name);
   const node = labNode(paths, name, state);
   node.create();
   const launch = `${remoteNodeGroup(paths, name)}.${Date.now().toString(36)}`;
   const dir = state.hosts!.dir;
-  const remote = ['sh', '-c', WARDEN, 'zklab-node', launch, dir, netTable(paths), dirname(dir), ...argv];
+  const events = opts.events?.remote ?? '';
+  const remote = ['sh', '-c', WARDEN, 'zklab-node', launch, dir, netTable(paths), dirname(dir), events, ...argv];
   const args = [...sshHost(paths, state, host).sshArgs(), '--', ...remote.map(shellQuote)];
   // The handle's stdin must never end while it lives (the warden takes its end as the owner gone): a FIFO opened
   // for reading and writing by the handle itself, which nothing ever writes to.
   const fifo = holdFifo(paths);
-  return spawnInGroup(node, '/bin/sh', ['-c', 'exec "$@" 0<>"$0"', fifo, 'ssh', ...args], logFile, {
-    ...process.env,
-    ...nodeEnv(paths, name),
-  });
+  return spawnInGroup(
+    node,
+    '/bin/sh',
+    ['-c', 'exec "$@" 0<>"$0"', fifo, 'ssh', ...args],
+    logFile,
+    { ...process.env, ...nodeEnv(paths, name) },
+    { stdoutFile: opts.events?.local },
+  );
 }
 
 function holdFifo(paths: LabPaths): string {
@@ -185,11 +203,4 @@ export async function signalRemoteNode(
   if (r.code !== 0)
     throw new Error(`${action} of ${name} on ${host.describe()}: ${r.stderr.trim() || `exit ${r.code}`}`);
   return r.stdout.split('\n').filter(Boolean).map(Number);
-}
-
-/** Every placed node's address: its host's. */
-export function remoteNodeAddrs(state: LabState): Record<string, string> {
-  const addrs: Record<string, string> = {};
-  for (const node of Object.keys(state.hosts?.place ?? {})) addrs[node] = hostOf(state, node)!.addr;
-  return addrs;
 }

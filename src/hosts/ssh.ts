@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -120,7 +121,10 @@ export class SshHost {
    * Runs `argv` on the host (each word quoted), feeding `input` on stdin. Resolves the command's exit code and
    * output; a failure of SSH itself is a HostUnreachable saying which host and why, in ssh's own words.
    */
-  async run(argv: readonly string[], opts: { input?: string | Buffer; timeoutMs?: number } = {}): Promise<SshResult> {
+  async run(
+    argv: readonly string[],
+    opts: { input?: string | Buffer | Readable; timeoutMs?: number } = {},
+  ): Promise<SshResult> {
     this.prepareKnownHosts();
     const before = this.options.onFirstContact ? pinnedFingerprint(this.options.knownHosts, this.spec) : 'n/a';
     const r = await execa('ssh', [...this.sshArgs(), '--', shellCommand(argv)], {

@@ -75,11 +75,12 @@ export function spawnInGroup(
   args: readonly string[],
   logFile: string,
   env: NodeJS.ProcessEnv,
+  opts: { readonly stdoutFile?: string } = {},
 ): ChildProcess {
   const entry = node.entryFile;
   return entry
-    ? spawnDetached('/bin/sh', ['-c', ENTER_AND_EXEC, entry, command, ...args], logFile, { env })
-    : spawnDetached(command, args, logFile, { env });
+    ? spawnDetached('/bin/sh', ['-c', ENTER_AND_EXEC, entry, command, ...args], logFile, { env, ...opts })
+    : spawnDetached(command, args, logFile, { env, ...opts });
 }
 
 /** Kills these nodes whole (what their programs daemonized too) and removes their control groups. */

@@ -1,33 +1,30 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { ProcessError } from '../errors.js';
-import { remoteNodeAddrs, sshHost } from '../hosts/remote-node.js';
+import { isOurs } from '../lab/node/procs.js';
+import { sshHost } from '../hosts/remote-node.js';
 import { usedHosts } from '../hosts/lab-hosts.js';
 import { appliedRulesFile, netTable } from '../lab/node/net.js';
 import type { LabPaths } from '../lab/paths.js';
 import { hostOf, type LabHost, type LabNetState, type LabState } from '../lab/state.js';
-import { type KernelNet, nodeRuleset } from './kernel-rules.js';
+import { type HostEndpoint, type HostNet, hostNodesRuleset, refuseAmbiguous } from './host-rules.js';
 import { lastApplied } from './node-faults.js';
 
 /**
- * The lab's faults on hosts: the node network's nftables rules (kernel-rules.ts) in a table of the lab's on each
- * host, loaded over SSH (`nft -f -`, the script on stdin). A host has one server, so its address is the node's.
- * Its SSH port stays open: it is the lab's way to the host, and to heal it.
+ * The lab's faults on hosts: nftables rules by address and port (host-rules.ts) in a table of the lab's on each
+ * host, loaded over SSH (`nft -f -`, the script on stdin). Its SSH port stays open: it is the lab's way to the host,
+ * and to heal it.
  */
 export async function applyHostRules(paths: LabPaths, state: LabState, net: LabNetState): Promise<void> {
   if (!state.hosts) return;
+  const plan: Omit<HostNet, 'keep'> = {
+    table: netTable(paths),
+    endpoints: hostEndpoints(paths, state),
+    rules: net.rules,
+    losses: net.losses ?? [],
+  };
+  refuseAmbiguous(plan);
   const jobs = usedHosts(state).flatMap((host) => {
-    const nodes = Object.entries(state.hosts!.place).filter(([, h]) => h === host.name);
-    const node = nodes[0]?.[0];
-    if (node === undefined) return [];
-    const k: KernelNet = {
-      table: netTable(paths),
-      addrs: remoteNodeAddrs(state),
-      rules: net.rules,
-      losses: net.losses ?? [],
-      uplink: 'iifname != "lo"',
-      keep: [`tcp dport ${hostOf(state, node)!.port} accept`],
-    };
-    const script = nodeRuleset(k, node);
+    const script = hostNodesRuleset({ ...plan, keep: [`tcp dport ${host.port} accept`] }, host.name);
     const record = appliedRulesFile(paths, `host-${host.name}`);
     const before = lastApplied(paths, `host-${host.name}`, script);
     if (script === before) return [];
@@ -36,7 +33,7 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
       ? before?.startsWith('#')
         ? undefined
         : before
-      : nodeRuleset({ ...k, rules: [], losses: [] }, node);
+      : hostNodesRuleset({ ...plan, rules: [], losses: [], keep: [] }, host.name);
     return [{ host, script, record, undo }];
   });
   mkdirSync(paths.nodeRulesDir, { recursive: true });
@@ -66,4 +63,27 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
     }),
   );
   throw failed[0];
+}
+
+/** The lab's servers and running contenders on hosts, with what tells their packets apart. */
+export function hostEndpoints(paths: LabPaths, state: LabState): HostEndpoint[] {
+  const servers = state.servers.flatMap((s) => {
+    const host = hostOf(state, s.name);
+    if (!host) return [];
+    return [
+      {
+        name: s.name,
+        host: host.name,
+        addr: host.addr,
+        server: { client: s.clientPort, peer: [s.quorumPort, s.electionPort] },
+      },
+    ];
+  });
+  const contenders = state.contenders.flatMap((c) => {
+    const host = hostOf(state, c.id);
+    return host && c.stoppedAt === undefined && isOurs(c.pid, paths.markers)
+      ? [{ name: c.id, host: host.name, addr: host.addr }]
+      : [];
+  });
+  return [...servers, ...contenders];
 }

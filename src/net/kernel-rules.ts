@@ -17,14 +17,10 @@ export interface KernelNet {
   readonly addrs: Readonly<Record<string, string>>;
   readonly rules: readonly PartitionRule[];
   readonly losses: readonly MemberLoss[];
-  /** What "from anyone" arrives on (default: the node's eth0 on the lab's bridge; a host: anything but loopback). */
-  readonly uplink?: string;
-  /** Statements before every cut (a host keeps its SSH port open: the lab's only way to it, and to heal it). */
-  readonly keep?: readonly string[];
 }
 
 /** Traffic from some nodes (or anyone: other nodes and the lab's commands) to some nodes (or anyone). */
-interface Cut {
+export interface Cut {
   readonly from: readonly string[] | 'any';
   readonly to: readonly string[] | 'any';
   readonly mode: CutMode;
@@ -32,10 +28,10 @@ interface Cut {
   readonly percent?: number;
 }
 
-const set = (addrs: readonly string[]): string => (addrs.length === 1 ? addrs[0]! : `{ ${addrs.join(', ')} }`);
+export const set = (addrs: readonly string[]): string => (addrs.length === 1 ? addrs[0]! : `{ ${addrs.join(', ')} }`);
 
-/** The cuts a lab's faults make, over node addresses. */
-function cutsOf(net: KernelNet): Cut[] {
+/** The cuts a lab's faults make, over node addresses (or any other name of a node `addrs` maps it to). */
+export function cutsOf(net: Pick<KernelNet, 'addrs' | 'rules' | 'losses'>): Cut[] {
   const addr = (name: string): string[] => (net.addrs[name] ? [net.addrs[name]!] : []);
   const cuts: Cut[] = [];
   for (const r of net.rules) {
@@ -65,9 +61,9 @@ function cutsOf(net: KernelNet): Cut[] {
   return cuts;
 }
 
-const reaches = (cut: Cut, addr: string): boolean => cut.to === 'any' || cut.to.includes(addr);
+export const reaches = (cut: Cut, addr: string): boolean => cut.to === 'any' || cut.to.includes(addr);
 
-function verdicts(match: string, cut: Cut, reject: boolean): string[] {
+export function verdicts(match: string, cut: Cut, reject: boolean): string[] {
   const head = `${match}${cut.percent === undefined ? '' : ` numgen random mod 100 < ${cut.percent}`}`;
   if (reject && cut.mode === 'reject') {
     // Both ends of a cut reject: the answer a node's own reject sends back (a reset, port unreachable) must reach
@@ -83,10 +79,10 @@ function verdicts(match: string, cut: Cut, reject: boolean): string[] {
 }
 
 /** The statements of a node's input chain: what must not reach the node at `addr`. */
-function nodeStatements(cuts: readonly Cut[], addr: string, uplink = 'iifname "eth0"'): string[] {
+function nodeStatements(cuts: readonly Cut[], addr: string): string[] {
   return cuts
     .filter((c) => reaches(c, addr) && (c.from === 'any' || !c.from.includes(addr)))
-    .flatMap((c) => verdicts(c.from === 'any' ? uplink : `ip saddr ${set(c.from)}`, c, true));
+    .flatMap((c) => verdicts(c.from === 'any' ? 'iifname "eth0"' : `ip saddr ${set(c.from)}`, c, true));
 }
 
 /** The statements of the bridge's input chain: what the lab's commands must not receive from cut-off nodes. */
@@ -97,7 +93,7 @@ function hostStatements(cuts: readonly Cut[]): string[] {
 }
 
 /** A table made whole in one transaction (made, removed, made again with its rules), or removed when it has none. */
-function table(family: 'inet' | 'bridge', name: string, body: readonly string[]): string {
+export function table(family: 'inet' | 'bridge', name: string, body: readonly string[]): string {
   const reset = tableReset(family, name);
   if (body.length === 0) return `${reset.join('\n')}\n`;
   const chain = [
@@ -117,8 +113,7 @@ export const isEmptyRuleset = (script: string): boolean => !script.includes('cha
 /** The script for the table in one node's namespace. */
 export function nodeRuleset(net: KernelNet, node: string): string {
   const addr = net.addrs[node];
-  const cuts = addr === undefined ? [] : nodeStatements(cutsOf(net), addr, net.uplink);
-  return table('inet', net.table, cuts.length === 0 ? [] : [...(net.keep ?? []), ...cuts]);
+  return table('inet', net.table, addr === undefined ? [] : nodeStatements(cutsOf(net), addr));
 }
 
 /** The script for the lab's table in the machine's own namespace. */

@@ -193,24 +193,31 @@ export async function stopProcesses(
 }
 
 /**
- * Starts a lab process in its own process group, stdout and stderr appended to `logFile`, not tied to this
- * process's life (the lab owns it from here: it records the pid). The caller checks `pid` (undefined: it did not
- * start) and may listen for 'error' and 'exit'.
+ * Starts a lab process in its own process group, stdout and stderr appended to `logFile` (stdout to `stdoutFile`
+ * when given), not tied to this process's life (the lab owns it from here: it records the pid). The caller checks
+ * `pid` (undefined: it did not start) and may listen for 'error' and 'exit'.
  */
 export function spawnDetached(
   command: string,
   args: readonly string[],
   logFile: string,
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdoutFile?: string } = {},
 ): ChildProcess {
+  const { stdoutFile, ...spawnOpts } = opts;
   ensureDir(dirname(logFile));
   const fd = openSync(logFile, 'a');
+  let out = fd;
   try {
-    const child = spawn(command, args, { ...opts, detached: true, stdio: ['ignore', fd, fd] });
+    if (stdoutFile !== undefined) {
+      ensureDir(dirname(stdoutFile));
+      out = openSync(stdoutFile, 'a');
+    }
+    const child = spawn(command, args, { ...spawnOpts, detached: true, stdio: ['ignore', out, fd] });
     child.on('error', () => undefined);
     child.unref();
     return child;
   } finally {
     closeSync(fd);
+    if (out !== fd) closeSync(out);
   }
 }

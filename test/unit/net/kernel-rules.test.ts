@@ -86,12 +86,4 @@ describe('kernel rules of the node network', () => {
     expect(statements(nodeRuleset(n, 'c1'))).toEqual([]);
     expect(statements(nodeRuleset(n, 'c9'))).toEqual([]);
   });
-
-  it('on a host: "anyone" is every interface but loopback, the SSH port stays open, and no fault keeps no table', () => {
-    const host = { uplink: 'iifname != "lo"', keep: ['tcp dport 2222 accept'] };
-    const n = net({ ...host, rules: [{ type: 'isolate', member: 'zk1', mode: 'blackhole' }] });
-    expect(statements(nodeRuleset(n, 'zk1'))).toEqual(['tcp dport 2222 accept', 'iifname != "lo" drop']);
-    expect(statements(nodeRuleset(n, 'zk2'))).toEqual(['tcp dport 2222 accept', 'ip saddr 198.18.3.11 drop']);
-    expect(isEmptyRuleset(nodeRuleset(net(host), 'zk1'))).toBe(true);
-  });
 });
