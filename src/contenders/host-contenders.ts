@@ -76,7 +76,8 @@ export function launchOnHost(
   const remote = remotePaths(state);
   const events = remote.contenderEvents(cfg.id).replace(/\.jsonl$/, '.fifo');
   const there = { ...cfg, labRoot: remote.root, eventsFile: events };
-  const argv = [rt.node, ...nodeFlags, rt.entry(entry), paths.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(there)];
+  // The remote lab's marker, not this one's (see spawnRemoteNode).
+  const argv = [rt.node, ...nodeFlags, rt.entry(entry), remote.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(there)];
   const child = spawnRemoteNode(paths, state, cfg.id, argv, paths.contenderLog(cfg.id), {
     events: { remote: events, local: paths.contenderEvents(cfg.id) },
   });

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
 import type { ContenderEvent } from '../lab/events.js';
-import type { LabPaths } from '../lab/paths.js';
+import { LabPaths } from '../lab/paths.js';
 import { spawnNode } from '../lab/nodes.js';
 import { entryPoint } from '../entry-points.js';
 import { encodeChildConfig, type ExecChildConfig } from './child-config.js';
@@ -152,11 +152,13 @@ export function launchProgramContender(
     sessionTimeoutMs: req.sessionTimeoutMs,
   };
   const args = fillPlaceholders(program.args, context);
+  // On hosts the program carries the remote lab's marker, not this one's (see hosts/remote-node.ts).
+  const marks = state.hosts ? new LabPaths(state.hosts.dir) : paths;
   const marked =
     program.marked === 'jvm'
-      ? [paths.jvmMarker, ...args]
+      ? [marks.jvmMarker, ...args]
       : program.marked === 'node-arg'
-        ? [...args, paths.nodeMarker]
+        ? [...args, marks.nodeMarker]
         : args;
   return launchProgram(paths, state, {
     id: rec.id,

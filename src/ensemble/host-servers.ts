@@ -86,7 +86,8 @@ export function launchHostServer(
       confDir: remote.confDir,
       logDir: remote.logDir,
       hostsFile: remote.serverHostsFile(s.name),
-      markers: [paths.jvmMarker, `-Dzklab.server=${s.name}`],
+      // The remote lab's marker, not this one's (see spawnRemoteNode).
+      markers: [remote.jvmMarker, `-Dzklab.server=${s.name}`],
       classData: false,
     }),
   ];

@@ -13,7 +13,7 @@ import { formatDuration } from '../duration.js';
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessError, UsageError } from '../errors.js';
-import type { HostsFile } from '../hosts/hosts-file.js';
+import type { HostsRequest } from '../hosts/hosts-file.js';
 // A lab on hosts loads its part when it runs: its SSH channel (execa) costs every other command ~70 ms of start-up.
 const onHosts = () => import('./host-servers.js');
 import type { LabPaths } from '../lab/paths.js';
@@ -73,7 +73,7 @@ export interface UpOptions {
   /** `ns`: every node in a network namespace of its own on the lab's bridge; default the lab's, or `proxy`. */
   readonly net?: NetMode;
   /** On hosts reached over SSH (src/hosts/): the hosts file read, and where nodes go (`--place`). */
-  readonly hosts?: { readonly file: HostsFile; readonly place: Readonly<Record<string, string>> };
+  readonly hosts?: HostsRequest;
 }
 
 export interface ServerStatus {

@@ -25,6 +25,12 @@ export interface HostsFile {
   readonly hosts: readonly HostSpec[];
 }
 
+/** A lab asked for on hosts (`--hosts FILE`, `--place`): the file read, and where the user put which node. */
+export interface HostsRequest {
+  readonly file: HostsFile;
+  readonly place: Readonly<Record<string, string>>;
+}
+
 const NAME = /^[a-z][a-z0-9-]{0,14}$/;
 const USER = /^[a-z_][a-z0-9_.-]{0,31}$/;
 const HOSTNAME =

@@ -151,8 +151,10 @@ function hostFor(state: LabState, node: string): LabHost {
 
 /**
  * Starts `argv` as node `name` on its host, held by a local ssh in the node's local group. Each word goes to ssh
- * on its own (quoted): a word that needs no quoting stays as it is in the handle's command line, so the lab's JVM
- * marker among a server's arguments marks the handle too.
+ * on its own (quoted). The handle is a shell here that carries the lab's marker and waits for its ssh; the program
+ * on the host must carry none of this lab's markers (the remote lab's, if any): on a host that shares this
+ * machine's process table (the sandbox), a marked program would be this lab's to kill directly, and its warden
+ * with it, before the warden could leave the host clean.
  */
 export function spawnRemoteNode(
   paths: LabPaths,
@@ -176,12 +178,24 @@ export function spawnRemoteNode(
   return spawnInGroup(
     node,
     '/bin/sh',
-    ['-c', 'exec "$@" 0<>"$0"', fifo, 'ssh', ...args],
+    ['-c', HANDLE, paths.nodeMarker, fifo, ...args],
     logFile,
     { ...process.env, ...nodeEnv(paths, name) },
     { stdoutFile: opts.events?.local },
   );
 }
+
+/**
+ * The handle: $0 the lab's marker, $1 the FIFO for ssh's stdin, the rest ssh's arguments. It passes a TERM on to
+ * its ssh (a stop of the handle is a stop of the node) and ends with ssh's own status.
+ */
+const HANDLE = `f=$1; shift
+trap 'kill -TERM "$p" 2>/dev/null' TERM INT HUP
+ssh "$@" 0<>"$f" &
+p=$!
+wait "$p"; s=$?
+[ $s -le 128 ] || { wait "$p"; s=$?; }
+exit $s`;
 
 function holdFifo(paths: LabPaths): string {
   const fifo = paths.hostsHold;

@@ -4,7 +4,10 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zklab } from '../helpers/cli.js';
+import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { zkLeaderContender } from '../helpers/contenders.js';
+import { LabPaths } from '../../src/lab/paths.js';
 import { labNetPrefix, netnsNames } from '../helpers/kernel-net.js';
 import { liveProcesses } from '../helpers/node-processes.js';
 import { tempDir } from '../helpers/paths.js';
@@ -23,6 +26,7 @@ const dir = tempDir();
 // must not hide the sandbox's own files from its sshd.
 const sandbox = join(mkdtempSync(join(homedir(), '.zklab-test-')), 'sandbox');
 const lab = join(dir, 'lab');
+const labPaths = new LabPaths(lab);
 const hostsFile = join(sandbox, 'hosts.yaml');
 
 let hosts: SandboxHost[] = [];
@@ -35,15 +39,40 @@ async function onHost(h: SandboxHost, command: string): Promise<{ code: number; 
   return { code: r.exitCode ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
-/** Each server's JVM on this machine: by its own command line (a JVM with the lab's marker, not the ssh holding it). */
+/** The lab's directory on every host: one per lab, named after its network (a hash of its root). */
+const remoteDir = `/srv/zklab/${labNetPrefix(lab)}`;
+
+/**
+ * Each server's JVM, seen from this machine (the sandbox shares its process table): by its own command line, a JVM
+ * with the marker of the lab's directory on its host (the local ssh holding it has none of the JVM's words first).
+ */
 function serverJvms(): Map<string, number> {
   const jvms = new Map<string, number>();
-  for (const pid of liveProcesses((a) => a.includes(`-Dzklab.lab=${lab}`) && a[0]!.endsWith('java'))) {
+  for (const pid of liveProcesses((a) => a.includes(`-Dzklab.lab=${remoteDir}`) && a[0]!.endsWith('java'))) {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const name = args.find((a) => a.startsWith('-Dzklab.server='))?.slice('-Dzklab.server='.length);
     if (name) jvms.set(name, pid);
   }
   return jvms;
+}
+
+/** Each running contender's program on its host, seen from this machine: the Node sent there, by its --id. */
+function contenderProcesses(): Map<string, number> {
+  const procs = new Map<string, number>();
+  for (const pid of liveProcesses((a) => a[0] === `${remoteDir}/runtime/node`)) {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const id = args.find((a) => a.startsWith('--id='))?.slice('--id='.length);
+    if (id) procs.set(id, pid);
+  }
+  return procs;
+}
+
+/** The sandbox host whose namespace a contender's program runs in. */
+function hostOfContender(id: string): SandboxHost {
+  const pid = contenderProcesses().get(id);
+  const h = hosts.find((x) => pid && readlinkSync(`/proc/${pid}/ns/net`) === `net:[${nsInode(sandboxNs(x))}]`);
+  if (!h) throw new Error(`${id} runs on no sandbox host`);
+  return h;
 }
 
 const nsInode = (path: string): number => statSync(path).ino;
@@ -134,7 +163,10 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     const host = servers.find((s) => s.name === old)!.host;
     const cut = await zklab(['partition', 'isolate', 'zk-leader'], { lab });
     expect(cut.exitCode, cut.stderr).toBe(0);
-    expect(await labRules(host)).toMatch(/tcp dport 22 accept[\s\S]*iifname != "lo" drop/);
+    // Its host drops what arrives for the server's own ports and the answers of its peers: not the SSH port.
+    const me = servers.find((s) => s.name === old)!;
+    const rules = await labRules(host);
+    expect(rules).toMatch(new RegExp(`tcp dport 22 accept[\\s\\S]*tcp dport \\{ ${me.port}, \\d+, \\d+ \\} drop`));
     // The others elect among themselves; the cut-off host's own server drops out (srvr from here cannot reach it).
     await waitFor(
       async () => {
@@ -165,10 +197,15 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     const [a, b, c] = servers;
     expect((await zklab(['partition', 'one-way', a!.name, b!.name], { lab })).exitCode).toBe(0);
     expect((await zklab(['net', 'loss', c!.name, '30'], { lab })).exitCode).toBe(0);
-    expect(await labRules(b!.host)).toContain(`ip saddr ${a!.host.addr} drop`);
-    expect(await labRules(a!.host)).not.toContain(`ip saddr ${b!.host.addr} drop`);
-    expect(await labRules(c!.host)).toContain('iifname != "lo" numgen random mod 100 < 30 drop');
-    expect(await labRules(a!.host)).toContain(`ip saddr ${c!.host.addr} numgen random mod 100 < 30 drop`);
+    // What a sends b is dropped where it arrives (b's host), by a's address and the servers' peer ports; b → a flows.
+    expect(await labRules(b!.host)).toMatch(new RegExp(`ip saddr ${a!.host.addr} tcp dport \\{ \\d+, \\d+ \\} drop`));
+    expect(await labRules(a!.host)).not.toContain(`ip saddr ${b!.host.addr}`);
+    expect(await labRules(c!.host)).toMatch(
+      new RegExp(`tcp dport \\{ ${c!.port}, \\d+, \\d+ \\} numgen random mod 100 < 30 drop`),
+    );
+    expect(await labRules(a!.host)).toMatch(
+      new RegExp(`ip saddr ${c!.host.addr} tcp dport \\{ \\d+, \\d+ \\} numgen random mod 100 < 30 drop`),
+    );
     expect((await zklab(['net', 'clear'], { lab })).exitCode).toBe(0);
     expect((await zklab(['heal'], { lab })).exitCode).toBe(0);
     for (const h of hosts) expect(await labRules(h)).toBe('');
@@ -190,11 +227,129 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect(thawed.out).toContain('frozen 0');
   });
 
+  it('contenders spawn 3: one per host, on the Node sent there, in the host namespace; ZooKeeper sees them from the hosts', async () => {
+    const spawn = await zklab(['contenders', 'spawn', '3'], { lab });
+    expect(spawn.exitCode, spawn.stderr).toBe(0);
+    const procs = contenderProcesses();
+    expect([...procs.keys()].sort()).toEqual(['c1', 'c2', 'c3']);
+    const byHost = new Map<string, string>();
+    for (const [id, pid] of procs) {
+      const h = hosts.find((x) => readlinkSync(`/proc/${pid}/ns/net`) === `net:[${nsInode(sandboxNs(x))}]`);
+      expect(h, `${id}'s namespace`).toBeDefined();
+      byHost.set(h!.name, id);
+      // Its program is the Node sent into the lab's directory on the host, which this machine's /srv does not hold.
+      expect(readlinkSync(`/proc/${pid}/exe`)).toBe(`${remoteDir}/runtime/node`);
+      expect(existsSync(`${remoteDir}/runtime/node`)).toBe(false);
+    }
+    expect([...byHost.keys()].sort()).toEqual(['h1', 'h2', 'h3']);
+    // The servers' own word: client connections from each host's address (the contenders' sessions).
+    const clients = new Set<string>();
+    for (const s of servers)
+      for (const m of (await fourLetter(s.port, 'cons', s.host.addr)).matchAll(/\/([\d.]+):\d+\[/g)) clients.add(m[1]!);
+    for (const h of hosts) expect(clients.has(h.addr), h.name).toBe(true);
+    await waitFor(() => zkLeaderContender(labPaths), 'a contender leads', 20_000, 100);
+  });
+
+  it('kill leader ends the leading contender on its host; ZooKeeper names another', async () => {
+    const old = (await zkLeaderContender(labPaths))!;
+    const pid = contenderProcesses().get(old)!;
+    const r = await zklab(['kill', 'leader'], { lab });
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitFor(() => (existsSync(`/proc/${pid}`) ? null : true), `${old} to end`, 10_000, 50);
+    await waitFor(
+      async () => ((await zkLeaderContender(labPaths)) ?? old) !== old || null,
+      'another contender leads',
+      20_000,
+      100,
+    );
+  });
+
+  it('pause leader freezes its group on its host; another leads once its session expires; resume thaws it', async () => {
+    const old = (await zkLeaderContender(labPaths))!;
+    const host = hostOfContender(old);
+    const events = () => onHost(host, `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${old}.*/cgroup.events`);
+    expect((await zklab(['pause', 'leader'], { lab })).exitCode).toBe(0);
+    expect((await events()).out).toContain('frozen 1');
+    await waitFor(
+      async () => ((await zkLeaderContender(labPaths)) ?? old) !== old || null,
+      'another contender leads',
+      20_000,
+      100,
+    );
+    expect((await zklab(['resume', 'contender', old], { lab })).exitCode).toBe(0);
+    expect((await events()).out).toContain('frozen 0');
+  });
+
+  it('partition isolate leader cuts the contender alone: the server beside it serves on, another contender leads', async () => {
+    const old = (await zkLeaderContender(labPaths))!;
+    const host = hostOfContender(old);
+    const beside = servers.find((s) => s.host.name === host.name)!;
+    const cut = await zklab(['partition', 'isolate', 'leader'], { lab });
+    expect(cut.exitCode, cut.stderr).toBe(0);
+    // On its host: the servers' answers to it dropped (by their client ports), and what it sends the server beside it.
+    const ports = servers.map((s) => s.port).sort((a, b) => a - b);
+    const rules = await labRules(host);
+    expect(rules).toContain(`tcp sport { ${ports.join(', ')} } drop`);
+    expect(rules).toContain(`ip saddr ${host.addr} tcp dport ${beside.port} drop`);
+    await waitFor(
+      async () => ((await zkLeaderContender(labPaths)) ?? old) !== old || null,
+      'another contender leads',
+      20_000,
+      100,
+    );
+    // The server on the same host and address was not cut: it serves, and its peers keep it in the quorum.
+    expect(['leader', 'follower']).toContain((await modes())[beside.name]);
+    expect((await zklab(['heal'], { lab })).exitCode).toBe(0);
+    expect(await labRules(host)).toBe('');
+  });
+
+  it('a built-in drill runs on the hosts and passes; a drill whose owner is SIGKILLed leaves its hosts clean', async () => {
+    const held = async (prefix: string): Promise<string[]> => {
+      const out: string[] = [];
+      for (const h of hosts) {
+        const r = await onHost(h, 'ls -A /srv/zklab; nft list tables; ls /sys/fs/cgroup/unified | grep zklab || true');
+        if (r.out.includes(prefix)) out.push(h.name);
+      }
+      return out;
+    };
+    const first = join(tempDir(), 'drill');
+    const run = await zklab(['drill', 'run', 'client-partition', '--hosts', hostsFile, '--lab', first]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/PASSED\s+check singleLeader/);
+    expect(await held(labNetPrefix(first))).toEqual([]);
+    // Again, its owner killed once its contenders run on the hosts: each host ends the drill's lab by itself.
+    const second = join(tempDir(), 'drill');
+    const owner = execa(
+      process.execPath,
+      [ZKLAB_BIN, 'drill', 'run', 'client-partition', '--hosts', hostsFile, '--lab', second],
+      { reject: false, env: { FORCE_COLOR: '0' }, stdin: 'ignore' },
+    );
+    const shipped = `/srv/zklab/${labNetPrefix(second)}/runtime/node`;
+    await waitFor(
+      () => (liveProcesses((a) => a[0] === shipped).length >= 2 ? true : null),
+      "the drill's contenders on the hosts",
+      60_000,
+      50,
+    );
+    owner.kill('SIGKILL');
+    await owner;
+    await waitFor(
+      async () => ((await held(labNetPrefix(second))).length === 0 ? true : null),
+      'no host to hold anything of the killed drill',
+      15_000,
+      100,
+    );
+    expect(liveProcesses((a) => a[0] === shipped || a.join(' ').includes(second))).toEqual([]);
+  });
+
   it('a node whose holder here dies ends on its host within seconds (its warden)', async () => {
-    const s = servers[0]!;
+    // The server of the host whose contender was killed: no other node of the lab is left there.
+    const busy = new Set([...contenderProcesses().keys()].map((id) => hostOfContender(id).name));
+    const s = servers.find((x) => !busy.has(x.host.name))!;
     const jvm = serverJvms().get(s.name)!;
+    // The local ssh that holds it (its words include the server's; its control path is under the lab's directory).
     const handle = liveProcesses(
-      (a) => a[0] === 'ssh' && a.includes(`-Dzklab.server=${s.name}`) && a.join(' ').includes(lab),
+      (a) => a[0] === 'ssh' && a.includes(`-Dzklab.server=${s.name}`) && a.join(' ').includes(`${lab}/`),
     );
     expect(handle.length).toBe(1);
     process.kill(handle[0]!, 'SIGKILL');
@@ -243,11 +398,12 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect((await zklab(['partition', 'list', '--json'], { lab })).stdout).not.toContain('"isolate"');
   });
 
-  it('contenders on hosts are refused with the way around: a lab of their own here, against the servers', async () => {
-    const spawn = await zklab(['contenders', 'spawn', '2'], { lab });
+  it('a lock workload on hosts is refused in one line, the lab unchanged', async () => {
+    const before = readFileSync(join(lab, 'lab.json'), 'utf8');
+    const spawn = await zklab(['contenders', 'spawn', '2', '--workload', 'lock'], { lab });
     expect(spawn.exitCode).toBe(2);
-    expect(spawn.stderr).toMatch(/contenders on hosts are not built yet/);
-    expect(spawn.stderr).toContain(`--connect ${servers.map((x) => `${x.host.addr}:${x.port}`).join(',')}`);
+    expect(spawn.stderr.split('\n')[0]).toMatch(/^zklab: a lock workload's protected resource is served here/);
+    expect(readFileSync(join(lab, 'lab.json'), 'utf8')).toBe(before);
   });
 
   it('ensemble down leaves nothing on the hosts it reaches, and ends the nodes of the one it cannot', async () => {
@@ -261,6 +417,8 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       expect(r.code, r.out).toBe(0);
       expect(r.out.trim()).toBe('');
     }
-    expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain(`-Dzklab.lab=${lab}`);
+    const ps = execFileSync('ps', ['-eo', 'args']).toString();
+    expect(ps).not.toContain(`-Dzklab.lab=${lab}`);
+    expect(ps).not.toContain(remoteDir);
   });
 });

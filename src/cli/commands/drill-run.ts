@@ -14,6 +14,7 @@ import { wholeNumber } from '../../validate.js';
 import { serverStep } from '../../drills/format/outside-ensemble.js';
 import { connectArg } from '../../validate.js';
 import { netModeArg } from '../../lab/node/net.js';
+import { hostsArg } from '../hosts-option.js';
 import { namedLabDir } from '../../lab/paths.js';
 import { stepReference } from '../../drills/format/step-reference.js';
 import {
@@ -36,6 +37,8 @@ export interface RunArgs extends GlobalArgs {
   report?: string;
   connect?: string;
   net?: string;
+  hosts?: string;
+  place?: string;
   variant?: string;
 }
 
@@ -118,6 +121,13 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
       'drop one of them',
     );
   }
+  const hosts = await hostsArg(a);
+  if (hosts !== undefined && (net !== undefined || connect !== undefined)) {
+    throw new UsageError(
+      `--hosts and ${net !== undefined ? '--net' : '--connect'}: a lab on hosts has its own ensemble and network`,
+      'drop one of them',
+    );
+  }
   const onServer = connect === undefined ? undefined : serverStep(drill);
   if (onServer !== undefined) {
     throw new UsageError(
@@ -142,6 +152,7 @@ export async function runHandler(ctx: CommandContext, a: RunArgs): Promise<void>
     ...(a['zk-home'] === undefined ? {} : { zkHome: a['zk-home'] }),
     ...(connect === undefined ? {} : { connect }),
     ...(net === undefined ? {} : { net }),
+    ...(hosts === undefined ? {} : { hosts }),
     onProgress: (p) => ctx.err(formatProgress(p)),
     onVariant: (name) => ctx.err(`variant ${name}`),
   });

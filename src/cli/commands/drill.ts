@@ -1,3 +1,4 @@
+import { HOSTS_OPTIONS } from '../hosts-option.js';
 import type { Argv, CommandModule } from 'yargs';
 import { withOptions } from '../options.js';
 import type { CommandContext, GlobalArgs } from '../context.js';
@@ -57,6 +58,7 @@ export function drillCommand(ctx: CommandContext): CommandModule<GlobalArgs, Glo
                   describe:
                     "the lab's network, whatever the drill says: proxy (link proxies) or ns (nodes; needs root)",
                 },
+                ...HOSTS_OPTIONS,
                 json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
                 lab: {
                   type: 'string',

@@ -1,5 +1,5 @@
+import { HOSTS_OPTIONS, hostsArg } from '../hosts-option.js';
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../../errors.js';
 import type { NetMode } from '../../lab/node/net.js';
 import { evenCountWarning, validateObservers, validateServerCount, validateTick } from '../../ensemble/config.js';
 import { validateBasePort } from '../../lab/ports.js';
@@ -27,17 +27,6 @@ interface UpArgs extends GlobalArgs {
   hosts?: string;
   place?: string;
   json?: boolean;
-}
-
-/** `--hosts FILE` and `--place`, read and checked before anything is touched. */
-async function hostsArg(a: UpArgs) {
-  if (a.hosts === undefined) {
-    if (a.place !== undefined) throw new UsageError('--place goes with --hosts', 'give --hosts FILE too');
-    return undefined;
-  }
-  const { loadHostsFile } = await import('../../hosts/hosts-file.js');
-  const { parsePlace } = await import('../../hosts/placement.js');
-  return { file: loadHostsFile(a.hosts), place: parsePlace(a.place) };
 }
 
 function progressPrinter(ctx: CommandContext) {
@@ -72,11 +61,7 @@ export function ensembleCommand(ctx: CommandContext): CommandModule<GlobalArgs, 
                   "proxy (default: link proxies on ZooKeeper's links) or ns (every node in a network namespace of " +
                   'its own; faults in the kernel; needs root)',
               },
-              hosts: {
-                type: 'string',
-                describe: 'a hosts file: the servers on machines reached over SSH (see `zklab hosts`), one per host',
-              },
-              place: { type: 'string', describe: 'with --hosts: where nodes go, zk1=h1,zk2=h3 (default: in turn)' },
+              ...HOSTS_OPTIONS,
               json: { type: 'boolean', default: false, describe: 'print the status as JSON' },
             }),
           handler: async (a) => {

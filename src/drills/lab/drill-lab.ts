@@ -12,6 +12,7 @@ import { ownedLabDir } from '../../lab/owned-dir.js';
 import { ownLab, type OwnedLab } from '../../lab/owner.js';
 import { buildHistory, type History } from '../judge/history.js';
 import type { EnsembleSpec } from '../core/types.js';
+import type { HostsRequest } from '../../hosts/hosts-file.js';
 
 /**
  * The lab one drill run owns: a fresh directory of its own, its ensemble and contenders. `close()` stops every
@@ -41,7 +42,13 @@ export class DrillLab {
   /** `connect`: no ensemble of its own; the contenders go through link proxies to that one. */
   async up(
     spec: EnsembleSpec,
-    opts: { signal?: AbortSignal; zkHome?: string; seed?: number; connect?: string },
+    opts: {
+      signal?: AbortSignal;
+      zkHome?: string;
+      seed?: number;
+      connect?: string;
+      hosts?: HostsRequest;
+    },
   ): Promise<void> {
     this.connect = opts.connect;
     if (opts.connect !== undefined) return pointAtOutsideEnsemble(this.paths, opts.connect);
@@ -49,7 +56,7 @@ export class DrillLab {
       servers: spec.servers,
       observers: spec.observers,
       tickMs: spec.tick,
-      net: spec.net,
+      ...(opts.hosts ? { hosts: opts.hosts } : { net: spec.net }),
       signal: opts.signal,
       zkHome: opts.zkHome,
       jitterSeed: opts.seed,

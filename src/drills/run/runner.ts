@@ -10,6 +10,7 @@ import type { RunState } from './state.js';
 import { settleStreams } from '../lab/streams.js';
 import { runOne, runSteps } from './steps.js';
 import type { NetMode } from '../../lab/node/net.js';
+import type { HostsRequest } from '../../hosts/hosts-file.js';
 import type { Drill } from '../format/drill.js';
 import { expandVariants } from '../format/variants.js';
 
@@ -26,6 +27,8 @@ export interface RunOptions {
   readonly connect?: string;
   /** The lab's network, whatever the drill says (`drill run --net`). */
   readonly net?: NetMode;
+  /** The lab on hosts reached over SSH (`drill run --hosts`): the hosts file read, and where nodes go. */
+  readonly hosts?: HostsRequest;
 }
 
 /**
@@ -53,11 +56,13 @@ export async function runDrill(drill: Drill, opts: RunOptions = {}): Promise<Dri
       seed,
       ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
       ...(opts.connect ? { connect: opts.connect } : {}),
+      ...(opts.hosts ? { hosts: opts.hosts } : {}),
     });
     say(
       opts.connect
         ? `ensemble outside the lab: ${opts.connect} (contenders through link proxies of their own)`
-        : `ensemble up: ${ensemble.servers} server(s), tick ${ensemble.tick}ms, net ${ensemble.net} ` +
+        : `ensemble up: ${ensemble.servers} server(s), tick ${ensemble.tick}ms, ` +
+            `${opts.hosts ? `on hosts (${opts.hosts.file.file})` : `net ${ensemble.net}`} ` +
             `(${formatDuration(Date.now() - upAt)})`,
     );
     sampler.start();
