@@ -1,3 +1,4 @@
+import type { HostsRequest } from '../hosts/hosts-file.js';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ContenderSpecInput } from '../contenders/fields.js';
@@ -11,6 +12,8 @@ import type { Slo } from './slo.js';
 export interface AuditLab {
   readonly servers: number;
   readonly net: NetMode;
+  /** The scenarios' labs on hosts reached over SSH (`audit --hosts`). */
+  readonly hosts?: HostsRequest;
 }
 
 /** The steps that come before every scenario's fault: the steady state (the members joined as the run spawned them). */

@@ -80,7 +80,11 @@ export async function discoverElections(
   try {
     await l.up(
       { servers: lab.servers, observers: 0, tick: 200, net: lab.net },
-      { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.zkHome ? { zkHome: opts.zkHome } : {}) },
+      {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.zkHome ? { zkHome: opts.zkHome } : {}),
+        ...(lab.hosts ? { hosts: lab.hosts } : {}),
+      },
     );
     await l.spawn({ ...spec, path: '/' }, members, opts.signal);
     await sleep(SETTLE_MS, undefined, { signal: opts.signal });

@@ -35,6 +35,13 @@ export interface AuditOptions {
 
 /** Why a scenario cannot run here, before anything starts; undefined: it can. */
 function cannotRun(s: Scenario, lab: AuditLab): string | undefined {
+  if (lab.hosts) {
+    if (s.needs === 'node-net' || s.net === 'ns')
+      return "on hosts a cut acts on the members' ZooKeeper links alone, not on every packet of their node";
+    if (s.needs === 'clock') return 'clock faults are not built for hosts yet';
+    if (s.notOnHosts) return s.notOnHosts;
+    return undefined;
+  }
   if (s.needs === 'node-net' || s.net === 'ns') {
     const problem = nodeNetProblem();
     if (problem) return `it needs the lab's node network, which cannot be made here: ${problem}`;
@@ -80,6 +87,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditCard> {
           ...(o.zkHome ? { zkHome: o.zkHome } : {}),
           ...(o.seed === undefined ? {} : { seed: o.seed + k }),
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+          ...(o.lab.hosts ? { hosts: o.lab.hosts } : {}),
         });
         runs.set(s.name, r);
         grade = gradeScenario(s, r, o.slo, g);

@@ -40,6 +40,8 @@ export interface Scenario {
   readonly needs?: ScenarioNeed;
   /** The network its faults need; absent: the audit's `--net`. */
   readonly net?: 'ns';
+  /** Why it cannot run on hosts, where the generic reasons (its network, its clock) do not say. */
+  readonly notOnHosts?: string;
   readonly quick?: boolean;
   readonly expected: Expected;
   /** A scenario whose fault this one repeats: a program that fails that one fails this one for it (grade.ts). */
@@ -86,6 +88,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'program-crash',
     asks: "the leader's program killed, its node lives: does a data plane outlive its agent?",
     expected: 'failover',
+    notOnHosts: "on hosts a fault acts on a member's whole node, not on its program alone",
     steps: (c) => [{ kill: { target: 'leader', scope: 'process' } }, newLeader(c), { sleep: ms(settle(c)) }],
   },
   {

@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
 import type { LabPaths } from '../lab/paths.js';
-import { readState, type LabState } from '../lab/state.js';
+import { isOurs } from '../lab/node/procs.js';
+import { hostOf, readState, type LabState } from '../lab/state.js';
 import { fourLetterWord, parseCons } from '../zk/four-letter.js';
 
 /**
- * Which session belongs to which contender on the node network, where no link proxy sees a contender connect: each
- * server's `cons` lists its clients' addresses, and each contender node has an address of its own. The link daemon
- * asks every server every POLL_MS and records each session it has not recorded yet (its `session` events).
+ * Which session belongs to which contender on the node network and on hosts, where no link proxy sees a contender
+ * connect: each server's `cons` lists its clients' addresses, and each contender node has an address of its own (on
+ * hosts its host's, which tells it apart while it is the only contender running there). The link daemon asks every
+ * server every POLL_MS and records each session it has not recorded yet (its `session` events).
  */
 const POLL_MS = 200;
 const CONS_TIMEOUT_MS = 500;
@@ -49,17 +51,14 @@ export class ConsSessions {
   private async tick(): Promise<void> {
     if (this.busy) return;
     const state = this.readState();
-    const net = state?.nodeNet;
-    if (!state || !net) return;
-    const byAddr = new Map(
-      state.contenders.flatMap((c) => (net.addrs[c.id] ? [[net.addrs[c.id]!, c.id] as const] : [])),
-    );
+    if (!state || (!state.nodeNet && !state.hosts)) return;
+    const byAddr = this.contendersByAddr(state);
     if (byAddr.size === 0) return;
     this.busy = true;
     try {
       await Promise.all(
         state.servers.map(async (s) => {
-          const host = net.addrs[s.name];
+          const host = addrOf(state, s.name);
           if (!host) return;
           let text: string;
           try {
@@ -77,4 +76,21 @@ export class ConsSessions {
       this.busy = false;
     }
   }
+
+  /** Each address that is one running contender's alone. */
+  private contendersByAddr(state: LabState): Map<string, string> {
+    const byAddr = new Map<string, string>();
+    const shared = new Set<string>();
+    for (const c of state.contenders) {
+      const addr = addrOf(state, c.id);
+      if (!addr || c.stoppedAt !== undefined || (state.hosts && !isOurs(c.pid, this.paths.markers))) continue;
+      if (byAddr.has(addr)) shared.add(addr);
+      byAddr.set(addr, c.id);
+    }
+    for (const a of shared) byAddr.delete(a);
+    return byAddr;
+  }
 }
+
+const addrOf = (state: LabState, node: string): string | undefined =>
+  state.nodeNet ? state.nodeNet.addrs[node] : hostOf(state, node)?.addr;

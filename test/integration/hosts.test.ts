@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZKLAB_BIN, zklab } from '../helpers/cli.js';
 import { execa } from 'execa';
 import { zkLeaderContender } from '../helpers/contenders.js';
+import { zooAuditWords } from '../helpers/audit-zoo.js';
+import { kazooPython } from '../helpers/ha-system.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { labNetPrefix, netnsNames } from '../helpers/kernel-net.js';
 import { liveProcesses } from '../helpers/node-processes.js';
@@ -340,6 +342,33 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       100,
     );
     expect(liveProcesses((a) => a[0] === shipped || a.join(' ').includes(second))).toEqual([]);
+  });
+
+  it('audit --scenarios quick on the hosts: the zoo build that trusts a thawed belief fails freeze and cut-off alone', async () => {
+    const python = await kazooPython();
+    const r = await zklab(
+      [
+        'audit',
+        '--scenarios',
+        'quick',
+        '--hosts',
+        hostsFile,
+        '--path',
+        '/election',
+        '--json',
+        '--lab',
+        join(tempDir(), 'audit'),
+        ...zooAuditWords(python, 7300, 'thaw'),
+      ],
+      { timeoutMs: 240_000 },
+    );
+    const card = JSON.parse(r.stdout) as { scenarios: { scenario: string; verdict: string; why?: string }[] };
+    const verdicts = Object.fromEntries(card.scenarios.map((x) => [x.scenario, x.verdict]));
+    expect(verdicts, r.stderr).toEqual({ 'leader-crash': 'pass', freeze: 'fail', 'cut-off': 'fail' });
+    expect(r.exitCode).toBe(1);
+    // Judged from the members' data planes on their hosts: two of them served as primary at once.
+    for (const x of card.scenarios.filter((y) => y.verdict === 'fail'))
+      expect(x.why, x.scenario).toMatch(/both acted as leader by their probes/);
   });
 
   it('a node whose holder here dies ends on its host within seconds (its warden)', async () => {

@@ -14,6 +14,7 @@ import { discoverElections, type Election } from '../../audit/discover.js';
 import { formatDuration } from '../../duration.js';
 import { UsageError, ZklabError } from '../../errors.js';
 import { netModeArg } from '../../lab/node/net.js';
+import { hostsArg } from '../hosts-option.js';
 import { namedLabDir } from '../../lab/paths.js';
 import { formatLeaderRule } from '../../recipes/leadership.js';
 import { wholeNumber } from '../../validate.js';
@@ -26,6 +27,8 @@ export type AuditArgs = GlobalArgs &
     members?: string;
     servers?: string;
     net?: string;
+    hosts?: string;
+    place?: string;
     scenarios?: string;
     slo?: string;
     report?: string;
@@ -100,8 +103,11 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
   const drillDir = resolve(a.drills ?? '.');
   if (a.drills !== undefined) mkdirSync(drillDir, { recursive: true });
 
+  const hosts = await hostsArg(a);
+  if (hosts !== undefined && a.net !== undefined)
+    throw new UsageError('--hosts and --net: a lab on hosts has its own network', 'drop one of them');
   const labDir = namedLabDir(a.lab);
-  const lab = { servers, net };
+  const lab = { servers, net, ...(hosts ? { hosts } : {}) };
   // A program or probe that cannot be run is bad input, told before any lab starts (not fourteen failed scenarios).
   await programFor(spec);
   await resolveProbe(spec);
@@ -122,7 +128,7 @@ export async function auditHandler(ctx: CommandContext, a: AuditArgs): Promise<v
     program,
     members,
     servers,
-    net,
+    net: hosts ? `hosts (${hosts.file.file})` : net,
     path: spec.path,
     // A built-in recipe's own znodes say who leads it: only a program's rule is the user's to change.
     leaderRule: spec.leaderRule.kind === 'auto' ? "the recipe's own" : formatLeaderRule(spec.leaderRule),

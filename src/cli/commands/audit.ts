@@ -3,6 +3,7 @@ import type { CommandContext, GlobalArgs } from '../context.js';
 import { withContenderOptions } from '../spawn-spec.js';
 import type { AuditArgs } from './audit-run.js';
 import { QUICK, SCENARIO_NAMES } from '../../audit/scenarios.js';
+import { HOSTS_OPTIONS } from '../hosts-option.js';
 
 const BATTERY = SCENARIO_NAMES.join(', ');
 
@@ -22,6 +23,7 @@ export function auditCommand(ctx: CommandContext): CommandModule<GlobalArgs, Aud
               "proxy (default: link proxies) or ns (the node network; needs root): the scenarios' network where " +
               'they can run on either; those that need the node network use it',
           },
+          ...HOSTS_OPTIONS,
           scenarios: {
             type: 'string',
             describe: `all (default), quick (${QUICK.join(', ')}), or names: ${BATTERY}`,
