@@ -104,4 +104,4 @@ export async function killHostServer(paths: LabPaths, state: LabState, name: str
   await waitForExit([pid!], 5000);
 }
 
-export { cleanHosts } from '../hosts/lab-hosts.js';
+export { cleanHosts, portsInUse } from '../hosts/lab-hosts.js';

@@ -220,8 +220,12 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
         'run as root',
       );
   }
-  // Ports are checked before anything is written, so a taken port leaves no trace.
-  const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
+  // Ports are checked before anything is written, so a taken port leaves no trace. On hosts, there too.
+  const onTheHosts = net === 'hosts' ? (opts.hosts?.file ?? existing?.hosts) : undefined;
+  const elsewhere = onTheHosts
+    ? await (await onHosts()).portsInUse(onTheHosts.hosts, onTheHosts.knownHosts)
+    : undefined;
+  const { base, plan } = await choosePorts(paths.root, count, opts.basePort, elsewhere);
   const rootExisted = existsSync(paths.root);
   ensureWritableLab(paths);
   try {

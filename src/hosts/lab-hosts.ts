@@ -4,7 +4,7 @@ import { netPrefix, netTable } from '../lab/node/net.js';
 import { LabPaths } from '../lab/paths.js';
 import type { LabHost, LabState } from '../lab/state.js';
 import { CGROUP2_ROOT, remoteLabGroup, sshHost } from './remote-node.js';
-import type { HostUnreachable } from './ssh.js';
+import { type HostUnreachable, SshHost } from './ssh.js';
 
 /** The lab's directory on its hosts: one per lab (a hash of its root), under one directory of zklab's. */
 export const HOSTS_DIR = '/srv/zklab';
@@ -80,4 +80,27 @@ export async function cleanHosts(paths: LabPaths, state: LabState): Promise<{ ho
     }),
   );
   return failed;
+}
+
+/**
+ * The TCP ports something listens on, on any of these hosts (one connection each, in parallel): a lab's servers
+ * listen there, so its block of ports must be free there (another lab's servers on the same hosts), not only here.
+ */
+export async function portsInUse(hosts: readonly LabHost[], knownHosts: string): Promise<Set<number>> {
+  const lists = await Promise.all(
+    hosts.map(async (h) => {
+      const r = await new SshHost(h, { knownHosts }).run(['cat', '/proc/net/tcp', '/proc/net/tcp6']);
+      return r.code === 0 ? listeningPorts(r.stdout) : [];
+    }),
+  );
+  return new Set(lists.flat());
+}
+
+/** The local ports in LISTEN state (0A) in the text of /proc/net/tcp and tcp6. */
+export function listeningPorts(text: string): number[] {
+  return text.split('\n').flatMap((line) => {
+    const f = line.trim().split(/\s+/);
+    const port = /:([0-9A-F]{4})$/.exec(f[1] ?? '')?.[1];
+    return f[3] === '0A' && port ? [Number.parseInt(port, 16)] : [];
+  });
 }

@@ -163,10 +163,19 @@ export async function choosePorts(
   labRoot: string,
   servers: number,
   explicitBase?: number,
+  /** Ports in use where the servers will listen when that is not here (a lab on hosts: theirs). */
+  elsewhere: ReadonlySet<number> = new Set(),
 ): Promise<{ base: number; plan: ServerPorts[] }> {
+  const usedElsewhere = (plan: readonly ServerPorts[]) => allPorts(plan).filter((p) => elsewhere.has(p));
   if (explicitBase !== undefined) {
     validateBasePort(explicitBase);
     const plan = planServerPorts(explicitBase, servers);
+    const there = usedElsewhere(plan);
+    if (there.length > 0)
+      throw new EnvironmentError(
+        `port ${there.join(', ')} is already in use on the lab's hosts`,
+        'choose another --base-port, or omit it and zklab picks a block free there',
+      );
     const taken = await takenEndpoints(plan);
     const own = taken.filter((e) => e.host === '127.0.0.1').map((e) => e.port);
     if (own.length > 0) {
@@ -191,6 +200,7 @@ export async function choosePorts(
   for (let i = 0; i < slots; i++) {
     const base = RANGE_START + ((first - RANGE_START + i * BLOCK_SIZE) % (slots * BLOCK_SIZE));
     const plan = planServerPorts(base, servers);
+    if (usedElsewhere(plan).length > 0) continue;
     if ((await takenEndpoints(plan)).length === 0 && (await claimBlock(base, labRoot))) return { base, plan };
   }
   throw new EnvironmentError(

@@ -366,9 +366,12 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     const verdicts = Object.fromEntries(card.scenarios.map((x) => [x.scenario, x.verdict]));
     expect(verdicts, r.stderr).toEqual({ 'leader-crash': 'pass', freeze: 'fail', 'cut-off': 'fail' });
     expect(r.exitCode).toBe(1);
-    // Judged from the members' data planes on their hosts: two of them served as primary at once.
+    // Judged from the members' data planes on their hosts: the old primary served on beside the new leader (said as
+    // two acting at once, or as one acting after ZooKeeper chose another, by whether the probe saw the new one first).
     for (const x of card.scenarios.filter((y) => y.verdict === 'fail'))
-      expect(x.why, x.scenario).toMatch(/both acted as leader by their probes/);
+      expect(x.why, x.scenario).toMatch(
+        /both acted as leader by their probes|acted as leader by its probe .* after ZooKeeper gave leadership/,
+      );
   });
 
   it('a node whose holder here dies ends on its host within seconds (its warden)', async () => {

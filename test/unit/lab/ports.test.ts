@@ -47,6 +47,16 @@ describe('port planning', () => {
     expect(base).not.toBe(first);
   });
 
+  it('passes over a block in use where the servers will listen (a lab on hosts), and names it when asked for', async () => {
+    const lab = '/tmp/ports-test-lab-hosts';
+    const first = preferredBase(lab);
+    const { base } = await choosePorts(lab, 3, undefined, new Set([first + 21]));
+    expect(base).not.toBe(first);
+    await expect(choosePorts('/tmp/ports-test-lab-hosts-2', 3, first, new Set([first + 21]))).rejects.toThrow(
+      `port ${first + 21} is already in use on the lab's hosts`,
+    );
+  });
+
   it('names the taken port when an explicit base collides', async () => {
     const lab = '/tmp/ports-test-lab-2';
     const { base } = await choosePorts(lab, 3);
