@@ -1,6 +1,15 @@
 import { UsageError } from '../errors.js';
 import type { HostsFile } from '../hosts/hosts-file.js';
-import { cleanHosts, remoteLabDir, remotePaths, uploadToHost, usedHosts } from '../hosts/lab-hosts.js';
+import {
+  cleanHosts,
+  PortsInUseOnHosts,
+  portsInUse,
+  remoteLabDir,
+  remotePaths,
+  uploadToHost,
+  usedHosts,
+} from '../hosts/lab-hosts.js';
+import { allPorts } from '../lab/ports.js';
 import { placeNodes } from '../hosts/placement.js';
 import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
 import { isOurs, waitForExit } from '../lab/node/procs.js';
@@ -46,6 +55,9 @@ export async function prepareHosts(paths: LabPaths, state: LabState, servers: re
   const { clean: _, ...hosts } = state.hosts!;
   state.hosts = hosts;
   await startMasters(paths, state, usedHosts(state));
+  const busy = await portsInUse(paths, state);
+  const taken = allPorts(servers).filter((p) => busy.has(p));
+  if (taken.length > 0) throw new PortsInUseOnHosts(taken, busy);
   const fresh = servers.length === state.servers.length;
   if (fresh) {
     const failed = await cleanHosts(paths, state);
@@ -104,4 +116,4 @@ export async function killHostServer(paths: LabPaths, state: LabState, name: str
   await waitForExit([pid!], 5000);
 }
 
-export { cleanHosts, portsInUse } from '../hosts/lab-hosts.js';
+export { cleanHosts, PortsInUseOnHosts } from '../hosts/lab-hosts.js';

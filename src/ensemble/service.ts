@@ -220,16 +220,20 @@ export async function ensembleUp(paths: LabPaths, opts: UpOptions = {}): Promise
         'run as root',
       );
   }
-  // Ports are checked before anything is written, so a taken port leaves no trace. On hosts, there too.
-  const onTheHosts = net === 'hosts' ? (opts.hosts?.file ?? existing?.hosts) : undefined;
-  const elsewhere = onTheHosts
-    ? await (await onHosts()).portsInUse(onTheHosts.hosts, onTheHosts.knownHosts)
-    : undefined;
-  const { base, plan } = await choosePorts(paths.root, count, opts.basePort, elsewhere);
+  // Ports are checked before anything is written, so a taken port leaves no trace.
+  const { base, plan } = await choosePorts(paths.root, count, opts.basePort);
   const rootExisted = existsSync(paths.root);
   ensureWritableLab(paths);
   try {
-    return await freshUp(paths, { existing, v, opts, voters, tickMs, net, base, plan });
+    return await freshUp(paths, { existing, v, opts, voters, tickMs, net, base, plan }).catch(async (e: unknown) => {
+      // On hosts the block is checked there too, once their masters answer (a key exchange saved in the common
+      // case): another lab's servers there hold some of it. Everything of this try is undone by now; once again,
+      // on a block free there.
+      const h = net === 'hosts' && opts.basePort === undefined ? await onHosts() : undefined;
+      if (!h || !(e instanceof h.PortsInUseOnHosts)) throw e;
+      const again = await choosePorts(paths.root, count, undefined, e.busy);
+      return freshUp(paths, { existing, v, opts, voters, tickMs, net, base: again.base, plan: again.plan });
+    });
   } catch (e) {
     // Its directory too, if this `up` made it and nothing else is in it (the lab lock is released by now).
     if (!existing && !rootExisted && !existsSync(paths.stateFile)) rmEmptyDir(paths.root);

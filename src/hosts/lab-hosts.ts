@@ -4,7 +4,8 @@ import { netPrefix, netTable } from '../lab/node/net.js';
 import { LabPaths } from '../lab/paths.js';
 import type { LabHost, LabState } from '../lab/state.js';
 import { CGROUP2_ROOT, remoteLabGroup, sshHost } from './remote-node.js';
-import { type HostUnreachable, SshHost } from './ssh.js';
+import type { HostUnreachable } from './ssh.js';
+import { EnvironmentError } from '../errors.js';
 
 /** The lab's directory on its hosts: one per lab (a hash of its root), under one directory of zklab's. */
 export const HOSTS_DIR = '/srv/zklab';
@@ -83,17 +84,30 @@ export async function cleanHosts(paths: LabPaths, state: LabState): Promise<{ ho
 }
 
 /**
- * The TCP ports something listens on, on any of these hosts (one connection each, in parallel): a lab's servers
- * listen there, so its block of ports must be free there (another lab's servers on the same hosts), not only here.
+ * The TCP ports something listens on, on any of the lab's hosts (over their masters): a lab's servers listen there,
+ * so its block of ports must be free there (another lab's servers on the same hosts), not only here.
  */
-export async function portsInUse(hosts: readonly LabHost[], knownHosts: string): Promise<Set<number>> {
+export async function portsInUse(paths: LabPaths, state: LabState): Promise<Set<number>> {
   const lists = await Promise.all(
-    hosts.map(async (h) => {
-      const r = await new SshHost(h, { knownHosts }).run(['cat', '/proc/net/tcp', '/proc/net/tcp6']);
+    usedHosts(state).map(async (h) => {
+      const r = await sshHost(paths, state, h).run(['cat', '/proc/net/tcp', '/proc/net/tcp6']);
       return r.code === 0 ? listeningPorts(r.stdout) : [];
     }),
   );
   return new Set(lists.flat());
+}
+
+/** The ports a lab chose are in use on its hosts: `busy` is every port in use there, to choose again from. */
+export class PortsInUseOnHosts extends EnvironmentError {
+  constructor(
+    readonly taken: readonly number[],
+    readonly busy: ReadonlySet<number>,
+  ) {
+    super(
+      `port ${taken.join(', ')} is already in use on the lab's hosts`,
+      'choose another --base-port, or omit it and zklab picks a block free there',
+    );
+  }
 }
 
 /** The local ports in LISTEN state (0A) in the text of /proc/net/tcp and tcp6. */

@@ -112,8 +112,8 @@ export const masterNode = (host: LabHost): string => `ssh-${host.name}`;
 
 /**
  * Starts the lab's master connection to each host that lacks one, and waits until each answers. Commands to a host
- * (faults, signals, uploads) then take milliseconds. A node's own holder never goes over it: the master's end must
- * not end the nodes.
+ * (faults, signals, uploads) and the nodes' holders then take milliseconds, not a key exchange each. The master's
+ * end ends the host's nodes (their sessions go with it), as a lost link to the host would.
  */
 export async function startMasters(paths: LabPaths, state: LabState, hosts: readonly LabHost[]): Promise<void> {
   await Promise.all(

@@ -2,7 +2,8 @@
  * Issue 34: hosts over SSH, on a sandbox of three local hosts, against the node network (`--net ns`) in the same
  * run:
  * - `ensemble up` of 3 servers, hosts vs ns (alternating), in this process (no CLI);
- * - failover: from the start of `kill zk-leader` to another server saying `Mode: leader` (srvr every 5 ms);
+ * - failover: from the start of `kill zk-leader` to another server saying `Mode: leader` (srvr every 5 ms); and
+ *   from the start of `kill leader` (a contender) to ZooKeeper naming another contender's session;
  * - a fault applied on a host: from the command's start to its rule in the host's kernel, as the host itself
  *   timestamps it (`nft monitor` on the host, `date` at the first rule line; the sandbox shares this machine's
  *   clock). In this process, and from a `zklab partition isolate` CLI's start, beside the CLI's own start-up
@@ -22,7 +23,8 @@ import { loadHostsFile } from '../../src/hosts/hosts-file.js';
 import { makeSandbox, removeSandbox } from '../../src/hosts/sandbox.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { netTable } from '../../src/lab/node/net.js';
-import { nodeHost, readState } from '../../src/lab/state.js';
+import { directConnectString, nodeHost, readState } from '../../src/lab/state.js';
+import { ZkClient } from '../../src/zk/client.js';
 import { ZKLAB_BIN } from '../helpers/cli.js';
 import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
 import { type SandboxHost, sandboxSsh } from '../helpers/sandbox-hosts.js';
@@ -60,13 +62,63 @@ async function failover(paths: LabPaths): Promise<number> {
   }
 }
 
+/** The session owning the lowest sequential child of /election, by ZooKeeper's own word: who leads there. */
+async function electionLeader(zk: ZkClient): Promise<string | null> {
+  const children = (await zk.getChildren('/election').catch(() => [])).sort(
+    (a, b) => Number(a.slice(-10)) - Number(b.slice(-10)),
+  );
+  for (const c of children) {
+    const stat = await zk.exists(`/election/${c}`).catch(() => null);
+    if (stat) return stat.ephemeralOwner;
+  }
+  return null;
+}
+
+/**
+ * Spawns 3 contenders (the CLI, as a user would: on hosts the first spawn sends the runtime) and times, from the
+ * start of `kill leader`, until ZooKeeper names another contender's session: its old session expires first, so this
+ * is the session timeout (2 s) plus what the lab adds.
+ */
+async function contenderFailover(paths: LabPaths): Promise<{ spawnMs: number; failoverMs: number }> {
+  const t0 = performance.now();
+  await execa(process.execPath, [ZKLAB_BIN, 'contenders', 'spawn', '3', '--lab', paths.root]);
+  const spawnMs = performance.now() - t0;
+  const zk = await ZkClient.connect({
+    connect: directConnectString(readState(paths)!),
+    sessionTimeoutMs: 10_000,
+    connectTimeoutMs: 5000,
+    quiet: true,
+  });
+  try {
+    const old = await electionLeader(zk);
+    if (!old) throw new Error('bench: no contender leads before the kill');
+    const start = performance.now();
+    await applyKill(paths, 'leader', 'SIGKILL');
+    for (;;) {
+      const now = await electionLeader(zk);
+      if (now !== null && now !== old) return { spawnMs, failoverMs: performance.now() - start };
+      if (performance.now() - start > 60_000) throw new Error('bench: no new contender leader within 60 s');
+      await sleep(5);
+    }
+  } finally {
+    await zk.close();
+  }
+}
+
 interface Runs {
   up: Record<'hosts' | 'ns', number[]>;
   failover: Record<'hosts' | 'ns', number[]>;
+  spawn: Record<'hosts' | 'ns', number[]>;
+  leaderFailover: Record<'hosts' | 'ns', number[]>;
 }
 
 async function upAndFailover(hostsFile: string, ups: number): Promise<Runs> {
-  const t: Runs = { up: { hosts: [], ns: [] }, failover: { hosts: [], ns: [] } };
+  const t: Runs = {
+    up: { hosts: [], ns: [] },
+    failover: { hosts: [], ns: [] },
+    spawn: { hosts: [], ns: [] },
+    leaderFailover: { hosts: [], ns: [] },
+  };
   for (let i = 0; i < ups; i++) {
     for (const net of i % 2 === 0 ? (['hosts', 'ns'] as const) : (['ns', 'hosts'] as const)) {
       const paths = new LabPaths(join(benchDir(`up-${net}`), 'lab'));
@@ -80,6 +132,9 @@ async function upAndFailover(hostsFile: string, ups: number): Promise<Runs> {
         );
         t.up[net].push(performance.now() - start);
         t.failover[net].push(await failover(paths));
+        const c = await contenderFailover(paths);
+        t.spawn[net].push(c.spawnMs);
+        t.leaderFailover[net].push(c.failoverMs);
       } finally {
         await ensembleDown(paths, { purge: true }).catch(() => undefined);
         rmSync(join(paths.root, '..'), { recursive: true, force: true });
@@ -176,6 +231,7 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
     const runs = await upAndFailover(sandbox.hostsFile, size.ups);
     const upRatio = median(runs.up.hosts) / median(runs.up.ns);
     const foRatio = median(runs.failover.hosts) / median(runs.failover.ns);
+    const cfRatio = median(runs.leaderFailover.hosts) / median(runs.leaderFailover.ns);
     rows.push(
       { name: 'ensemble up 3 servers, ns (median)', value: median(runs.up.ns), unit: 'ms' },
       { name: 'ensemble up 3 servers on 3 sandbox hosts (median)', value: median(runs.up.hosts), unit: 'ms' },
@@ -183,6 +239,29 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
       { name: 'kill zk-leader → new leader, ns (median)', value: median(runs.failover.ns), unit: 'ms' },
       { name: 'kill zk-leader → new leader, hosts (median)', value: median(runs.failover.hosts), unit: 'ms' },
       { name: 'failover ratio hosts/ns', value: foRatio, unit: 'x', target: '≤ 1.1', pass: foRatio <= 1.1 },
+      {
+        name: 'kill leader (a contender) → another leads, ns (median)',
+        value: median(runs.leaderFailover.ns),
+        unit: 'ms',
+      },
+      {
+        name: 'kill leader (a contender) → another leads, hosts (median)',
+        value: median(runs.leaderFailover.hosts),
+        unit: 'ms',
+      },
+      {
+        name: 'contender failover ratio hosts/ns',
+        value: cfRatio,
+        unit: 'x',
+        target: '≤ 1.1',
+        pass: cfRatio <= 1.1,
+      },
+      { name: 'contenders spawn 3 (CLI), ns (median)', value: median(runs.spawn.ns), unit: 'ms' },
+      {
+        name: 'contenders spawn 3 (CLI) on hosts, the runtime sent first (median)',
+        value: median(runs.spawn.hosts),
+        unit: 'ms',
+      },
     );
     const paths = new LabPaths(join(benchDir('fault'), 'lab'));
     try {

@@ -10,6 +10,7 @@ import { zkLeaderContender } from '../helpers/contenders.js';
 import { zooAuditWords } from '../helpers/audit-zoo.js';
 import { kazooPython } from '../helpers/ha-system.js';
 import { LabPaths } from '../../src/lab/paths.js';
+import { preferredBase } from '../../src/lab/ports.js';
 import { labNetPrefix, netnsNames } from '../helpers/kernel-net.js';
 import { liveProcesses } from '../helpers/node-processes.js';
 import { tempDir } from '../helpers/paths.js';
@@ -227,6 +228,28 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       `cat /sys/fs/cgroup/unified/zklab-${labNetPrefix(lab)}/${s.name}.*/cgroup.events`,
     );
     expect(thawed.out).toContain('frozen 0');
+  });
+
+  it("a second lab whose preferred block of ports is the first's comes up on a block free on the hosts", async () => {
+    // A directory that hashes to the first lab's block: free here (its servers listen on the hosts), taken there.
+    const base = servers[0]!.port;
+    let other = '';
+    for (let i = 0; other === ''; i++)
+      if (preferredBase(join(dir, `other-${i}`)) === base) other = join(dir, `other-${i}`);
+    const up = await zklab(['ensemble', 'up', '--hosts', hostsFile, '--json'], { lab: other });
+    try {
+      expect(up.exitCode, up.stderr).toBe(0);
+      const theirs = (JSON.parse(up.stdout) as { servers: { name: string; clientPort: number }[] }).servers;
+      expect(theirs.map((x) => x.clientPort)).not.toContain(base);
+      // The servers' own word: each answering on the second lab's ports keeps its data in the second lab's directory.
+      for (const [i, x] of theirs.entries())
+        expect(await fourLetter(x.clientPort, 'conf', hosts[i]!.addr)).toContain(
+          `dataDir=/srv/zklab/${labNetPrefix(other)}/`,
+        );
+      for (const x of servers) expect(await fourLetter(x.port, 'conf', x.host.addr)).toContain(`dataDir=${remoteDir}/`);
+    } finally {
+      expect((await zklab(['ensemble', 'down', '--purge'], { lab: other })).exitCode).toBe(0);
+    }
   });
 
   it('contenders spawn 3: one per host, on the Node sent there, in the host namespace; ZooKeeper sees them from the hosts', async () => {
