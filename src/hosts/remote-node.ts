@@ -29,10 +29,10 @@ done`;
 /**
  * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
  * lab's nftables table, $4: the directory of every lab there, $5: where the node writes its events (a FIFO made
- * there, relayed on stdout, the program's own output then going to stderr), or empty; the rest: the program. When the owner is gone (its ssh
- * ended: killed, a dead owner's warden, the link lost) and no other node of the lab is left on the host, it leaves
- * nothing of the lab there, as `down` would: its table, its files, its groups. When the program ends by itself or by
- * a fault, it only exits.
+ * there, relayed on stdout, the program's own output then going to stderr), or empty; the rest: the program. When
+ * the owner is gone (its ssh ended: killed, a dead owner's warden, the link lost) and no other node of the lab is
+ * left on the host, it leaves nothing of the lab there, as `down` would: its table, its files, its groups. When the
+ * program ends by itself or by a fault, it only exits.
  */
 const WARDEN = `${CGROUP2_ROOT}
 [ -n "$base" ] || { echo "zklab: no cgroup2 file system on this host" >&2; exit 3; }
