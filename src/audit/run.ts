@@ -38,7 +38,6 @@ function cannotRun(s: Scenario, lab: AuditLab): string | undefined {
   if (lab.hosts) {
     if (s.needs === 'node-net' || s.net === 'ns')
       return "on hosts a cut acts on the members' ZooKeeper links alone, not on every packet of their node";
-    if (s.needs === 'clock') return 'clock faults are not built for hosts yet';
     if (s.notOnHosts) return s.notOnHosts;
     return undefined;
   }

@@ -5,6 +5,9 @@ import { remotePaths, uploadToHost } from '../hosts/lab-hosts.js';
 import { placeNodes } from '../hosts/placement.js';
 import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
 import { shipRuntime, hostRuntime } from '../hosts/runtime.js';
+import { envArgv, type RemoteEnv, remoteEnv, sendNodeFiles } from '../hosts/node-env.js';
+import { SELF_ANCHOR, TIME_ANCHOR_ENV } from '../lab/lab-time.js';
+import { nodeStartEnv } from '../lab/node-start.js';
 import { isOurs, waitForExit } from '../lab/node/procs.js';
 import { applyHostRules } from '../net/host-faults.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -54,6 +57,9 @@ export async function placeContenders(paths: LabPaths, state: LabState, ids: rea
     used.map(async (h) => {
       await shipRuntime(paths, state, h);
       await uploadToHost(paths, state, h, [relative(paths.root, paths.stateFile)]);
+      // What each starts with for faults mid-run (its clock file, the clock shim).
+      for (const id of ids.filter((i) => place[i] === h.name))
+        await sendNodeFiles(paths, state, h, startEnv(paths, state, id));
     }),
   );
 }
@@ -62,6 +68,15 @@ export async function placeContenders(paths: LabPaths, state: LabState, ids: rea
 export function unplaceContenders(state: LabState, ids: readonly string[]): void {
   const hosts = state.hosts!;
   state.hosts = { ...hosts, place: Object.fromEntries(Object.entries(hosts.place).filter(([n]) => !ids.includes(n))) };
+}
+
+/**
+ * A contender's environment on its host: what the fault kinds start a node with, and its own time anchor (this
+ * machine's monotonic clock is not the host's).
+ */
+function startEnv(paths: LabPaths, state: LabState, id: string): RemoteEnv {
+  const r = remoteEnv(paths, state, nodeStartEnv({ paths, node: id, state }));
+  return { ...r, env: { ...r.env, [TIME_ANCHOR_ENV]: SELF_ANCHOR } };
 }
 
 /** Starts one of zklab's programs as a contender on its host; resolves the pid of its handle here. */
@@ -77,7 +92,15 @@ export function launchOnHost(
   const events = remote.contenderEvents(cfg.id).replace(/\.jsonl$/, '.fifo');
   const there = { ...cfg, labRoot: remote.root, eventsFile: events };
   // The remote lab's marker, not this one's (see spawnRemoteNode).
-  const argv = [rt.node, ...nodeFlags, rt.entry(entry), remote.nodeMarker, `--id=${cfg.id}`, encodeChildConfig(there)];
+  const argv = [
+    ...envArgv(startEnv(paths, state, cfg.id)),
+    rt.node,
+    ...nodeFlags,
+    rt.entry(entry),
+    remote.nodeMarker,
+    `--id=${cfg.id}`,
+    encodeChildConfig(there),
+  ];
   const child = spawnRemoteNode(paths, state, cfg.id, argv, paths.contenderLog(cfg.id), {
     events: { remote: events, local: paths.contenderEvents(cfg.id) },
   });

@@ -11,6 +11,8 @@ import {
 } from '../hosts/lab-hosts.js';
 import { allPorts } from '../lab/ports.js';
 import { placeNodes } from '../hosts/placement.js';
+import { envArgv, remoteEnv, sendNodeFiles } from '../hosts/node-env.js';
+import { nodeStartEnv } from '../lab/node-start.js';
 import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
 import { isOurs, waitForExit } from '../lab/node/procs.js';
 import type { LabPaths } from '../lab/paths.js';
@@ -67,12 +69,16 @@ export async function prepareHosts(paths: LabPaths, state: LabState, servers: re
     usedHosts(state).map(async (host) => {
       const here = servers.filter((s) => state.hosts!.place[s.name] === host.name);
       if (here.length === 0) return;
+      // What each starts with for faults mid-run (its clock file, the clock shim), sent with its files.
+      const envs = here.map((s) => remoteEnv(paths, state, nodeStartEnv({ paths, node: s.name, state })));
       const files = [
         'conf/log4j.properties',
         'conf/logback.xml',
         ...here.flatMap((s) => [`conf/${s.name}`, `data/${s.name}/myid`]),
+        ...envs.flatMap((e) => e.labFiles),
       ];
       await uploadToHost(paths, state, host, files);
+      await sendNodeFiles(paths, state, host, { env: {}, labFiles: [], files: envs.flatMap((e) => e.files) });
     }),
   );
 }
@@ -86,6 +92,7 @@ export function launchHostServer(
 ): number {
   const remote = remotePaths(state);
   const argv = [
+    ...envArgv(remoteEnv(paths, state, nodeStartEnv({ paths, node: s.name, state }))),
     'java',
     // A host's control groups may be a cgroup namespace over a hybrid v1/v2 tree (the sandbox's hosts on this
     // machine), where Java's container probe fails on the v1 paths it cannot see and the server dies at start.

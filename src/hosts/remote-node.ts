@@ -218,3 +218,34 @@ export async function signalRemoteNode(
     throw new Error(`${action} of ${name} on ${host.describe()}: ${r.stderr.trim() || `exit ${r.code}`}`);
   return r.stdout.split('\n').filter(Boolean).map(Number);
 }
+
+/**
+ * $1 the node's group (without its launch suffix), $2 a file: the first process of the node that has not mapped the
+ * file, as `pid program`, or nothing when every one has (exit 4: no such node).
+ */
+const UNMAPPED = `${CGROUP2_ROOT}
+found=
+for cg in "$base/$1".*/; do
+  [ -n "$base" ] && [ -f "$cg/cgroup.procs" ] || continue
+  found=1
+  for p in $(cat "$cg/cgroup.procs"); do
+    grep -qF "$2" "/proc/$p/maps" 2>/dev/null && continue
+    [ -e "/proc/$p" ] || continue
+    echo "$p $(readlink "/proc/$p/exe")"; exit 0
+  done
+done
+[ -n "$found" ] || { echo "no such node" >&2; exit 4; }`;
+
+/** The first process of a node on its host that has not mapped `remoteFile` (pid and program), if any. */
+export async function unmappedOnHost(
+  paths: LabPaths,
+  state: LabState,
+  name: string,
+  remoteFile: string,
+): Promise<{ pid: number; program: string } | undefined> {
+  const host = sshHost(paths, state, hostFor(state, name));
+  const r = await host.run(['sh', '-c', UNMAPPED, 'zklab-maps', remoteNodeGroup(paths, name), remoteFile]);
+  if (r.code !== 0) throw new Error(`${name} on ${host.describe()}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  const [pid, program] = r.stdout.trim().split(' ');
+  return pid ? { pid: Number(pid), program: program ?? '' } : undefined;
+}

@@ -48,7 +48,15 @@ export function parseAnchor(text: string | undefined): Anchor | undefined {
   return m ? { wallMs: Number(m[1]), hrNs: BigInt(m[2]!) } : undefined;
 }
 
-const anchor = parseAnchor(process.env[TIME_ANCHOR_ENV]);
+/**
+ * A node on another machine (a host) anchors itself when it starts: this machine's monotonic clock is not its own.
+ * Its wall clock is true then (a node starts with a true clock, and a fault comes later), and on a host kept in time
+ * with this machine (NTP) it agrees with the controller's.
+ */
+export const SELF_ANCHOR = 'self';
+
+const anchor =
+  process.env[TIME_ANCHOR_ENV] === SELF_ANCHOR ? parseAnchor(timeAnchor()) : parseAnchor(process.env[TIME_ANCHOR_ENV]);
 
 /**
  * The lab's wall time in whole ms, as Date.now() says it: the controller's, carried on the monotonic clock;

@@ -2,7 +2,8 @@ import { UsageError } from '../../../errors.js';
 import { fields, type LabLinesOf } from '../../../lab/event-schema.js';
 import { contenderOf } from '../../../lab/events.js';
 import type { LabPaths } from '../../../lab/paths.js';
-import { requireState } from '../../../lab/state.js';
+import { type LabState, requireState } from '../../../lab/state.js';
+import { readFileSync } from 'node:fs';
 import type { Target } from '../../aim.js';
 import type { Resolved } from '../../targets.js';
 import { type BackendHooks, type FaultKind, hooksFor, windowRule } from '../kind.js';
@@ -66,6 +67,52 @@ const onNode: BackendHooks<ClockArgs> = {
   },
 };
 
+// Loaded for a lab on hosts alone: its SSH channel (execa) costs every other command ~70 ms of start-up.
+const onHosts = () => import('../../../hosts/node-env.js');
+
+/**
+ * On hosts: the node's clock file here is the record (`clock list`, inspect read it), and each change is copied to
+ * the file on the node's host in the same three writes: the sequence made odd, the body, the sequence even again.
+ */
+async function pushClock(paths: LabPaths, node: string): Promise<void> {
+  const file = clockFileOf(paths, node);
+  const bytes = readFileSync(file);
+  const odd = Buffer.alloc(8);
+  odd.writeBigUInt64LE(bytes.readBigUInt64LE(0) - 1n, 0);
+  await (await onHosts()).writeInPlace(paths, requireState(paths), node, file, [
+    { offset: 0, bytes: odd },
+    { offset: 8, bytes: bytes.subarray(8) },
+    { offset: 0, bytes: bytes.subarray(0, 8) },
+  ]);
+}
+
+const onHost: BackendHooks<ClockArgs> = {
+  async apply(paths, args) {
+    await onNode.apply(paths, args);
+    await pushClock(paths, args.node);
+  },
+  async lift(paths, args) {
+    await onNode.lift!(paths, args);
+    await pushClock(paths, args.node);
+  },
+};
+
+/** On hosts: every process of the node on its host must have mapped its clock file there (reach.ts, over SSH). */
+async function refuseUnreachableOnHost(paths: LabPaths, state: LabState, node: string, file: string): Promise<void> {
+  const h = await onHosts();
+  const there = h.remoteFileOf(paths, state, file);
+  const missing = await (await import('../../../hosts/remote-node.js'))
+    .unmappedOnHost(paths, state, node, there)
+    .catch(() => {
+      throw new UsageError(`${node} is not running: a clock fault would act on nothing`, 'name a running node');
+    });
+  if (missing)
+    throw new UsageError(
+      `${node}'s clock cannot be faked: ${missing.program} (pid ${missing.pid} on its host) has not loaded the clock shim`,
+      'clock faults reach dynamically linked programs that read the clock through libc and keep their LD_PRELOAD',
+    );
+}
+
 export interface ClockResult {
   readonly node: string;
   readonly description: string;
@@ -94,7 +141,10 @@ export async function applyClock(paths: LabPaths, t: Target, change: ClockChange
   }
   const target: Resolved = await (await aim()).resolve(paths, t);
   const path = clockFileOf(paths, target.name);
-  if (change.kind !== 'reset') (await import('./reach.js')).refuseUnreachable(paths, state, target.name, path);
+  if (change.kind !== 'reset') {
+    if (state.hosts) await refuseUnreachableOnHost(paths, state, target.name, path);
+    else (await import('./reach.js')).refuseUnreachable(paths, state, target.name, path);
+  }
   const asked = typeof t === 'string' ? t : t.name;
   return [{ node: target.name, description: await changeClock(paths, hooks, asked, target.name, change) }];
 }
@@ -146,7 +196,7 @@ export const clock = {
     "Fake a node's wall clock: skew it (a jump), let it drift (run fast or slow), reset it; its own processes only",
   needs: 'a clock fault',
   events,
-  backends: { proxy: onNode, ns: onNode },
+  backends: { proxy: onNode, ns: onNode, hosts: onHost },
   windows: [
     windowRule<ClockLine>({
       event: 'clock',
