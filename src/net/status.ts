@@ -24,6 +24,8 @@ export interface NetworkStatus {
   readonly faults: readonly string[];
   /** The lab's node network, when it has one: its /24 and bridge (faults are the kernel's); null on the proxy net. */
   readonly nodeNet: { readonly subnet: string; readonly bridge: string } | null;
+  /** The hosts a lab on hosts uses (its faults are each host's nftables); null for a lab here. */
+  readonly hosts: readonly string[] | null;
 }
 
 /** What the network does to one member. */
@@ -57,6 +59,7 @@ export async function networkStatus(paths: LabPaths, state: LabState): Promise<N
     delays: net.delays,
     faults: describeNet(net),
     nodeNet: state.nodeNet ? { subnet: `${state.nodeNet.subnet}.0/24`, bridge: bridgeName(paths) } : null,
+    hosts: state.hosts ? [...new Set(Object.values(state.hosts.place))].sort() : null,
   };
 }
 

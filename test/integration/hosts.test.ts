@@ -203,6 +203,9 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect((await zklab(['partition', 'one-way', a!.name, b!.name], { lab })).exitCode).toBe(0);
     expect((await zklab(['net', 'loss', c!.name, '30'], { lab })).exitCode).toBe(0);
     // What a sends b is dropped where it arrives (b's host), by a's address and the servers' peer ports; b → a flows.
+    expect((await zklab(['partition', 'list'], { lab })).stdout).toMatch(
+      /^on hosts h1, h2, h3: faults in each host's kernel \(nftables, over SSH\)\nactive:\n {2}one-way/,
+    );
     expect(await labRules(b!.host)).toMatch(new RegExp(`ip saddr ${a!.host.addr} tcp dport \\{ \\d+, \\d+ \\} drop`));
     expect(await labRules(a!.host)).not.toContain(`ip saddr ${b!.host.addr}`);
     expect(await labRules(c!.host)).toMatch(

@@ -17,7 +17,14 @@ export function networkLines(net: NetworkStatus): string[] {
 
 /** Network fields for the JSON of `ensemble status` and `contenders list`. */
 export function networkJson(net: NetworkStatus): unknown {
-  return { daemon: net.daemon, rules: net.rules, delays: net.delays, faults: net.faults, nodeNet: net.nodeNet };
+  return {
+    daemon: net.daemon,
+    rules: net.rules,
+    delays: net.delays,
+    faults: net.faults,
+    nodeNet: net.nodeNet,
+    hosts: net.hosts,
+  };
 }
 
 function bytes(n: number): string {
@@ -28,11 +35,14 @@ export function renderListing(l: NetListing): string {
   const out = [
     l.nodeNet
       ? `node network: ${l.nodeNet.subnet} on bridge ${l.nodeNet.bridge}, faults in the kernel (nftables)`
-      : l.daemon.running
+      : l.hosts
+        ? `on hosts ${l.hosts.join(', ')}: faults in each host's kernel (nftables, over SSH)`
+        : l.daemon.running
         ? `link daemon: running (pid ${l.daemon.pid}), ${l.linkCount} links`
         : chalk.red('link daemon: not running; `zklab ensemble up` repairs it'),
   ];
-  if (l.faults.length === 0) out.push(l.nodeNet ? 'no partitions, delays or losses' : 'no partitions or delays');
+  if (l.faults.length === 0)
+    out.push(l.nodeNet || l.hosts ? 'no partitions, delays or losses' : 'no partitions or delays');
   else out.push('active:', ...l.faults.map((f) => `  ${f}`));
   if (l.faultyLinks.length > 0) {
     out.push(
