@@ -132,6 +132,9 @@ export async function startMasters(paths: LabPaths, state: LabState, hosts: read
       let exited = false;
       child.once('exit', () => (exited = true));
       const until = Date.now() + 15_000;
+      // ssh makes its control socket once the connection is authenticated: watched for (cheap), then asked once
+      // (a `-O check` is a process of its own each time).
+      while (!exited && Date.now() < until && !existsSync(sock)) await sleep(5);
       while (!exited && Date.now() < until && !(await masterAnswers(ssh))) await sleep(20);
       // No master: commands take connections of their own (slower, not wrong); a host that cannot be reached says
       // so at the first command.
