@@ -7,7 +7,10 @@ export const HOSTS_OPTIONS = {
     type: 'string',
     describe: 'a hosts file: the lab on machines reached over SSH (see `zklab hosts`), one server per host',
   },
-  place: { type: 'string', describe: 'with --hosts: where nodes go, zk1=h1,zk2=h3 (default: in turn)' },
+  place: {
+    type: 'string',
+    describe: 'with --hosts: where nodes go, servers and contenders, zk1=h1,c2=h3 (default: in turn)',
+  },
 } as const;
 
 /** `--hosts FILE` and `--place`, read and checked before anything is touched. */

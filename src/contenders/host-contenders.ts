@@ -16,8 +16,9 @@ import { type ChildConfig, encodeChildConfig, type ExecChildConfig } from './chi
 import type { ContenderSpec } from './spec.js';
 
 /**
- * Contenders of a lab on hosts. Each is placed on a host (the least used first: one per host while there are
- * hosts enough, so that a cut aimed at it can tell it from the others by its host) and runs zklab's own program there,
+ * Contenders of a lab on hosts. Each is placed on a host (where `--place` put it when the lab was made, else the
+ * least used first: one per host while there are hosts enough, so that a cut aimed at it can tell it from the others
+ * by its host) and runs zklab's own program there,
  * on the Node and build sent from here (hosts/runtime.ts), under its host's warden like a server. It writes its
  * events to a FIFO there that the warden relays on the handle's stdout, into its event log here: `contenders list`,
  * inspect and drills read it as a local contender's.
@@ -49,7 +50,8 @@ export async function placeContenders(paths: LabPaths, state: LabState, ids: rea
     state.servers.some((s) => s.name === n) ||
     state.contenders.some((c) => c.id === n && c.stoppedAt === undefined && isOurs(c.pid, paths.markers));
   const taken = Object.fromEntries(Object.entries(hosts.place).filter(([n]) => running(n)));
-  const place = { ...hosts.place, ...placeNodes(hosts.hosts, ids, {}, taken) };
+  const asked = Object.fromEntries(Object.entries(hosts.asked ?? {}).filter(([n]) => ids.includes(n)));
+  const place = { ...hosts.place, ...placeNodes(hosts.hosts, ids, asked, taken) };
   state.hosts = { ...hosts, place };
   const used = hosts.hosts.filter((h) => ids.some((id) => place[id] === h.name));
   await startMasters(paths, state, used);

@@ -10,7 +10,7 @@ import {
   usedHosts,
 } from '../hosts/lab-hosts.js';
 import { allPorts } from '../lab/ports.js';
-import { placeNodes } from '../hosts/placement.js';
+import { placeNodes, splitPlace } from '../hosts/placement.js';
 import { envArgv, remoteEnv, sendNodeFiles } from '../hosts/node-env.js';
 import { nodeStartEnv } from '../lab/node-start.js';
 import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
@@ -31,7 +31,8 @@ export function labHostsFor(
   given: { readonly file: HostsFile; readonly place: Readonly<Record<string, string>> },
   servers: readonly ServerRecord[],
 ): LabHosts {
-  const { file, place } = given;
+  const { file } = given;
+  const place = splitPlace(file.hosts, given.place);
   return {
     file: file.file,
     knownHosts: file.knownHosts,
@@ -39,8 +40,9 @@ export function labHostsFor(
     place: placeNodes(
       file.hosts,
       servers.map((s) => s.name),
-      place,
+      place.servers,
     ),
+    ...(Object.keys(place.contenders).length > 0 ? { asked: place.contenders } : {}),
     dir: remoteLabDir(paths),
   };
 }

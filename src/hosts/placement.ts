@@ -52,3 +52,32 @@ export function placeNodes(
   }
   return place;
 }
+
+/**
+ * `--place` as a lab on hosts takes it when it is made: the servers' entries for now, the contenders' (cN) kept for
+ * when they are spawned. A name that is neither, or a host the file lacks, is refused now.
+ */
+export function splitPlace(
+  hosts: readonly LabHost[],
+  place: Readonly<Record<string, string>>,
+): { servers: Record<string, string>; contenders: Record<string, string> } {
+  const servers: Record<string, string> = {};
+  const contenders: Record<string, string> = {};
+  const names = hosts.map((h) => h.name);
+  for (const [node, host] of Object.entries(place)) {
+    if (/^zk\d+$/.test(node)) servers[node] = host;
+    else if (/^c\d+$/.test(node)) {
+      if (!names.includes(host))
+        throw new UsageError(
+          `--place puts ${node} on ${host}, which the hosts file lacks`,
+          `hosts: ${names.join(', ')}`,
+        );
+      contenders[node] = host;
+    } else
+      throw new UsageError(
+        `--place names ${node}, which is neither a server (zkN) nor a contender (cN)`,
+        'e.g. --place zk1=h1,c2=h3',
+      );
+  }
+  return { servers, contenders };
+}

@@ -136,6 +136,8 @@ export interface LabHosts {
   readonly hosts: readonly LabHost[];
   /** Node name → host name. */
   readonly place: Readonly<Record<string, string>>;
+  /** Where `--place` puts contenders (cN → host) when they are spawned. */
+  readonly asked?: Readonly<Record<string, string>>;
   /** The lab's directory on every host. */
   readonly dir: string;
   /** Set by a `down` that left nothing on any host; cleared when servers start there again. */

@@ -139,7 +139,8 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
   });
 
   it('ensemble up --hosts: one server per host, each JVM in its host namespace, serving on its address', async () => {
-    const up = await zklab(['ensemble', 'up', '--hosts', hostsFile, '--json'], { lab });
+    // c1 placed now, for when it is spawned (below): on the last host rather than the first.
+    const up = await zklab(['ensemble', 'up', '--hosts', hostsFile, '--place', 'c1=h3', '--json'], { lab });
     expect(up.exitCode, up.stderr).toBe(0);
     const status = JSON.parse(up.stdout) as { servers: { name: string; clientPort: number }[] };
     for (const [i, s] of status.servers.entries()) servers.push({ name: s.name, port: s.clientPort, host: hosts[i]! });
@@ -272,6 +273,7 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       expect(existsSync(`${remoteDir}/runtime/node`)).toBe(false);
     }
     expect([...byHost.keys()].sort()).toEqual(['h1', 'h2', 'h3']);
+    expect(byHost.get('h3'), 'c1 where --place put it').toBe('c1');
     // The servers' own word: client connections from each host's address (the contenders' sessions).
     const clients = new Set<string>();
     for (const s of servers)

@@ -38,8 +38,8 @@ export function renderListing(l: NetListing): string {
       : l.hosts
         ? `on hosts ${l.hosts.join(', ')}: faults in each host's kernel (nftables, over SSH)`
         : l.daemon.running
-        ? `link daemon: running (pid ${l.daemon.pid}), ${l.linkCount} links`
-        : chalk.red('link daemon: not running; `zklab ensemble up` repairs it'),
+          ? `link daemon: running (pid ${l.daemon.pid}), ${l.linkCount} links`
+          : chalk.red('link daemon: not running; `zklab ensemble up` repairs it'),
   ];
   if (l.faults.length === 0)
     out.push(l.nodeNet || l.hosts ? 'no partitions, delays or losses' : 'no partitions or delays');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { parsePlace, placeNodes } from '../../../src/hosts/placement.js';
+import { parsePlace, placeNodes, splitPlace } from '../../../src/hosts/placement.js';
 
 const host = (name: string) => ({ name, user: 'root', host: name, port: 22, key: '/k', addr: name });
 const hosts = ['h1', 'h2', 'h3'].map(host);
@@ -22,6 +22,17 @@ describe('placement', () => {
   it('gives each server a host to itself, and says why it cannot', () => {
     expect(() => placeNodes(hosts.slice(0, 2), ['zk1', 'zk2', 'zk3'], {})).toThrow(/zk3 has no host of its own/);
     expect(() => placeNodes(hosts, ['zk1', 'zk2'], { zk1: 'h1', zk2: 'h1' })).toThrow(/two servers on h1/);
+  });
+
+  it("keeps --place's contenders for their spawn, beside a server if asked; refuses other names and hosts", () => {
+    const { servers, contenders } = splitPlace(hosts, parsePlace('zk1=h2,c2=h3,c5=h2'));
+    expect(servers).toEqual({ zk1: 'h2' });
+    expect(contenders).toEqual({ c2: 'h3', c5: 'h2' });
+    const taken = placeNodes(hosts, ['zk1', 'zk2', 'zk3'], servers);
+    // c1 goes where fewest nodes are (in file order), c2 where it was asked, though a server and c1 are there.
+    expect(placeNodes(hosts, ['c1', 'c2'], { c2: 'h3' }, taken)).toMatchObject({ c1: 'h1', c2: 'h3' });
+    expect(() => splitPlace(hosts, { c2: 'h9' })).toThrow(/puts c2 on h9, which the hosts file lacks/);
+    expect(() => splitPlace(hosts, { web1: 'h1' })).toThrow(/neither a server \(zkN\) nor a contender \(cN\)/);
   });
 
   it('refuses names the command or the file lacks, and malformed pairs, as usage errors', () => {
