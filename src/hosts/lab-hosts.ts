@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { netPrefix, netTable } from '../lab/node/net.js';
 import { LabPaths } from '../lab/paths.js';
 import type { LabHost, LabState } from '../lab/state.js';
-import { CGROUP2_ROOT, remoteLabGroup, sshHost } from './remote-node.js';
+import { CGROUP2_ROOT, LEAVE_TOP, remoteLabGroup, sshHost } from './remote-node.js';
 import type { HostUnreachable } from './ssh.js';
 import { EnvironmentError } from '../errors.js';
 
@@ -53,7 +53,7 @@ if [ -n "$base" ] && [ -d "$base/$group" ]; then
   rmdir "$base/$group" 2>/dev/null
 fi
 rm -rf -- "$dir"
-rmdir "$top" 2>/dev/null
+${LEAVE_TOP}
 exit 0`;
 
 /**

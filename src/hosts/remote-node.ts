@@ -26,6 +26,17 @@ for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
   if [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ]; then base=$d; break; fi
 done`;
 
+/** Where on a host the labs there keep the runtime they share (hosts/runtime.ts), beside their directories. */
+export const RUNTIME_CACHE = '.runtime';
+
+/**
+ * With $top the directory of every lab on the host, once a lab's own directory is gone: when no lab's directory is
+ * left there, the runtime the labs shared goes too, and then $top itself.
+ */
+export const LEAVE_TOP = `left=; for d in "$top"/*; do [ -e "$d" ] && left=1; done
+[ -n "$left" ] || rm -rf -- "$top/${RUNTIME_CACHE}"
+rmdir "$top" 2>/dev/null`;
+
 /**
  * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
  * lab's nftables table, $4: the directory of every lab there, $5: where the node writes its events (a FIFO made
@@ -70,7 +81,8 @@ if [ -n "$gone" ]; then
   if [ -z "$others" ]; then
     nft delete table inet "$table" 2>/dev/null
     rm -rf -- "$dir"
-    rmdir "$lab" "$top" 2>/dev/null
+    rmdir "$lab" 2>/dev/null
+    ${LEAVE_TOP}
   fi
 fi
 exit 0`;

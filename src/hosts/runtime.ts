@@ -1,17 +1,18 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { type EntryPoint, entryPoint } from '../entry-points.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { LabHost, LabState } from '../lab/state.js';
 import { PACKAGE_ROOT } from '../templates.js';
-import { sshHost } from './remote-node.js';
+import { RUNTIME_CACHE, sshHost } from './remote-node.js';
 
 /**
  * zklab's own programs on a host (its contenders, the supervisor of a program run as one) run on this machine's
  * Node and build, sent over SSH into the lab's directory there: a host's packaged Node may be older than zklab needs
  * (Debian 12's is 18), and the native ZooKeeper client is built for this Node and this architecture (`zklab hosts
- * check` says whether the host's matches). Sent once per lab and host; `down` removes it with the lab's files.
+ * check` says whether the host's matches). Sent once per build and host, shared by the labs there (shipRuntime).
  */
 export interface HostRuntime {
   readonly dir: string;
@@ -71,30 +72,46 @@ function stamp(): string {
   return `${process.version} ${process.arch} ${statSync(entryPoint('contenders/child')).mtimeMs}\n`;
 }
 
-/** Sends Node and zklab's build to a host, unless the lab's directory there has them from this very build. */
+/**
+ * Sends Node and zklab's build to a host, once per build: into the runtime the labs on that host share
+ * (`/srv/zklab/.runtime/<build>`, which goes with the last lab there), linked from the lab's own directory. A second
+ * lab, or the next scenario of an audit, only links it. Sent under a name of its own and renamed when whole, so two
+ * labs sending at once never mix their files, and a lab never links half a runtime.
+ */
 export async function shipRuntime(paths: LabPaths, state: LabState, host: LabHost): Promise<void> {
   const ssh = sshHost(paths, state, host);
   const rt = hostRuntime(state);
   const want = stamp();
-  const have = await ssh.run(['cat', join(rt.dir, 'stamp')]);
-  if (have.code === 0 && have.stdout === want) return;
-  const prepare = await ssh.run([
-    'sh',
-    '-c',
-    'umask 077 && rm -rf "$1" && mkdir -p "$1/zklab"',
-    'zklab-runtime',
-    rt.dir,
-  ]);
+  const cache = join(
+    dirname(state.hosts!.dir),
+    RUNTIME_CACHE,
+    createHash('sha256').update(want).digest('hex').slice(0, 16),
+  );
+  const link = (from: string) => ssh.run(['sh', '-c', LINK, 'zklab-runtime', from, cache, rt.dir]);
+  if ((await link('')).code === 0) return;
+  const temp = `${cache}.${process.pid}.${Date.now().toString(36)}`;
+  const prepare = await ssh.run(['sh', '-c', 'umask 077 && mkdir -p "$1/zklab"', 'zklab-runtime', temp]);
   if (prepare.code !== 0) throw new Error(`runtime on ${host.name}: ${prepare.stderr.trim()}`);
   const tar = spawn('tar', ['-c', '-C', PACKAGE_ROOT, '--', ...runtimeFiles()], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const [node, pkg] = await Promise.all([
-    ssh.run(['sh', '-c', 'cat > "$1" && chmod 700 "$1"', 'zklab-runtime', rt.node], {
+  const [node, pkg, stamped] = await Promise.all([
+    ssh.run(['sh', '-c', 'cat > "$1" && chmod 700 "$1"', 'zklab-runtime', join(temp, 'node')], {
       input: createReadStream(process.execPath),
     }),
-    ssh.run(['tar', '-x', '-C', join(rt.dir, 'zklab')], { input: tar.stdout }),
+    ssh.run(['tar', '-x', '-C', join(temp, 'zklab')], { input: tar.stdout }),
+    ssh.run(['sh', '-c', 'cat > "$1"', 'zklab-runtime', join(temp, 'stamp')], { input: want }),
   ]);
-  for (const r of [node, pkg])
+  for (const r of [node, pkg, stamped])
     if (r.code !== 0) throw new Error(`sending zklab's runtime to ${host.name} failed: ${r.stderr.trim()}`);
-  const done = await ssh.run(['sh', '-c', 'cat > "$1"', 'zklab-runtime', join(rt.dir, 'stamp')], { input: want });
-  if (done.code !== 0) throw new Error(`runtime on ${host.name}: ${done.stderr.trim()}`);
+  const done = await link(temp);
+  if (done.code !== 0) throw new Error(`runtime on ${host.name}: ${done.stderr.trim() || `exit ${done.code}`}`);
 }
+
+/**
+ * $1 a runtime just sent (or empty), $2 the shared one, $3 the lab's link to it. The one just sent becomes the shared
+ * one unless another lab's got there first (then it goes); the lab links the shared one when it is whole (exit 3:
+ * there is none yet).
+ */
+const LINK = `umask 077
+if [ -n "$1" ]; then mv -T "$1" "$2" 2>/dev/null || rm -rf -- "$1"; fi
+[ -f "$2/stamp" ] || exit 3
+mkdir -p "\${3%/*}" && ln -sfn "$2" "$3"`;

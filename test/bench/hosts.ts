@@ -258,7 +258,7 @@ export async function run(opts: BenchOptions): Promise<BenchRow[]> {
       },
       { name: 'contenders spawn 3 (CLI), ns (median)', value: median(runs.spawn.ns), unit: 'ms' },
       {
-        name: 'contenders spawn 3 (CLI) on hosts, the runtime sent first (median)',
+        name: 'contenders spawn 3 (CLI) on hosts (median; the first lab sends the runtime, the others link it)',
         value: median(runs.spawn.hosts),
         unit: 'ms',
       },
