@@ -24,7 +24,8 @@ import { makeSandbox, removeSandbox } from '../../src/hosts/sandbox.js';
 import { LabPaths } from '../../src/lab/paths.js';
 import { netTable } from '../../src/lab/node/net.js';
 import { directConnectString, nodeHost, readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
+import { openObserver } from '../../src/zk/observer.js';
+import type { ZkPort } from '../../src/zk/port.js';
 import { ZKLAB_BIN } from '../helpers/cli.js';
 import { fourLetter, srvrMode } from '../helpers/zk-raw.js';
 import { type SandboxHost, sandboxSsh } from '../helpers/sandbox-hosts.js';
@@ -63,7 +64,7 @@ async function failover(paths: LabPaths): Promise<number> {
 }
 
 /** The session owning the lowest sequential child of /election, by ZooKeeper's own word: who leads there. */
-async function electionLeader(zk: ZkClient): Promise<string | null> {
+async function electionLeader(zk: ZkPort): Promise<string | null> {
   const children = (await zk.getChildren('/election').catch(() => [])).sort(
     (a, b) => Number(a.slice(-10)) - Number(b.slice(-10)),
   );
@@ -83,12 +84,7 @@ async function contenderFailover(paths: LabPaths): Promise<{ spawnMs: number; fa
   const t0 = performance.now();
   await execa(process.execPath, [ZKLAB_BIN, 'contenders', 'spawn', '3', '--lab', paths.root]);
   const spawnMs = performance.now() - t0;
-  const zk = await ZkClient.connect({
-    connect: directConnectString(readState(paths)!),
-    sessionTimeoutMs: 10_000,
-    connectTimeoutMs: 5000,
-    quiet: true,
-  });
+  const zk = await openObserver(directConnectString(readState(paths)!));
   try {
     const old = await electionLeader(zk);
     if (!old) throw new Error('bench: no contender leads before the kill');

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/templates.js';
+import { ZkClient } from '../../src/zk/client.js';
+import { waitFor } from './wait.js';
 
 /** test/programs/clock_reader.py: a contender that writes down its own wall and monotonic clocks every 100 ms. */
 export const CLOCK_READER = join(PACKAGE_ROOT, 'test', 'programs', 'clock_reader.py');
@@ -52,4 +54,18 @@ export function logStampsFrom(log: string, from: number): number[] {
     .map((l) => /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(l))
     .filter((m) => m !== null)
     .map((m) => Date.parse(`${m[1]}T${m[2]}.${m[3]}Z`));
+}
+
+/**
+ * The stamps of the lines a server logs after a session is opened on it alone (`connect`: that one server) and closed:
+ * its JVM's wall clock, as log4j reads it.
+ */
+export async function stampsAfterSession(log: string, connect: string, what: string): Promise<number[]> {
+  const before = readFileSync(log, 'utf8').length;
+  const zk = await ZkClient.connect({ connect, sessionTimeoutMs: 4000, connectTimeoutMs: 10_000, quiet: true });
+  await zk.close();
+  return waitFor(() => {
+    const t = logStampsFrom(log, before);
+    return t.length > 0 ? t : undefined;
+  }, what);
 }

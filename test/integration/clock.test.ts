@@ -3,9 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readState } from '../../src/lab/state.js';
-import { ZkClient } from '../../src/zk/client.js';
 import { zklab } from '../helpers/cli.js';
-import { CLOCK_READER, logStampsFrom, monoNow, rateBetween, readingsSince } from '../helpers/clock-readings.js';
+import { CLOCK_READER, monoNow, rateBetween, readingsSince, stampsAfterSession } from '../helpers/clock-readings.js';
 import { tempDir, tempLab } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -87,21 +86,13 @@ describe('clock faults, as the faulted programs see them', () => {
 
   it("a ZooKeeper server's JVM logs by its skewed clock, and the ensemble serves on", async () => {
     await cli(['clock', 'skew', 'zk1', '+1h']);
-    const log = paths.serverLog('zk1');
-    const before = readFileSync(log, 'utf8').length;
     // A session opened on zk1 alone makes it log; its log4j stamps each line with the JVM's wall clock.
     const { clientPort } = readState(paths)!.servers.find((s) => s.name === 'zk1')!;
-    const zk = await ZkClient.connect({
-      connect: `127.0.0.1:${clientPort}`,
-      sessionTimeoutMs: 4000,
-      connectTimeoutMs: 10_000,
-      quiet: true,
-    });
-    await zk.close();
-    const stamped = await waitFor(() => {
-      const t = logStampsFrom(log, before);
-      return t.length > 0 ? t : undefined;
-    }, "a line of zk1's log after the skew");
+    const stamped = await stampsAfterSession(
+      paths.serverLog('zk1'),
+      `127.0.0.1:${clientPort}`,
+      "a line of zk1's log after the skew",
+    );
     for (const t of stamped) expect(Math.abs(t - Date.now() - 3_600_000)).toBeLessThan(10_000);
     expect(await cli(['ensemble', 'status'])).toMatch(/quorum: 3\/3 voters serving/);
     // inspect shows the faked clock under the ensemble.

@@ -10,8 +10,7 @@ import { zkLeaderContender } from '../helpers/contenders.js';
 import { zooAuditWords } from '../helpers/audit-zoo.js';
 import { kazooPython } from '../helpers/ha-system.js';
 import { LabPaths } from '../../src/lab/paths.js';
-import { ZkClient } from '../../src/zk/client.js';
-import { logStampsFrom } from '../helpers/clock-readings.js';
+import { stampsAfterSession } from '../helpers/clock-readings.js';
 import { preferredBase } from '../../src/lab/ports.js';
 import { labNetPrefix, netnsNames } from '../helpers/kernel-net.js';
 import { liveProcesses } from '../helpers/node-processes.js';
@@ -339,20 +338,12 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
   it('clock faults on hosts: a JVM there logs by its skewed clock; a skewed contender there keeps true event times', async () => {
     const s = servers[0]!;
     expect((await zklab(['clock', 'skew', s.name, '+1h'], { lab })).exitCode).toBe(0);
-    const log = labPaths.serverLog(s.name);
-    const before = readFileSync(log, 'utf8').length;
     // A session opened on that server alone makes it log; log4j stamps each line with the JVM's wall clock.
-    const zk = await ZkClient.connect({
-      connect: `${s.host.addr}:${s.port}`,
-      sessionTimeoutMs: 4000,
-      connectTimeoutMs: 10_000,
-      quiet: true,
-    });
-    await zk.close();
-    const stamped = await waitFor(() => {
-      const t = logStampsFrom(log, before);
-      return t.length > 0 ? t : undefined;
-    }, `a line of ${s.name}'s log after the skew`);
+    const stamped = await stampsAfterSession(
+      labPaths.serverLog(s.name),
+      `${s.host.addr}:${s.port}`,
+      `a line of ${s.name}'s log after the skew`,
+    );
     for (const t of stamped) expect(Math.abs(t - Date.now() - 3_600_000)).toBeLessThan(10_000);
     const leader = (await zkLeaderContender(labPaths))!;
     expect((await zklab(['clock', 'skew', 'leader', '-30s'], { lab })).exitCode).toBe(0);

@@ -105,3 +105,11 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs: numbe
     await sleep(10);
   }
 }
+
+/** The statements of the input chain in an nftables script, or [] when the script only removes its table. */
+export function inputStatements(script: string): string[] {
+  const lines = script.split('\n').map((l) => l.trim());
+  const start = lines.indexOf('type filter hook input priority 0; policy accept;');
+  if (start === -1) return [];
+  return lines.slice(start + 1, lines.indexOf('}', start));
+}

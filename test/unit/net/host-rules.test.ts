@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inputStatements } from './helpers.js';
 import { type HostNet, hostNodesRuleset, refuseAmbiguous } from '../../../src/net/host-rules.js';
 
 /**
@@ -23,12 +24,7 @@ const net = (over: Partial<HostNet>): HostNet => ({
   ...over,
 });
 
-function statements(script: string): string[] {
-  const lines = script.split('\n').map((l) => l.trim());
-  const start = lines.indexOf('type filter hook input priority 0; policy accept;');
-  if (start === -1) return [];
-  return lines.slice(start + 1, lines.indexOf('}', start));
-}
+const statements = inputStatements;
 
 describe('fault rules on hosts', () => {
   it('no fault: the table is made and removed, with no chain', () => {

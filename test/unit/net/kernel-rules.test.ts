@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inputStatements } from './helpers.js';
 import {
   hostRuleset,
   isEmptyRuleset,
@@ -15,13 +16,7 @@ import {
 const addrs = { zk1: '198.18.3.11', zk2: '198.18.3.12', c1: '198.18.3.32', c2: '198.18.3.33' };
 const net = (over: Partial<KernelNet>): KernelNet => ({ table: 'zlabc', addrs, rules: [], losses: [], ...over });
 
-/** The statements of the input chain in a ruleset, or [] when the script only removes the table. */
-function statements(script: string): string[] {
-  const lines = script.split('\n').map((l) => l.trim());
-  const start = lines.indexOf('type filter hook input priority 0; policy accept;');
-  if (start === -1) return [];
-  return lines.slice(start + 1, lines.indexOf('}', start));
-}
+const statements = inputStatements;
 
 describe('kernel rules of the node network', () => {
   it('no fault: every table is made then removed in one script (idempotent), with no chain', () => {
