@@ -12,7 +12,7 @@ export const LAB_FILE_SECONDS: ReadonlyMap<string, number> = new Map([
   ['test/integration/drills.test.ts', 141],
   ['test/integration/clock-lessons.test.ts', 109],
   ['test/integration/benchmarks.test.ts', 106],
-  ['test/integration/hosts.test.ts', 85],
+  ['test/integration/hosts.test.ts', 95],
   ['test/e2e/readme.test.ts', 80],
   ['test/integration/node-net.test.ts', 76],
   ['test/integration/nodes.test.ts', 62],
