@@ -126,8 +126,11 @@ export async function terminateOnHosts(
   );
 }
 
-/** The lab's faults in force take in the new contenders (a split cuts a newcomer off as one of those not named). */
-export async function applyRulesToNewcomers(paths: LabPaths, state: LabState): Promise<void> {
+/**
+ * The lab's faults in force take in new contenders before they start (a split cuts a newcomer off as one of those
+ * not named); a fault that would treat two contenders of one host apart is refused before anything starts.
+ */
+export async function applyRulesToNewcomers(paths: LabPaths, state: LabState, ids: readonly string[]): Promise<void> {
   const net = state.net;
-  if (net && (net.rules.length > 0 || (net.losses?.length ?? 0) > 0)) await applyHostRules(paths, state, net);
+  if (net && (net.rules.length > 0 || (net.losses?.length ?? 0) > 0)) await applyHostRules(paths, state, net, ids);
 }

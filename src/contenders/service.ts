@@ -161,8 +161,11 @@ export async function spawnContenders(
     const ids = Array.from({ length: req.count }, () => `c${state.nextContender++}`);
     try {
       // On the node network each contender is a node of its own: its namespace and address first. On hosts: its host.
-      if (state.hosts) await (await onHosts()).placeContenders(paths, state, ids);
-      else addContenderNodes(paths, state, ids);
+      if (state.hosts) {
+        const h = await onHosts();
+        await h.placeContenders(paths, state, ids);
+        await h.applyRulesToNewcomers(paths, state, ids);
+      } else addContenderNodes(paths, state, ids);
       for (const [i, id] of ids.entries()) {
         const connectFor =
           opts.connectFor ??
@@ -201,7 +204,6 @@ export async function spawnContenders(
         state.contenders.push(rec);
         created.push(rec);
       }
-      if (state.hosts) await (await onHosts()).applyRulesToNewcomers(paths, state);
     } catch (e) {
       await stopProcesses(
         created.map((r) => r.pid!),

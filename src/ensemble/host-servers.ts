@@ -59,14 +59,12 @@ export async function prepareHosts(paths: LabPaths, state: LabState, servers: re
   const { clean: _, ...hosts } = state.hosts!;
   state.hosts = hosts;
   await startMasters(paths, state, usedHosts(state));
-  const busy = await portsInUse(paths, state);
+  // Both at once (a round trip each): what listens there, and nothing left of an earlier run of this lab.
+  const fresh = servers.length === state.servers.length;
+  const [busy, failed] = await Promise.all([portsInUse(paths, state), fresh ? cleanHosts(paths, state) : []]);
   const taken = allPorts(servers).filter((p) => busy.has(p));
   if (taken.length > 0) throw new PortsInUseOnHosts(taken, busy);
-  const fresh = servers.length === state.servers.length;
-  if (fresh) {
-    const failed = await cleanHosts(paths, state);
-    if (failed.length > 0) throw new UsageError(failed[0]!.why, 'check the host with `zklab hosts check FILE`');
-  }
+  if (failed.length > 0) throw new UsageError(failed[0]!.why, 'check the host with `zklab hosts check FILE`');
   await Promise.all(
     usedHosts(state).map(async (host) => {
       const here = servers.filter((s) => state.hosts!.place[s.name] === host.name);
@@ -79,8 +77,10 @@ export async function prepareHosts(paths: LabPaths, state: LabState, servers: re
         ...here.flatMap((s) => [`conf/${s.name}`, `data/${s.name}/myid`]),
         ...envs.flatMap((e) => e.labFiles),
       ];
-      await uploadToHost(paths, state, host, files);
-      await sendNodeFiles(paths, state, host, { env: {}, labFiles: [], files: envs.flatMap((e) => e.files) });
+      await Promise.all([
+        uploadToHost(paths, state, host, files),
+        sendNodeFiles(paths, state, host, { env: {}, labFiles: [], files: envs.flatMap((e) => e.files) }),
+      ]);
     }),
   );
 }

@@ -31,11 +31,15 @@ export const RUNTIME_CACHE = '.runtime';
 
 /**
  * With $top the directory of every lab on the host, once a lab's own directory is gone: when no lab's directory is
- * left there, the runtime the labs shared goes too, and then $top itself.
+ * left there, the runtime the labs shared goes too, and then $top itself. Under a lock on $top, which a lab linking
+ * the runtime takes too (runtime.ts), after it has made its own directory there. The lock is taken on the directory
+ * opened for reading: flock(1) given a path that is gone would make a file of it.
  */
-export const LEAVE_TOP = `left=; for d in "$top"/*; do [ -e "$d" ] && left=1; done
-[ -n "$left" ] || rm -rf -- "$top/${RUNTIME_CACHE}"
-rmdir "$top" 2>/dev/null`;
+export const LEAVE_TOP = `( exec 8<"$top" || exit 0
+  flock 8
+  for d in "$top"/*; do [ -e "$d" ] && exit 0; done
+  rm -rf -- "$top/${RUNTIME_CACHE}"
+  rmdir "$top" ) 2>/dev/null`;
 
 /**
  * $1: the node's group (below the cgroup2 root), $2: the lab's directory there (the working directory), $3: the
@@ -100,7 +104,9 @@ for cg in "$base/$2".*/; do
   cat "$cg/cgroup.procs"
   case $1 in
     kill) echo 1 > "$cg/cgroup.kill" ;;
-    term) for p in $(cat "$cg/cgroup.procs"); do kill -TERM "$p" 2>/dev/null; done ;;
+    term) for p in $(cat "$cg/cgroup.procs"); do kill -TERM "$p" 2>/dev/null; done
+      # A frozen program cannot act on it: thawed, it closes its session.
+      echo 0 > "$cg/cgroup.freeze" ;;
     freeze) echo 1 > "$cg/cgroup.freeze"
       i=0; while [ $i -lt 200 ] && ! grep -q 'frozen 1' "$cg/cgroup.events"; do sleep 0.01; i=$((i+1)); done ;;
     thaw) echo 0 > "$cg/cgroup.freeze" ;;
@@ -144,10 +150,10 @@ export async function startMasters(paths: LabPaths, state: LabState, hosts: read
       let exited = false;
       child.once('exit', () => (exited = true));
       const until = Date.now() + 15_000;
-      // ssh makes its control socket once the connection is authenticated: watched for (cheap), then asked once
-      // (a `-O check` is a process of its own each time).
+      // ssh makes its control socket once the connection is authenticated: watched for, which is cheap (a
+      // `-O check` is a process of its own each time). Should the master end later, commands over its socket fall
+      // back to connections of their own (slower, not wrong).
       while (!exited && Date.now() < until && !existsSync(sock)) await sleep(5);
-      while (!exited && Date.now() < until && !(await masterAnswers(ssh))) await sleep(20);
       // No master: commands take connections of their own (slower, not wrong); a host that cannot be reached says
       // so at the first command.
     }),

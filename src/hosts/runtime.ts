@@ -74,8 +74,8 @@ function stamp(): string {
 
 /**
  * Sends Node and zklab's build to a host, once per build: into the runtime the labs on that host share
- * (`/srv/zklab/.runtime/<build>`, which goes with the last lab there), linked from the lab's own directory. A second
- * lab, or the next scenario of an audit, only links it. Sent under a name of its own and renamed when whole, so two
+ * (`/srv/zklab/.runtime/<build>`, which goes with the last lab there), linked from the lab's own directory. A lab
+ * that comes while another is on the host only links it. Sent under a name of its own and renamed when whole, so two
  * labs sending at once never mix their files, and a lab never links half a runtime.
  */
 export async function shipRuntime(paths: LabPaths, state: LabState, host: LabHost): Promise<void> {
@@ -92,26 +92,45 @@ export async function shipRuntime(paths: LabPaths, state: LabState, host: LabHos
   const temp = `${cache}.${process.pid}.${Date.now().toString(36)}`;
   const prepare = await ssh.run(['sh', '-c', 'umask 077 && mkdir -p "$1/zklab"', 'zklab-runtime', temp]);
   if (prepare.code !== 0) throw new Error(`runtime on ${host.name}: ${prepare.stderr.trim()}`);
-  const tar = spawn('tar', ['-c', '-C', PACKAGE_ROOT, '--', ...runtimeFiles()], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const [node, pkg, stamped] = await Promise.all([
-    ssh.run(['sh', '-c', 'cat > "$1" && chmod 700 "$1"', 'zklab-runtime', join(temp, 'node')], {
-      input: createReadStream(process.execPath),
-    }),
-    ssh.run(['tar', '-x', '-C', join(temp, 'zklab')], { input: tar.stdout }),
-    ssh.run(['sh', '-c', 'cat > "$1"', 'zklab-runtime', join(temp, 'stamp')], { input: want }),
-  ]);
-  for (const r of [node, pkg, stamped])
-    if (r.code !== 0) throw new Error(`sending zklab's runtime to ${host.name} failed: ${r.stderr.trim()}`);
+  try {
+    const tar = spawn('tar', ['-c', '-C', PACKAGE_ROOT, '--', ...runtimeFiles()], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    tar.stderr.on('data', (d: Buffer) => (said += d.toString()));
+    const tarred = new Promise<number | null>((resolve) => tar.once('close', resolve));
+    // Slow links get time by the size: 150 MB at 1 MB/s, at least.
+    const timeoutMs = 10 * 60_000;
+    const [node, pkg, stamped] = await Promise.all([
+      ssh.run(['sh', '-c', 'cat > "$1" && chmod 700 "$1"', 'zklab-runtime', join(temp, 'node')], {
+        input: createReadStream(process.execPath),
+        timeoutMs,
+      }),
+      ssh.run(['tar', '-x', '-C', join(temp, 'zklab')], { input: tar.stdout, timeoutMs }),
+      ssh.run(['sh', '-c', 'cat > "$1"', 'zklab-runtime', join(temp, 'stamp')], { input: want }),
+    ]);
+    // GNU tar writes an archive without a file it could not read, and says so only by its status.
+    const code = await tarred;
+    if (code !== 0) throw new Error(`tar of zklab's build failed here: ${said.trim() || `exit ${code}`}`);
+    for (const r of [node, pkg, stamped])
+      if (r.code !== 0) throw new Error(`sending zklab's runtime to ${host.name} failed: ${r.stderr.trim()}`);
+  } catch (e) {
+    await ssh.run(['rm', '-rf', '--', temp]).catch(() => undefined);
+    throw e;
+  }
   const done = await link(temp);
   if (done.code !== 0) throw new Error(`runtime on ${host.name}: ${done.stderr.trim() || `exit ${done.code}`}`);
 }
 
 /**
- * $1 a runtime just sent (or empty), $2 the shared one, $3 the lab's link to it. The one just sent becomes the shared
- * one unless another lab's got there first (then it goes); the lab links the shared one when it is whole (exit 3:
- * there is none yet).
+ * $1 a runtime just sent (or empty), $2 the shared one, $3 the lab's link to it. The lab's own directory is made
+ * first, so a lab leaving the host (LEAVE_TOP, under the same lock) keeps the runtime. The one just sent becomes the
+ * shared one unless another lab's got there first (then it goes); the lab links the shared one when it is whole
+ * (exit 3: there is none yet).
  */
 const LINK = `umask 077
+mkdir -p "\${3%/*}" || exit 4
+exec flock "\${2%/*/*}" sh -c '
 if [ -n "$1" ]; then mv -T "$1" "$2" 2>/dev/null || rm -rf -- "$1"; fi
 [ -f "$2/stamp" ] || exit 3
-mkdir -p "\${3%/*}" && ln -sfn "$2" "$3"`;
+ln -sfn "$2" "$3"' zklab-link "$1" "$2" "$3"`;

@@ -14,11 +14,17 @@ import { lastApplied } from './node-faults.js';
  * host, loaded over SSH (`nft -f -`, the script on stdin). Its SSH port stays open: it is the lab's way to the host,
  * and to heal it.
  */
-export async function applyHostRules(paths: LabPaths, state: LabState, net: LabNetState): Promise<void> {
+export async function applyHostRules(
+  paths: LabPaths,
+  state: LabState,
+  net: LabNetState,
+  /** Contenders placed and about to start: the rules cover them before they can connect. */
+  starting: readonly string[] = [],
+): Promise<void> {
   if (!state.hosts) return;
   const plan: Omit<HostNet, 'keep'> = {
     table: netTable(paths),
-    endpoints: hostEndpoints(paths, state),
+    endpoints: hostEndpoints(paths, state, starting),
     rules: net.rules,
     losses: net.losses ?? [],
   };
@@ -65,8 +71,8 @@ export async function applyHostRules(paths: LabPaths, state: LabState, net: LabN
   throw failed[0];
 }
 
-/** The lab's servers and running contenders on hosts, with what tells their packets apart. */
-export function hostEndpoints(paths: LabPaths, state: LabState): HostEndpoint[] {
+/** The lab's servers and running (or starting) contenders on hosts, with what tells their packets apart. */
+export function hostEndpoints(paths: LabPaths, state: LabState, starting: readonly string[] = []): HostEndpoint[] {
   const servers = state.servers.flatMap((s) => {
     const host = hostOf(state, s.name);
     if (!host) return [];
@@ -85,5 +91,9 @@ export function hostEndpoints(paths: LabPaths, state: LabState): HostEndpoint[] 
       ? [{ name: c.id, host: host.name, addr: host.addr }]
       : [];
   });
-  return [...servers, ...contenders];
+  const newcomers = starting.flatMap((id) => {
+    const host = hostOf(state, id);
+    return host && !contenders.some((c) => c.name === id) ? [{ name: id, host: host.name, addr: host.addr }] : [];
+  });
+  return [...servers, ...contenders, ...newcomers];
 }
