@@ -398,7 +398,7 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       100,
     );
     expect(liveProcesses((a) => a[0] === shipped || a.join(' ').includes(second))).toEqual([]);
-  });
+  }, 150_000);
 
   it('audit --scenarios quick on the hosts: the zoo build that trusts a thawed belief fails freeze and cut-off alone', async () => {
     const python = await kazooPython();
@@ -428,7 +428,7 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
       expect(x.why, x.scenario).toMatch(
         /both acted as leader by their probes|acted as leader by its probe .* after ZooKeeper gave leadership/,
       );
-  });
+  }, 300_000);
 
   it('a node whose holder here dies ends on its host within seconds (its warden)', async () => {
     // The server of the host whose contender was killed: no other node of the lab is left there.
@@ -442,10 +442,16 @@ describe('zklab hosts on a sandbox of three local hosts', () => {
     expect(handle.length).toBe(1);
     process.kill(handle[0]!, 'SIGKILL');
     await waitFor(() => (existsSync(`/proc/${jvm}`) ? null : true), `${s.name}'s JVM to end`, 10_000, 50);
-    // Its owner gone and no other node of the lab on its host, the warden left nothing of the lab there.
+    // Its owner gone and no other node of the lab on its host, the warden left nothing of the lab there (its
+    // directory, its groups, its table).
     await waitFor(
       async () =>
-        (await onHost(s.host, 'ls -A /srv; ls /sys/fs/cgroup/unified | grep zklab')).out.trim() === '' || null,
+        !(
+          await onHost(
+            s.host,
+            `ls -A /srv/zklab; ls /sys/fs/cgroup/unified | grep zklab; nft list tables 2>/dev/null || true`,
+          )
+        ).out.includes(labNetPrefix(lab)) || null,
       `nothing of the lab left on ${s.host.name}`,
       10_000,
       100,
