@@ -1,14 +1,14 @@
 import { relative } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { EntryPoint } from '../entry-points.js';
-import { remotePaths, uploadToHost } from '../hosts/lab-hosts.js';
+import { remotePaths, runningContenders, uploadToHost } from '../hosts/lab-hosts.js';
 import { placeNodes } from '../hosts/placement.js';
 import { signalRemoteNode, spawnRemoteNode, startMasters } from '../hosts/remote-node.js';
 import { shipRuntime, hostRuntime } from '../hosts/runtime.js';
 import { envArgv, type RemoteEnv, remoteEnv, sendNodeFiles } from '../hosts/node-env.js';
 import { SELF_ANCHOR, TIME_ANCHOR_ENV } from '../lab/lab-time.js';
 import { nodeStartEnv } from '../lab/node-start.js';
-import { isOurs, waitForExit } from '../lab/node/procs.js';
+import { waitForExit } from '../lab/node/procs.js';
 import { applyHostRules } from '../net/host-faults.js';
 import type { LabPaths } from '../lab/paths.js';
 import type { ContenderRecord, LabState } from '../lab/state.js';
@@ -46,9 +46,8 @@ export function refuseOnHosts(req: ContenderSpec): void {
 export async function placeContenders(paths: LabPaths, state: LabState, ids: readonly string[]): Promise<void> {
   const hosts = state.hosts!;
   // The hosts in use are those of the servers and of the contenders still running: a new one goes where fewest are.
-  const running = (n: string) =>
-    state.servers.some((s) => s.name === n) ||
-    state.contenders.some((c) => c.id === n && c.stoppedAt === undefined && isOurs(c.pid, paths.markers));
+  const live = new Set([...state.servers.map((s) => s.name), ...runningContenders(paths, state).map((c) => c.id)]);
+  const running = (n: string) => live.has(n);
   const taken = Object.fromEntries(Object.entries(hosts.place).filter(([n]) => running(n)));
   const asked = Object.fromEntries(Object.entries(hosts.asked ?? {}).filter(([n]) => ids.includes(n)));
   const place = { ...hosts.place, ...placeNodes(hosts.hosts, ids, asked, taken) };

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { netPrefix, netTable } from '../lab/node/net.js';
 import { LabPaths } from '../lab/paths.js';
-import type { LabHost, LabState } from '../lab/state.js';
+import type { ContenderRecord, LabHost, LabState } from '../lab/state.js';
+import { isOurs } from '../lab/node/procs.js';
 import { CGROUP2_ROOT, LEAVE_TOP, remoteLabGroup, sshHost } from './remote-node.js';
 import type { HostUnreachable } from './ssh.js';
 import { EnvironmentError } from '../errors.js';
@@ -23,16 +24,20 @@ export function usedHosts(state: LabState): LabHost[] {
 /**
  * Sends files of the lab (paths relative to its root here) to a host, into the lab's directory there, as one tar
  * stream on ssh's stdin: modes kept (the configs are the lab's owner's alone), nothing else of the host touched.
+ * `from` and `into` send files of another directory here into another directory of the lab's there.
  */
 export async function uploadToHost(
   paths: LabPaths,
   state: LabState,
   host: LabHost,
   files: readonly string[],
+  where: { readonly from?: string; readonly into?: string } = {},
 ): Promise<void> {
-  const tar = spawnSync('tar', ['-c', '-C', paths.root, '--', ...files], { maxBuffer: 64 * 1024 * 1024 });
+  const tar = spawnSync('tar', ['-c', '-C', where.from ?? paths.root, '--', ...files], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (tar.status !== 0) throw new Error(`tar of the lab's files failed: ${String(tar.stderr).trim()}`);
-  const dir = state.hosts!.dir;
+  const dir = where.into ?? state.hosts!.dir;
   const r = await sshHost(paths, state, host).run(
     ['sh', '-c', 'umask 077 && mkdir -p "$1" && tar -x -p -C "$1"', 'zklab-upload', dir],
     { input: tar.stdout },
@@ -118,3 +123,7 @@ export function listeningPorts(text: string): number[] {
     return f[3] === '0A' && port ? [Number.parseInt(port, 16)] : [];
   });
 }
+
+/** The contenders of a lab on hosts that run now: their places count, and the faults must tell them apart. */
+export const runningContenders = (paths: LabPaths, state: LabState): ContenderRecord[] =>
+  state.contenders.filter((c) => c.stoppedAt === undefined && isOurs(c.pid, paths.markers));

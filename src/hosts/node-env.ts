@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { LabPaths } from '../lab/paths.js';
@@ -33,7 +32,7 @@ export function remoteEnv(paths: LabPaths, state: LabState, env: Readonly<Record
         const rel = relative(paths.root, p);
         if (!rel.startsWith('..')) {
           labFiles.push(rel);
-          return join(state.hosts!.dir, rel);
+          return remoteFileOf(paths, state, p);
         }
         files.push(p);
         return join(libDir(state), basename(p));
@@ -49,15 +48,8 @@ export const envArgv = (r: RemoteEnv): string[] =>
 /** Sends what the node's environment names to its host. */
 export async function sendNodeFiles(paths: LabPaths, state: LabState, host: LabHost, r: RemoteEnv): Promise<void> {
   if (r.labFiles.length > 0) await uploadToHost(paths, state, host, r.labFiles);
-  for (const file of new Set(r.files)) {
-    const tar = spawnSync('tar', ['-c', '-C', dirname(file), '--', basename(file)], { maxBuffer: 64 * 1024 * 1024 });
-    if (tar.status !== 0) throw new Error(`tar of ${file} failed: ${String(tar.stderr).trim()}`);
-    const res = await sshHost(paths, state, host).run(
-      ['sh', '-c', 'umask 077 && mkdir -p "$1" && tar -x -p -C "$1"', 'zklab-upload', libDir(state)],
-      { input: tar.stdout },
-    );
-    if (res.code !== 0) throw new Error(`sending ${file} to ${host.name} failed: ${res.stderr.trim()}`);
-  }
+  for (const file of new Set(r.files))
+    await uploadToHost(paths, state, host, [basename(file)], { from: dirname(file), into: libDir(state) });
 }
 
 /** The lab's file `local` (a path here) as the node's host has it. */

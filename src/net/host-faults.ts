@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { ProcessError } from '../errors.js';
-import { isOurs } from '../lab/node/procs.js';
 import { sshHost } from '../hosts/remote-node.js';
-import { usedHosts } from '../hosts/lab-hosts.js';
+import { runningContenders, usedHosts } from '../hosts/lab-hosts.js';
 import { appliedRulesFile, netTable } from '../lab/node/net.js';
 import type { LabPaths } from '../lab/paths.js';
 import { hostOf, type LabHost, type LabNetState, type LabState } from '../lab/state.js';
@@ -85,11 +84,9 @@ export function hostEndpoints(paths: LabPaths, state: LabState, starting: readon
       },
     ];
   });
-  const contenders = state.contenders.flatMap((c) => {
+  const contenders = runningContenders(paths, state).flatMap((c) => {
     const host = hostOf(state, c.id);
-    return host && c.stoppedAt === undefined && isOurs(c.pid, paths.markers)
-      ? [{ name: c.id, host: host.name, addr: host.addr }]
-      : [];
+    return host ? [{ name: c.id, host: host.name, addr: host.addr }] : [];
   });
   const newcomers = starting.flatMap((id) => {
     const host = hostOf(state, id);
